@@ -1,0 +1,1047 @@
+# cython: language_level=3
+"""Event-driven engine for discs sliding with Coulomb friction (compiled core).
+
+The model is specified in docs/physics.md. Between events every disc moves on a straight
+line with constant deceleration ``a = mu g``; every event time is found in closed form or
+by a bracketed root finder on a monotone piece of a polynomial, so no contact is missed.
+The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
+109, 306 (1993): after an event only the discs involved and the discs whose next event
+involved them are re-predicted.
+
+Everything below ``run_sim`` works without the GIL so that batches run on all cores.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport sqrt, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy
+
+cnp.import_array()
+
+# Event kinds (mirrored in carromlab/engine/_kinds.py).
+DEF EV_NONE = 0
+DEF EV_STOP = 1
+DEF EV_CUSHION = 2
+DEF EV_HOLE = 3
+DEF EV_PEG = 4
+DEF EV_DITCH = 5
+DEF EV_DISC = 6
+DEF EV_PASS = 7      # crossing a capture circle too fast to fall
+
+# Disc status.
+DEF ST_BOARD = 0
+DEF ST_HOLE = 1
+DEF ST_DITCH = 2
+
+# Touching tolerance (m) and the approach speed below which a touching pair is not an
+# impact unless it is pressed together (m/s). Both far below the physics scales.
+DEF TOUCH = 1e-10
+DEF V_EPS = 1e-9
+
+cdef struct Board:
+    int round_board
+    double h                 # half side (square) or surface radius (round), m
+    int nholes
+    double* hx
+    double* hy
+    double* hr
+    int npegs
+    double* px
+    double* py
+    double* pr
+
+cdef struct Params:
+    double e_disc, mu_disc, beta_disc
+    double e_cush, mu_cush, beta_cush
+    double e_peg, mu_peg, beta_peg
+    double plastic
+    double vcap
+    int max_events
+
+cdef struct Rec:
+    # Growable event and segment logs (only when recording).
+    int nev, cap_ev
+    double* ev_f             # per event: t, vn, then (x, y, vx, vy, w) of i and of j
+    int* ev_i                # per event: kind, i, j, detail
+    int nseg, cap_seg
+    double* seg_f            # per segment: t0, x0, y0, vx, vy, w0
+    int* seg_i               # per segment: disc, status
+
+cdef struct Sim:
+    int n
+    double* R
+    double* m
+    double* inertia
+    double* a                # sliding deceleration, m/s^2
+    double* alpha            # spin deceleration, rad/s^2
+    double* t0
+    double* x0
+    double* y0
+    double* ux
+    double* uy
+    double* v0
+    double* w0
+    int* status
+    int* hole
+    double* tcap
+    int* skip
+    double* tn
+    int* kind
+    int* partner
+    int* stale
+    int* stack
+    int nmoved
+    double t
+    int n_events
+    int truncated
+    int striker
+    int first_contact
+    Board* b
+    Params* p
+    int record
+    Rec rec
+
+
+# ----------------------------------------------------------------------------------
+# Motion under the constant Coulomb law
+# ----------------------------------------------------------------------------------
+
+cdef inline double stop_tau(Sim* s, int i) noexcept nogil:
+    if s.v0[i] <= 0.0:
+        return 0.0
+    return s.v0[i] / s.a[i]
+
+
+cdef inline void state_at(Sim* s, int i, double T, double* x, double* y, double* v) noexcept nogil:
+    """Position and speed of disc i at absolute time T (lazy evaluation of its segment)."""
+    cdef double tau = T - s.t0[i]
+    cdef double ts, d
+    if s.v0[i] <= 0.0 or tau <= 0.0:
+        x[0] = s.x0[i]
+        y[0] = s.y0[i]
+        v[0] = s.v0[i] if tau <= 0.0 else 0.0
+        return
+    ts = s.v0[i] / s.a[i]
+    if tau >= ts:
+        tau = ts
+        v[0] = 0.0
+    else:
+        v[0] = s.v0[i] - s.a[i] * tau
+    d = tau * (s.v0[i] - 0.5 * s.a[i] * tau)
+    x[0] = s.x0[i] + s.ux[i] * d
+    y[0] = s.y0[i] + s.uy[i] * d
+
+
+cdef inline double spin_at(Sim* s, int i, double T) noexcept nogil:
+    cdef double w = s.w0[i]
+    cdef double dw = s.alpha[i] * (T - s.t0[i])
+    if w > 0.0:
+        return w - dw if w > dw else 0.0
+    if w < 0.0:
+        return w + dw if -w > dw else 0.0
+    return 0.0
+
+
+cdef inline double tau_of_s(double v, double a, double sd) noexcept nogil:
+    """Time to slide a distance sd from speed v at deceleration a (no cancellation)."""
+    cdef double disc = v * v - 2.0 * a * sd
+    if disc < 0.0:
+        disc = 0.0
+    return 2.0 * sd / (v + sqrt(disc))
+
+
+cdef void rebase(Sim* s, int i) noexcept nogil:
+    """Start a new segment of disc i at the current time."""
+    cdef double x, y, v
+    state_at(s, i, s.t, &x, &y, &v)
+    s.w0[i] = spin_at(s, i, s.t)
+    s.x0[i] = x
+    s.y0[i] = y
+    s.v0[i] = v
+    s.t0[i] = s.t
+    if v <= 0.0:
+        s.ux[i] = 0.0
+        s.uy[i] = 0.0
+
+
+cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
+    cdef double v = sqrt(vx * vx + vy * vy)
+    s.v0[i] = v
+    if v > 0.0:
+        s.ux[i] = vx / v
+        s.uy[i] = vy / v
+    else:
+        s.ux[i] = 0.0
+        s.uy[i] = 0.0
+
+
+# ----------------------------------------------------------------------------------
+# Event prediction
+# ----------------------------------------------------------------------------------
+
+cdef inline double circle_entry(double dx, double dy, double ux, double uy, double rho) noexcept nogil:
+    """Path length at which a point moving from offset (dx, dy) along u first reaches
+    distance rho of the circle centre; 0 if already within and approaching; INF if never."""
+    cdef double b = dx * ux + dy * uy
+    cdef double cc = dx * dx + dy * dy - rho * rho
+    cdef double disc
+    if b >= 0.0:
+        return INFINITY
+    if cc <= 0.0:
+        return 0.0
+    disc = b * b - cc
+    if disc < 0.0:
+        return INFINITY
+    return cc / (-b + sqrt(disc))
+
+
+cdef inline void keep(double tc, int k, int part, double* best, int* bk, int* bp) noexcept nogil:
+    if tc < best[0]:
+        best[0] = tc
+        bk[0] = k
+        bp[0] = part
+
+
+cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
+    """Stop, cushions, holes, pegs and the board edge for disc i."""
+    cdef Board* b = s.b
+    cdef double x, y, v, a, ux, uy, smax, sd, r, h, rho, cc, bb
+    cdef int k
+    state_at(s, i, s.t, &x, &y, &v)
+    if v <= 0.0:
+        return
+    a = s.a[i]
+    ux = s.ux[i]
+    uy = s.uy[i]
+    r = s.R[i]
+    h = b.h
+    smax = v * v / (2.0 * a)
+    keep(s.t + v / a, EV_STOP, -1, best, bk, bp)
+    if not b.round_board:
+        # cushions 0: +x, 1: -x, 2: +y, 3: -y
+        if ux > 0.0:
+            sd = (h - r - x) / ux
+            if sd < 0.0:
+                sd = 0.0
+            if sd <= smax:
+                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 0, best, bk, bp)
+        elif ux < 0.0:
+            sd = (h - r + x) / (-ux)
+            if sd < 0.0:
+                sd = 0.0
+            if sd <= smax:
+                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 1, best, bk, bp)
+        if uy > 0.0:
+            sd = (h - r - y) / uy
+            if sd < 0.0:
+                sd = 0.0
+            if sd <= smax:
+                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 2, best, bk, bp)
+        elif uy < 0.0:
+            sd = (h - r + y) / (-uy)
+            if sd < 0.0:
+                sd = 0.0
+            if sd <= smax:
+                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 3, best, bk, bp)
+    else:
+        # first crossing of the surface edge (the centre leaves radius h)
+        bb = x * ux + y * uy
+        cc = x * x + y * y - h * h
+        if cc >= 0.0:
+            sd = 0.0
+        elif bb > 0.0:
+            sd = -cc / (bb + sqrt(bb * bb - cc))
+        else:
+            sd = -bb + sqrt(bb * bb - cc)
+        if sd <= smax:
+            keep(s.t + tau_of_s(v, a, sd), EV_DITCH, -1, best, bk, bp)
+    for k in range(b.nholes):
+        if k == s.skip[i] or b.hr[k] <= r:
+            continue
+        rho = sqrt(b.hr[k] * b.hr[k] - r * r)
+        cc = (x - b.hx[k]) * (x - b.hx[k]) + (y - b.hy[k]) * (y - b.hy[k]) - rho * rho
+        if cc <= 0.0:
+            continue  # already inside: it falls if it stops there
+        sd = circle_entry(x - b.hx[k], y - b.hy[k], ux, uy, rho)
+        if sd <= smax:
+            keep(s.t + tau_of_s(v, a, sd), EV_HOLE, k, best, bk, bp)
+    for k in range(b.npegs):
+        sd = circle_entry(x - b.px[k], y - b.py[k], ux, uy, r + b.pr[k])
+        if sd <= smax:
+            keep(s.t + tau_of_s(v, a, sd), EV_PEG, k, best, bk, bp)
+
+
+cdef inline double poly(double* c, double t) noexcept nogil:
+    return (((c[4] * t + c[3]) * t + c[2]) * t + c[1]) * t + c[0]
+
+
+cdef inline double dpoly(double* c, double t) noexcept nogil:
+    return ((4.0 * c[4] * t + 3.0 * c[3]) * t + 2.0 * c[2]) * t + c[1]
+
+
+cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo) noexcept nogil:
+    """Root of the quartic (deriv=0) or of its derivative (deriv=1) in [lo, hi], given a
+    sign change; Newton steps kept inside the shrinking bracket, else bisection."""
+    cdef double x = 0.5 * (lo + hi)
+    cdef double fx, dfx, xn
+    cdef int it
+    for it in range(100):
+        if deriv == 0:
+            fx = poly(c, x)
+            dfx = dpoly(c, x)
+        else:
+            fx = dpoly(c, x)
+            dfx = (12.0 * c[4] * x + 6.0 * c[3]) * x + 2.0 * c[2]
+        if fx == 0.0:
+            return x
+        if (fx < 0.0) == (flo < 0.0):
+            lo = x
+        else:
+            hi = x
+        if hi - lo <= 1e-15 * (1.0 + hi):
+            break
+        xn = x - fx / dfx if dfx != 0.0 else 0.5 * (lo + hi)
+        if not (xn > lo and xn < hi):
+            xn = 0.5 * (lo + hi)
+        x = xn
+    # return the end of the bracket on the entering side (f > 0 side) for deriv 0
+    if deriv == 0:
+        return lo if (flo > 0.0) else hi
+    return 0.5 * (lo + hi)
+
+
+cdef double first_contact_quartic(double* c, double T, double sigma) noexcept nogil:
+    """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
+
+    The interval is split at the real roots of f'' (a quadratic) and then of f' (on each
+    piece f' is monotone), so f is monotone on every final piece and the first contact
+    is bracketed exactly; grazing contacts are not missed.
+    """
+    cdef double pts[8]
+    cdef double crit[8]
+    cdef int npts = 0, ncrit = 0, k
+    cdef double A = 12.0 * c[4], B = 6.0 * c[3], C = 2.0 * c[2]
+    cdef double disc, q, r1, r2, tmp, lo, hi, flo, fhi, fa, fb
+    # roots of f'' in (0, T)
+    pts[npts] = 0.0
+    npts += 1
+    if A != 0.0:
+        disc = B * B - 4.0 * A * C
+        if disc > 0.0:
+            q = -0.5 * (B + (sqrt(disc) if B >= 0.0 else -sqrt(disc)))
+            r1 = q / A
+            r2 = C / q if q != 0.0 else r1
+            if r1 > r2:
+                tmp = r1
+                r1 = r2
+                r2 = tmp
+            if r1 > 0.0 and r1 < T:
+                pts[npts] = r1
+                npts += 1
+            if r2 > 0.0 and r2 < T and r2 != r1:
+                pts[npts] = r2
+                npts += 1
+    elif B != 0.0:
+        r1 = -C / B
+        if r1 > 0.0 and r1 < T:
+            pts[npts] = r1
+            npts += 1
+    pts[npts] = T
+    npts += 1
+    # roots of f' on each piece where it is monotone
+    crit[ncrit] = 0.0
+    ncrit += 1
+    for k in range(npts - 1):
+        lo = pts[k]
+        hi = pts[k + 1]
+        flo = dpoly(c, lo)
+        fhi = dpoly(c, hi)
+        if (flo < 0.0 and fhi > 0.0) or (flo > 0.0 and fhi < 0.0):
+            crit[ncrit] = bracket_root(c, 1, lo, hi, flo)
+            ncrit += 1
+    crit[ncrit] = T
+    ncrit += 1
+    # first monotone decreasing piece that reaches f <= 0
+    for k in range(ncrit - 1):
+        lo = crit[k]
+        hi = crit[k + 1]
+        if hi <= lo:
+            continue
+        fa = poly(c, lo)
+        fb = poly(c, hi)
+        if fb >= fa:
+            continue
+        if fa <= 2.0 * sigma * TOUCH:
+            if lo > 0.0:
+                return lo
+            # touching at the start: an impact only if really approaching or pressed
+            if -c[1] > 2.0 * sigma * V_EPS or (c[1] <= 2.0 * sigma * V_EPS and c[2] < 0.0):
+                return 0.0
+            continue
+        if fb <= 0.0:
+            return bracket_root(c, 0, lo, hi, fa)
+    return INFINITY
+
+
+cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
+    """Absolute time of the next contact of discs i and j before ``horizon`` (else INF)."""
+    cdef double xi, yi, vi, xj, yj, vj, dx, dy, sigma, dist, T, sd, ti, tj
+    cdef double wx, wy, qx, qy
+    cdef double c[5]
+    state_at(s, i, s.t, &xi, &yi, &vi)
+    state_at(s, j, s.t, &xj, &yj, &vj)
+    if vi <= 0.0 and vj <= 0.0:
+        return INFINITY
+    sigma = s.R[i] + s.R[j]
+    dx = xi - xj
+    dy = yi - yj
+    T = horizon - s.t
+    if T < 0.0:
+        return INFINITY
+    dist = sqrt(dx * dx + dy * dy)
+    if isfinite(T) and dist - sigma > (vi + vj) * T:
+        return INFINITY  # cannot close the gap before the horizon
+    if vj <= 0.0 or vi <= 0.0:
+        # one disc at rest: a circle entry in the path length of the moving one
+        if vi > 0.0:
+            sd = circle_entry(dx, dy, s.ux[i], s.uy[i], sigma)
+            if sd > vi * vi / (2.0 * s.a[i]):
+                return INFINITY
+            # a touching, barely approaching pair is not an impact (see V_EPS)
+            if sd == 0.0 and -(dx * s.ux[i] + dy * s.uy[i]) * vi < V_EPS * dist:
+                return INFINITY
+            ti = tau_of_s(vi, s.a[i], sd)
+        else:
+            sd = circle_entry(-dx, -dy, s.ux[j], s.uy[j], sigma)
+            if sd > vj * vj / (2.0 * s.a[j]):
+                return INFINITY
+            if sd == 0.0 and ((dx * s.ux[j] + dy * s.uy[j]) * vj < V_EPS * dist):
+                return INFINITY
+            ti = tau_of_s(vj, s.a[j], sd)
+        return s.t + ti if ti <= T else INFINITY
+    ti = vi / s.a[i]
+    tj = vj / s.a[j]
+    if ti < T:
+        T = ti
+    if tj < T:
+        T = tj
+    wx = vi * s.ux[i] - vj * s.ux[j]
+    wy = vi * s.uy[i] - vj * s.uy[j]
+    qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
+    qy = -0.5 * (s.a[i] * s.uy[i] - s.a[j] * s.uy[j])
+    c[4] = qx * qx + qy * qy
+    c[3] = 2.0 * (wx * qx + wy * qy)
+    c[2] = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
+    c[1] = 2.0 * (dx * wx + dy * wy)
+    c[0] = (dist - sigma) * (dist + sigma)
+    sd = first_contact_quartic(c, T, sigma)
+    return s.t + sd if sd <= T else INFINITY
+
+
+cdef void predict(Sim* s, int i) noexcept nogil:
+    """Full re-prediction of disc i's next event; pair events are offered to partners."""
+    cdef double best = INFINITY
+    cdef int bk = EV_NONE, bp = -1, j
+    cdef double tc, hz
+    if s.status[i] != ST_BOARD:
+        s.tn[i] = INFINITY
+        s.kind[i] = EV_NONE
+        s.partner[i] = -1
+        return
+    single_events(s, i, &best, &bk, &bp)
+    for j in range(s.n):
+        if j == i or s.status[j] != ST_BOARD:
+            continue
+        hz = best if best < s.tn[j] else s.tn[j]
+        if s.stale[j]:
+            hz = best
+        tc = pair_time(s, i, j, hz)
+        if tc < best:
+            best = tc
+            bk = EV_DISC
+            bp = j
+        if tc < s.tn[j] and not s.stale[j]:
+            s.tn[j] = tc
+            s.kind[j] = EV_DISC
+            s.partner[j] = i
+    s.tn[i] = best
+    s.kind[i] = bk
+    s.partner[i] = bp
+
+
+# ----------------------------------------------------------------------------------
+# Impacts (Walton's model; docs/physics.md)
+# ----------------------------------------------------------------------------------
+
+cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv,
+                 double* vj, double* wj, double mj_inv, double Rj, double Ij_inv,
+                 double nx, double ny, double e, double mu_c, double beta0,
+                 double plastic) noexcept nogil:
+    """Resolve an impact along n (from i to j). j may be fixed (mj_inv = Ij_inv = 0)."""
+    cdef double tx = -ny, ty = nx
+    cdef double vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
+    cdef double cc, Wn, Wt, Jn, Jt, beta
+    if vn <= 0.0:
+        return
+    if vn < plastic:
+        e = 0.0
+    cc = (vi[0] - vj[0]) * tx + (vi[1] - vj[1]) * ty + Ri * wi[0] + Rj * wj[0]
+    Wn = mi_inv + mj_inv
+    Wt = Wn + Ri * Ri * Ii_inv + Rj * Rj * Ij_inv
+    Jn = (1.0 + e) * vn / Wn
+    Jt = 0.0
+    if cc != 0.0:
+        beta = -1.0 + mu_c * (1.0 + e) * vn * Wt / (Wn * fabs(cc))
+        if beta > beta0:
+            beta = beta0
+        Jt = (1.0 + beta) * cc / Wt
+    vi[0] -= (Jn * nx + Jt * tx) * mi_inv
+    vi[1] -= (Jn * ny + Jt * ty) * mi_inv
+    wi[0] -= Ri * Jt * Ii_inv
+    vj[0] += (Jn * nx + Jt * tx) * mj_inv
+    vj[1] += (Jn * ny + Jt * ty) * mj_inv
+    wj[0] -= Rj * Jt * Ij_inv
+
+
+cdef void merge_cluster(Sim* s, int i, int j) noexcept nogil:
+    """Give the pressed cluster containing i and j its centre-of-mass velocity.
+
+    The cluster grows over discs touching a member and not separating from it, so that
+    trains of pushing discs slide, and stop, together (docs/physics.md, low-speed rule).
+    """
+    cdef int top = 0, k, q, l
+    cdef double px = 0.0, py = 0.0, mt = 0.0, xk, yk, vk, xl, yl, vl, dx, dy, d, rel
+    for k in range(s.n):
+        s.stale[k] = 0
+    s.stack[top] = i
+    top += 1
+    s.stale[i] = 2
+    s.stack[top] = j
+    top += 1
+    s.stale[j] = 2
+    q = 0
+    while q < top:
+        k = s.stack[q]
+        q += 1
+        state_at(s, k, s.t, &xk, &yk, &vk)
+        for l in range(s.n):
+            if s.stale[l] or s.status[l] != ST_BOARD:
+                continue
+            state_at(s, l, s.t, &xl, &yl, &vl)
+            dx = xl - xk
+            dy = yl - yk
+            d = sqrt(dx * dx + dy * dy)
+            if d - s.R[k] - s.R[l] > TOUCH:
+                continue
+            rel = ((vl * s.ux[l] - vk * s.ux[k]) * dx + (vl * s.uy[l] - vk * s.uy[k]) * dy) / d
+            if rel > V_EPS:
+                continue  # separating
+            s.stale[l] = 2
+            s.stack[top] = l
+            top += 1
+    for q in range(top):
+        k = s.stack[q]
+        rebase(s, k)
+        px += s.m[k] * s.v0[k] * s.ux[k]
+        py += s.m[k] * s.v0[k] * s.uy[k]
+        mt += s.m[k]
+    px /= mt
+    py /= mt
+    for q in range(top):
+        set_velocity(s, s.stack[q], px, py)
+        s.stale[s.stack[q]] = 0
+    s.nmoved = top
+
+
+cdef inline int pressed(Sim* s, int i, int j) noexcept nogil:
+    """True when touching discs i, j do not separate and friction pushes them together."""
+    cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
+    cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j]
+    cdef double wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
+    cdef double ai = s.a[i] if s.v0[i] > 0.0 else 0.0
+    cdef double aj = s.a[j] if s.v0[j] > 0.0 else 0.0
+    cdef double qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
+    cdef double qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
+    cdef double d = sqrt(dx * dx + dy * dy)
+    cdef double f1 = 2.0 * (dx * wx + dy * wy)
+    cdef double f2 = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
+    return f1 <= 2.0 * d * V_EPS and f2 < 0.0
+
+
+# ----------------------------------------------------------------------------------
+# Recording
+# ----------------------------------------------------------------------------------
+
+cdef int rec_segment(Sim* s, int i) noexcept nogil:
+    cdef Rec* r = &s.rec
+    cdef int k
+    if r.nseg == r.cap_seg:
+        r.cap_seg = 2 * r.cap_seg + 64
+        r.seg_f = <double*> realloc(r.seg_f, r.cap_seg * 6 * sizeof(double))
+        r.seg_i = <int*> realloc(r.seg_i, r.cap_seg * 2 * sizeof(int))
+        if r.seg_f == NULL or r.seg_i == NULL:
+            return -1
+    k = r.nseg
+    r.seg_f[6 * k] = s.t0[i]
+    r.seg_f[6 * k + 1] = s.x0[i]
+    r.seg_f[6 * k + 2] = s.y0[i]
+    r.seg_f[6 * k + 3] = s.v0[i] * s.ux[i]
+    r.seg_f[6 * k + 4] = s.v0[i] * s.uy[i]
+    r.seg_f[6 * k + 5] = s.w0[i]
+    r.seg_i[2 * k] = i
+    r.seg_i[2 * k + 1] = s.status[i]
+    r.nseg += 1
+    return 0
+
+
+cdef int rec_event(Sim* s, int kind, int i, int j, int detail, double vn) noexcept nogil:
+    cdef Rec* r = &s.rec
+    cdef int k, q, d
+    if r.nev == r.cap_ev:
+        r.cap_ev = 2 * r.cap_ev + 64
+        r.ev_f = <double*> realloc(r.ev_f, r.cap_ev * 12 * sizeof(double))
+        r.ev_i = <int*> realloc(r.ev_i, r.cap_ev * 4 * sizeof(int))
+        if r.ev_f == NULL or r.ev_i == NULL:
+            return -1
+    k = r.nev
+    r.ev_f[12 * k] = s.t
+    r.ev_f[12 * k + 1] = vn
+    for q in range(2):
+        d = i if q == 0 else j
+        if d >= 0:
+            r.ev_f[12 * k + 2 + 5 * q] = s.x0[d]
+            r.ev_f[12 * k + 3 + 5 * q] = s.y0[d]
+            r.ev_f[12 * k + 4 + 5 * q] = s.v0[d] * s.ux[d]
+            r.ev_f[12 * k + 5 + 5 * q] = s.v0[d] * s.uy[d]
+            r.ev_f[12 * k + 6 + 5 * q] = s.w0[d]
+        else:
+            for d in range(5):
+                r.ev_f[12 * k + 2 + 5 * q + d] = 0.0
+    r.ev_i[4 * k] = kind
+    r.ev_i[4 * k + 1] = i
+    r.ev_i[4 * k + 2] = j
+    r.ev_i[4 * k + 3] = detail
+    r.nev += 1
+    return 0
+
+
+# ----------------------------------------------------------------------------------
+# Event processing
+# ----------------------------------------------------------------------------------
+
+cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
+    """A disc at rest inside a capture circle falls (docs/physics.md)."""
+    cdef Board* b = s.b
+    cdef int k
+    cdef double rho2, dx, dy
+    for k in range(b.nholes):
+        if b.hr[k] <= s.R[i]:
+            continue
+        rho2 = b.hr[k] * b.hr[k] - s.R[i] * s.R[i]
+        dx = s.x0[i] - b.hx[k]
+        dy = s.y0[i] - b.hy[k]
+        if dx * dx + dy * dy <= rho2:
+            s.status[i] = ST_HOLE
+            s.hole[i] = k
+            s.tcap[i] = s.t
+            return
+
+
+cdef int process(Sim* s, int i) noexcept nogil:
+    """Carry out disc i's scheduled event at time s.t; return the partner disc or -1."""
+    cdef int kind = s.kind[i], part = s.partner[i], j = -1, k
+    cdef double vi[2]
+    cdef double vj[2]
+    cdef double wi, wj, nx, ny, d, vn = 0.0, x, y, v
+    cdef Board* b = s.b
+    cdef Params* p = s.p
+    rebase(s, i)
+    vi[0] = s.v0[i] * s.ux[i]
+    vi[1] = s.v0[i] * s.uy[i]
+    wi = s.w0[i]
+    vj[0] = 0.0
+    vj[1] = 0.0
+    wj = 0.0
+    if kind != EV_PASS and s.skip[i] >= 0:
+        s.skip[i] = -1
+    if kind == EV_STOP:
+        s.v0[i] = 0.0
+        s.ux[i] = 0.0
+        s.uy[i] = 0.0
+        capture_if_inside(s, i)
+    elif kind == EV_CUSHION:
+        nx = 1.0 if part == 0 else (-1.0 if part == 1 else 0.0)
+        ny = 1.0 if part == 2 else (-1.0 if part == 3 else 0.0)
+        vn = vi[0] * nx + vi[1] * ny
+        walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, 0.0, 0.0,
+               nx, ny, p.e_cush, p.mu_cush, p.beta_cush, p.plastic)
+        set_velocity(s, i, vi[0], vi[1])
+        s.w0[i] = wi
+    elif kind == EV_PEG:
+        nx = b.px[part] - s.x0[i]
+        ny = b.py[part] - s.y0[i]
+        d = sqrt(nx * nx + ny * ny)
+        nx /= d
+        ny /= d
+        vn = vi[0] * nx + vi[1] * ny
+        walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, b.pr[part], 0.0,
+               nx, ny, p.e_peg, p.mu_peg, p.beta_peg, p.plastic)
+        set_velocity(s, i, vi[0], vi[1])
+        s.w0[i] = wi
+    elif kind == EV_HOLE:
+        vn = s.v0[i]
+        if s.v0[i] > p.vcap:
+            kind = EV_PASS
+            s.skip[i] = part
+        else:
+            s.status[i] = ST_HOLE
+            s.hole[i] = part
+            s.tcap[i] = s.t
+            s.v0[i] = 0.0
+    elif kind == EV_DITCH:
+        vn = s.v0[i]
+        s.status[i] = ST_DITCH
+        s.tcap[i] = s.t
+        s.v0[i] = 0.0
+    elif kind == EV_DISC:
+        j = part
+        rebase(s, j)
+        vj[0] = s.v0[j] * s.ux[j]
+        vj[1] = s.v0[j] * s.uy[j]
+        wj = s.w0[j]
+        nx = s.x0[j] - s.x0[i]
+        ny = s.y0[j] - s.y0[i]
+        d = sqrt(nx * nx + ny * ny)
+        nx /= d
+        ny /= d
+        vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
+        walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 1.0 / s.m[j], s.R[j],
+               1.0 / s.inertia[j], nx, ny, p.e_disc, p.mu_disc, p.beta_disc, p.plastic)
+        set_velocity(s, i, vi[0], vi[1])
+        set_velocity(s, j, vj[0], vj[1])
+        s.w0[i] = wi
+        s.w0[j] = wj
+        if s.first_contact < 0 and (i == s.striker or j == s.striker):
+            s.first_contact = j if i == s.striker else i
+        if pressed(s, i, j):
+            merge_cluster(s, i, j)
+            if s.record:
+                for k in range(s.nmoved):
+                    if s.stack[k] != i and s.stack[k] != j and rec_segment(s, s.stack[k]) < 0:
+                        return -2
+    if s.record:
+        if rec_event(s, kind, i, j, part if kind != EV_DISC else -1, vn) < 0:
+            return -2
+        if rec_segment(s, i) < 0:
+            return -2
+        if j >= 0 and rec_segment(s, j) < 0:
+            return -2
+    return j
+
+
+cdef int run_sim(Sim* s) noexcept nogil:
+    """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
+    cdef int i, k, j, nxt, nchanged
+    cdef double tmin
+    for i in range(s.n):
+        s.tn[i] = INFINITY
+        s.kind[i] = EV_NONE
+        s.partner[i] = -1
+        s.stale[i] = 0
+        s.skip[i] = -1
+        if s.record and rec_segment(s, i) < 0:
+            return -2
+    for i in range(s.n):
+        predict(s, i)
+    while True:
+        nxt = -1
+        tmin = INFINITY
+        for i in range(s.n):
+            if s.tn[i] < tmin:
+                tmin = s.tn[i]
+                nxt = i
+        if nxt < 0:
+            break
+        if s.n_events >= s.p.max_events:
+            s.truncated = 1
+            break
+        if tmin > s.t:
+            s.t = tmin
+        s.nmoved = 0
+        j = process(s, nxt)
+        if j == -2:
+            return -2
+        s.n_events += 1
+        # discs whose next event involved a changed disc must be re-predicted
+        for k in range(s.n):
+            s.stale[k] = 0
+        for k in range(s.nmoved):
+            s.stale[s.stack[k]] = 1   # moved by a cluster merge
+        for k in range(s.n):
+            if k == nxt or k == j:
+                continue
+            if s.stale[k] or (s.kind[k] == EV_DISC and (s.partner[k] == nxt or (j >= 0 and s.partner[k] == j))):
+                s.stale[k] = 1
+                s.tn[k] = INFINITY
+        s.tn[nxt] = INFINITY
+        s.stale[nxt] = 1
+        if j >= 0:
+            s.tn[j] = INFINITY
+            s.stale[j] = 1
+        s.stale[nxt] = 0
+        predict(s, nxt)
+        if j >= 0:
+            s.stale[j] = 0
+            predict(s, j)
+        for k in range(s.n):
+            if s.stale[k]:
+                s.stale[k] = 0
+                predict(s, k)
+    # bring every disc to the final time
+    for i in range(s.n):
+        if s.status[i] == ST_BOARD:
+            rebase(s, i)
+    return 0
+
+
+# ----------------------------------------------------------------------------------
+# Allocation and the Python entry points
+# ----------------------------------------------------------------------------------
+
+DEF NDBL = 13
+DEF NINT = 9
+
+cdef int sim_alloc(Sim* s, int n) noexcept nogil:
+    cdef double* d = <double*> calloc(n * NDBL + 1, sizeof(double))
+    cdef int* q = <int*> calloc(n * NINT + 1, sizeof(int))
+    if d == NULL or q == NULL:
+        free(d)
+        free(q)
+        return -1
+    s.n = n
+    s.R = d
+    s.m = d + n
+    s.inertia = d + 2 * n
+    s.a = d + 3 * n
+    s.alpha = d + 4 * n
+    s.t0 = d + 5 * n
+    s.x0 = d + 6 * n
+    s.y0 = d + 7 * n
+    s.ux = d + 8 * n
+    s.uy = d + 9 * n
+    s.v0 = d + 10 * n
+    s.w0 = d + 11 * n
+    s.tcap = d + 12 * n
+    s.tn = <double*> calloc(n + 1, sizeof(double))
+    if s.tn == NULL:
+        free(d)
+        free(q)
+        return -1
+    s.status = q
+    s.hole = q + n
+    s.skip = q + 2 * n
+    s.kind = q + 3 * n
+    s.partner = q + 4 * n
+    s.stale = q + 5 * n
+    s.stack = q + 6 * n
+    s.record = 0
+    s.rec.nev = 0
+    s.rec.cap_ev = 0
+    s.rec.ev_f = NULL
+    s.rec.ev_i = NULL
+    s.rec.nseg = 0
+    s.rec.cap_seg = 0
+    s.rec.seg_f = NULL
+    s.rec.seg_i = NULL
+    return 0
+
+
+cdef void sim_free(Sim* s) noexcept nogil:
+    free(s.R)
+    free(s.status)
+    free(s.tn)
+    free(s.rec.ev_f)
+    free(s.rec.ev_i)
+    free(s.rec.seg_f)
+    free(s.rec.seg_i)
+
+
+cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* omega) noexcept nogil:
+    cdef int i
+    s.t = 0.0
+    s.n_events = 0
+    s.truncated = 0
+    s.first_contact = -1
+    s.nmoved = 0
+    s.rec.nev = 0
+    s.rec.nseg = 0
+    for i in range(s.n):
+        s.t0[i] = 0.0
+        s.x0[i] = pos[2 * i]
+        s.y0[i] = pos[2 * i + 1]
+        set_velocity(s, i, vel[2 * i], vel[2 * i + 1])
+        s.w0[i] = omega[i]
+        s.status[i] = ST_BOARD
+        s.hole[i] = -1
+        s.tcap[i] = INFINITY
+
+
+cdef class _Setup:
+    """Board, parameters and disc properties shared by the shots of one call."""
+    cdef Board b
+    cdef Params p
+    cdef double[:, ::1] holes
+    cdef double[:, ::1] pegs
+    cdef double[::1] R, m, inertia, a, alpha
+
+    def __init__(self, bint round_board, double h, holes, pegs, params,
+                 radius, mass, decel, spin_decel):
+        self.holes = np.ascontiguousarray(np.reshape(holes, (-1, 3)), dtype=np.float64)
+        self.pegs = np.ascontiguousarray(np.reshape(pegs, (-1, 3)), dtype=np.float64)
+        self.b.round_board = round_board
+        self.b.h = h
+        self.b.nholes = self.holes.shape[0]
+        self.b.npegs = self.pegs.shape[0]
+        self.b.hx = &self.holes[0, 0] if self.b.nholes else NULL
+        self.b.hy = &self.holes[0, 1] if self.b.nholes else NULL
+        self.b.hr = &self.holes[0, 2] if self.b.nholes else NULL
+        self.b.px = &self.pegs[0, 0] if self.b.npegs else NULL
+        self.b.py = &self.pegs[0, 1] if self.b.npegs else NULL
+        self.b.pr = &self.pegs[0, 2] if self.b.npegs else NULL
+        (self.p.e_disc, self.p.mu_disc, self.p.beta_disc, self.p.e_cush, self.p.mu_cush,
+         self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
+         self.p.vcap, max_events) = params
+        self.p.max_events = int(max_events)
+        self.R = np.ascontiguousarray(radius, dtype=np.float64)
+        self.m = np.ascontiguousarray(mass, dtype=np.float64)
+        self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
+        self.a = np.ascontiguousarray(decel, dtype=np.float64)
+        self.alpha = np.ascontiguousarray(spin_decel, dtype=np.float64)
+
+    cdef int init(self, Sim* s) except -1:
+        cdef int n = self.R.shape[0]
+        if sim_alloc(s, n) < 0:
+            raise MemoryError("carromlab engine: out of memory")
+        memcpy(s.R, &self.R[0], n * sizeof(double))
+        memcpy(s.m, &self.m[0], n * sizeof(double))
+        memcpy(s.inertia, &self.inertia[0], n * sizeof(double))
+        memcpy(s.a, &self.a[0], n * sizeof(double))
+        memcpy(s.alpha, &self.alpha[0], n * sizeof(double))
+        s.b = &self.b
+        s.p = &self.p
+        return 0
+
+
+def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::1] omega,
+                 int striker, bint record=True):
+    """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""
+    cdef Sim s
+    cdef int rc, n = pos.shape[0]
+    setup.init(&s)
+    try:
+        s.record = record
+        s.striker = striker
+        sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0])
+        with nogil:
+            rc = run_sim(&s)
+        if rc < 0:
+            raise MemoryError("carromlab engine: out of memory while recording events")
+        out = {
+            "t_end": s.t,
+            "n_events": s.n_events,
+            "truncated": bool(s.truncated),
+            "first_contact": s.first_contact,
+            "x": np.array(<double[:n]> s.x0),
+            "y": np.array(<double[:n]> s.y0),
+            "vx": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.ux),
+            "vy": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.uy),
+            "omega": np.array([spin_at(&s, i, s.t) for i in range(n)]),
+            "status": np.array(<int[:n]> s.status),
+            "hole": np.array(<int[:n]> s.hole),
+            "t_capture": np.array(<double[:n]> s.tcap),
+        }
+        if record:
+            out["ev_f"] = (np.array(<double[:s.rec.nev * 12]> s.rec.ev_f).reshape(-1, 12)
+                           if s.rec.nev else np.zeros((0, 12)))
+            out["ev_i"] = (np.array(<int[:s.rec.nev * 4]> s.rec.ev_i).reshape(-1, 4)
+                           if s.rec.nev else np.zeros((0, 4), dtype=np.intc))
+            out["seg_f"] = np.array(<double[:s.rec.nseg * 6]> s.rec.seg_f).reshape(-1, 6)
+            out["seg_i"] = np.array(<int[:s.rec.nseg * 2]> s.rec.seg_i).reshape(-1, 2)
+        return out
+    finally:
+        sim_free(&s)
+
+
+def run_batch(_Setup setup, double[:, ::1] base, double[:, ::1] shots, Py_ssize_t start,
+              Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
+              signed char[::1] striker_status, short[::1] first_contact,
+              int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
+              float[::1] spread, float[:, :, ::1] final_xy):
+    """Run shots[start:stop] from the pieces at ``base`` (the striker is the last disc),
+    writing one summary per shot into the output arrays, without the GIL.
+
+    ``shots`` columns: x, y, angle (rad), speed (m/s), spin (rad/s). ``final_xy`` may be
+    an empty (0, 0, 2) array when final positions are not wanted.
+    """
+    cdef Sim s
+    cdef int n = base.shape[0] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
+    cdef Py_ssize_t k
+    cdef double* pos
+    cdef double* vel
+    cdef double* om
+    cdef double acc
+    cdef int cnt
+    cdef cnp.uint64_t pm, dm
+    setup.init(&s)
+    pos = <double*> calloc(2 * n, sizeof(double))
+    vel = <double*> calloc(2 * n, sizeof(double))
+    om = <double*> calloc(n, sizeof(double))
+    try:
+        if pos == NULL or vel == NULL or om == NULL:
+            raise MemoryError("carromlab engine: out of memory")
+        s.striker = st
+        with nogil:
+            for i in range(n - 1):
+                pos[2 * i] = base[i, 0]
+                pos[2 * i + 1] = base[i, 1]
+            for k in range(start, stop):
+                pos[2 * st] = shots[k, 0]
+                pos[2 * st + 1] = shots[k, 1]
+                vel[2 * st] = shots[k, 3] * cos_(shots[k, 2])
+                vel[2 * st + 1] = shots[k, 3] * sin_(shots[k, 2])
+                om[st] = shots[k, 4]
+                sim_reset(&s, pos, vel, om)
+                rc = run_sim(&s)
+                if rc < 0:
+                    break
+                pm = 0
+                dm = 0
+                acc = 0.0
+                cnt = 0
+                for i in range(n):
+                    if s.status[i] == ST_HOLE:
+                        pm |= (<cnp.uint64_t> 1) << i
+                    elif s.status[i] == ST_DITCH:
+                        dm |= (<cnp.uint64_t> 1) << i
+                    elif i != st:
+                        acc += sqrt(s.x0[i] * s.x0[i] + s.y0[i] * s.y0[i])
+                        cnt += 1
+                    if keep_xy:
+                        final_xy[k, i, 0] = <float> s.x0[i]
+                        final_xy[k, i, 1] = <float> s.y0[i]
+                pocketed[k] = pm
+                ditched[k] = dm
+                striker_status[k] = <signed char> s.status[st]
+                first_contact[k] = <short> s.first_contact
+                n_events[k] = s.n_events
+                truncated[k] = <unsigned char> s.truncated
+                t_end[k] = s.t
+                spread[k] = <float> (acc / cnt) if cnt > 0 else <float> 0.0
+        if rc < 0:
+            raise MemoryError("carromlab engine: out of memory")
+    finally:
+        free(pos)
+        free(vel)
+        free(om)
+        sim_free(&s)

@@ -1,0 +1,436 @@
+"""Fixed-step pure-NumPy reference integrator of the carromlab physics model.
+
+A deliberately simple, first-order-in-``dt`` integrator of the model in
+``docs/physics.md``, written independently of the event-driven engine so that tests can
+check the engine against it: as ``dt`` decreases the two must agree better and better.
+Clarity comes before speed; only the obviously vectorisable parts (sliding, overlap
+detection) use array operations.
+
+Each step of length ``dt``:
+
+1. every disc on the board slides exactly under the constant Coulomb deceleration
+   ``mu g`` along its velocity (the closed form, clamped at the stop, so a disc that stops
+   inside a step stops at the right place) and its spin decays at ``(4/3) mu g / R``
+   toward zero;
+2. captures: a disc whose centre is inside a capture circle falls into that hole, a disc
+   beyond the edge of a round board falls into the ditch;
+3. contacts: every overlapping pair, disc-cushion and disc-peg contact that is
+   approaching gets a Walton impact (:mod:`carromlab.physics.impacts`, with the low-speed
+   plastic rule), and overlaps are removed by moving the discs apart along the normal.
+   Sweeps over all contacts, in a fixed order, repeat until a sweep resolves no impact
+   (at most ``max_sweeps`` times per step).
+
+The sticky merge of pushing pairs (rule 2 of the low-speed rules) is not modelled: a pair
+that is touching but not approaching is only kept from interpenetrating, and a pusher that
+catches up again within a step meets a plastic impact, which gives the same common normal
+velocity to first order in ``dt``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_array, check_choice, check_int, check_real
+from ..physics.impacts import effective_restitution, resolve_fixed, resolve_pair
+from ..physics.params import PhysicsParams
+
+__all__ = [
+    "ON_BOARD",
+    "IN_HOLE",
+    "IN_DITCH",
+    "KAPPA",
+    "BETA0_PEG",
+    "ImpactRecord",
+    "ReferenceResult",
+    "simulate_reference",
+]
+
+#: Status codes of a disc at the end of a shot.
+ON_BOARD, IN_HOLE, IN_DITCH = 0, 1, 2
+
+#: Moment-of-inertia factor I = KAPPA m R^2 of a uniform disc.
+KAPPA = 0.5
+
+#: Tangential restitution limit of a peg impact. ``PhysicsParams`` has no ``beta0_peg``;
+#: -1 (sliding contacts only, the default of both other contact kinds) is used.
+BETA0_PEG = -1.0
+
+#: Outward unit normals of the four cushions of a square board, indexed by cushion number:
+#: 0 at x = -L/2, 1 at x = +L/2, 2 at y = -L/2, 3 at y = +L/2.
+_CUSHION_NORMALS = np.array([[-1.0, 0.0], [1.0, 0.0], [0.0, -1.0], [0.0, 1.0]])
+
+
+class ImpactRecord(NamedTuple):
+    """One resolved impact.
+
+    Attributes
+    ----------
+    t : float
+        Time at the end of the step in which the impact was resolved, s.
+    kind : str
+        ``"disc"``, ``"cushion"`` or ``"peg"``.
+    i : int
+        Index of the (first) disc.
+    j : int
+        Index of the second disc (``kind == "disc"``, ``i < j``), of the cushion
+        (0: x = -L/2, 1: x = +L/2, 2: y = -L/2, 3: y = +L/2) or of the peg.
+    """
+
+    t: float
+    kind: str
+    i: int
+    j: int
+
+
+@dataclass(frozen=True)
+class ReferenceResult:
+    """Final state of a shot integrated by :func:`simulate_reference`.
+
+    Attributes
+    ----------
+    positions : ndarray, shape (n, 2)
+        Final centre positions, m. A captured disc keeps the position it had when it fell.
+    velocities : ndarray, shape (n, 2)
+        Final velocities, m/s (zero for a captured disc).
+    omegas : ndarray, shape (n,)
+        Final spins, rad/s, counter-clockwise positive (zero for a captured disc).
+    status : ndarray of int, shape (n,)
+        ``ON_BOARD`` (0), ``IN_HOLE`` (1, a hole or pocket) or ``IN_DITCH`` (2).
+    hole : ndarray of int, shape (n,)
+        Index into ``holes`` of the hole each disc fell into, -1 if none.
+    capture_time : ndarray, shape (n,)
+        Time at the end of the step in which the disc fell, s; NaN if it did not.
+    impacts : list of ImpactRecord
+        Every resolved impact ``(t, kind, i, j)`` in the order of resolution.
+    t_end : float
+        Time at the end of the last step, s.
+    truncated : bool
+        True if ``t_max`` was reached while a disc was still moving or spinning.
+    """
+
+    positions: NDArray[np.float64]
+    velocities: NDArray[np.float64]
+    omegas: NDArray[np.float64]
+    status: NDArray[np.int64]
+    hole: NDArray[np.int64]
+    capture_time: NDArray[np.float64]
+    impacts: list[ImpactRecord]
+    t_end: float
+    truncated: bool
+
+
+def _geometry(name: str, value: Sequence[Sequence[float]] | ArrayLike) -> NDArray[np.float64]:
+    """``(k, 3)`` array of ``(x, y, radius)`` rows, checked (an empty sequence gives k = 0)."""
+    arr = np.asarray(value, dtype=float)
+    if arr.size == 0:
+        arr = arr.reshape(0, 3)
+    arr = check_array(name, arr, shape=(None, 3))
+    check_array(f"{name} radius", arr[:, 2], low=0.0, low_open=True, unit="m")
+    return arr
+
+
+def _slide(
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omg: NDArray[np.float64],
+    radii: NDArray[np.float64],
+    on: NDArray[np.bool_],
+    a: float,
+    dt: float,
+) -> None:
+    """Advance discs on the board by ``dt`` under constant deceleration ``a`` (in place)."""
+    speed = np.hypot(vel[:, 0], vel[:, 1])
+    moving = on & (speed > 0.0)
+    s0 = speed[moving]
+    s1 = np.maximum(s0 - a * dt, 0.0)
+    # Path length (s0^2 - s1^2) / (2a), factored to avoid cancellation for small dt; it is
+    # the exact closed form also when the disc stops inside the step (s1 = 0).
+    ds = (s0 - s1) * (s0 + s1) / (2.0 * a)
+    u = vel[moving] / s0[:, None]
+    pos[moving] += u * ds[:, None]
+    vel[moving] = u * s1[:, None]
+    # Spin decays independently of the slide (docs/physics.md, Coulomb law).
+    spin_decay = (4.0 / 3.0) * a / radii[on] * dt
+    omg[on] = np.sign(omg[on]) * np.maximum(np.abs(omg[on]) - spin_decay, 0.0)
+
+
+def _capture(
+    t: float,
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omg: NDArray[np.float64],
+    status: NDArray[np.int64],
+    hole: NDArray[np.int64],
+    capture_time: NDArray[np.float64],
+    was_inside: NDArray[np.bool_],
+    holes: NDArray[np.float64],
+    capture_radius: NDArray[np.float64],
+    round_board: bool,
+    half_size: float,
+    capture_speed_max: float,
+) -> None:
+    """Let discs fall into holes and the ditch at time ``t`` (in place).
+
+    A disc falls into a hole when it enters the capture circle no faster than
+    ``capture_speed_max``, or when it is at rest inside it. ``was_inside`` (n, k) holds the
+    inside-state of the previous check, so that a fast disc that passed over a hole is
+    not taken when it slows down while still crossing.
+    """
+    on = status == ON_BOARD
+    speed = np.hypot(vel[:, 0], vel[:, 1])
+    if len(holes):
+        dist = np.hypot(pos[:, None, 0] - holes[None, :, 0], pos[:, None, 1] - holes[None, :, 1])
+        # NaN capture radii (hole not larger than the disc) compare False: never inside.
+        inside = dist <= capture_radius
+        entered = inside & ~was_inside
+        falls = on[:, None] & inside & ((entered & (speed[:, None] <= capture_speed_max)) | (speed[:, None] == 0.0))
+        for i in np.flatnonzero(falls.any(axis=1)):
+            status[i], hole[i], capture_time[i] = IN_HOLE, int(np.argmax(falls[i])), t
+        was_inside[:] = inside
+    if round_board:
+        out = (status == ON_BOARD) & (np.hypot(pos[:, 0], pos[:, 1]) > half_size)
+        status[out], capture_time[out] = IN_DITCH, t
+    gone = on & (status != ON_BOARD)
+    vel[gone] = 0.0
+    omg[gone] = 0.0
+
+
+def _contacts(
+    t: float,
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omg: NDArray[np.float64],
+    radii: NDArray[np.float64],
+    masses: NDArray[np.float64],
+    inertia: NDArray[np.float64],
+    on: NDArray[np.bool_],
+    square_board: bool,
+    half_size: float,
+    pegs: NDArray[np.float64],
+    params: PhysicsParams,
+    max_sweeps: int,
+    records: list[ImpactRecord],
+) -> None:
+    """Resolve approaching contacts and remove overlaps, sweeping in a fixed order (in place).
+
+    Order within a sweep: disc pairs by (i, j) with i < j, then cushions by disc and
+    cushion number, then pegs by disc and peg number.
+    """
+    idx = np.flatnonzero(on)
+    ps = params.plastic_speed
+    for _ in range(max_sweeps):
+        n_impacts = 0
+
+        p = pos[idx]
+        gap = np.hypot(p[None, :, 0] - p[:, None, 0], p[None, :, 1] - p[:, None, 1])
+        touching = np.triu(gap < radii[idx][:, None] + radii[idx][None, :], k=1)
+        for a, b in zip(*np.nonzero(touching)):
+            i, j = int(idx[a]), int(idx[b])
+            d_vec = pos[j] - pos[i]
+            d = math.hypot(d_vec[0], d_vec[1])
+            r_sum = radii[i] + radii[j]
+            if d >= r_sum:  # separated by an earlier push in this sweep
+                continue
+            # Coincident centres have no normal; any fixed direction keeps the run deterministic.
+            n = d_vec / d if d > 0.0 else np.array([1.0, 0.0])
+            vn = float(np.dot(vel[i] - vel[j], n))
+            if vn > 0.0:
+                e = effective_restitution(vn, params.e_disc, ps)
+                vel[i], omg[i], vel[j], omg[j] = resolve_pair(
+                    vel[i], omg[i], masses[i], inertia[i], radii[i],
+                    vel[j], omg[j], masses[j], inertia[j], radii[j],
+                    n, e, params.mu_contact, params.beta0_disc,
+                )
+                records.append(ImpactRecord(t, "disc", i, j))
+                n_impacts += 1
+            # Mass-weighted push keeps the pair's centre of mass in place.
+            m_sum = masses[i] + masses[j]
+            pos[i] -= (r_sum - d) * masses[j] / m_sum * n
+            pos[j] += (r_sum - d) * masses[i] / m_sum * n
+
+        if square_board:
+            for i in idx:
+                for k, n in enumerate(_CUSHION_NORMALS):
+                    depth = float(np.dot(pos[i], n)) + radii[i] - half_size
+                    if depth < 0.0:
+                        continue
+                    vn = float(np.dot(vel[i], n))
+                    if vn > 0.0:
+                        e = effective_restitution(vn, params.e_cushion, ps)
+                        vel[i], omg[i] = resolve_fixed(
+                            vel[i], omg[i], masses[i], inertia[i], radii[i],
+                            n, e, params.mu_cushion, params.beta0_cushion,
+                        )
+                        records.append(ImpactRecord(t, "cushion", int(i), k))
+                        n_impacts += 1
+                    pos[i] -= depth * n
+
+        for i in idx:
+            for k, (x, y, r_peg) in enumerate(pegs):
+                d_vec = np.array([x, y]) - pos[i]
+                d = math.hypot(d_vec[0], d_vec[1])
+                r_sum = radii[i] + r_peg
+                if d >= r_sum:
+                    continue
+                n = d_vec / d if d > 0.0 else np.array([1.0, 0.0])
+                vn = float(np.dot(vel[i], n))
+                if vn > 0.0:
+                    e = effective_restitution(vn, params.e_peg, ps)
+                    vel[i], omg[i] = resolve_fixed(
+                        vel[i], omg[i], masses[i], inertia[i], radii[i],
+                        n, e, params.mu_peg, BETA0_PEG,
+                    )
+                    records.append(ImpactRecord(t, "peg", int(i), k))
+                    n_impacts += 1
+                pos[i] -= (r_sum - d) * n
+
+        if n_impacts == 0:
+            break
+
+
+def simulate_reference(
+    positions: ArrayLike,
+    velocities: ArrayLike,
+    omegas: ArrayLike,
+    radii: ArrayLike,
+    masses: ArrayLike,
+    *,
+    half_size: float,
+    shape: str = "square",
+    holes: Sequence[Sequence[float]] | ArrayLike = (),
+    pegs: Sequence[Sequence[float]] | ArrayLike = (),
+    params: PhysicsParams,
+    dt: float,
+    t_max: float = 30.0,
+    max_sweeps: int = 10,
+) -> ReferenceResult:
+    """Integrate a shot with fixed steps: the slow, independent reference of the engine.
+
+    Parameters
+    ----------
+    positions : array_like, shape (n, 2)
+        Initial disc centres, m, board centre at the origin.
+    velocities : array_like, shape (n, 2)
+        Initial velocities, m/s.
+    omegas : array_like, shape (n,)
+        Initial spins, rad/s, counter-clockwise positive.
+    radii : array_like, shape (n,)
+        Disc radii, m (> 0).
+    masses : array_like, shape (n,)
+        Disc masses, kg (> 0). Moments of inertia are ``KAPPA m R^2`` (uniform discs).
+    half_size : float
+        Half the side of a square playing surface (cushions at ``x, y = +-half_size``), or
+        the radius of a round one, m.
+    shape : {"square", "round"}
+        ``"square"``: a disc touches a cushion when ``|x| + R >= half_size`` (or in y).
+        ``"round"``: no cushion; a disc whose centre is farther than ``half_size`` from
+        the origin falls into the ditch.
+    holes : sequence of (x, y, radius)
+        Round holes and pockets, m. A disc of radius r falls when its centre is within
+        ``sqrt(radius^2 - r^2)`` of the hole centre (never if ``radius <= r``).
+    pegs : sequence of (x, y, radius)
+        Fixed round pegs, m.
+    params : PhysicsParams
+        Friction, impact and capture parameters. Only the ``"coulomb"`` friction law is
+        implemented here; pegs use ``BETA0_PEG`` as tangential restitution limit.
+    dt : float
+        Time step, s (> 0). The results are first-order accurate in ``dt``.
+    t_max : float
+        Time limit of the shot, s (> 0); rounded up to a whole number of steps.
+    max_sweeps : int
+        Maximum number of contact sweeps per step (>= 1).
+
+    Returns
+    -------
+    ReferenceResult
+        Final state, capture information and the list of impacts.
+
+    Raises
+    ------
+    ValueError
+        If an input has the wrong shape or is out of range, or the friction law is not
+        ``"coulomb"``.
+
+    Notes
+    -----
+    The first capture check runs at ``t = 0``, so a disc placed inside a capture circle
+    falls at once (if it is not faster than ``capture_speed_max``). Crossing speeds for
+    ``capture_speed_max`` are the speeds at the end of the step. The shot ends when every
+    disc on the board has zero velocity and zero spin, or at ``t_max``.
+
+    Examples
+    --------
+    A disc launched at 1 m/s stops after v^2 / (2 mu g):
+
+    >>> params = PhysicsParams(mu=0.1, g=10.0)
+    >>> res = simulate_reference([[0.0, 0.0]], [[1.0, 0.0]], [0.0], [0.0155], [0.005],
+    ...                          half_size=1.0, params=params, dt=1e-3)
+    >>> round(float(res.positions[0, 0]), 9), res.t_end
+    (0.5, 1.0)
+    """
+    pos = check_array("positions", positions, shape=(None, 2), unit="m").copy()
+    n_discs = len(pos)
+    vel = check_array("velocities", velocities, shape=(n_discs, 2), unit="m/s").copy()
+    omg = check_array("omegas", omegas, shape=(n_discs,), unit="rad/s").copy()
+    radii = check_array("radii", radii, shape=(n_discs,), low=0.0, low_open=True, unit="m")
+    masses = check_array("masses", masses, shape=(n_discs,), low=0.0, low_open=True, unit="kg")
+    half_size = check_real("half_size", half_size, low=0.0, low_open=True, unit="m")
+    check_choice("shape", shape, ("square", "round"))
+    hole_arr = _geometry("holes", holes)
+    peg_arr = _geometry("pegs", pegs)
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {params!r} instead.")
+    check_choice("params.friction_law", params.friction_law, ("coulomb",))
+    dt = check_real("dt", dt, low=0.0, low_open=True, unit="s")
+    t_max = check_real("t_max", t_max, low=0.0, low_open=True, unit="s")
+    max_sweeps = check_int("max_sweeps", max_sweeps, low=1)
+
+    inertia = KAPPA * masses * radii**2
+    a = params.deceleration
+    with np.errstate(invalid="ignore"):  # NaN marks holes too small to take the disc
+        capture_radius = np.sqrt(hole_arr[None, :, 2] ** 2 - radii[:, None] ** 2)
+    status = np.full(n_discs, ON_BOARD, dtype=np.int64)
+    hole = np.full(n_discs, -1, dtype=np.int64)
+    capture_time = np.full(n_discs, np.nan)
+    was_inside = np.zeros((n_discs, len(hole_arr)), dtype=bool)
+    records: list[ImpactRecord] = []
+    round_board = shape == "round"
+
+    def capture(t: float) -> None:
+        _capture(t, pos, vel, omg, status, hole, capture_time, was_inside, hole_arr,
+                 capture_radius, round_board, half_size, params.capture_speed_max)
+
+    def still(on: NDArray[np.bool_]) -> bool:
+        return not (np.any(vel[on] != 0.0) or np.any(omg[on] != 0.0))
+
+    capture(0.0)
+    # Tolerance on the ratio so that t_max = k * dt in floating point gives exactly k steps.
+    n_steps = math.ceil(t_max / dt * (1.0 - 1e-12))
+    t = 0.0
+    for step in range(1, n_steps + 1):
+        if still(status == ON_BOARD):
+            break
+        t = step * dt  # not accumulated, so no drift over many steps
+        _slide(pos, vel, omg, radii, status == ON_BOARD, a, dt)
+        capture(t)
+        _contacts(t, pos, vel, omg, radii, masses, inertia, status == ON_BOARD,
+                  not round_board, half_size, peg_arr, params, max_sweeps, records)
+    truncated = not still(status == ON_BOARD)
+
+    return ReferenceResult(
+        positions=pos,
+        velocities=vel,
+        omegas=omg,
+        status=status,
+        hole=hole,
+        capture_time=capture_time,
+        impacts=records,
+        t_end=t,
+        truncated=truncated,
+    )

@@ -1,0 +1,5 @@
+"""Physics models: parameters, friction laws, impacts."""
+
+from .params import POWDERS, PhysicsParams
+
+__all__ = ["POWDERS", "PhysicsParams"]

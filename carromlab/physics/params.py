@@ -1,0 +1,152 @@
+"""Physics parameters of a shot: board friction, gravity, impacts and pocket capture."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, ClassVar
+
+from .._validation import check_choice, check_real
+
+__all__ = ["PhysicsParams", "POWDERS"]
+
+#: Sliding friction coefficient of a disc on the board, by powder (dimensionless).
+#: Every value is an [EST] placed inside measured ranges for discs on powder layers
+#: (Iizawa: potato starch 0.072-0.078, flour 0.11-0.15, boric-acid films 0.05-0.07)
+#: and the ICF board test (a 4 m/s striker making 3.5 runs bounds mu <~ 0.13).
+POWDERS: dict[str, tuple[float, str]] = {
+    "boric": (0.06, "[EST] boric-acid film, middle of the 0.05-0.07 measured range"),
+    "starch": (0.075, "[EST] potato starch, middle of the 0.072-0.078 measured range"),
+    "tournament": (0.10, "[EST] a fast, well-powdered board, inside the ICF run-test bound mu <~ 0.13"),
+    "club": (0.12, "[EST] an average club board, inside the 0.11-0.15 range used by other simulators"),
+    "flour": (0.13, "[EST] flour, lower half of the 0.11-0.15 measured range"),
+    "unpowdered": (0.20, "[EST] a bare lacquered board; matches the pymunk peer's mu = 0.2 yardstick"),
+}
+
+
+@dataclass(frozen=True)
+class PhysicsParams:
+    """Physical constants of the board, the impacts and the pockets (SI units).
+
+    Parameters
+    ----------
+    mu : float
+        Sliding friction coefficient disc-board (dimensionless), in (0, 2].
+        Default 0.12, the ``"club"`` powder [EST].
+    g : float
+        Gravitational acceleration, m/s^2, in (0, 100]. Default 9.81.
+    friction_law : str
+        Name of the sliding friction law; ``"coulomb"`` (constant mu, the default).
+    e_disc : float
+        Normal restitution of disc-disc impacts, in [0, 1]. Default 0.9 [EST: hobby
+        simulators use 0.85-0.92; pymunk peer uses 0.9].
+    mu_contact : float
+        Contact friction of disc-disc impacts (Walton's mu_c), in [0, 2]. Default 0.12
+        [MEAS: air-table puck on a block, 0.12 over a 3x speed range].
+    beta0_disc : float
+        Tangential restitution limit of disc-disc impacts, in [-1, 1]. Default -1
+        (sliding contacts only: the tangential contact velocity is reduced, never reversed).
+    e_cushion : float
+        Normal restitution against a cushion, in [0, 1]. Default 0.75 [EST: 0.70-0.75 in
+        hobby simulators; consistent with the ICF 3.5-run board test].
+    mu_cushion : float
+        Contact friction against a cushion, in [0, 2]. Default 0.12 [EST].
+    beta0_cushion : float
+        Tangential restitution limit against a cushion, in [-1, 1]. Default -1.
+    e_peg : float
+        Normal restitution against a crokinole peg, in [0, 1]. Default 0.6 [EST: rubber
+        sleeve].
+    mu_peg : float
+        Contact friction against a peg, in [0, 2]. Default 0.2 [EST].
+    beta0_peg : float
+        Tangential restitution limit against a peg, in [-1, 1]. Default -1.
+    plastic_speed : float
+        Normal impact speed below which an impact is plastic (e = 0), m/s, in [0, 1].
+        Default 1e-3 [EST]; see the low-speed rule in the physics documentation.
+    capture_speed_max : float
+        A disc crossing a capture circle faster than this passes over the hole, m/s,
+        in (0, inf]. Default ``inf`` (every crossing captures: the tipping model).
+    max_events : int
+        Event budget of one shot, in [1, 10^8]. Default 100000.
+
+    Examples
+    --------
+    >>> PhysicsParams.from_powder("starch").mu
+    0.075
+    >>> PhysicsParams(mu=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'mu' parameter must be a finite real number in the range (0, 2]. Got -1 instead.
+    """
+
+    mu: float = 0.12
+    g: float = 9.81
+    friction_law: str = "coulomb"
+    e_disc: float = 0.9
+    mu_contact: float = 0.12
+    beta0_disc: float = -1.0
+    e_cushion: float = 0.75
+    mu_cushion: float = 0.12
+    beta0_cushion: float = -1.0
+    e_peg: float = 0.6
+    mu_peg: float = 0.2
+    beta0_peg: float = -1.0
+    plastic_speed: float = 1e-3
+    capture_speed_max: float = float("inf")
+    max_events: int = 100_000
+
+    FRICTION_LAWS: ClassVar[tuple[str, ...]] = ("coulomb",)
+
+    def __post_init__(self) -> None:
+        check_real("mu", self.mu, low=0.0, high=2.0, low_open=True)
+        check_real("g", self.g, low=0.0, high=100.0, low_open=True, unit="m/s^2")
+        check_choice("friction_law", self.friction_law, self.FRICTION_LAWS)
+        for name in ("e_disc", "e_cushion", "e_peg"):
+            check_real(name, getattr(self, name), low=0.0, high=1.0)
+        for name in ("mu_contact", "mu_cushion", "mu_peg"):
+            check_real(name, getattr(self, name), low=0.0, high=2.0)
+        for name in ("beta0_disc", "beta0_cushion", "beta0_peg"):
+            check_real(name, getattr(self, name), low=-1.0, high=1.0)
+        check_real("plastic_speed", self.plastic_speed, low=0.0, high=1.0, unit="m/s")
+        cap = self.capture_speed_max
+        if not (isinstance(cap, (int, float)) and cap == float("inf")):
+            check_real("capture_speed_max", cap, low=0.0, low_open=True, unit="m/s")
+        if isinstance(self.max_events, bool) or not isinstance(self.max_events, int) or not (
+            1 <= self.max_events <= 10**8
+        ):
+            raise ValueError(
+                f"The 'max_events' parameter must be an int in the range [1, 100000000]. "
+                f"Got {self.max_events!r} instead."
+            )
+
+    @property
+    def deceleration(self) -> float:
+        """Sliding deceleration mu*g of the constant Coulomb law, m/s^2."""
+        return self.mu * self.g
+
+    @classmethod
+    def from_powder(cls, powder: str, **overrides: Any) -> PhysicsParams:
+        """Parameters with the board friction of a named powder preset.
+
+        Parameters
+        ----------
+        powder : str
+            One of ``POWDERS`` (``"boric"``, ``"starch"``, ``"tournament"``, ``"club"``,
+            ``"flour"``, ``"unpowdered"``); each value is an [EST] documented in ``POWDERS``.
+        **overrides
+            Any other field of :class:`PhysicsParams`.
+        """
+        check_choice("powder", powder, POWDERS)
+        return cls(mu=POWDERS[powder][0], **overrides)
+
+    def with_(self, **changes: Any) -> PhysicsParams:
+        """Return a validated copy with some fields changed."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-dict form (JSON-friendly except ``inf``)."""
+        return asdict(self)
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """Names of all parameters."""
+        return tuple(f.name for f in fields(cls))

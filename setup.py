@@ -1,0 +1,41 @@
+"""Build the Cython extensions; all project metadata lives in pyproject.toml.
+
+Set ``CARROMLAB_DEBUG_CYTHON=1`` to build with bounds checking and wraparound
+turned back on (slow, for debugging the kernels).
+"""
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("CARROMLAB_DEBUG_CYTHON", "0") == "1"
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "cdivision": not DEBUG,
+    "initializedcheck": DEBUG,
+    "embedsignature": True,
+}
+
+COMPILE_ARGS = ["-O3"] if not DEBUG else ["-O0", "-g"]
+
+
+def get_extensions() -> list[Extension]:
+    """Every compiled kernel of the package, with project-wide settings."""
+    exts = [
+        Extension(
+            "carromlab.engine._core",
+            ["carromlab/engine/_core.pyx"],
+            include_dirs=[np.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=COMPILE_ARGS,
+            extra_link_args=[],
+        ),
+    ]
+    return cythonize(exts, compiler_directives=DIRECTIVES)
+
+
+setup(ext_modules=get_extensions())
