@@ -126,6 +126,6 @@ def check_array(
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(
             f"The {name!r} parameter must contain finite real numbers in the range {rng}. "
-            f"Got {arr[idx]!r} at index {idx if len(idx) > 1 else idx[0]} instead."
+            f"Got {float(arr[idx])!r} at index {idx if len(idx) > 1 else idx[0]} instead."
         )
     return arr

@@ -504,11 +504,14 @@ cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv
     wj[0] -= Rj * Jt * Ij_inv
 
 
-cdef void merge_cluster(Sim* s, int i, int j) noexcept nogil:
+cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nogil:
     """Give the pressed cluster containing i and j its centre-of-mass velocity.
 
     The cluster grows over discs touching a member and not separating from it, so that
     trains of pushing discs slide, and stop, together (docs/physics.md, low-speed rule).
+    With j = -1 the cluster is pressed by disc i against a fixed obstacle of normal n:
+    the common velocity then loses its component into the obstacle (a plastic impact of
+    the whole cluster).
     """
     cdef int top = 0, k, q, l
     cdef double px = 0.0, py = 0.0, mt = 0.0, xk, yk, vk, xl, yl, vl, dx, dy, d, rel
@@ -517,9 +520,10 @@ cdef void merge_cluster(Sim* s, int i, int j) noexcept nogil:
     s.stack[top] = i
     top += 1
     s.stale[i] = 2
-    s.stack[top] = j
-    top += 1
-    s.stale[j] = 2
+    if j >= 0:
+        s.stack[top] = j
+        top += 1
+        s.stale[j] = 2
     q = 0
     while q < top:
         k = s.stack[q]
@@ -548,6 +552,10 @@ cdef void merge_cluster(Sim* s, int i, int j) noexcept nogil:
         mt += s.m[k]
     px /= mt
     py /= mt
+    if j < 0 and px * nx + py * ny > 0.0:
+        rel = px * nx + py * ny
+        px -= rel * nx
+        py -= rel * ny
     for q in range(top):
         set_velocity(s, s.stack[q], px, py)
         s.stale[s.stack[q]] = 0
@@ -653,7 +661,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
     cdef int kind = s.kind[i], part = s.partner[i], j = -1, k
     cdef double vi[2]
     cdef double vj[2]
-    cdef double wi, wj, nx, ny, d, vn = 0.0, x, y, v
+    cdef double wi, wj, nx, ny, d, vn = 0.0, wx, wy
     cdef Board* b = s.b
     cdef Params* p = s.p
     rebase(s, i)
@@ -678,6 +686,8 @@ cdef int process(Sim* s, int i) noexcept nogil:
                nx, ny, p.e_cush, p.mu_cush, p.beta_cush, p.plastic)
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
+        if vn < p.plastic:
+            merge_cluster(s, i, -1, nx, ny)
     elif kind == EV_PEG:
         nx = b.px[part] - s.x0[i]
         ny = b.py[part] - s.y0[i]
@@ -689,6 +699,8 @@ cdef int process(Sim* s, int i) noexcept nogil:
                nx, ny, p.e_peg, p.mu_peg, p.beta_peg, p.plastic)
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
+        if vn < p.plastic:
+            merge_cluster(s, i, -1, nx, ny)
     elif kind == EV_HOLE:
         vn = s.v0[i]
         if s.v0[i] > p.vcap:
@@ -724,13 +736,14 @@ cdef int process(Sim* s, int i) noexcept nogil:
         s.w0[j] = wj
         if s.first_contact < 0 and (i == s.striker or j == s.striker):
             s.first_contact = j if i == s.striker else i
-        if pressed(s, i, j):
-            merge_cluster(s, i, j)
-            if s.record:
-                for k in range(s.nmoved):
-                    if s.stack[k] != i and s.stack[k] != j and rec_segment(s, s.stack[k]) < 0:
-                        return -2
+        wx = vi[0] - vj[0]
+        wy = vi[1] - vj[1]
+        if pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
+            merge_cluster(s, i, j, nx, ny)
     if s.record:
+        for k in range(s.nmoved):
+            if s.stack[k] != i and s.stack[k] != j and rec_segment(s, s.stack[k]) < 0:
+                return -2
         if rec_event(s, kind, i, j, part if kind != EV_DISC else -1, vn) < 0:
             return -2
         if rec_segment(s, i) < 0:
@@ -897,27 +910,28 @@ cdef class _Setup:
 
     def __init__(self, bint round_board, double h, holes, pegs, params,
                  radius, mass, decel, spin_decel):
-        self.holes = np.ascontiguousarray(np.reshape(holes, (-1, 3)), dtype=np.float64)
-        self.pegs = np.ascontiguousarray(np.reshape(pegs, (-1, 3)), dtype=np.float64)
+        # stored as rows x, y, radius so that each is a contiguous C array
+        self.holes = np.array(np.reshape(holes, (-1, 3)).T, dtype=np.float64, order="C")
+        self.pegs = np.array(np.reshape(pegs, (-1, 3)).T, dtype=np.float64, order="C")
         self.b.round_board = round_board
         self.b.h = h
-        self.b.nholes = self.holes.shape[0]
-        self.b.npegs = self.pegs.shape[0]
+        self.b.nholes = self.holes.shape[1]
+        self.b.npegs = self.pegs.shape[1]
         self.b.hx = &self.holes[0, 0] if self.b.nholes else NULL
-        self.b.hy = &self.holes[0, 1] if self.b.nholes else NULL
-        self.b.hr = &self.holes[0, 2] if self.b.nholes else NULL
+        self.b.hy = &self.holes[1, 0] if self.b.nholes else NULL
+        self.b.hr = &self.holes[2, 0] if self.b.nholes else NULL
         self.b.px = &self.pegs[0, 0] if self.b.npegs else NULL
-        self.b.py = &self.pegs[0, 1] if self.b.npegs else NULL
-        self.b.pr = &self.pegs[0, 2] if self.b.npegs else NULL
+        self.b.py = &self.pegs[1, 0] if self.b.npegs else NULL
+        self.b.pr = &self.pegs[2, 0] if self.b.npegs else NULL
         (self.p.e_disc, self.p.mu_disc, self.p.beta_disc, self.p.e_cush, self.p.mu_cush,
          self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
          self.p.vcap, max_events) = params
         self.p.max_events = int(max_events)
-        self.R = np.ascontiguousarray(radius, dtype=np.float64)
-        self.m = np.ascontiguousarray(mass, dtype=np.float64)
+        self.R = np.array(radius, dtype=np.float64)
+        self.m = np.array(mass, dtype=np.float64)
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
-        self.a = np.ascontiguousarray(decel, dtype=np.float64)
-        self.alpha = np.ascontiguousarray(spin_decel, dtype=np.float64)
+        self.a = np.array(decel, dtype=np.float64)
+        self.alpha = np.array(spin_decel, dtype=np.float64)
 
     cdef int init(self, Sim* s) except -1:
         cdef int n = self.R.shape[0]
@@ -973,7 +987,7 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
         sim_free(&s)
 
 
-def run_batch(_Setup setup, double[:, ::1] base, double[:, ::1] shots, Py_ssize_t start,
+def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shots, Py_ssize_t start,
               Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
               signed char[::1] striker_status, short[::1] first_contact,
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,

@@ -106,6 +106,8 @@ def walton_impulses(
     The second argument of the ``min`` is the sliding (Coulomb) branch, where
     ``|Jt| = mu_c Jn`` exactly; ``beta0`` caps the sticking branch. After the impact the
     normal approach speed is ``-e vn`` and the tangential contact speed ``-beta c``.
+    Multiplying out, ``|Jt| = min((1 + beta0) |c| / Wt, mu_c Jn)``, which is how it is
+    computed (no division by ``|c|``).
 
     References
     ----------
@@ -125,12 +127,10 @@ def walton_impulses(
     )
     approaching = vn > 0.0
     Jn = np.where(approaching, (1.0 + e) * vn / Wn, 0.0)
-    abs_c = np.abs(c)
-    # |c| = 0 means no tangential slip, so no tangential impulse; a dummy denominator keeps
-    # the Coulomb branch finite there (the result is discarded by the final where).
-    safe_abs_c = np.where(abs_c > 0.0, abs_c, 1.0)
-    beta = np.minimum(beta0, -1.0 + mu_c * (1.0 + e) * vn * Wt / (Wn * safe_abs_c))
-    Jt = np.where(approaching & (abs_c > 0.0), (1.0 + beta) * c / Wt, 0.0)
+    # (1 + beta) |c| / Wt with beta = min(beta0, -1 + mu_c Jn Wt / |c|) is
+    # min((1 + beta0) |c| / Wt, mu_c Jn): the same formula without dividing by |c|, so a
+    # tiny or zero c needs no special case and cannot overflow.
+    Jt = np.sign(c) * np.minimum((1.0 + beta0) * np.abs(c) / Wt, mu_c * Jn)
     return Jn[()], Jt[()]
 
 

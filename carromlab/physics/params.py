@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from .._validation import check_choice, check_real
 
@@ -43,22 +43,23 @@ class PhysicsParams:
         Contact friction of disc-disc impacts (Walton's mu_c), in [0, 2]. Default 0.12
         [MEAS: air-table puck on a block, 0.12 over a 3x speed range].
     beta0_disc : float
-        Tangential restitution limit of disc-disc impacts, in [-1, 1]. Default -1
-        (sliding contacts only: the tangential contact velocity is reduced, never reversed).
+        Tangential restitution of sticking disc-disc contacts (Walton's beta0), in [-1, 1].
+        Default 0 [EST]: a contact that stops sliding leaves with no tangential contact
+        speed; -1 makes every contact smooth (no tangential impulse at all).
     e_cushion : float
         Normal restitution against a cushion, in [0, 1]. Default 0.75 [EST: 0.70-0.75 in
         hobby simulators; consistent with the ICF 3.5-run board test].
     mu_cushion : float
         Contact friction against a cushion, in [0, 2]. Default 0.12 [EST].
     beta0_cushion : float
-        Tangential restitution limit against a cushion, in [-1, 1]. Default -1.
+        Tangential restitution of sticking cushion contacts, in [-1, 1]. Default 0 [EST].
     e_peg : float
         Normal restitution against a crokinole peg, in [0, 1]. Default 0.6 [EST: rubber
         sleeve].
     mu_peg : float
         Contact friction against a peg, in [0, 2]. Default 0.2 [EST].
     beta0_peg : float
-        Tangential restitution limit against a peg, in [-1, 1]. Default -1.
+        Tangential restitution of sticking peg contacts, in [-1, 1]. Default 0 [EST].
     plastic_speed : float
         Normal impact speed below which an impact is plastic (e = 0), m/s, in [0, 1].
         Default 1e-3 [EST]; see the low-speed rule in the physics documentation.
@@ -83,23 +84,23 @@ class PhysicsParams:
     friction_law: str = "coulomb"
     e_disc: float = 0.9
     mu_contact: float = 0.12
-    beta0_disc: float = -1.0
+    beta0_disc: float = 0.0
     e_cushion: float = 0.75
     mu_cushion: float = 0.12
-    beta0_cushion: float = -1.0
+    beta0_cushion: float = 0.0
     e_peg: float = 0.6
     mu_peg: float = 0.2
-    beta0_peg: float = -1.0
+    beta0_peg: float = 0.0
     plastic_speed: float = 1e-3
     capture_speed_max: float = float("inf")
     max_events: int = 100_000
 
-    FRICTION_LAWS: ClassVar[tuple[str, ...]] = ("coulomb",)
-
     def __post_init__(self) -> None:
         check_real("mu", self.mu, low=0.0, high=2.0, low_open=True)
         check_real("g", self.g, low=0.0, high=100.0, low_open=True, unit="m/s^2")
-        check_choice("friction_law", self.friction_law, self.FRICTION_LAWS)
+        from .friction import get_law  # the registry imports this module
+
+        get_law(self.friction_law)
         for name in ("e_disc", "e_cushion", "e_peg"):
             check_real(name, getattr(self, name), low=0.0, high=1.0)
         for name in ("mu_contact", "mu_cushion", "mu_peg"):

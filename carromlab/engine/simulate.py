@@ -1,0 +1,303 @@
+"""Run one shot through the event-driven engine and read its result."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .._check_build import check_build
+from .._validation import check_array
+from ..physics.friction import get_law
+from ..physics.params import PhysicsParams
+from .scene import Scene, Shot
+
+check_build()
+from . import _core  # noqa: E402  (after the build check, which explains a missing build)
+
+__all__ = ["simulate", "ShotResult", "EVENT_KINDS", "STATUS", "CUSHIONS", "engine_setup"]
+
+#: Event kind codes of the compiled engine.
+EVENT_KINDS = {1: "stop", 2: "cushion", 3: "pocket", 4: "peg", 5: "ditch", 6: "disc", 7: "pass"}
+#: Disc status codes of the compiled engine.
+STATUS = {0: "board", 1: "pocketed", 2: "ditch"}
+#: Cushion index of the compiled engine (the direction of the cushion's outward normal).
+CUSHIONS = ("east", "west", "north", "south")
+
+
+def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
+    """Board, disc and parameter arrays of ``scene`` packed for the compiled engine."""
+    b = scene.board
+    holes = np.array([(h.x, h.y, h.radius) for h in b.holes], dtype=float).reshape(-1, 3)
+    pegs = np.array([(p.x, p.y, p.radius) for p in b.pegs], dtype=float).reshape(-1, 3)
+    radius = scene.arrays["radius"]
+    decel, spin_decel = get_law(params.friction_law).decelerations(params, radius)
+    packed = (
+        params.e_disc, params.mu_contact, params.beta0_disc,
+        params.e_cushion, params.mu_cushion, params.beta0_cushion,
+        params.e_peg, params.mu_peg, params.beta0_peg,
+        params.plastic_speed, params.capture_speed_max, params.max_events,
+    )  # fmt: skip
+    return _core._Setup(
+        b.shape == "round", b.half_size, holes, pegs, packed,
+        radius, scene.arrays["mass"], decel, spin_decel,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class ShotResult:
+    """Everything that happened in one shot.
+
+    Disc ids are the scene's piece ids (0 .. n-1); the shot disc (striker) has id n.
+
+    Attributes
+    ----------
+    scene, shot, params
+        The inputs.
+    duration : float
+        Time of the last event, s.
+    n_events : int
+        Number of events processed.
+    truncated : bool
+        True if the event budget ``params.max_events`` ran out before everything stopped.
+    """
+
+    scene: Scene
+    shot: Shot
+    params: PhysicsParams
+    duration: float
+    n_events: int
+    truncated: bool
+    _raw: dict
+
+    def _logged(self, key: str) -> np.ndarray:
+        if key not in self._raw:
+            raise RuntimeError("This shot was simulated with record=False: rerun it with record=True for the event log.")
+        return self._raw[key]
+
+    @property
+    def striker_id(self) -> int:
+        """Id of the shot disc."""
+        return self.scene.n_pieces
+
+    @cached_property
+    def events(self) -> pd.DataFrame:
+        """One row per event, in order.
+
+        Columns: ``t`` (s), ``kind`` (stop, cushion, pocket, peg, ditch, disc, pass),
+        ``disc`` and ``other`` (ids; ``other`` is -1 unless a disc-disc impact), ``where``
+        (cushion name, pocket name or peg index; empty otherwise), ``vn`` (normal impact
+        speed, or the speed when falling, m/s), and the state just after the event of
+        ``disc`` (``x``, ``y`` m, ``vx``, ``vy`` m/s, ``omega`` rad/s) and of ``other``
+        (``other_x`` ... ``other_omega``; NaN when there is no other disc).
+        """
+        f, i = self._logged("ev_f"), self._logged("ev_i")
+        names = [h.name for h in self.scene.board.holes]
+        where = []
+        for kind, detail in zip(i[:, 0], i[:, 3]):
+            if kind == 2:
+                where.append(CUSHIONS[detail])
+            elif kind in (3, 7):
+                where.append(names[detail])
+            elif kind == 4:
+                where.append(str(detail))
+            else:
+                where.append("")
+        other = f[:, 7:12].copy()
+        other[i[:, 2] < 0] = np.nan
+        kinds = self.scene.kinds
+        return pd.DataFrame(
+            {
+                "t": f[:, 0],
+                "kind": pd.Categorical([EVENT_KINDS[k] for k in i[:, 0]], categories=list(EVENT_KINDS.values())),
+                "disc": i[:, 1],
+                "disc_kind": [kinds[d] for d in i[:, 1]],
+                "other": i[:, 2],
+                "where": where,
+                "vn": f[:, 1],
+                "x": f[:, 2], "y": f[:, 3], "vx": f[:, 4], "vy": f[:, 5], "omega": f[:, 6],
+                "other_x": other[:, 0], "other_y": other[:, 1], "other_vx": other[:, 2],
+                "other_vy": other[:, 3], "other_omega": other[:, 4],
+            }  # fmt: skip
+        )
+
+    @cached_property
+    def final(self) -> pd.DataFrame:
+        """Final state, one row per disc: ``id``, ``kind``, ``x``, ``y`` (m; where it fell
+        for a captured disc), ``vx``, ``vy`` (m/s), ``omega`` (rad/s), ``status``
+        (board, pocketed, ditch), ``pocket`` (name or ""), ``t_out`` (s, NaN if on the board)."""
+        r = self._raw
+        names = [h.name for h in self.scene.board.holes]
+        n = len(r["x"])
+        t_out = np.where(np.isfinite(r["t_capture"]), r["t_capture"], np.nan)
+        return pd.DataFrame(
+            {
+                "id": np.arange(n),
+                "kind": self.scene.kinds,
+                "x": r["x"], "y": r["y"], "vx": r["vx"], "vy": r["vy"], "omega": r["omega"],
+                "status": [STATUS[s] for s in r["status"]],
+                "pocket": [names[h] if h >= 0 else "" for h in r["hole"]],
+                "t_out": t_out,
+            }  # fmt: skip
+        )
+
+    @property
+    def pocketed(self) -> pd.DataFrame:
+        """Pieces that fell in a pocket or hole, in the order they fell: ``order``, ``id``,
+        ``kind``, ``pocket``, ``t`` (s). The striker is included if it fell."""
+        f = self.final[self.final["status"] == "pocketed"].sort_values(["t_out", "id"], kind="stable")
+        return pd.DataFrame(
+            {
+                "order": np.arange(len(f)),
+                "id": f["id"].to_numpy(),
+                "kind": f["kind"].to_numpy(),
+                "pocket": f["pocket"].to_numpy(),
+                "t": f["t_out"].to_numpy(),
+            }
+        )
+
+    @property
+    def first_contact(self) -> int | None:
+        """Id of the first piece the striker touched, or None."""
+        fc = int(self._raw["first_contact"])
+        return None if fc < 0 else fc
+
+    @property
+    def striker_fate(self) -> str:
+        """``"board"``, ``"pocketed"`` or ``"ditch"``."""
+        return STATUS[int(self._raw["status"][self.striker_id])]
+
+    @property
+    def off_board(self) -> list[int]:
+        """Ids of discs that left the playing surface into the ditch (round boards)."""
+        return [int(i) for i in np.flatnonzero(self._raw["status"] == 2)]
+
+    @property
+    def touched_by_striker(self) -> list[int]:
+        """Ids of pieces the striker hit directly, in order of first contact."""
+        ev = self.events
+        sid = self.striker_id
+        hits = ev[(ev["kind"] == "disc") & ((ev["disc"] == sid) | (ev["other"] == sid))]
+        ids = np.where(hits["disc"] == sid, hits["other"], hits["disc"])
+        return list(dict.fromkeys(int(i) for i in ids))
+
+    @cached_property
+    def segments(self) -> pd.DataFrame:
+        """Piecewise motion: each row starts a segment of one disc: ``disc``, ``t0`` (s),
+        ``x0``, ``y0`` (m), ``vx``, ``vy`` (m/s), ``omega0`` (rad/s), ``status``."""
+        f, i = self._logged("seg_f"), self._logged("seg_i")
+        return pd.DataFrame(
+            {
+                "disc": i[:, 0], "t0": f[:, 0], "x0": f[:, 1], "y0": f[:, 2],
+                "vx": f[:, 3], "vy": f[:, 4], "omega0": f[:, 5],
+                "status": [STATUS[s] for s in i[:, 1]],
+            }  # fmt: skip
+        ).sort_values(["disc", "t0"], kind="stable", ignore_index=True)
+
+    def positions_at(self, times: np.ndarray | float) -> pd.DataFrame:
+        """Positions of every disc at the requested times (exact, from the segments).
+
+        Parameters
+        ----------
+        times : array_like
+            Times in s, each >= 0.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Long format: ``t`` (s), ``id``, ``kind``, ``x``, ``y`` (m), ``vx``, ``vy``
+            (m/s), ``omega`` (rad/s), ``status`` (a captured disc stays where it fell).
+            At an event time the state just after the event is given.
+        """
+        t = check_array("times", np.atleast_1d(times), shape=(None,), low=0.0, unit="s")
+        seg = self.segments
+        law_a, law_alpha = get_law(self.params.friction_law).decelerations(self.params, self.scene.arrays["radius"])
+        frames = []
+        kinds = self.scene.kinds
+        for d, g in seg.groupby("disc", sort=True):
+            k = np.searchsorted(g["t0"].to_numpy(), t, side="right") - 1
+            k = np.clip(k, 0, len(g) - 1)
+            row = {c: g[c].to_numpy()[k] for c in ("t0", "x0", "y0", "vx", "vy", "omega0")}
+            st = g["status"].to_numpy()[k]
+            v0 = np.hypot(row["vx"], row["vy"])
+            a = law_a[d]
+            tau = np.minimum(np.maximum(t - row["t0"], 0.0), np.where(v0 > 0, v0 / a, 0.0))
+            dist = tau * (v0 - 0.5 * a * tau)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ux = np.where(v0 > 0, row["vx"] / v0, 0.0)
+                uy = np.where(v0 > 0, row["vy"] / v0, 0.0)
+            speed = np.maximum(v0 - a * tau, 0.0)
+            dt = np.maximum(t - row["t0"], 0.0)
+            w = np.sign(row["omega0"]) * np.maximum(np.abs(row["omega0"]) - law_alpha[d] * dt, 0.0)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "t": t, "id": d, "kind": kinds[d],
+                        "x": row["x0"] + ux * dist, "y": row["y0"] + uy * dist,
+                        "vx": ux * speed, "vy": uy * speed, "omega": w, "status": st,
+                    }  # fmt: skip
+                )
+            )
+        return pd.concat(frames, ignore_index=True).sort_values(["t", "id"], ignore_index=True)
+
+
+def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, record: bool = True) -> ShotResult:
+    """Simulate one shot exactly with the event-driven engine.
+
+    Parameters
+    ----------
+    scene : Scene
+        Board, pieces and shot disc.
+    shot : Shot
+        Striker placement (m), direction (rad), speed (m/s) and spin (rad/s).
+    params : PhysicsParams, optional
+        Physics parameters; default ``PhysicsParams()`` (club powder).
+    record : bool
+        Keep the event log and segments (needed for ``events``, ``segments``,
+        ``positions_at``). Default True.
+
+    Returns
+    -------
+    ShotResult
+
+    Raises
+    ------
+    ValueError
+        If the striker is placed off the board or overlapping a piece.
+
+    Examples
+    --------
+    >>> from carromlab import Scene, Shot, simulate
+    >>> res = simulate(Scene.icf_break(), Shot.from_deg(0.0, -0.2526, angle_deg=90, speed=6.0))
+    >>> res.events["kind"].iloc[0]
+    'disc'
+    """
+    params = params or PhysicsParams()
+    scene.check_placement(shot.x, shot.y)
+    xy = np.vstack([scene.arrays["xy"], [[shot.x, shot.y]]])
+    vel = np.zeros_like(xy)
+    vel[-1] = shot.velocity
+    omega = np.zeros(len(xy))
+    omega[-1] = shot.spin
+    raw = _core.simulate_one(
+        engine_setup(scene, params), np.ascontiguousarray(xy), vel, omega, scene.n_pieces, record=record
+    )
+    if raw["truncated"]:
+        warnings.warn(
+            f"The shot used its event budget (max_events={params.max_events}) before every disc "
+            "stopped; the result is truncated.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return ShotResult(
+        scene=scene,
+        shot=shot,
+        params=params,
+        duration=float(raw["t_end"]),
+        n_events=int(raw["n_events"]),
+        truncated=bool(raw["truncated"]),
+        _raw=raw,
+    )

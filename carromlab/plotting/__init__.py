@@ -1,0 +1,5 @@
+"""Plots: boards, their marks and pieces (matplotlib; never calls ``plt.show()``)."""
+
+from .board import PIECE_COLORS, draw_board, draw_pieces
+
+__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces"]

@@ -1,0 +1,299 @@
+"""Pocket accounting shared by the variants: checking an outcome against the state,
+moving pieces, penalties and dues, returned-piece placement and the final ruling.
+
+A :class:`Ledger` is a private working copy of a state during one adjudication; the
+input state is never changed, and a ValueError raised by :func:`check_outcome` leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from .outcome import ShotOutcome
+from .ruling import Foul, Placement, Ruling
+from .spots import nearest_free_spot, occupied
+from .state import GameState, Piece
+
+__all__ = ["check_outcome", "Ledger", "next_seat", "side_direction", "far_side_point"]
+
+#: Unit vector from the board centre towards each side's player.
+_SIDE_VECTORS = {"south": (0.0, -1.0), "east": (1.0, 0.0), "north": (0.0, 1.0), "west": (-1.0, 0.0)}
+
+
+def side_direction(side: str) -> tuple[float, float]:
+    """Unit vector from the board centre towards the player of ``side``."""
+    return _SIDE_VECTORS[side]
+
+
+def next_seat(state: GameState, seat: int) -> int:
+    """The seat after ``seat`` in playing order."""
+    return (seat + 1) % state.n_players
+
+
+def _bad(message: str) -> ValueError:
+    return ValueError(f"The 'outcome' parameter is inconsistent with the game state: {message}.")
+
+
+def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | None = None) -> None:
+    """Raise ValueError if the outcome cannot have happened from this state.
+
+    Parameters
+    ----------
+    state : GameState
+        The state before the shot.
+    outcome : ShotOutcome
+        The shot.
+    shot_piece : int or None
+        Crokinole: the disc played (it may come from the hand); None for a striker.
+
+    Raises
+    ------
+    ValueError
+        If the game is over, or the outcome names an unknown piece, a piece of another
+        kind, a piece not on the board (e.g. pocketing a piece already pocketed), the
+        wrong striker, or has contradictory final positions.
+    """
+    if not isinstance(outcome, ShotOutcome):
+        raise ValueError(f"The 'outcome' parameter must be a ShotOutcome. Got {type(outcome).__name__} instead.")
+    if state.game_over:
+        raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
+    striker = state.striker_id if shot_piece is None else shot_piece
+    if outcome.striker is not None and outcome.striker != striker:
+        raise _bad(f"the shot piece must be {striker}, got {outcome.striker}")
+    ids = {p.id for p in state.pieces}
+
+    def known(pid: int, what: str) -> Piece:
+        if pid not in ids:
+            raise _bad(f"{what} names unknown piece id {pid} (known ids 0..{len(state.pieces) - 1}, striker {striker})")
+        return state.piece(pid)
+
+    def on_board(pid: int, what: str) -> None:
+        piece = known(pid, what)
+        if piece.where != "board" and pid != shot_piece:
+            raise _bad(f"{what} names piece {pid}, which is not on the board (it is {piece.where!r})")
+
+    for p in outcome.pocketed:
+        if shot_piece is None and (p.kind == "striker" or p.piece_id == striker):
+            if p.piece_id != striker or p.kind != "striker":
+                raise _bad(f"pocketed lists piece {p.piece_id} as {p.kind!r}; the striker is id {striker}")
+            continue
+        on_board(p.piece_id, "pocketed")
+        if state.piece(p.piece_id).kind != p.kind:
+            raise _bad(f"pocketed lists piece {p.piece_id} as {p.kind!r}, but it is {state.piece(p.piece_id).kind!r}")
+    for name in ("left_board", "on_frame"):
+        for pid in getattr(outcome, name):
+            if pid == striker:
+                raise _bad(f"{name} names the shot piece {pid}; use striker_fate")
+            on_board(pid, name)
+    for name in ("striker_touched", "chain"):
+        for pid in getattr(outcome, name):
+            if pid == striker or known(pid, name).where != "board":
+                raise _bad(f"{name} names piece {pid}, which was not lying on the board")
+    gone = set(outcome.pocketed_ids) | set(outcome.left_board) | set(outcome.on_frame) | {striker}
+    if outcome.final_positions is not None:
+        for row in outcome.final_positions.itertuples(index=False):
+            if row.id == striker and shot_piece is None:
+                continue
+            piece = known(int(row.id), "final_positions")
+            if piece.kind != row.kind:
+                raise _bad(f"final_positions lists piece {row.id} as {row.kind!r}, but it is {piece.kind!r}")
+            if bool(row.on_board) == (row.id in gone):
+                raise _bad(f"final_positions says piece {row.id} is {'on' if row.on_board else 'off'} the board, contradicting the pocketed/left lists")
+            if piece.where != "board" and row.on_board:
+                raise _bad(f"final_positions puts piece {row.id} on the board, but it was {piece.where!r}")
+
+
+def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+class Ledger:
+    """Working copy of a state during one adjudication.
+
+    Parameters
+    ----------
+    state : GameState
+        The state before the shot (checked, never changed).
+    outcome : ShotOutcome
+        The shot, already checked with :func:`check_outcome`.
+    """
+
+    def __init__(self, state: GameState, outcome: ShotOutcome) -> None:
+        self.state = state
+        self.outcome = outcome
+        self.pieces: dict[int, Piece] = {p.id: p for p in state.pieces}
+        self.dues = list(state.dues)
+        self.fouls: list[Foul] = []
+        self.applied: list[str] = []
+        self.placed: list[Placement] = []
+        self._queue: list[tuple[int, str]] = []
+
+    # ------------------------------------------------------------------ bookkeeping
+    def note(self, *rules: str) -> None:
+        """Record rules that decided something."""
+        self.applied.extend(rules)
+
+    def foul(self, rule: str, message: str) -> None:
+        """Record a foul or penalty."""
+        self.fouls.append(Foul(rule, message))
+        self.note(rule)
+
+    def kind(self, pid: int) -> str:
+        """Kind of a piece."""
+        return self.pieces[pid].kind
+
+    def set(self, pid: int, where: str, xy: tuple[float, float] | None = None) -> None:
+        """Move a piece to ``where`` (and position ``xy``, m)."""
+        x, y = (None, None) if xy is None else xy
+        self.pieces[pid] = replace(self.pieces[pid], where=where, x=x, y=y)
+
+    def count(self, kind: str, where: str = "board") -> int:
+        """Pieces of ``kind`` at ``where`` now."""
+        return sum(1 for p in self.pieces.values() if p.kind == kind and p.where == where)
+
+    def apply_motion(self, pocket_to: str = "pocketed") -> None:
+        """Apply the outcome's final positions and move the pocketed pieces.
+
+        Pieces that left the board or lie on the frame are left to the variant.
+
+        Parameters
+        ----------
+        pocket_to : str
+            Where pocketed pieces go (``"pocketed"``; crokinole ``"hole"``).
+        """
+        out = self.outcome
+        if out.final_positions is not None:
+            for row in out.final_positions.itertuples(index=False):
+                if row.on_board and row.id in self.pieces:
+                    self.set(int(row.id), "board", (float(row.x), float(row.y)))
+        for pid in out.pocketed_ids:
+            self.set(pid, pocket_to)
+
+    def send_back(self, pids: Iterable[int], rule: str) -> None:
+        """Queue pieces to be put back on the board by :meth:`place`."""
+        for pid in pids:
+            if all(pid != q for q, _ in self._queue):
+                self.set(pid, "board")
+                self._queue.append((pid, rule))
+
+    def colour_team(self, colour: str) -> int:
+        """Team owning a colour."""
+        return self.state.colours.index(colour)
+
+    def penalty(self, colour: str, n: int, rule: str) -> None:
+        """Put back ``n`` pocketed pieces of ``colour``; any shortfall becomes a due.
+
+        The pieces taken are the pocketed ones of lowest id (pieces already being put
+        back do not count).
+        """
+        pool = sorted(p.id for p in self.pieces.values() if p.kind == colour and p.where == "pocketed")
+        self.send_back(pool[:n], rule)
+        if n > len(pool):
+            self.dues[self.colour_team(colour)] += n - len(pool)
+            self.note(rule)
+
+    def pay_dues(self, rule: str) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in this shot (by anyone)."""
+        for pid in self.outcome.pocketed_ids:
+            piece = self.pieces[pid]
+            if piece.kind not in self.state.colours or piece.where != "pocketed":
+                continue
+            team = self.colour_team(piece.kind)
+            if self.dues[team] > 0:
+                self.dues[team] -= 1
+                self.send_back([pid], rule)
+
+    def still_pocketed(self, pids: Iterable[int]) -> list[int]:
+        """The ones among ``pids`` that are still in a pocket (not put back)."""
+        return [pid for pid in pids if self.pieces[pid].where == "pocketed"]
+
+    def place(self, target: tuple[float, float], *, within: float | None = None, far: tuple[float, float] | None = None) -> None:
+        """Place the queued pieces, in queue order, at the nearest free spots to ``target``.
+
+        Parameters
+        ----------
+        target : tuple of float
+            The spot aimed at, m.
+        within : float or None
+            Only spots at most this far from ``target`` (m) count; if there is none, the
+            piece goes to the nearest free spot to ``far`` instead (ICF-13).
+        far : tuple of float or None
+            Fallback spot, m.
+        """
+        board = self.state.board
+        for pid, rule in self._queue:
+            r = self.state.radius(self.kind(pid))
+            discs = occupied(self.pieces.values(), self.state.radius, exclude=(pid,))
+            spot = nearest_free_spot(board, target, r, discs, within=within)
+            if spot is None and far is not None:
+                spot = nearest_free_spot(board, far, r, discs)
+            if spot is None:
+                raise RuntimeError(f"No free spot on the board for piece {pid}.")
+            self.set(pid, "board", spot)
+            self.placed.append(Placement(pid, self.kind(pid), spot[0], spot[1], rule))
+        self._queue.clear()
+
+    # ------------------------------------------------------------------ result
+    def ruling(
+        self,
+        *,
+        turn_continues: bool,
+        next_shooter: int,
+        retake: bool = False,
+        board_over: bool = False,
+        board_winner: int | None = None,
+        board_points: tuple[int, ...] | None = None,
+        **changes: Any,
+    ) -> Ruling:
+        """Assemble the new state and the ruling.
+
+        Parameters
+        ----------
+        turn_continues, next_shooter, retake, board_over, board_winner, board_points
+            See :class:`Ruling`.
+        **changes
+            Other fields of the new state; ``pieces``, ``dues`` and ``shooter`` default
+            to the ledger's, and the shot counters advance unless given.
+        """
+        if self._queue:
+            raise RuntimeError("Queued pieces were not placed.")
+        s = self.state
+        seat_shots = list(s.seat_shots)
+        if not retake:
+            seat_shots[s.shooter] += 1
+        if retake:
+            shot_in_turn = s.shot_in_turn
+        else:
+            shot_in_turn = s.shot_in_turn + 1 if turn_continues else 0
+        fields: dict[str, Any] = {
+            "pieces": tuple(self.pieces[p.id] for p in s.pieces),
+            "dues": tuple(self.dues),
+            "shooter": next_shooter,
+            "shot_in_turn": shot_in_turn,
+            "board_shots": s.board_shots + (0 if retake else 1),
+            "break_attempts": s.break_attempts + 1 if retake else 0,
+            "seat_shots": tuple(seat_shots),
+        }
+        fields.update(changes)
+        new = replace(s, **fields)
+        return Ruling(
+            fouls=tuple(self.fouls),
+            applied=_dedupe(self.applied),
+            returned=tuple(self.placed),
+            turn_continues=turn_continues,
+            retake=retake,
+            next_shooter=next_shooter,
+            board_over=board_over,
+            board_winner=board_winner,
+            board_points=board_points if board_points is not None else (0,) * s.n_teams,
+            state=new,
+        )
+
+
+def far_side_point(state: GameState, seat: int, radius: float) -> tuple[float, float]:
+    """Point ``radius`` (m) beyond the board centre as seen from ``seat`` (ICF-13)."""
+    dx, dy = side_direction(state.seat_sides[seat])
+    return (-dx * radius, -dy * radius)

@@ -1,0 +1,194 @@
+"""Striker placement: the legality check and the snap to the nearest legal spot.
+
+A variant describes its legal region as a list of named constraints (vectorised tests
+on candidate centres) and a grid of candidates covering the region; this module turns
+that into ``check_placement`` and ``snap_placement`` functions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .._validation import check_real
+from ..equipment.board import Board, Segment
+from .spots import GRID_STEP
+from .state import GameState
+
+__all__ = ["PlacementCheck", "Region", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
+
+FloatArray = npt.NDArray[np.float64]
+#: A constraint: a reason shown when it fails, and a test on arrays of centres (m).
+Constraint = tuple[str, Callable[[FloatArray, FloatArray], npt.NDArray[np.bool_]]]
+
+
+@dataclass(frozen=True)
+class PlacementCheck:
+    """Verdict on a striker placement.
+
+    Parameters
+    ----------
+    ok : bool
+        Whether the placement is legal.
+    rule : str
+        The placement rule of the variant (``"ICF-3"``, ``"ONL-1"``, ``"HIK-2"``, ``"CRK-1"``).
+    reason : str
+        The first constraint violated; empty when legal.
+    distance : float
+        Distance from the placement to the nearest legal spot, m: 0 when legal, ``inf``
+        when there is no legal spot. Exact to within half of :data:`GRID_STEP`.
+    nearest : tuple of float or None
+        The nearest legal spot (m); the placement itself when legal.
+    """
+
+    ok: bool
+    rule: str
+    reason: str
+    distance: float
+    nearest: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class Region:
+    """A variant's legal striker region for one shooter.
+
+    Parameters
+    ----------
+    rule : str
+        Rule id of the placement rule.
+    constraints : sequence of Constraint
+        Every condition a legal centre meets.
+    candidates : tuple of numpy.ndarray
+        Candidate centres (x, y), m, covering the legal region.
+    """
+
+    rule: str
+    constraints: Sequence[Constraint]
+    candidates: tuple[FloatArray, FloatArray]
+
+    def judge(self, x: float, y: float) -> PlacementCheck:
+        """Check one centre (m) and find the nearest legal candidate if it fails."""
+        qx, qy = np.array([x]), np.array([y])
+        failed = [reason for reason, test in self.constraints if not bool(test(qx, qy)[0])]
+        if not failed:
+            return PlacementCheck(True, self.rule, "", 0.0, (x, y))
+        cx, cy = self.candidates
+        ok = np.ones(cx.shape, dtype=bool)
+        for _, test in self.constraints:
+            ok &= test(cx, cy)
+        if not ok.any():
+            return PlacementCheck(False, self.rule, failed[0], math.inf, None)
+        d = np.where(ok, np.hypot(cx - x, cy - y), np.inf)
+        i = int(np.argmin(d))
+        return PlacementCheck(False, self.rule, failed[0], float(d[i]), (float(cx[i]), float(cy[i])))
+
+
+def _steps(lo: float, hi: float) -> FloatArray:
+    n = max(int(np.ceil((hi - lo) / GRID_STEP)), 1)
+    return np.linspace(lo, hi, n + 1)
+
+
+def band_grid(segment: Segment, across: float, beyond: float) -> tuple[FloatArray, FloatArray]:
+    """Candidates around a segment: up to ``across`` from it sideways and ``beyond`` past its ends (m)."""
+    ux, uy = (segment.x1 - segment.x0) / segment.length, (segment.y1 - segment.y0) / segment.length
+    mx, my = 0.5 * (segment.x0 + segment.x1), 0.5 * (segment.y0 + segment.y1)
+    a, c = np.meshgrid(_steps(-0.5 * segment.length - beyond, 0.5 * segment.length + beyond), _steps(-across, across))
+    return (mx + a * ux - c * uy).ravel(), (my + a * uy + c * ux).ravel()
+
+
+def disc_grid(centre: tuple[float, float], radius: float) -> tuple[FloatArray, FloatArray]:
+    """Candidates on a square grid covering a disc of ``radius`` around ``centre`` (m)."""
+    g = _steps(-radius, radius)
+    gx, gy = np.meshgrid(centre[0] + g, centre[1] + g)
+    keep = np.hypot(gx - centre[0], gy - centre[1]) <= radius
+    return gx[keep], gy[keep]
+
+
+def arc_grid(r_lo: float, r_hi: float, a0: float, a1: float) -> tuple[FloatArray, FloatArray]:
+    """Candidates in the annular sector r_lo <= r <= r_hi (m), a0 <= angle <= a1 (rad)."""
+    rr = _steps(r_lo, r_hi)
+    n = max(int(np.ceil((a1 - a0) * r_hi / GRID_STEP)), 1)
+    r, a = np.meshgrid(rr, np.linspace(a0, a1, n + 1))
+    return (r * np.cos(a)).ravel(), (r * np.sin(a)).ravel()
+
+
+RegionBuilder = Callable[[GameState, Board, float], Region]
+
+
+def placement_functions(
+    rule: str, region: RegionBuilder
+) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]]]:
+    """Build a variant's ``check_placement`` and ``snap_placement``.
+
+    Parameters
+    ----------
+    rule : str
+        Rule id of the variant's placement rule, for the docstrings.
+    region : callable
+        ``region(state, board, striker_radius) -> Region`` for the seat to shoot.
+
+    Returns
+    -------
+    check_placement, snap_placement : callable
+        See their docstrings.
+    """
+
+    def _region(state: GameState, striker_radius: float, board: Board | None) -> Region:
+        r = check_real("striker_radius", striker_radius, low=0.0, high=0.1, low_open=True, unit="m")
+        if board is not None and not isinstance(board, Board):
+            raise ValueError(f"The 'board' parameter must be a Board or None. Got {board!r} instead.")
+        return region(state, state.board if board is None else board, r)
+
+    def check_placement(
+        state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
+    ) -> PlacementCheck:
+        x = check_real("x", x, unit="m")
+        y = check_real("y", y, unit="m")
+        return _region(state, striker_radius, board).judge(x, y)
+
+    def snap_placement(
+        state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
+    ) -> tuple[float, float]:
+        verdict = check_placement(state, x, y, striker_radius, board)
+        if verdict.nearest is None:
+            raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+        return verdict.nearest
+
+    params = f"""
+    Parameters
+    ----------
+    state : GameState
+        The state; the seat to shoot is ``state.shooter``.
+    x, y : float
+        Centre of the striker (crokinole: the disc played), m, board frame.
+    striker_radius : float
+        Its radius, m, in (0, 0.1].
+    board : Board, optional
+        Board whose marks are used. Default ``state.board``.
+    """
+    check_placement.__doc__ = f"""Check a striker placement against rule {rule}.
+{params}
+    Returns
+    -------
+    PlacementCheck
+        Legality, the rule, the first violated condition and the distance (m) to the
+        nearest legal spot.
+    """
+    snap_placement.__doc__ = f"""The legal spot nearest a wanted striker placement (rule {rule}).
+{params}
+    Returns
+    -------
+    tuple of float
+        ``(x, y)`` itself when legal, else the nearest legal spot (m), exact to within
+        half of the grid step (0.25 mm).
+
+    Raises
+    ------
+    ValueError
+        If no legal spot exists.
+    """
+    return check_placement, snap_placement

@@ -1,0 +1,64 @@
+"""Batch simulation agrees with single shots and does not depend on threads or chunks."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Board, PhysicsParams, Scene, Shot, simulate, simulate_batch
+
+H = Board.icf().half_size
+Y0 = -H + 0.1174
+
+
+@pytest.fixture
+def shots(rng):
+    n = 64
+    return dict(
+        x=rng.uniform(-0.2, 0.2, n),
+        y=np.full(n, Y0),
+        angle=rng.uniform(0.3, math.pi - 0.3, n),
+        speed=rng.uniform(1.0, 8.0, n),
+        spin=rng.uniform(-50, 50, n),
+    )
+
+
+def test_batch_matches_single_shots(shots):
+    scene = Scene.icf_break()
+    params = PhysicsParams()
+    df = simulate_batch(scene, **shots, params=params, workers=1, final_positions=True)
+    for k in range(0, 64, 7):
+        res = simulate(scene, Shot(*(shots[c][k] for c in ("x", "y", "angle", "speed", "spin"))), params)
+        fin = res.final
+        assert df["striker_pocketed"].iat[k] == (res.striker_fate == "pocketed")
+        assert df["first_contact"].iat[k] == (-1 if res.first_contact is None else res.first_contact)
+        for kind in ("white", "black", "queen"):
+            assert df[f"pocketed_{kind}"].iat[k] == ((fin["kind"] == kind) & (fin["status"] == "pocketed")).sum()
+        assert df["n_events"].iat[k] == res.n_events
+        np.testing.assert_allclose(df.attrs["final_xy"][k], fin[["x", "y"]].to_numpy(), atol=1e-6)
+
+
+def test_batch_independent_of_workers_and_chunks(shots):
+    scene = Scene.icf_break()
+    a = simulate_batch(scene, **shots, workers=1, chunk_size=64)
+    b = simulate_batch(scene, **shots, workers=2, chunk_size=5)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_batch_summary_memory_is_small():
+    """A million-shot summary must fit well under 1 GB: under 200 bytes a shot."""
+    df = simulate_batch(Scene.icf_break(), 0.0, Y0, np.linspace(1.2, 1.9, 1000), 5.0)
+    assert df.memory_usage(deep=True).sum() / len(df) < 200
+
+
+def test_batch_rejects_bad_shots():
+    scene = Scene.icf_break()
+    with pytest.raises(ValueError, match="'speed'.*Got -1.0 at index 1"):
+        simulate_batch(scene, 0.0, Y0, 1.5, [1.0, -1.0])
+    with pytest.raises(ValueError, match="striker placement.*at shot 1"):
+        simulate_batch(scene, [0.0, 0.0], [Y0, 0.0], 1.5, 1.0)
+    with pytest.raises(ValueError, match="'workers'"):
+        simulate_batch(scene, 0.0, Y0, 1.5, 1.0, workers=0)
+    with pytest.raises(ValueError, match="broadcast"):
+        simulate_batch(scene, [0.0, 0.1], Y0, [1.5, 1.0, 1.2], 1.0)

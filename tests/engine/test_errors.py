@@ -1,0 +1,80 @@
+"""Bad input: a ValueError naming the parameter, the range and the value; nothing mutated."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from carromlab import Board, PhysicsParams, Scene, Shot, simulate
+from carromlab.equipment.layout import default_specs
+
+H = Board.icf().half_size
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        (dict(speed=float("nan")), r"'speed'.*\[0, 30\].*nan"),
+        (dict(speed=-1.0), r"'speed'.*\[0, 30\].*-1.0"),
+        (dict(spin=1e5), r"'spin'.*100000.0"),
+        (dict(x=float("inf")), r"'x'.*inf"),
+    ],
+)
+def test_bad_shot(kwargs, pattern):
+    base = dict(x=0.0, y=-0.25, angle=1.0, speed=1.0)
+    with pytest.raises(ValueError, match=pattern):
+        Shot(**{**base, **kwargs})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        (dict(mu=0.0), r"'mu'.*\(0, 2\].*0.0"),
+        (dict(e_disc=1.2), r"'e_disc'.*\[0, 1\].*1.2"),
+        (dict(g=float("nan")), r"'g'"),
+        (dict(max_events=0), r"'max_events'"),
+        (dict(friction_law="magic"), r"'friction_law'.*coulomb.*magic"),
+    ],
+)
+def test_bad_params(kwargs, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        PhysicsParams(**kwargs)
+
+
+def test_unknown_powder():
+    with pytest.raises(ValueError, match=r"'powder'.*starch.*'talc'"):
+        PhysicsParams.from_powder("talc")
+
+
+def test_striker_off_board_or_overlapping():
+    scene = Scene.icf_break()
+    with pytest.raises(ValueError, match="striker placement.*wholly on the board"):
+        simulate(scene, Shot(0.0, -H, 1.0, 1.0))
+    with pytest.raises(ValueError, match="must not overlap a piece.*piece 0 \\(queen\\)"):
+        simulate(scene, Shot(0.0, 0.0, 1.0, 1.0))
+
+
+def test_bad_layout_is_rejected_and_input_untouched():
+    frame = pd.DataFrame({"kind": ["white", "black"], "x": [0.0, 0.01], "y": [0.0, 0.0]})
+    before = frame.copy()
+    with pytest.raises(ValueError, match="overlap"):
+        Scene(Board.icf(), frame, default_specs("icf"))
+    pd.testing.assert_frame_equal(frame, before)
+    off = pd.DataFrame({"kind": ["white"], "x": [H], "y": [0.0]})
+    with pytest.raises(ValueError):
+        Scene(Board.icf(), off, default_specs("icf"))
+
+
+def test_scene_is_a_copy():
+    frame = pd.DataFrame({"kind": ["white"], "x": [0.1], "y": [0.1]})
+    scene = Scene(Board.icf(), frame, default_specs("icf"))
+    frame.loc[0, "x"] = 0.2
+    assert scene.pieces["x"].iat[0] == 0.1
+    assert math.isclose(simulate(scene, Shot(0.0, -0.25, 0.0, 0.0)).final["x"].iat[0], 0.1)
+
+
+def test_record_false_has_no_event_log():
+    res = simulate(Scene.icf_break(), Shot(0.0, -H + 0.1174, math.pi / 2, 5.0), record=False)
+    assert res.n_events > 0
+    with pytest.raises(RuntimeError, match="record=False"):
+        res.events
