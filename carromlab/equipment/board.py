@@ -304,14 +304,15 @@ class Baseline:
         """
         r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
         along, across = self._local(x, y)
-        ok = np.abs(across) <= 0.5 * self.gap
+        # boundaries count as legal, with _EPS of slack for round-off
+        ok = np.abs(across) <= 0.5 * self.gap + _EPS
         covers_any = np.zeros_like(ok)
         for circle in self.base_circles:
             d = np.hypot(np.asarray(x, dtype=float) - circle.x, np.asarray(y, dtype=float) - circle.y)
-            covers = d + circle.radius <= r
-            ok &= covers | (d >= circle.radius + r)
+            covers = d + circle.radius <= r + _EPS
+            ok &= covers | (d >= circle.radius + r - _EPS)
             covers_any |= covers
-        ok &= (np.abs(along) <= 0.5 * self.centre.length) | covers_any
+        ok &= (np.abs(along) <= 0.5 * self.centre.length + _EPS) | covers_any
         for arrow in self.arrows:
             ok &= arrow.distance(x, y) > r
         return ok
@@ -428,16 +429,20 @@ class IcfMarks:
         _set_reals(self, tuple(self.__dataclass_fields__), low=0.0, low_open=True, unit="m")
 
     def _check_fits(self, h: float) -> None:
-        line = h - self.baseline_offset - self.baseline_gap
+        # base circles at (+-e, -c) and (c, -+e) of adjacent sides stay apart when
+        # sqrt(2) (c - e) >= base_circle_diameter, with e = L/2 - rc
+        rc = 0.5 * self.base_circle_diameter
+        reach = h - self.baseline_offset - 0.5 * self.baseline_gap - (math.sqrt(2.0) - 1.0) * rc
         outer = h - 0.5 * self.outer_circle_diameter
         _check_relations(h, self, (
             ("baseline_offset", self.baseline_offset + self.baseline_gap <= outer + _EPS,
              f"baseline_offset + baseline_gap <= half_size - outer_circle_diameter / 2 = {outer:g} m"),
-            ("baseline_length", 0.5 * self.baseline_length <= line + _EPS,
-             f"baseline_length / 2 <= half_size - baseline_offset - baseline_gap = {line:g} m "
-             "(the marks of adjacent sides must not cross)"),
             ("base_circle_diameter", 2.0 * self.base_circle_diameter <= self.baseline_length + _EPS,
              f"base_circle_diameter <= baseline_length / 2 = {0.5 * self.baseline_length:g} m"),
+            ("baseline_length", 0.5 * self.baseline_length <= reach + _EPS,
+             f"baseline_length / 2 <= half_size - baseline_offset - baseline_gap / 2 "
+             f"- (sqrt(2) - 1) * base_circle_diameter / 2 = {reach:g} m "
+             "(the base circles of adjacent sides must not overlap)"),
             ("base_fill_diameter", self.base_fill_diameter <= self.base_circle_diameter,
              f"base_fill_diameter <= base_circle_diameter = {self.base_circle_diameter:g} m"),
             ("centre_circle_diameter", self.centre_circle_diameter <= self.outer_circle_diameter,
@@ -688,7 +693,7 @@ class Board:
         numpy.ndarray of bool
             The broadcast shape of the inputs.
         """
-        r = check_array("radius", radius, low=0.0, unit="m")
+        r = check_array("radius", np.atleast_1d(radius), low=0.0, unit="m").reshape(np.shape(radius))
         px, py, r = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float), r)
         h = self.half_size
         if self.shape == "square":

@@ -1,5 +1,6 @@
 """Plots: boards, their marks and pieces (matplotlib; never calls ``plt.show()``)."""
 
 from .board import PIECE_COLORS, draw_board, draw_pieces
+from .shot import plot_shot
 
-__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces"]
+__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces", "plot_shot"]

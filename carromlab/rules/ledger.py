@@ -210,6 +210,15 @@ class Ledger:
         """The ones among ``pids`` that are still in a pocket (not put back)."""
         return [pid for pid in pids if self.pieces[pid].where == "pocketed"]
 
+    @property
+    def returning(self) -> bool:
+        """Whether pieces are queued to be put back."""
+        return bool(self._queue)
+
+    def drop_returns(self) -> None:
+        """Forget the queued pieces (the board is being reset)."""
+        self._queue.clear()
+
     def place(self, target: tuple[float, float], *, within: float | None = None, far: tuple[float, float] | None = None) -> None:
         """Place the queued pieces, in queue order, at the nearest free spots to ``target``.
 

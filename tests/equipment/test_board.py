@@ -398,7 +398,8 @@ def test_round_board_checks_holes_by_radius():
         (Board.icf, {"baseline_offset": 0.3}, "baseline_offset"),
         (Board.icf, {"baseline_gap": 0.0}, "baseline_gap"),
         (Board.icf, {"baseline_length": 0.6}, "baseline_length"),
-        (Board.icf, {"base_circle_diameter": 0.2}, "base_circle_diameter"),
+        (Board.icf, {"base_circle_diameter": 0.3}, "base_circle_diameter"),
+        (Board.icf, {"base_circle_diameter": 0.1}, "baseline_length"),
         (Board.icf, {"base_fill_diameter": 0.05}, "base_fill_diameter"),
         (Board.icf, {"centre_circle_diameter": 0.2}, "centre_circle_diameter"),
         (Board.icf, {"outer_circle_diameter": float("inf")}, "outer_circle_diameter"),
@@ -430,7 +431,7 @@ def test_preset_validation_names_the_parameter(factory, kwargs, param):
 
 
 def test_preset_error_message_gives_range_and_value():
-    with pytest.raises(ValueError, match=r"'baseline_length'.*<= .*0\.2367.*Got 0\.6"):
+    with pytest.raises(ValueError, match=r"'baseline_length'.*<= .*0\.246014 m.*Got 0\.6"):
         Board.icf(baseline_length=0.6)
     with pytest.raises(ValueError, match=r"'arrow_length'.*\(0, 0\.4195\d*\) m.*Got 0\.5"):
         Board.icf(arrow_length=0.5)
