@@ -460,3 +460,10 @@ def test_segment_distance():
     s = Segment(0.0, 0.0, 1.0, 0.0)
     np.testing.assert_allclose(s.distance([0.5, -1.0, 2.0, 0.5], [1.0, 0.0, 0.0, 0.0]), [1.0, 1.0, 1.0, 0.0])
     assert Segment(1.0, 1.0, 1.0, 1.0).distance(4.0, 5.0) == pytest.approx(5.0)
+
+
+def test_the_other_reading_of_the_47_cm_does_not_fit():
+    # [EST] in IcfMarks: with the base-circle centres 47 cm apart, the circles of adjacent
+    # sides would overlap, so 47 cm is read as the overall length of the mark
+    with pytest.raises(ValueError, match="'baseline_length'.*must not overlap"):
+        Board.icf(baseline_length=0.47 + 0.0318)

@@ -1,0 +1,45 @@
+"""Type stubs of the compiled event-driven engine (carromlab/engine/_core.pyx)."""
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+class _Setup:
+    def __init__(
+        self,
+        round_board: bool,
+        h: float,
+        holes: NDArray[np.float64],
+        pegs: NDArray[np.float64],
+        params: tuple[float, ...],
+        radius: NDArray[np.float64],
+        mass: NDArray[np.float64],
+        decel: NDArray[np.float64],
+        spin_decel: NDArray[np.float64],
+    ) -> None: ...
+
+def simulate_one(
+    setup: _Setup,
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omega: NDArray[np.float64],
+    striker: int,
+    record: bool = ...,
+) -> dict[str, Any]: ...
+def run_batch(
+    setup: _Setup,
+    base: NDArray[np.float64],
+    shots: NDArray[np.float64],
+    start: int,
+    stop: int,
+    pocketed: NDArray[np.uint64],
+    ditched: NDArray[np.uint64],
+    striker_status: NDArray[np.int8],
+    first_contact: NDArray[np.int16],
+    n_events: NDArray[np.int32],
+    truncated: NDArray[np.uint8],
+    t_end: NDArray[np.float64],
+    spread: NDArray[np.float32],
+    final_xy: NDArray[np.float32],
+) -> None: ...
