@@ -123,6 +123,11 @@ def check_array(
     if high is not None:
         bad |= arr > high
     if bad.any():
+        if arr.ndim == 0:
+            raise ValueError(
+                f"The {name!r} parameter must be a finite real number in the range {rng}. "
+                f"Got {float(arr)!r} instead."
+            )
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(
             f"The {name!r} parameter must contain finite real numbers in the range {rng}. "

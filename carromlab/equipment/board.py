@@ -265,6 +265,10 @@ class Baseline:
     fill_radius: float
     arrows: tuple[Segment, Segment]
 
+    def __post_init__(self) -> None:
+        check_choice("side", self.side, SIDES)
+        _set_reals(self, ("fill_radius",), low=0.0, unit="m")
+
     @property
     def gap(self) -> float:
         """Distance between the outer and the inner baseline, m."""
@@ -315,7 +319,7 @@ class Baseline:
         ok &= (np.abs(along) <= 0.5 * self.centre.length + _EPS) | covers_any
         for arrow in self.arrows:
             ok &= arrow.distance(x, y) > r
-        return ok
+        return np.asarray(ok)
 
 
 @dataclass(frozen=True)
@@ -338,6 +342,9 @@ class AreaLine:
     line: Segment
     tee_spot: Circle
 
+    def __post_init__(self) -> None:
+        check_choice("side", self.side, SIDES)
+
 
 @dataclass(frozen=True)
 class ShootingLine:
@@ -359,6 +366,13 @@ class ShootingLine:
     start_angle: float
     end_angle: float
 
+    def __post_init__(self) -> None:
+        check_choice("side", self.side, SIDES)
+        _set_reals(self, ("radius",), low=0.0, low_open=True, unit="m")
+        _set_reals(self, ("start_angle",), unit="rad")
+        _set_reals(self, ("end_angle",), low=self.start_angle, high=self.start_angle + 2 * math.pi,
+                   low_open=True, unit="rad")
+
     def touches(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: float) -> BoolArray:
         """Whether a disc centred at (x, y) touches the shooting line in this quadrant.
 
@@ -378,7 +392,7 @@ class ShootingLine:
         # angle measured from the quadrant's middle, wrapped to (-pi, pi]
         rel = np.angle(np.exp(1j * (np.arctan2(py, px) - mid)))
         half = 0.5 * (self.end_angle - self.start_angle)
-        return (np.abs(np.hypot(px, py) - self.radius) <= r) & (np.abs(rel) <= half + _EPS)
+        return np.asarray((np.abs(np.hypot(px, py) - self.radius) <= r) & (np.abs(rel) <= half + _EPS))
 
 
 # ---------------------------------------------------------------------------- mark sets
@@ -428,12 +442,27 @@ class IcfMarks:
     def __post_init__(self) -> None:
         _set_reals(self, tuple(self.__dataclass_fields__), low=0.0, low_open=True, unit="m")
 
+    @property
+    def base_circle_radius(self) -> float:
+        """Radius of a base circle, m."""
+        return 0.5 * self.base_circle_diameter
+
+    @property
+    def centre_circle_radius(self) -> float:
+        """Radius of the centre circle, m."""
+        return 0.5 * self.centre_circle_diameter
+
+    @property
+    def outer_circle_radius(self) -> float:
+        """Radius of the outer circle, m."""
+        return 0.5 * self.outer_circle_diameter
+
     def _check_fits(self, h: float) -> None:
         # base circles at (+-e, -c) and (c, -+e) of adjacent sides stay apart when
         # sqrt(2) (c - e) >= base_circle_diameter, with e = L/2 - rc
-        rc = 0.5 * self.base_circle_diameter
+        rc = self.base_circle_radius
         reach = h - self.baseline_offset - 0.5 * self.baseline_gap - (math.sqrt(2.0) - 1.0) * rc
-        outer = h - 0.5 * self.outer_circle_diameter
+        outer = h - self.outer_circle_radius
         _check_relations(h, self, (
             ("baseline_offset", self.baseline_offset + self.baseline_gap <= outer + _EPS,
              f"baseline_offset + baseline_gap <= half_size - outer_circle_diameter / 2 = {outer:g} m"),
@@ -470,8 +499,9 @@ class HikoneMarks:
     jack_spot_diameter : float
         Diameter of the jack spot circle at the centre, m. [EST 3.4 cm: the jack's size]
     area_line_offset : float
-        Distance from the cushion to the area line, m. [EST 8 cm: the ICF baseline
-        band's share of the side (11.7 of 74 cm) scaled to 60 cm, rounded]
+        Distance from the cushion to the area line, m. [EST 8 cm, a guess: room for a
+        striker between line and cushion, well outside the starting ring of pucks
+        (13.5 cm from the centre); the ICF proportion (11.7 of 74 cm) would give 9.5 cm]
     area_line_length : float
         Length of the area line, m. [EST 40 cm: ends well short of the pockets and of
         the adjacent sides' lines]
@@ -494,17 +524,32 @@ class HikoneMarks:
         _set_reals(self, names, low=0.0, low_open=True, unit="m")
         check_int("puck_spot_count", self.puck_spot_count, low=1)
 
+    @property
+    def centre_circle_radius(self) -> float:
+        """Radius of the centre circle, m."""
+        return 0.5 * self.centre_circle_diameter
+
+    @property
+    def jack_spot_radius(self) -> float:
+        """Radius of the jack spot circle, m."""
+        return 0.5 * self.jack_spot_diameter
+
+    @property
+    def tee_spot_radius(self) -> float:
+        """Radius of a tee spot circle, m."""
+        return 0.5 * self.tee_spot_diameter
+
     def _check_fits(self, h: float) -> None:
         inner = h - self.area_line_offset
         _check_relations(h, self, (
-            ("centre_circle_diameter", 0.5 * self.centre_circle_diameter <= inner,
+            ("centre_circle_diameter", self.centre_circle_radius <= inner,
              f"centre_circle_diameter / 2 <= half_size - area_line_offset = {inner:g} m"),
             ("jack_spot_diameter", self.jack_spot_diameter <= self.centre_circle_diameter,
              f"jack_spot_diameter <= centre_circle_diameter = {self.centre_circle_diameter:g} m"),
             ("area_line_length", 0.5 * self.area_line_length <= inner + _EPS,
              f"area_line_length / 2 <= half_size - area_line_offset = {inner:g} m "
              "(the lines of adjacent sides must not cross)"),
-            ("tee_spot_diameter", 0.5 * self.tee_spot_diameter <= self.area_line_offset,
+            ("tee_spot_diameter", self.tee_spot_radius <= self.area_line_offset,
              f"tee_spot_diameter / 2 <= area_line_offset = {self.area_line_offset:g} m"),
         ))
 
@@ -624,7 +669,9 @@ class Board:
         for field, cls in (("holes", Hole), ("pegs", Peg)):
             items = getattr(self, field)
             if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
-                raise ValueError(f"The {field!r} parameter must be a sequence of {cls.__name__}. Got {items!r} instead.")
+                raise ValueError(
+                    f"The {field!r} parameter must be a sequence of {cls.__name__}. Got {items!r} instead."
+                )
             items = tuple(items)
             for item in items:
                 if not isinstance(item, cls):
@@ -698,8 +745,8 @@ class Board:
         h = self.half_size
         if self.shape == "square":
             lim = h - r
-            return (np.abs(px) <= lim) & (np.abs(py) <= lim)
-        return np.hypot(px, py) <= h
+            return np.asarray((np.abs(px) <= lim) & (np.abs(py) <= lim))
+        return np.asarray(np.hypot(px, py) <= h)
 
     def side_coordinates(
         self, side: Side, x: npt.ArrayLike, y: npt.ArrayLike
@@ -751,7 +798,7 @@ class Board:
         y_out = -(h - m.baseline_offset)
         y_in = y_out + m.baseline_gap
         y_mid = 0.5 * (y_out + y_in)
-        rc = 0.5 * m.base_circle_diameter
+        rc = m.base_circle_radius
         end = 0.5 * m.baseline_length - rc
 
         def seg(u0: float, v0: float, u1: float, v1: float) -> Segment:
@@ -793,7 +840,7 @@ class Board:
         return AreaLine(
             side=side,
             line=Segment(*_turn(k, -half, v), *_turn(k, half, v)),
-            tee_spot=Circle(*_turn(k, 0.0, v), 0.5 * m.tee_spot_diameter),
+            tee_spot=Circle(*_turn(k, 0.0, v), m.tee_spot_radius),
         )
 
     def puck_spots(self) -> FloatArray:
@@ -812,7 +859,7 @@ class Board:
         """
         m: HikoneMarks = self._marks(HikoneMarks, "Hikone puck spots")
         angles = -0.5 * np.pi + 2.0 * np.pi * np.arange(m.puck_spot_count) / m.puck_spot_count
-        return np.column_stack(_polar(np.full(m.puck_spot_count, 0.5 * m.centre_circle_diameter), angles))
+        return np.column_stack(_polar(np.full(m.puck_spot_count, m.centre_circle_radius), angles))
 
     def shooting_line(self, side: Side) -> ShootingLine:
         """The crokinole shooting line in the quadrant of one side (rule CRK-1).
@@ -830,7 +877,9 @@ class Board:
         check_choice("side", side, SIDES)
         m: CrokinoleMarks = self._marks(CrokinoleMarks, "crokinole shooting line")
         start = -0.75 * math.pi + 0.5 * math.pi * _QUARTER[side]
-        return ShootingLine(side=side, radius=m.shooting_line_radius, start_angle=start, end_angle=start + 0.5 * math.pi)
+        return ShootingLine(
+            side=side, radius=m.shooting_line_radius, start_angle=start, end_angle=start + 0.5 * math.pi
+        )
 
     # ------------------------------------------------------------------ presets
     @staticmethod
@@ -896,7 +945,9 @@ class Board:
         gap = check_real("arrow_pocket_gap", arrow_pocket_gap, low=0.0, unit="m")
         h = 0.5 * s
         arrow_start = math.sqrt(2.0) * (h - rh) - rh - gap
-        check_real("arrow_length", arrow_length, low=0.0, high=arrow_start, low_open=True, high_open=True, unit="m")
+        check_real(
+            "arrow_length", arrow_length, low=0.0, high=arrow_start, low_open=True, high_open=True, unit="m"
+        )
         marks = IcfMarks(
             baseline_offset=baseline_offset,
             baseline_gap=baseline_gap,
@@ -948,7 +999,8 @@ class Board:
             area_line_length=area_line_length,
             tee_spot_diameter=tee_spot_diameter,
         )
-        return cls("hikone", "square", s, holes=cls._corner_pockets(0.5 * s, rh), frame_width=frame_width, marks=marks)
+        holes = cls._corner_pockets(0.5 * s, rh)
+        return cls("hikone", "square", s, holes=holes, frame_width=frame_width, marks=marks)
 
     @classmethod
     def crokinole(
@@ -997,7 +1049,8 @@ class Board:
         n = check_int("peg_count", peg_count, low=0)
         offset = check_real("peg_offset", peg_offset, low=-math.pi, high=math.pi, unit="rad")
         angles = [math.pi / 4 + offset + 2.0 * math.pi * i / n for i in range(n)] if n else []
-        pegs = tuple(Peg(marks.ring_15_radius * math.cos(a), marks.ring_15_radius * math.sin(a), peg_radius) for a in angles)
+        ring = marks.ring_15_radius
+        pegs = tuple(Peg(ring * math.cos(a), ring * math.sin(a), peg_radius) for a in angles)
         return cls(
             "crokinole",
             "round",

@@ -212,9 +212,19 @@ def default_specs(game: str) -> dict[str, DiscSpec]:
     """
     check_choice("game", game, ("icf", "hikone", "crokinole"))
     if game == "icf":
-        specs = (DiscSpec.icf_coin("white"), DiscSpec.icf_coin("black"), DiscSpec.icf_queen(), DiscSpec.icf_striker())
+        specs = (
+            DiscSpec.icf_coin("white"),
+            DiscSpec.icf_coin("black"),
+            DiscSpec.icf_queen(),
+            DiscSpec.icf_striker(),
+        )
     elif game == "hikone":
-        specs = (DiscSpec.hikone_puck("red"), DiscSpec.hikone_puck("green"), DiscSpec.hikone_jack(), DiscSpec.hikone_striker())
+        specs = (
+            DiscSpec.hikone_puck("red"),
+            DiscSpec.hikone_puck("green"),
+            DiscSpec.hikone_jack(),
+            DiscSpec.hikone_striker(),
+        )
     else:
         specs = (DiscSpec.crokinole_disc("dark"), DiscSpec.crokinole_disc("light"))
     return {s.kind: s for s in specs}
@@ -262,7 +272,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     if not isinstance(board, Board):
         raise ValueError(f"The 'board' parameter must be a Board. Got {board!r} instead.")
     if not isinstance(specs, Mapping) or not specs:
-        raise ValueError(f"The 'specs' parameter must be a non-empty mapping of str to DiscSpec. Got {specs!r} instead.")
+        raise ValueError(
+            f"The 'specs' parameter must be a non-empty mapping of str to DiscSpec. Got {specs!r} instead."
+        )
     for key, spec in specs.items():
         if not isinstance(key, str) or not isinstance(spec, DiscSpec):
             raise ValueError(
@@ -276,7 +288,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     allowed = sorted(specs)
     for i, k in enumerate(kinds):
         if not isinstance(k, str) or k not in specs:
-            raise ValueError(f"The 'df' parameter must have a kind in {allowed} in every row. Got {k!r} in row {i} instead.")
+            raise ValueError(
+                f"The 'df' parameter must have a kind in {allowed} in every row. Got {k!r} in row {i} instead."
+            )
     coords = {}
     for col in ("x", "y"):
         raw = df[col].tolist()
@@ -285,7 +299,8 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
             ok = not isinstance(v, (bool, np.bool_, str)) and isinstance(v, (int, float, np.number))
             if not ok or not math.isfinite(float(v)):
                 raise ValueError(
-                    f"The 'df' parameter must hold finite real numbers (m) in column {col!r}. Got {v!r} in row {i} instead."
+                    f"The 'df' parameter must hold finite real numbers (m) in column {col!r}. "
+                    f"Got {v!r} in row {i} instead."
                 )
             values[i] = float(v)
         coords[col] = values
@@ -310,7 +325,8 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
             if d[i] < cap:
                 raise ValueError(
                     f"The 'df' parameter must hold discs whose centres lie at least the capture radius "
-                    f"{cap:g} m from hole {hole.name!r} (else they fall). Got a distance of {d[i]:g} m in row {i} instead."
+                    f"{cap:g} m from hole {hole.name!r} (else they fall). "
+                    f"Got a distance of {d[i]:g} m in row {i} instead."
                 )
     for peg in board.pegs:
         d = np.hypot(x - peg.x, y - peg.y) - (r + peg.radius)

@@ -82,14 +82,14 @@ def _draw_icf(ax: Axes, board: Board, m: IcfMarks, style: dict[str, Any]) -> Non
                 hx = -ux * math.cos(math.pi / 4) - sgn * uy * math.sin(math.pi / 4)
                 hy = -uy * math.cos(math.pi / 4) + sgn * ux * math.sin(math.pi / 4)
                 _line(ax, Segment(a.x1, a.y1, a.x1 + head * hx, a.y1 + head * hy), style)
-    _disc(ax, 0.0, 0.0, 0.5 * m.centre_circle_diameter, _RED)
-    _ring(ax, 0.0, 0.0, 0.5 * m.centre_circle_diameter, style)
-    _ring(ax, 0.0, 0.0, 0.5 * m.outer_circle_diameter, style)
+    _disc(ax, 0.0, 0.0, m.centre_circle_radius, _RED)
+    _ring(ax, 0.0, 0.0, m.centre_circle_radius, style)
+    _ring(ax, 0.0, 0.0, m.outer_circle_radius, style)
 
 
 def _draw_hikone(ax: Axes, board: Board, m: HikoneMarks, style: dict[str, Any]) -> None:
-    _ring(ax, 0.0, 0.0, 0.5 * m.centre_circle_diameter, style)
-    _ring(ax, 0.0, 0.0, 0.5 * m.jack_spot_diameter, style)
+    _ring(ax, 0.0, 0.0, m.centre_circle_radius, style)
+    _ring(ax, 0.0, 0.0, m.jack_spot_radius, style)
     for x, y in board.puck_spots():
         _disc(ax, x, y, 0.004 * board.size, style["color"])
     for side in SIDES:
@@ -103,7 +103,8 @@ def _draw_crokinole(ax: Axes, board: Board, m: CrokinoleMarks, style: dict[str, 
         _ring(ax, 0.0, 0.0, radius, style)
     for angle in m.quadrant_angles:
         c, s = math.cos(angle), math.sin(angle)
-        _line(ax, Segment(m.ring_10_radius * c, m.ring_10_radius * s, board.half_size * c, board.half_size * s), style)
+        r0, r1 = m.ring_10_radius, board.half_size
+        _line(ax, Segment(r0 * c, r0 * s, r1 * c, r1 * s), style)
 
 
 def draw_board(
@@ -148,7 +149,9 @@ def draw_board(
     h, fw = board.half_size, board.frame_width
     if board.shape == "square":
         outer = h + fw
-        ax.add_patch(Rectangle((-outer, -outer), 2 * outer, 2 * outer, facecolor=frame_color, edgecolor="none", zorder=0))
+        ax.add_patch(
+            Rectangle((-outer, -outer), 2 * outer, 2 * outer, facecolor=frame_color, edgecolor="none", zorder=0)
+        )
         ax.add_patch(Rectangle((-h, -h), 2 * h, 2 * h, facecolor=surface_color, edgecolor="none", zorder=1))
     else:
         ditch = board.marks.ditch_width if isinstance(board.marks, CrokinoleMarks) else 0.0
@@ -165,7 +168,9 @@ def draw_board(
     for hole in board.holes:
         ax.add_patch(CirclePatch((hole.x, hole.y), hole.radius, facecolor="black", edgecolor="none", zorder=3))
     for peg in board.pegs:
-        ax.add_patch(CirclePatch((peg.x, peg.y), peg.radius, facecolor="#8d8d8d", edgecolor="black", linewidth=0.5, zorder=3))
+        ax.add_patch(
+            CirclePatch((peg.x, peg.y), peg.radius, facecolor="#8d8d8d", edgecolor="black", linewidth=0.5, zorder=3)
+        )
     margin = 0.02 * outer
     ax.set_xlim(-outer - margin, outer + margin)
     ax.set_ylim(-outer - margin, outer + margin)
@@ -206,10 +211,14 @@ def draw_pieces(
         If a column is missing or a kind has no spec.
     """
     if not isinstance(frame, pd.DataFrame) or any(c not in frame.columns for c in ("kind", "x", "y")):
-        raise ValueError(f"The 'frame' parameter must be a DataFrame with columns ['kind', 'x', 'y']. Got {frame!r} instead.")
+        raise ValueError(
+            f"The 'frame' parameter must be a DataFrame with columns ['kind', 'x', 'y']. Got {frame!r} instead."
+        )
     unknown = sorted({k for k in frame["kind"] if k not in specs}, key=str)
     if unknown:
-        raise ValueError(f"The 'specs' parameter must have a DiscSpec for every kind in 'frame'. Missing {unknown}.")
+        raise ValueError(
+            f"The 'specs' parameter must have a DiscSpec for every kind in 'frame'. Missing {unknown}."
+        )
     ax = _axes(ax)
     style = {"edgecolor": "black", "linewidth": 0.6, "zorder": 4, **kwargs}
     for kind, x, y in zip(frame["kind"], np.asarray(frame["x"], float), np.asarray(frame["y"], float)):

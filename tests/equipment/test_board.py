@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from carromlab.equipment.board import (
     SIDES,
+    AreaLine,
     Board,
     Circle,
     CrokinoleMarks,
@@ -17,6 +18,7 @@ from carromlab.equipment.board import (
     IcfMarks,
     Peg,
     Segment,
+    ShootingLine,
 )
 from carromlab.equipment.disc import DiscSpec
 
@@ -449,6 +451,10 @@ def test_preset_error_message_gives_range_and_value():
         (Segment, (0.0, 0.0, float("inf"), 0.0), "x1"),
         (IcfMarks, (0.1, 0.03, 0.47, 0.03, 0.02, 0.03, 0.17, 0.4, -0.2), "arrow_length"),
         (HikoneMarks, (0.24, 0.034, 0.08, 0.4, 0.032, 0), "puck_spot_count"),
+        (ShootingLine, ("south", 0.3, 0.0, -1.0), "end_angle"),
+        (ShootingLine, ("up", 0.3, 0.0, 1.0), "side"),
+        (ShootingLine, ("south", 0.0, 0.0, 1.0), "radius"),
+        (AreaLine, ("middle", Segment(0, 0, 1, 0), Circle(0, 0, 0.01)), "side"),
     ],
 )
 def test_primitives_validate(cls, args, param):

@@ -149,8 +149,11 @@ def test_hikone_start_on_another_board_and_bad_sizes():
     np.testing.assert_allclose(np.hypot(df["x"], df["y"])[1:], 0.15)
     with pytest.raises(ValueError, match="'puck' parameter.*<= 0.0156"):
         hikone_start(puck=DiscSpec("red", radius=0.02, mass=0.005, thickness=0.01))
-    with pytest.raises(ValueError, match="'jack' parameter"):
-        hikone_start(jack=DiscSpec("jack", radius=0.1, mass=0.005, thickness=0.01))
+    small = Board.hikone(centre_circle_diameter=0.08)
+    tiny = DiscSpec("red", radius=0.005, mass=0.001, thickness=0.005)
+    assert len(hikone_start(puck=tiny, board=small)) == 25
+    with pytest.raises(ValueError, match="'jack' parameter.*<= 0.035"):
+        hikone_start(puck=tiny, jack=DiscSpec("jack", radius=0.04, mass=0.005, thickness=0.01), board=small)
     with pytest.raises(ValueError, match="'puck' parameter"):
         hikone_start(puck="red")
     with pytest.raises(ValueError, match="'board' parameter"):

@@ -1,0 +1,113 @@
+"""draw_board / draw_pieces: artists, colours, proportions; rendering to PNG."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.patches import Circle
+
+from carromlab.equipment import Board, crokinole_empty, default_specs, hikone_start, icf_break
+from carromlab.plotting import PIECE_COLORS, draw_board, draw_pieces
+
+LAYOUTS = {"icf": icf_break, "hikone": hikone_start, "crokinole": crokinole_empty}
+
+
+@pytest.fixture(autouse=True)
+def _no_show(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("plt.show() must never be called")
+
+    monkeypatch.setattr(plt, "show", refuse)
+
+
+def pieces(ax):
+    return [p for p in ax.patches if (p.get_gid() or "").startswith("piece:")]
+
+
+@pytest.mark.parametrize("name", ["icf", "hikone", "crokinole"])
+def test_board_and_layout_render_to_png(name, tmp_path):
+    board = Board.preset(name)
+    ax = draw_board(board)
+    frame = LAYOUTS[name]()
+    draw_pieces(frame, default_specs(name), ax=ax)
+    assert ax.get_aspect() == 1.0
+    lo, hi = ax.get_xlim()
+    assert lo < -board.half_size - board.frame_width and hi > board.half_size + board.frame_width
+    assert ax.get_ylim() == (lo, hi)
+    assert len(pieces(ax)) == len(frame)
+    out = tmp_path / f"{name}.png"
+    ax.figure.savefig(out, dpi=60)
+    assert out.stat().st_size > 1000
+
+
+def test_draw_board_uses_the_given_axes_and_draws_every_hole_and_peg():
+    fig, ax = plt.subplots()
+    board = Board.crokinole()
+    assert draw_board(board, ax) is ax
+    black = [p for p in ax.patches if isinstance(p, Circle) and p.get_facecolor() == to_rgba("black")]
+    assert len(black) == len(board.holes)
+    peg_centres = {tuple(np.round(p.center, 9)) for p in ax.patches if isinstance(p, Circle)}
+    for peg in board.pegs:
+        assert (round(peg.x, 9), round(peg.y, 9)) in peg_centres
+
+
+def test_icf_marks_are_drawn():
+    board = Board.icf()
+    ax = draw_board(board)
+    # 4 pockets; 8 base circles with their red fills; centre circle filled and outlined; outer circle
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    radii = np.round([c.radius for c in circles], 6)
+    assert (radii == round(board.holes[0].radius, 6)).sum() == 4
+    assert (radii == 0.0159).sum() == 8 + 2  # base circles + centre circle (fill, outline)
+    assert (radii == 0.0127).sum() == 8
+    assert (radii == 0.085).sum() == 1
+    # 8 baselines + 4 arrows, each with a two-stroke head
+    assert len(ax.lines) == 8 + 4 * 3
+
+
+def test_hikone_marks_are_drawn():
+    board = Board.hikone()
+    ax = draw_board(board)
+    assert len(ax.lines) == 4  # the area lines
+    radii = np.round([p.radius for p in ax.patches if isinstance(p, Circle)], 6)
+    assert (radii == 0.12).sum() == 1 and (radii == 0.017).sum() == 1 and (radii == 0.016).sum() == 4
+
+
+def test_mark_style_keywords_are_forwarded():
+    ax = draw_board(Board.icf(), linewidth=2.5, mark_color="navy")
+    assert {line.get_linewidth() for line in ax.lines} == {2.5}
+    assert {line.get_color() for line in ax.lines} == {"navy"}
+
+
+def test_draw_pieces_colours_and_sizes():
+    specs = default_specs("icf")
+    frame = pd.DataFrame({"kind": ["white", "black", "queen", "striker"], "x": [0.0, 0.1, 0.2, 0.0], "y": [0.0, 0.0, 0.0, -0.25]})
+    ax = draw_pieces(frame, specs, alpha=0.5)
+    drawn = pieces(ax)
+    assert [p.get_gid() for p in drawn] == [f"piece:{k}" for k in frame["kind"]]
+    for p, kind in zip(drawn, frame["kind"]):
+        assert p.get_facecolor()[:3] == pytest.approx(to_rgba(PIECE_COLORS[kind])[:3])
+        assert p.radius == specs[kind].radius
+        assert p.get_alpha() == 0.5
+    assert ax.get_aspect() == 1.0
+
+
+def test_every_default_kind_has_its_own_colour():
+    kinds = {k for g in ("icf", "hikone", "crokinole") for k in default_specs(g)}
+    assert kinds <= set(PIECE_COLORS)
+    assert len(set(PIECE_COLORS.values())) == len(PIECE_COLORS)
+
+
+@pytest.mark.parametrize(
+    ("call", "param"),
+    [
+        (lambda: draw_board("icf"), "board"),
+        (lambda: draw_board(Board.icf(), ax="axes"), "ax"),
+        (lambda: draw_pieces(pd.DataFrame({"kind": ["white"]}), default_specs("icf")), "frame"),
+        (lambda: draw_pieces(icf_break(), default_specs("hikone")), "specs"),
+    ],
+)
+def test_bad_inputs_name_the_parameter(call, param):
+    with pytest.raises(ValueError, match=f"'{param}' parameter"):
+        call()

@@ -1,0 +1,35 @@
+"""Parameter checks name the parameter, the range and the value received."""
+
+import numpy as np
+import pytest
+
+from carromlab._validation import check_array, check_choice, check_int, check_real
+
+
+def test_check_real_messages():
+    assert check_real("mu", 0.1, low=0.0, high=2.0, low_open=True) == 0.1
+    with pytest.raises(ValueError, match=r"The 'mu' parameter .* range \(0, 2\]\. Got 0 instead"):
+        check_real("mu", 0, low=0.0, high=2.0, low_open=True)
+    for bad in (float("nan"), float("inf"), "x", None, True):
+        with pytest.raises(ValueError, match="'mu'"):
+            check_real("mu", bad)
+
+
+def test_check_array_scalar_and_vector():
+    with pytest.raises(ValueError, match=r"'r' parameter must be a finite real number.*Got -1.0 instead"):
+        check_array("r", -1.0, low=0.0)
+    with pytest.raises(ValueError, match=r"Got nan at index 2"):
+        check_array("r", [1.0, 2.0, np.nan])
+    with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
+        check_array("xy", np.zeros((3, 3)), shape=(None, 2))
+    np.testing.assert_array_equal(check_array("r", [1, 2]), [1.0, 2.0])
+
+
+def test_check_int_and_choice():
+    assert check_int("n", 3, low=1) == 3
+    with pytest.raises(ValueError, match=r"'n' parameter must be an int in the range \[1, inf\)\. Got 0"):
+        check_int("n", 0, low=1)
+    with pytest.raises(ValueError, match=r"'n'"):
+        check_int("n", 1.5)
+    with pytest.raises(ValueError, match=r"one of \['a', 'b'\]\. Got 'c'"):
+        check_choice("kind", "c", ["b", "a"])
