@@ -341,7 +341,7 @@ def case_batch_cut(ctx: Ctx) -> dict:
     # 1 and 2 threads interleaved, best of each: load from other processes hits both alike
     best = {1: math.inf, 2: math.inf}
     cpu1 = math.inf
-    for _ in range(ctx.pick(2, 3)):
+    for _ in range(ctx.pick(5, 5)):
         for w in (1, 2):
             t0, c0 = time.perf_counter(), time.process_time()
             df = simulate_batch(scene, sx, sy, angles, speed, params=ctx.params, workers=w)
@@ -447,6 +447,8 @@ def evaluate_targets(cases: dict) -> dict:
 
 
 def _fmt_s(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} us"
     return f"{s * 1e3:.3f} ms" if s < 1 else f"{s:.2f} s"
 
 
