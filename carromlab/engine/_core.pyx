@@ -17,6 +17,9 @@ from libc.math cimport sqrt, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
 
+from ._laws cimport (LawParams, Table, decel, decel_bound, evaluate, integrate, table_free,
+                     table_init, time_at_distance)
+
 cnp.import_array()
 
 # Event kinds (mirrored in carromlab/engine/_kinds.py).
@@ -99,43 +102,56 @@ cdef struct Sim:
     int first_contact
     Board* b
     Params* p
+    LawParams* lp
+    Table* tab               # per-disc segment tables (numeric friction laws only)
+    int oom
     int record
     Rec rec
 
 
 # ----------------------------------------------------------------------------------
-# Motion under the constant Coulomb law
+# Motion of one disc: constant Coulomb law in closed form, other laws from a segment table
 # ----------------------------------------------------------------------------------
 
-cdef inline double stop_tau(Sim* s, int i) noexcept nogil:
-    if s.v0[i] <= 0.0:
-        return 0.0
-    return s.v0[i] / s.a[i]
-
-
-cdef inline void state_at(Sim* s, int i, double T, double* x, double* y, double* v) noexcept nogil:
-    """Position and speed of disc i at absolute time T (lazy evaluation of its segment)."""
+cdef inline void state_ex(Sim* s, int i, double T, double* x, double* y, double* v, double* d) noexcept nogil:
+    """Position, speed and distance slid in the current segment of disc i at time T."""
     cdef double tau = T - s.t0[i]
-    cdef double ts, d
+    cdef double ts, w
     if s.v0[i] <= 0.0 or tau <= 0.0:
         x[0] = s.x0[i]
         y[0] = s.y0[i]
         v[0] = s.v0[i] if tau <= 0.0 else 0.0
+        d[0] = 0.0
         return
-    ts = s.v0[i] / s.a[i]
-    if tau >= ts:
-        tau = ts
-        v[0] = 0.0
+    if s.lp.numeric:
+        evaluate(s.lp, s.R[i], &s.tab[i], tau, d, v, &w)
     else:
-        v[0] = s.v0[i] - s.a[i] * tau
-    d = tau * (s.v0[i] - 0.5 * s.a[i] * tau)
-    x[0] = s.x0[i] + s.ux[i] * d
-    y[0] = s.y0[i] + s.uy[i] * d
+        ts = s.v0[i] / s.a[i]
+        if tau >= ts:
+            tau = ts
+            v[0] = 0.0
+        else:
+            v[0] = s.v0[i] - s.a[i] * tau
+        d[0] = tau * (s.v0[i] - 0.5 * s.a[i] * tau)
+    x[0] = s.x0[i] + s.ux[i] * d[0]
+    y[0] = s.y0[i] + s.uy[i] * d[0]
+
+
+cdef inline void state_at(Sim* s, int i, double T, double* x, double* y, double* v) noexcept nogil:
+    """Position and speed of disc i at absolute time T (lazy evaluation of its segment)."""
+    cdef double d
+    state_ex(s, i, T, x, y, v, &d)
 
 
 cdef inline double spin_at(Sim* s, int i, double T) noexcept nogil:
-    cdef double w = s.w0[i]
-    cdef double dw = s.alpha[i] * (T - s.t0[i])
+    cdef double w = s.w0[i], d, v, mag
+    cdef double tau = T - s.t0[i]
+    cdef double dw = s.alpha[i] * tau
+    if tau <= 0.0:
+        return w
+    if s.lp.slide_spin and s.v0[i] > 0.0:
+        evaluate(s.lp, s.R[i], &s.tab[i], tau, &d, &v, &mag)
+        return mag if w >= 0.0 else -mag
     if w > 0.0:
         return w - dw if w > dw else 0.0
     if w < 0.0:
@@ -151,8 +167,36 @@ cdef inline double tau_of_s(double v, double a, double sd) noexcept nogil:
     return 2.0 * sd / (v + sqrt(disc))
 
 
+cdef inline void motion_left(Sim* s, int i, double v, double d, double* smax, double* tstop) noexcept nogil:
+    """Distance still to slide (m) and absolute stop time (s) of disc i, now at speed v
+    having slid d in its segment."""
+    if s.lp.numeric:
+        smax[0] = s.tab[i].s_stop - d
+        tstop[0] = s.t0[i] + s.tab[i].t_stop
+    else:
+        smax[0] = v * v / (2.0 * s.a[i])
+        tstop[0] = s.t + v / s.a[i]
+
+
+cdef inline double travel(Sim* s, int i, double v, double d, double sd) noexcept nogil:
+    """Time from now (s) for disc i, now at speed v having slid d, to slide sd more."""
+    if s.lp.numeric:
+        return s.t0[i] + time_at_distance(&s.tab[i], d + sd) - s.t
+    return tau_of_s(v, s.a[i], sd)
+
+
+cdef inline double accel_now(Sim* s, int i) noexcept nogil:
+    """Current sliding deceleration of disc i at the start of its segment, m/s^2."""
+    if s.v0[i] <= 0.0:
+        return 0.0
+    if s.lp.numeric:
+        return decel(s.lp, s.R[i], s.v0[i], fabs(s.w0[i]))
+    return s.a[i]
+
+
 cdef void rebase(Sim* s, int i) noexcept nogil:
-    """Start a new segment of disc i at the current time."""
+    """Start a new segment of disc i at the current time (call restart once its
+    velocity and spin are final)."""
     cdef double x, y, v
     state_at(s, i, s.t, &x, &y, &v)
     s.w0[i] = spin_at(s, i, s.t)
@@ -163,6 +207,20 @@ cdef void rebase(Sim* s, int i) noexcept nogil:
     if v <= 0.0:
         s.ux[i] = 0.0
         s.uy[i] = 0.0
+
+
+cdef void restart(Sim* s, int i) noexcept nogil:
+    """Integrate the segment table of disc i from its current velocity and spin."""
+    if not s.lp.numeric:
+        return
+    if s.v0[i] > 0.0 and s.status[i] == ST_BOARD:
+        if integrate(s.lp, s.R[i], s.v0[i], fabs(s.w0[i]), &s.tab[i]) < 0:
+            s.oom = 1
+    else:
+        s.tab[i].n = 0
+        s.tab[i].t_stop = 0.0
+        s.tab[i].s_stop = 0.0
+        s.tab[i].w_stop = fabs(s.w0[i])
 
 
 cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
@@ -206,18 +264,17 @@ cdef inline void keep(double tc, int k, int part, double* best, int* bk, int* bp
 cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
     """Stop, cushions, holes, pegs and the board edge for disc i."""
     cdef Board* b = s.b
-    cdef double x, y, v, a, ux, uy, smax, sd, r, h, rho, cc, bb
+    cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb
     cdef int k
-    state_at(s, i, s.t, &x, &y, &v)
+    state_ex(s, i, s.t, &x, &y, &v, &d)
     if v <= 0.0:
         return
-    a = s.a[i]
     ux = s.ux[i]
     uy = s.uy[i]
     r = s.R[i]
     h = b.h
-    smax = v * v / (2.0 * a)
-    keep(s.t + v / a, EV_STOP, -1, best, bk, bp)
+    motion_left(s, i, v, d, &smax, &tstop)
+    keep(tstop, EV_STOP, -1, best, bk, bp)
     if not b.round_board:
         # cushions 0: +x, 1: -x, 2: +y, 3: -y
         if ux > 0.0:
@@ -225,25 +282,25 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 0, best, bk, bp)
+                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 0, best, bk, bp)
         elif ux < 0.0:
             sd = (h - r + x) / (-ux)
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 1, best, bk, bp)
+                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 1, best, bk, bp)
         if uy > 0.0:
             sd = (h - r - y) / uy
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 2, best, bk, bp)
+                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 2, best, bk, bp)
         elif uy < 0.0:
             sd = (h - r + y) / (-uy)
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + tau_of_s(v, a, sd), EV_CUSHION, 3, best, bk, bp)
+                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 3, best, bk, bp)
     else:
         # first crossing of the surface edge (the centre leaves radius h)
         bb = x * ux + y * uy
@@ -255,7 +312,7 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
         else:
             sd = -bb + sqrt(bb * bb - cc)
         if sd <= smax:
-            keep(s.t + tau_of_s(v, a, sd), EV_DITCH, -1, best, bk, bp)
+            keep(s.t + travel(s, i, v, d, sd), EV_DITCH, -1, best, bk, bp)
     for k in range(b.nholes):
         if k == s.skip[i] or b.hr[k] <= r:
             continue
@@ -265,11 +322,11 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
             continue  # already inside: it falls if it stops there
         sd = circle_entry(x - b.hx[k], y - b.hy[k], ux, uy, rho)
         if sd <= smax:
-            keep(s.t + tau_of_s(v, a, sd), EV_HOLE, k, best, bk, bp)
+            keep(s.t + travel(s, i, v, d, sd), EV_HOLE, k, best, bk, bp)
     for k in range(b.npegs):
         sd = circle_entry(x - b.px[k], y - b.py[k], ux, uy, r + b.pr[k])
         if sd <= smax:
-            keep(s.t + tau_of_s(v, a, sd), EV_PEG, k, best, bk, bp)
+            keep(s.t + travel(s, i, v, d, sd), EV_PEG, k, best, bk, bp)
 
 
 cdef inline double poly(double* c, double t) noexcept nogil:
@@ -384,13 +441,59 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
     return INFINITY
 
 
-cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
-    """Absolute time of the next contact of discs i and j before ``horizon`` (else INF)."""
-    cdef double xi, yi, vi, xj, yj, vj, dx, dy, sigma, dist, T, sd, ti, tj
-    cdef double wx, wy, qx, qy
-    cdef double c[5]
+cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexcept nogil:
+    """First contact of two moving discs within T (s from now) for friction laws without a
+    closed form: conservative advancement. Since the second derivative of the gap is at
+    least -A (A bounds the two decelerations), gap(t + h) >= gap + gap' h - A h^2 / 2; each
+    step goes to the first root of that bound, so no contact is missed and an overlap can
+    never exceed TOUCH / 2."""
+    cdef double tc = s.t, tend = s.t + T, A, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
+    cdef double wx, wy, gdot, g0, step, qx, qy, g2, ai, aj
+    cdef int it
     state_at(s, i, s.t, &xi, &yi, &vi)
     state_at(s, j, s.t, &xj, &yj, &vj)
+    A = decel_bound(s.lp, vi) + decel_bound(s.lp, vj)
+    for it in range(10000):
+        state_at(s, i, tc, &xi, &yi, &vi)
+        state_at(s, j, tc, &xj, &yj, &vj)
+        dx = xi - xj
+        dy = yi - yj
+        dist = sqrt(dx * dx + dy * dy)
+        gap = dist - sigma
+        wx = vi * s.ux[i] - vj * s.ux[j]
+        wy = vi * s.uy[i] - vj * s.uy[j]
+        gdot = (dx * wx + dy * wy) / dist
+        if gap <= TOUCH:
+            if gdot < -V_EPS:
+                return tc
+            if gdot <= V_EPS and it == 0:
+                ai = decel(s.lp, s.R[i], vi, fabs(spin_at(s, i, tc))) if vi > 0.0 else 0.0
+                aj = decel(s.lp, s.R[j], vj, fabs(spin_at(s, j, tc))) if vj > 0.0 else 0.0
+                qx = -(ai * s.ux[i] - aj * s.ux[j])
+                qy = -(ai * s.uy[i] - aj * s.uy[j])
+                g2 = (wx * wx + wy * wy - gdot * gdot + dx * qx + dy * qy) / dist
+                if g2 < 0.0:
+                    return tc   # pressed together
+        g0 = gap + 0.5 * TOUCH
+        if A > 0.0:
+            step = (gdot + sqrt(gdot * gdot + 2.0 * A * g0)) / A
+        elif gdot < 0.0:
+            step = g0 / (-gdot)
+        else:
+            return INFINITY
+        tc += step
+        if tc >= tend:
+            return INFINITY
+    return INFINITY
+
+
+cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
+    """Absolute time of the next contact of discs i and j before ``horizon`` (else INF)."""
+    cdef double xi, yi, vi, di, xj, yj, vj, dj, dx, dy, sigma, dist, T, sd, ti, tj, smax, tstop
+    cdef double wx, wy, qx, qy
+    cdef double c[5]
+    state_ex(s, i, s.t, &xi, &yi, &vi, &di)
+    state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
         return INFINITY
     sigma = s.R[i] + s.R[j]
@@ -406,26 +509,30 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
         # one disc at rest: a circle entry in the path length of the moving one
         if vi > 0.0:
             sd = circle_entry(dx, dy, s.ux[i], s.uy[i], sigma)
-            if sd > vi * vi / (2.0 * s.a[i]):
+            motion_left(s, i, vi, di, &smax, &tstop)
+            if sd > smax:
                 return INFINITY
             # a touching, barely approaching pair is not an impact (see V_EPS)
             if sd == 0.0 and -(dx * s.ux[i] + dy * s.uy[i]) * vi < V_EPS * dist:
                 return INFINITY
-            ti = tau_of_s(vi, s.a[i], sd)
+            ti = travel(s, i, vi, di, sd)
         else:
             sd = circle_entry(-dx, -dy, s.ux[j], s.uy[j], sigma)
-            if sd > vj * vj / (2.0 * s.a[j]):
+            motion_left(s, j, vj, dj, &smax, &tstop)
+            if sd > smax:
                 return INFINITY
             if sd == 0.0 and ((dx * s.ux[j] + dy * s.uy[j]) * vj < V_EPS * dist):
                 return INFINITY
-            ti = tau_of_s(vj, s.a[j], sd)
+            ti = travel(s, j, vj, dj, sd)
         return s.t + ti if ti <= T else INFINITY
-    ti = vi / s.a[i]
-    tj = vj / s.a[j]
-    if ti < T:
-        T = ti
-    if tj < T:
-        T = tj
+    motion_left(s, i, vi, di, &smax, &tstop)
+    if tstop - s.t < T:
+        T = tstop - s.t
+    motion_left(s, j, vj, dj, &smax, &tstop)
+    if tstop - s.t < T:
+        T = tstop - s.t
+    if s.lp.numeric:
+        return advance_contact(s, i, j, T, sigma)
     wx = vi * s.ux[i] - vj * s.ux[j]
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
@@ -567,8 +674,8 @@ cdef inline int pressed(Sim* s, int i, int j) noexcept nogil:
     cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
     cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j]
     cdef double wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
-    cdef double ai = s.a[i] if s.v0[i] > 0.0 else 0.0
-    cdef double aj = s.a[j] if s.v0[j] > 0.0 else 0.0
+    cdef double ai = accel_now(s, i)
+    cdef double aj = accel_now(s, j)
     cdef double qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
     cdef double qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     cdef double d = sqrt(dx * dx + dy * dy)
@@ -755,7 +862,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
 
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
-    cdef int i, k, j, nxt, nchanged
+    cdef int i, k, j, nxt
     cdef double tmin
     for i in range(s.n):
         s.tn[i] = INFINITY
@@ -763,8 +870,11 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.partner[i] = -1
         s.stale[i] = 0
         s.skip[i] = -1
+        restart(s, i)
         if s.record and rec_segment(s, i) < 0:
             return -2
+    if s.oom:
+        return -2
     for i in range(s.n):
         predict(s, i)
     while True:
@@ -784,6 +894,14 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.nmoved = 0
         j = process(s, nxt)
         if j == -2:
+            return -2
+        restart(s, nxt)
+        if j >= 0:
+            restart(s, j)
+        for k in range(s.nmoved):
+            if s.stack[k] != nxt and s.stack[k] != j:
+                restart(s, s.stack[k])
+        if s.oom:
             return -2
         s.n_events += 1
         # discs whose next event involved a changed disc must be re-predicted
@@ -826,6 +944,7 @@ DEF NDBL = 13
 DEF NINT = 9
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
+    cdef int i
     cdef double* d = <double*> calloc(n * NDBL + 1, sizeof(double))
     cdef int* q = <int*> calloc(n * NINT + 1, sizeof(int))
     if d == NULL or q == NULL:
@@ -847,10 +966,15 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
-    if s.tn == NULL:
+    s.tab = <Table*> calloc(n + 1, sizeof(Table))
+    if s.tn == NULL or s.tab == NULL:
         free(d)
         free(q)
+        free(s.tn)
+        free(s.tab)
         return -1
+    for i in range(n):
+        table_init(&s.tab[i])
     s.status = q
     s.hole = q + n
     s.skip = q + 2 * n
@@ -871,9 +995,13 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
 
 
 cdef void sim_free(Sim* s) noexcept nogil:
+    cdef int i
     free(s.R)
     free(s.status)
     free(s.tn)
+    for i in range(s.n):
+        table_free(&s.tab[i])
+    free(s.tab)
     free(s.rec.ev_f)
     free(s.rec.ev_i)
     free(s.rec.seg_f)
@@ -887,6 +1015,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.truncated = 0
     s.first_contact = -1
     s.nmoved = 0
+    s.oom = 0
     s.rec.nev = 0
     s.rec.nseg = 0
     for i in range(s.n):
@@ -904,11 +1033,12 @@ cdef class _Setup:
     """Board, parameters and disc properties shared by the shots of one call."""
     cdef Board b
     cdef Params p
+    cdef LawParams lp
     cdef double[:, ::1] holes
     cdef double[:, ::1] pegs
     cdef double[::1] R, m, inertia, a, alpha
 
-    def __init__(self, bint round_board, double h, holes, pegs, params,
+    def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
                  radius, mass, decel, spin_decel):
         # stored as rows x, y, radius so that each is a contiguous C array
         self.holes = np.array(np.reshape(holes, (-1, 3)).T, dtype=np.float64, order="C")
@@ -927,6 +1057,15 @@ cdef class _Setup:
          self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
          self.p.vcap, max_events) = params
         self.p.max_events = int(max_events)
+        self.lp.numeric = law["numeric"]
+        self.lp.slide_spin = law["slide_spin"]
+        self.lp.mu_kind = law["mu_kind"]
+        self.lp.g = law["g"]
+        self.lp.mu = law["mu"]
+        self.lp.mu_v = law["mu_v"]
+        self.lp.mu_s = law["mu_s"]
+        self.lp.v_s = law["v_s"]
+        self.lp.drag = law["drag"]
         self.R = np.array(radius, dtype=np.float64)
         self.m = np.array(mass, dtype=np.float64)
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
@@ -944,6 +1083,7 @@ cdef class _Setup:
         memcpy(s.alpha, &self.alpha[0], n * sizeof(double))
         s.b = &self.b
         s.p = &self.p
+        s.lp = &self.lp
         return 0
 
 

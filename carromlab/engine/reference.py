@@ -189,7 +189,8 @@ def _capture(
         # NaN capture radii (hole not larger than the disc) compare False: never inside.
         inside = dist <= capture_radius
         entered = inside & ~was_inside
-        falls = on[:, None] & inside & ((entered & (speed[:, None] <= capture_speed_max)) | (speed[:, None] == 0.0))
+        slow_entry = entered & (speed[:, None] <= capture_speed_max)
+        falls = on[:, None] & inside & (slow_entry | (speed[:, None] == 0.0))
         for i in np.flatnonzero(falls.any(axis=1)):
             status[i], hole[i], capture_time[i] = IN_HOLE, int(np.argmax(falls[i])), t
         was_inside[:] = inside

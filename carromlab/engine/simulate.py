@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,7 +35,8 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
     holes = np.array([(h.x, h.y, h.radius) for h in b.holes], dtype=float).reshape(-1, 3)
     pegs = np.array([(p.x, p.y, p.radius) for p in b.pegs], dtype=float).reshape(-1, 3)
     radius = scene.arrays["radius"]
-    decel, spin_decel = get_law(params.friction_law).decelerations(params, radius)
+    law = get_law(params.friction_law)
+    decel, spin_decel = law.decelerations(params, radius)
     packed = (
         params.e_disc, params.mu_contact, params.beta0_disc,
         params.e_cushion, params.mu_cushion, params.beta0_cushion,
@@ -42,7 +44,7 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
         params.plastic_speed, params.capture_speed_max, params.max_events,
     )  # fmt: skip
     return _core._Setup(
-        b.shape == "round", b.half_size, holes, pegs, packed,
+        b.shape == "round", b.half_size, holes, pegs, packed, law.engine(params),
         radius, scene.arrays["mass"], decel, spin_decel,
     )  # fmt: skip
 
@@ -213,31 +215,29 @@ class ShotResult:
             At an event time the state just after the event is given.
         """
         t = check_array("times", np.atleast_1d(times), shape=(None,), low=0.0, unit="s")
-        seg = self.segments
-        law_a, law_alpha = get_law(self.params.friction_law).decelerations(self.params, self.scene.arrays["radius"])
-        frames = []
+        law = get_law(self.params.friction_law)
+        radius = self.scene.arrays["radius"]
         kinds = self.scene.kinds
-        for d, g in seg.groupby("disc", sort=True):
-            k = np.searchsorted(g["t0"].to_numpy(), t, side="right") - 1
-            k = np.clip(k, 0, len(g) - 1)
-            row = {c: g[c].to_numpy()[k] for c in ("t0", "x0", "y0", "vx", "vy", "omega0")}
-            st = g["status"].to_numpy()[k]
-            v0 = np.hypot(row["vx"], row["vy"])
-            a = law_a[d]
-            tau = np.minimum(np.maximum(t - row["t0"], 0.0), np.where(v0 > 0, v0 / a, 0.0))
-            dist = tau * (v0 - 0.5 * a * tau)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                ux = np.where(v0 > 0, row["vx"] / v0, 0.0)
-                uy = np.where(v0 > 0, row["vy"] / v0, 0.0)
-            speed = np.maximum(v0 - a * tau, 0.0)
-            dt = np.maximum(t - row["t0"], 0.0)
-            w = np.sign(row["omega0"]) * np.maximum(np.abs(row["omega0"]) - law_alpha[d] * dt, 0.0)
+        frames = []
+        for d, g in self.segments.groupby("disc", sort=True):
+            k = np.clip(np.searchsorted(g["t0"].to_numpy(), t, side="right") - 1, 0, len(g) - 1)
+            x, y = np.empty_like(t), np.empty_like(t)
+            vx, vy, w = np.empty_like(t), np.empty_like(t), np.empty_like(t)
+            for seg_index in np.unique(k):
+                row = g.iloc[seg_index]
+                sel = k == seg_index
+                v0 = math.hypot(row.vx, row.vy)
+                dist, speed, spin, _ = law.kinematics(
+                    self.params, radius[d], v0, row.omega0, np.maximum(t[sel] - row.t0, 0.0)
+                )
+                ux, uy = (row.vx / v0, row.vy / v0) if v0 > 0 else (0.0, 0.0)
+                x[sel], y[sel] = row.x0 + ux * dist, row.y0 + uy * dist
+                vx[sel], vy[sel], w[sel] = ux * speed, uy * speed, spin
             frames.append(
                 pd.DataFrame(
                     {
-                        "t": t, "id": d, "kind": kinds[d],
-                        "x": row["x0"] + ux * dist, "y": row["y0"] + uy * dist,
-                        "vx": ux * speed, "vy": uy * speed, "omega": w, "status": st,
+                        "t": t, "id": d, "kind": kinds[d], "x": x, "y": y, "vx": vx, "vy": vy,
+                        "omega": w, "status": g["status"].to_numpy()[k],
                     }  # fmt: skip
                 )
             )

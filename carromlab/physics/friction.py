@@ -1,55 +1,132 @@
 """Sliding friction laws, chosen by name from a registry.
 
-A law tells the engine how fast a sliding disc slows down. Every law here keeps the path
-of a disc a straight line between events (true for any friction that acts against the
-velocity of a uniform disc; Farkas et al. 2003 show a uniform disc does not curve), so
-the engine's geometry is shared; what a law supplies is the kinematics along the line.
+A law tells the engine how fast a sliding disc slows down and spins down. Every law here
+acts against the velocity of a uniform disc, so the disc's path is a straight line
+between events (Farkas et al. 2003 show that a uniform disc does not curve): the engine's
+geometry is shared by all laws, and a law only supplies the kinematics along the line.
+The constant Coulomb law is solved in closed form inside the engine; the others are
+integrated once per segment by the compiled engine (see ``carromlab.engine._laws``).
+
+A researcher adds a law by registering an object with the :class:`FrictionLaw` fields in
+:data:`FRICTION_LAWS`; its ``engine`` dict selects the compiled kinematics.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from .params import PhysicsParams
+if TYPE_CHECKING:
+    from .params import PhysicsParams
 
-__all__ = ["FrictionLaw", "CoulombLaw", "FRICTION_LAWS", "get_law"]
+__all__ = ["FrictionLaw", "Law", "FRICTION_LAWS", "get_law", "slide_spin_factors"]
 
 
 class FrictionLaw(Protocol):
-    """What the engine needs from a friction law."""
+    """What the engine and the fitting tools need from a friction law."""
 
     name: str
-    #: Integer code of the law's kinematics inside the compiled engine.
-    engine_code: int
+    #: Fields of :class:`PhysicsParams` the law uses (fitted by the fitting tools).
+    parameters: tuple[str, ...]
+    #: One-line statement of the law with its source.
+    reference: str
 
-    def decelerations(self, params: PhysicsParams, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Sliding deceleration (m/s^2) and spin deceleration (rad/s^2) of each disc."""
+    def engine(self, params: PhysicsParams) -> dict[str, float | int]:
+        """Parameters of the compiled kinematics for ``params``."""
         ...
 
 
-@dataclass(frozen=True)
-class CoulombLaw:
-    """Constant Coulomb friction: deceleration mu*g against the velocity.
+_MU_KIND = {"constant": 0, "linear": 1, "stribeck": 2}
 
-    Spin decays independently at (4/3) mu g / R, the pure-spin limit T(0) = 2/3 of the
-    uniform-pressure disc (Farkas, Bartels, Unger & Wolf, Phys. Rev. Lett. 90, 248302,
-    2003, doi:10.1103/PhysRevLett.90.248302), so it never changes the path.
+
+@dataclass(frozen=True)
+class Law:
+    """A friction law of the family  dv/dt = -g mu(v) F(eps) - k v^2,
+    dw/dt = -(2 g mu(v) / R) T(eps)  (or an independent spin decay at (4/3) g mu(0) / R
+    when ``slide_spin`` is False, the eps -> 0 limit T(0) = 2/3).
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+    mu_kind : {"constant", "linear", "stribeck"}
+        Speed dependence of mu(v): ``mu``; ``mu + mu_v v``; or
+        ``mu + (mu_static - mu) exp(-(v / stribeck_speed)^2)``.
+    slide_spin : bool
+        Couple slide and spin through F(eps), T(eps), eps = v / (R w) (Farkas et al. 2003).
+    parameters : tuple of str
+        Fields of PhysicsParams the law uses.
+    reference : str
+        The law and its source.
     """
 
-    name: str = "coulomb"
-    engine_code: int = 0
+    name: str
+    mu_kind: str
+    slide_spin: bool
+    parameters: tuple[str, ...]
+    reference: str
+
+    def engine(self, params: PhysicsParams) -> dict[str, float | int]:
+        """Parameters of the compiled kinematics (``numeric`` is 0 only for the constant
+        Coulomb law without drag, which the engine solves in closed form)."""
+        numeric = self.slide_spin or self.mu_kind != "constant" or params.air_drag > 0.0
+        return {
+            "numeric": int(numeric),
+            "slide_spin": int(self.slide_spin),
+            "mu_kind": _MU_KIND[self.mu_kind],
+            "g": params.g,
+            "mu": params.mu,
+            "mu_v": params.mu_v,
+            "mu_s": params.mu_static,
+            "v_s": params.stribeck_speed,
+            "drag": params.air_drag,
+        }
 
     def decelerations(self, params: PhysicsParams, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return ``(mu g, 4 mu g / (3 R))`` for each disc radius ``R`` (m)."""
+        """Constant-law deceleration mu g (m/s^2) and spin-down rate 4 mu(0) g / (3 R)
+        (rad/s^2) of each disc of radius ``radius`` (m)."""
         r = np.asarray(radius, dtype=float)
-        a = np.full(r.shape, params.mu * params.g)
-        return a, 4.0 * params.mu * params.g / (3.0 * r)
+        mu0 = params.mu_static if self.mu_kind == "stribeck" else params.mu
+        return np.full(r.shape, params.mu * params.g), 4.0 * mu0 * params.g / (3.0 * r)
+
+    def kinematics(
+        self, params: PhysicsParams, radius: float, v0: float, omega0: float, t: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Free sliding from speed ``v0`` (m/s) and spin ``omega0`` (rad/s) of a disc of
+        radius ``radius`` (m): distance slid (m), speed (m/s) and spin (rad/s) at times
+        ``t`` (s), and the stop time (s)."""
+        from ..engine import _laws
+
+        t = np.ascontiguousarray(t, dtype=float)
+        s, v, w, t_stop, _ = _laws.kinematics(self.engine(params), float(radius), float(v0), abs(float(omega0)), t)
+        return s, v, np.sign(omega0) * w, float(t_stop)
 
 
-FRICTION_LAWS: dict[str, FrictionLaw] = {"coulomb": CoulombLaw()}
+FRICTION_LAWS: dict[str, FrictionLaw] = {
+    "coulomb": Law(
+        "coulomb", "constant", False, ("mu",),
+        "Constant Coulomb friction mu g against the velocity; the spin decays on its own at "
+        "(4/3) mu g / R (Farkas et al., Phys. Rev. Lett. 90, 248302, 2003, eps -> 0 limit).",
+    ),
+    "slide_spin": Law(
+        "slide_spin", "constant", True, ("mu",),
+        "Coupled slide and spin of a uniform-pressure disc with Coulomb friction on every area "
+        "element: Farkas, Bartels, Unger & Wolf, Phys. Rev. Lett. 90, 248302 (2003), "
+        "doi:10.1103/PhysRevLett.90.248302.",
+    ),
+    "linear": Law(
+        "linear", "linear", False, ("mu", "mu_v"),
+        "Speed-dependent Coulomb friction mu(v) = mu + mu_v v (Coulomb plus viscous terms of "
+        "Armstrong-Helouvry, Dupont & Canudas de Wit, Automatica 30, 1083, 1994).",
+    ),
+    "stribeck": Law(
+        "stribeck", "stribeck", False, ("mu", "mu_static", "stribeck_speed"),
+        "Stribeck curve mu(v) = mu + (mu_static - mu) exp(-(v / v_s)^2) (Armstrong-Helouvry, "
+        "Dupont & Canudas de Wit, Automatica 30, 1083, 1994).",
+    ),
+}  # fmt: skip
 
 
 def get_law(name: str) -> FrictionLaw:
@@ -59,3 +136,17 @@ def get_law(name: str) -> FrictionLaw:
             f"The 'friction_law' parameter must be one of {sorted(FRICTION_LAWS)}. Got {name!r} instead."
         )
     return FRICTION_LAWS[name]
+
+
+def slide_spin_factors(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Force and torque factors F(eps), T(eps) of the slide-spin law, eps = v / (R w) >= 0.
+
+    Computed exactly (complete elliptic integrals by the arithmetic-geometric mean) by the
+    compiled engine; F(0) = 0, F(1) = 8/(3 pi), F -> 1 and T -> 1/(4 eps) as eps -> inf,
+    T(0) = 2/3, T(1) = 8/(9 pi) (Farkas et al., Phys. Rev. Lett. 90, 248302, 2003).
+    """
+    from .._validation import check_array
+    from ..engine import _laws
+
+    e = check_array("eps", np.atleast_1d(eps), low=0.0)
+    return _laws.farkas_FT(np.ascontiguousarray(e.ravel()))

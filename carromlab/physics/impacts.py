@@ -213,7 +213,8 @@ def resolve_pair(
     ([0.0, 0.0], [1.0, 0.0])
     """
     v1, v2, n = (np.asarray(x, dtype=float) for x in (v1, v2, n))
-    w1, m1, I1, R1, w2, m2, I2, R2 = (np.asarray(x, dtype=float) for x in (w1, m1, I1, R1, w2, m2, I2, R2))
+    w1, m1, I1, R1 = (np.asarray(x, dtype=float) for x in (w1, m1, I1, R1))
+    w2, m2, I2, R2 = (np.asarray(x, dtype=float) for x in (w2, m2, I2, R2))
     t = _tangent(n)
     dv = v1 - v2
     vn = np.sum(dv * n, axis=-1)

@@ -35,7 +35,20 @@ class PhysicsParams:
     g : float
         Gravitational acceleration, m/s^2, in (0, 100]. Default 9.81.
     friction_law : str
-        Name of the sliding friction law; ``"coulomb"`` (constant mu, the default).
+        Name of the sliding friction law (see :data:`carromlab.physics.friction.FRICTION_LAWS`):
+        ``"coulomb"`` (constant mu, the default), ``"slide_spin"``, ``"linear"``, ``"stribeck"``.
+    mu_v : float
+        Speed coefficient of the ``"linear"`` law mu(v) = mu + mu_v v, s/m, in [0, 10].
+        Default 0.
+    mu_static : float
+        Low-speed coefficient of the ``"stribeck"`` law, in (0, 2]. Default 0.16 [EST: a
+        quarter above the club mu, typical of static/kinetic ratios on powdered wood].
+    stribeck_speed : float
+        Speed scale of the ``"stribeck"`` law, m/s, in (0, 10]. Default 0.05 [EST].
+    air_drag : float
+        Quadratic air drag k in dv/dt = ... - k v^2, 1/m, in [0, 10]. Default 0. For a coin
+        edge-on k = rho C_d A / (2 m) is about 0.03 1/m [CALC: rho 1.2 kg/m^3, C_d 1,
+        A = 31 mm x 8 mm, m 5.25 g].
     e_disc : float
         Normal restitution of disc-disc impacts, in [0, 1]. Default 0.9 [EST: hobby
         simulators use 0.85-0.92; pymunk peer uses 0.9].
@@ -82,6 +95,10 @@ class PhysicsParams:
     mu: float = 0.12
     g: float = 9.81
     friction_law: str = "coulomb"
+    mu_v: float = 0.0
+    mu_static: float = 0.16
+    stribeck_speed: float = 0.05
+    air_drag: float = 0.0
     e_disc: float = 0.9
     mu_contact: float = 0.12
     beta0_disc: float = 0.0
@@ -101,6 +118,10 @@ class PhysicsParams:
         from .friction import get_law  # the registry imports this module
 
         get_law(self.friction_law)
+        check_real("mu_v", self.mu_v, low=0.0, high=10.0, unit="s/m")
+        check_real("mu_static", self.mu_static, low=0.0, high=2.0, low_open=True)
+        check_real("stribeck_speed", self.stribeck_speed, low=0.0, high=10.0, low_open=True, unit="m/s")
+        check_real("air_drag", self.air_drag, low=0.0, high=10.0, unit="1/m")
         for name in ("e_disc", "e_cushion", "e_peg"):
             check_real(name, getattr(self, name), low=0.0, high=1.0)
         for name in ("mu_contact", "mu_cushion", "mu_peg"):

@@ -49,6 +49,9 @@ scenes = st.tuples(
 params_st = st.builds(
     PhysicsParams,
     mu=st.floats(0.05, 0.3),
+    friction_law=st.sampled_from(["coulomb", "coulomb", "slide_spin", "linear", "stribeck"]),
+    mu_v=st.floats(0.0, 0.1),
+    air_drag=st.sampled_from([0.0, 0.0, 0.05]),
     e_disc=st.floats(0.0, 1.0),
     mu_contact=st.floats(0.0, 0.5),
     beta0_disc=st.floats(-1.0, 1.0),

@@ -106,7 +106,8 @@ def test_cushion_bounce_returns_with_e_times_the_impact_speed(e):
     t_c = time_to_travel(v0, gap)
     t_mid = round(t_c + 0.3, 3)
     mid = run([[0.0, 0.0]], [[v0, 0.0]], half_size=half, params=params, dt=dt, t_max=t_mid)
-    np.testing.assert_allclose(mid.velocities[0], [-(e * v_c - A * (t_mid - t_c)), 0.0], rtol=0, atol=A * dt)
+    v_mid = e * v_c - A * (t_mid - t_c)
+    np.testing.assert_allclose(mid.velocities[0], [-v_mid, 0.0], rtol=0, atol=A * dt)
     res = run([[0.0, 0.0]], [[v0, 0.0]], half_size=half, params=params, dt=dt)
     assert res.positions[0, 0] == pytest.approx(gap - (e * v_c) ** 2 / (2 * A), abs=v0 * dt)
     assert [(r.kind, r.i, r.j) for r in res.impacts] == [("cushion", 0, 1)]
@@ -138,8 +139,59 @@ def test_peg_bounce_returns_with_e_peg_times_the_impact_speed():
     v_c, t_c = math.sqrt(v0**2 - 2 * A * gap), time_to_travel(v0, gap)
     t_mid = round(t_c + 0.2, 3)
     mid = run([[0.0, 0.0]], [[v0, 0.0]], pegs=[(0.3, 0.0, r_peg)], params=params, dt=dt, t_max=t_mid)
-    np.testing.assert_allclose(mid.velocities[0], [-(e_peg * v_c - A * (t_mid - t_c)), 0.0], rtol=0, atol=A * dt)
+    v_mid = e_peg * v_c - A * (t_mid - t_c)
+    np.testing.assert_allclose(mid.velocities[0], [-v_mid, 0.0], rtol=0, atol=A * dt)
     assert [(r.kind, r.i, r.j) for r in mid.impacts] == [("peg", 0, 0)]
+
+
+def test_a_line_of_touching_discs_passes_the_impulse_on_within_the_step():
+    """Newton's cradle, numbered against the direction of travel: all impacts happen at once."""
+    v0, x_striker, dt = 1.5, 0.3, 1e-3
+    params = PARAMS.with_(e_disc=1.0, mu_contact=0.0)
+    line = [[-4 * R, 0.0], [-2 * R, 0.0], [0.0, 0.0]]
+    gap = x_striker - 2 * R
+    v_c, t_c = math.sqrt(v0**2 - 2 * A * gap), time_to_travel(v0, gap)
+    res = run(line + [[x_striker, 0.0]], [[0.0, 0.0]] * 3 + [[-v0, 0.0]], params=params, dt=dt)
+    assert [(r.kind, r.i, r.j) for r in res.impacts] == [("disc", 2, 3), ("disc", 1, 2), ("disc", 0, 1)]
+    assert all(t_c <= r.t <= t_c + dt for r in res.impacts)
+    expected = [-4 * R - v_c**2 / (2 * A), -2 * R, 0.0, 2 * R]
+    np.testing.assert_allclose(res.positions[:, 0], expected, rtol=0, atol=v0 * dt)
+
+
+def test_slow_disc_impacts_are_plastic_and_leave_the_discs_touching():
+    """Below plastic_speed e = 0: a pair slides off together, a disc stops at a cushion or peg."""
+    params = PARAMS.with_(e_disc=1.0, e_cushion=1.0, e_peg=1.0, mu_contact=0.0, plastic_speed=0.5)
+    v0, x0 = 1.0, -0.35  # arrives at 0.43 m/s, below plastic_speed
+    t_c, v_c = head_on_exact(x0, v0)
+    assert v_c < params.plastic_speed
+    pair = run([[x0, 0.0], [0.0, 0.0]], [[v0, 0.0], [0.0, 0.0]], params=params)
+    slide = (v_c / 2) ** 2 / (2 * A)  # equal masses share the momentum
+    np.testing.assert_allclose(pair.positions[:, 0], [-2 * R + slide, slide], rtol=0, atol=v0 * 1e-3)
+    assert pair.positions[1, 0] - pair.positions[0, 0] == pytest.approx(2 * R, abs=1e-9)
+    assert len(pair.impacts) == 1
+
+    half = 0.35 + R  # the cushion is met after the same 0.35 m
+    cushion = run([[0.0, 0.0]], [[v0, 0.0]], half_size=half, params=params)
+    assert cushion.positions[0, 0] == pytest.approx(half - R, abs=1e-9)
+    peg = run([[0.0, 0.0]], [[v0, 0.0]], pegs=[(0.35 + R + 0.003, 0.0, 0.003)], params=params)
+    assert peg.positions[0, 0] == pytest.approx(0.35, abs=1e-9)
+    fast = run([[0.0, 0.0]], [[2.0, 0.0]], half_size=half, params=params, t_max=0.5)
+    assert fast.velocities[0, 0] < 0  # above plastic_speed the elastic cushion returns it
+
+
+def test_overlap_removal_keeps_the_pair_centre_of_mass():
+    m_heavy, m_light, overlap, v0, dt = 0.015, 0.0052, 0.002, 1.0, 1e-3
+    # The light disc moves away from the heavy one: no impact, only the push apart.
+    res = run(
+        [[0.0, 0.0], [2 * R - overlap, 0.0]], [[0.0, 0.0], [v0, 0.0]],
+        masses=[m_heavy, m_light], dt=dt,
+    )
+    assert res.impacts == []
+    left = overlap - (v0**2 - (v0 - A * dt) ** 2) / (2 * A)  # after the first slide
+    m_sum = m_heavy + m_light
+    assert res.positions[0, 0] == pytest.approx(-left * m_light / m_sum, abs=1e-12)
+    x_light = 2 * R - overlap + left * m_heavy / m_sum + v0**2 / (2 * A)
+    assert res.positions[1, 0] == pytest.approx(x_light, abs=1e-9)
 
 
 # --- holes and the ditch -----------------------------------------------------------------
@@ -152,12 +204,20 @@ S_CAPTURE = HOLE_X - RHO  # path length to the capture circle, m
 @pytest.mark.parametrize("dt", [1e-3, 2.5e-4])
 def test_disc_rolling_straight_into_a_hole_is_captured_on_the_capture_circle(dt):
     v0 = 1.0
-    res = run([[0.0, 0.0]], [[v0, 0.0]], holes=[(-HOLE_X, 0.0, HOLE_R), (HOLE_X, 0.0, HOLE_R)], dt=dt)
+    holes = [(-HOLE_X, 0.0, HOLE_R), (HOLE_X, 0.0, HOLE_R)]
+    res = run([[0.0, 0.0]], [[v0, 0.0]], omegas=[200.0], holes=holes, dt=dt)  # still spinning
     assert res.status[0] == IN_HOLE and res.hole[0] == 1
     t_star = time_to_travel(v0, S_CAPTURE)
     assert t_star <= res.capture_time[0] <= t_star + dt
     assert RHO - v0 * dt <= HOLE_X - res.positions[0, 0] <= RHO
     np.testing.assert_array_equal(res.velocities, 0.0)
+    np.testing.assert_array_equal(res.omegas, 0.0)
+
+
+def test_disc_placed_inside_a_capture_circle_falls_at_once():
+    res = run([[HOLE_X - 0.5 * RHO, 0.0]], [[0.3, 0.0]], holes=[(HOLE_X, 0.0, HOLE_R)])
+    assert res.status[0] == IN_HOLE and res.capture_time[0] == 0.0
+    assert res.positions[0, 0] == HOLE_X - 0.5 * RHO
 
 
 def test_disc_stopping_short_of_the_capture_circle_stays_on_the_board():
@@ -173,10 +233,11 @@ def test_capture_speed_limit_lets_fast_discs_pass_but_takes_discs_stopping_insid
     assert fast.status[0] == ON_BOARD
     assert fast.positions[0, 0] == pytest.approx(2.0**2 / (2 * A), abs=1e-9)
     # Enters at sqrt(2 A 5 mm) = 0.11 m/s, below the limit: falls when it enters.
-    slow = run([[0.0, 0.0]], [[math.sqrt(2 * A * (S_CAPTURE + 0.005)), 0.0]], holes=[(HOLE_X, 0.0, HOLE_R)], params=params)
-    assert slow.status[0] == IN_HOLE
-    strict = PARAMS.with_(capture_speed_max=0.05)
     v0 = math.sqrt(2 * A * (S_CAPTURE + 0.005))
+    slow = run([[0.0, 0.0]], [[v0, 0.0]], holes=[(HOLE_X, 0.0, HOLE_R)], params=params)
+    assert slow.status[0] == IN_HOLE
+    # Same entry at 0.11 m/s, now above the limit: it passes over, stops inside and falls.
+    strict = PARAMS.with_(capture_speed_max=0.05)
     stops_inside = run([[0.0, 0.0]], [[v0, 0.0]], holes=[(HOLE_X, 0.0, HOLE_R)], params=strict)
     assert stops_inside.status[0] == IN_HOLE
     assert v0 / A <= stops_inside.capture_time[0] <= v0 / A + 1e-3
@@ -216,7 +277,8 @@ def test_head_on_error_shrinks_linearly_as_dt_decreases():
 
 def test_break_of_a_hexagonal_pack_ends_without_overlaps_inside_the_board():
     d = 2 * R
-    pack = [(0.0, 0.0)] + [(d * math.cos(k * math.pi / 3), d * math.sin(k * math.pi / 3)) for k in range(6)]
+    ring = [(d * math.cos(k * math.pi / 3), d * math.sin(k * math.pi / 3)) for k in range(6)]
+    pack = [(0.0, 0.0), *ring]
     positions = np.array([(0.0, -0.3), *pack])
     velocities = np.zeros_like(positions)
     velocities[0] = (0.05, 4.0)
