@@ -45,7 +45,6 @@ __all__ = [
     "IN_HOLE",
     "IN_DITCH",
     "KAPPA",
-    "BETA0_PEG",
     "ImpactRecord",
     "ReferenceResult",
     "simulate_reference",
@@ -56,10 +55,6 @@ ON_BOARD, IN_HOLE, IN_DITCH = 0, 1, 2
 
 #: Moment-of-inertia factor I = KAPPA m R^2 of a uniform disc.
 KAPPA = 0.5
-
-#: Tangential restitution limit of a peg impact. ``PhysicsParams`` has no ``beta0_peg``;
-#: -1 (sliding contacts only, the default of both other contact kinds) is used.
-BETA0_PEG = -1.0
 
 #: Outward unit normals of the four cushions of a square board, indexed by cushion number:
 #: 0 at x = -L/2, 1 at x = +L/2, 2 at y = -L/2, 3 at y = +L/2.
@@ -285,7 +280,7 @@ def _contacts(
                     e = effective_restitution(vn, params.e_peg, ps)
                     vel[i], omg[i] = resolve_fixed(
                         vel[i], omg[i], masses[i], inertia[i], radii[i],
-                        n, e, params.mu_peg, BETA0_PEG,
+                        n, e, params.mu_peg, params.beta0_peg,
                     )
                     records.append(ImpactRecord(t, "peg", int(i), k))
                     n_impacts += 1
@@ -339,7 +334,7 @@ def simulate_reference(
         Fixed round pegs, m.
     params : PhysicsParams
         Friction, impact and capture parameters. Only the ``"coulomb"`` friction law is
-        implemented here; pegs use ``BETA0_PEG`` as tangential restitution limit.
+        implemented here.
     dt : float
         Time step, s (> 0). The results are first-order accurate in ``dt``.
     t_max : float
