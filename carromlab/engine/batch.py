@@ -109,7 +109,6 @@ def simulate_batch(
     n_shots = len(shots)
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
-    scene.check_placement(shots[:, 0], shots[:, 1])
     setup = engine_setup(scene, params)
     n = scene.n_pieces + 1
     pocketed = np.zeros(n_shots, np.uint64)
@@ -123,6 +122,10 @@ def simulate_batch(
     final_xy = np.zeros((n_shots, n, 2) if final_positions else (0, 0, 2), np.float32)
     base = np.ascontiguousarray(scene.arrays["xy"]).reshape(-1, 2)
 
+    def check(start: int) -> None:
+        stop = min(start + chunk_size, n_shots)
+        scene.check_placement(shots[start:stop, 0], shots[start:stop, 1], first_index=start)
+
     def run(start: int) -> None:
         stop = min(start + chunk_size, n_shots)
         _core.run_batch(
@@ -130,12 +133,15 @@ def simulate_batch(
             n_events, truncated, t_end, spread, final_xy,
         )  # fmt: skip
 
+    # placements are all checked before any shot runs, so a bad one leaves nothing half done
     starts = range(0, n_shots, chunk_size)
     if workers == 1 or len(starts) <= 1:
-        for s in starts:
-            run(s)
+        for task in (check, run):
+            for s in starts:
+                task(s)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(check, starts))
             list(pool.map(run, starts))
 
     kinds = np.array(scene.kinds)

@@ -128,9 +128,9 @@ class Scene:
         of the pieces then the striker."""
         return self._arrays
 
-    def check_placement(self, x: np.ndarray, y: np.ndarray) -> None:
+    def check_placement(self, x: np.ndarray, y: np.ndarray, *, first_index: int = 0) -> None:
         """Raise ValueError if a striker centre at (x, y) (m) is off the board or
-        overlaps a piece; names the first offending shot."""
+        overlaps a piece; names the first offending shot (counted from ``first_index``)."""
         x = np.atleast_1d(np.asarray(x, dtype=float))
         y = np.atleast_1d(np.asarray(y, dtype=float))
         r = self.specs[self.striker].radius
@@ -141,7 +141,7 @@ class Scene:
             raise ValueError(
                 f"The striker placement (x, y) must put the striker wholly on the board "
                 f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
-                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k}'} instead."
+                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k + first_index}'} instead."
             )
         xy = self._arrays["xy"]
         if len(xy) == 0:
@@ -157,7 +157,7 @@ class Scene:
                 k += start
                 raise ValueError(
                     f"The striker placement (x, y) must not overlap a piece (gap >= 0 m). "
-                    f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k}'}, "
+                    f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k + first_index}'}, "
                     f"overlapping piece {p} ({self.pieces['kind'].iat[p]}) by {-gap[k - start, p]:.3g} m instead."
                 )
 
