@@ -304,6 +304,8 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
 def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling:
     """Adjudicate one carrom shot under policy ``p``; see ``icf.adjudicate``."""
     check_outcome(state, outcome)
+    if outcome.striker_fate == "ditch":
+        raise ValueError("The 'outcome' parameter is inconsistent with the game state: a carrom board has no ditch.")
     seat, team = state.shooter, state.team_of(state.shooter)
     ids = p.ids
     own, opp = state.colours[team], state.colours[1 - team]

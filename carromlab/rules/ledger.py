@@ -92,7 +92,9 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         for pid in getattr(outcome, name):
             if pid == striker or known(pid, name).where != "board":
                 raise _bad(f"{name} names piece {pid}, which was not lying on the board")
-    gone = set(outcome.pocketed_ids) | set(outcome.left_board) | set(outcome.on_frame) | {striker}
+    gone = set(outcome.pocketed_ids) | set(outcome.left_board) | set(outcome.on_frame)
+    if shot_piece is not None and outcome.striker_fate != "board":
+        gone.add(shot_piece)
     if outcome.final_positions is not None:
         for row in outcome.final_positions.itertuples(index=False):
             if row.id == striker and shot_piece is None:
@@ -102,7 +104,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
                 raise _bad(f"final_positions lists piece {row.id} as {row.kind!r}, but it is {piece.kind!r}")
             if bool(row.on_board) == (row.id in gone):
                 raise _bad(f"final_positions says piece {row.id} is {'on' if row.on_board else 'off'} the board, contradicting the pocketed/left lists")
-            if piece.where != "board" and row.on_board:
+            if piece.where != "board" and row.on_board and row.id != shot_piece:
                 raise _bad(f"final_positions puts piece {row.id} on the board, but it was {piece.where!r}")
 
 
@@ -145,10 +147,10 @@ class Ledger:
         """Kind of a piece."""
         return self.pieces[pid].kind
 
-    def set(self, pid: int, where: str, xy: tuple[float, float] | None = None) -> None:
-        """Move a piece to ``where`` (and position ``xy``, m)."""
+    def set(self, pid: int, where: str, xy: tuple[float, float] | None = None, by: int | None = None) -> None:
+        """Move a piece to ``where`` (position ``xy``, m; ``by``: the seat that pocketed it)."""
         x, y = (None, None) if xy is None else xy
-        self.pieces[pid] = replace(self.pieces[pid], where=where, x=x, y=y)
+        self.pieces[pid] = replace(self.pieces[pid], where=where, x=x, y=y, by=by)
 
     def count(self, kind: str, where: str = "board") -> int:
         """Pieces of ``kind`` at ``where`` now."""
@@ -170,7 +172,7 @@ class Ledger:
                 if row.on_board and row.id in self.pieces:
                     self.set(int(row.id), "board", (float(row.x), float(row.y)))
         for pid in out.pocketed_ids:
-            self.set(pid, pocket_to)
+            self.set(pid, pocket_to, by=self.state.shooter)
 
     def send_back(self, pids: Iterable[int], rule: str) -> None:
         """Queue pieces to be put back on the board by :meth:`place`."""

@@ -40,7 +40,10 @@ class PlacementCheck:
         The first constraint violated; empty when legal.
     distance : float
         Distance from the placement to the nearest legal spot, m: 0 when legal, ``inf``
-        when there is no legal spot. Exact to within half of :data:`GRID_STEP`.
+        when there is no legal spot. The nearest spot is searched on a grid of
+        :data:`GRID_STEP` and refined by bisection towards the placement, so the distance
+        is exact for regions that are convex near the placement and at most one grid
+        step too long otherwise.
     nearest : tuple of float or None
         The nearest legal spot (m); the placement itself when legal.
     """
@@ -84,7 +87,20 @@ class Region:
             return PlacementCheck(False, self.rule, failed[0], math.inf, None)
         d = np.where(ok, np.hypot(cx - x, cy - y), np.inf)
         i = int(np.argmin(d))
-        return PlacementCheck(False, self.rule, failed[0], float(d[i]), (float(cx[i]), float(cy[i])))
+        bx, by = self._refine(x, y, float(cx[i]), float(cy[i]))
+        return PlacementCheck(False, self.rule, failed[0], math.hypot(bx - x, by - y), (bx, by))
+
+    def _refine(self, x: float, y: float, bx: float, by: float) -> tuple[float, float]:
+        """Bisect from the legal candidate (bx, by) towards (x, y) for a nearer legal spot."""
+        lo, hi = 0.0, 1.0  # fractions of the way from the candidate to the query; lo is legal
+        for _ in range(40):
+            mid = 0.5 * (lo + hi)
+            px, py = np.array([bx + mid * (x - bx)]), np.array([by + mid * (y - by)])
+            if all(bool(test(px, py)[0]) for _, test in self.constraints):
+                lo = mid
+            else:
+                hi = mid
+        return bx + lo * (x - bx), by + lo * (y - by)
 
 
 def _steps(lo: float, hi: float) -> FloatArray:
@@ -158,7 +174,7 @@ def placement_functions(
             raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
         return verdict.nearest
 
-    params = f"""
+    params = """
     Parameters
     ----------
     state : GameState
@@ -183,8 +199,8 @@ def placement_functions(
     Returns
     -------
     tuple of float
-        ``(x, y)`` itself when legal, else the nearest legal spot (m), exact to within
-        half of the grid step (0.25 mm).
+        ``(x, y)`` itself when legal, else the nearest legal spot (m) (see
+        ``PlacementCheck.distance`` for its precision).
 
     Raises
     ------

@@ -91,6 +91,9 @@ class Piece:
     x, y : float or None
         Centre on the board, m (board frame, origin at the centre); None when the piece
         is not on the board or its position is unknown.
+    by : int or None
+        Seat whose shot pocketed the piece (or sank it in the 20-hole); None otherwise.
+        A pocketed coin counts for the owner of its colour whoever pocketed it.
     """
 
     id: int
@@ -98,6 +101,7 @@ class Piece:
     where: str
     x: float | None = None
     y: float | None = None
+    by: int | None = None
 
     def __post_init__(self) -> None:
         check_int("id", self.id, low=0)
@@ -108,6 +112,8 @@ class Piece:
             raise ValueError(f"The 'x' and 'y' parameters must both be set or both be None. Got {self.x!r}, {self.y!r} instead.")
         if self.x is not None and not (math.isfinite(self.x) and math.isfinite(self.y)):
             raise ValueError(f"The 'x' and 'y' parameters must be finite (m). Got {self.x!r}, {self.y!r} instead.")
+        if self.by is not None:
+            check_int("by", self.by, low=0)
 
     @property
     def position(self) -> tuple[float, float] | None:
@@ -286,7 +292,7 @@ class GameState:
         -------
         pandas.DataFrame
             Columns ``id`` (int), ``kind`` (str), ``where`` (str), ``x``, ``y`` (m, NaN
-            when off the board or unknown).
+            when off the board or unknown), ``by`` (seat that pocketed it, -1 if none).
         """
         nan = float("nan")
         return pd.DataFrame(
@@ -296,6 +302,7 @@ class GameState:
                 "where": [p.where for p in self.pieces],
                 "x": [nan if p.x is None else p.x for p in self.pieces],
                 "y": [nan if p.y is None else p.y for p in self.pieces],
+                "by": [-1 if p.by is None else p.by for p in self.pieces],
             }
         )
 

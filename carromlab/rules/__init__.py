@@ -1,0 +1,90 @@
+"""Adjudication of carrom, Hikone carrom and crokinole shots (RULES.md).
+
+Each variant module (:mod:`~carromlab.rules.icf`, :mod:`~carromlab.rules.online`,
+:mod:`~carromlab.rules.hikone`, :mod:`~carromlab.rules.crokinole`) provides
+``new_game``, ``check_placement``, ``snap_placement`` and ``adjudicate``. The functions
+here dispatch on ``state.variant``.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from .._validation import check_choice
+from ..equipment.board import Board
+from . import crokinole, hikone, icf, online
+from .carrom import rotate_break
+from .outcome import KINDS, STRIKER_FATES, Pocketing, ShotOutcome
+from .placement import PlacementCheck
+from .ruling import Foul, Placement, Ruling
+from .state import GameState, Piece
+
+__all__ = [
+    "VARIANTS",
+    "KINDS",
+    "STRIKER_FATES",
+    "Foul",
+    "GameState",
+    "Piece",
+    "Placement",
+    "PlacementCheck",
+    "Pocketing",
+    "Ruling",
+    "ShotOutcome",
+    "adjudicate",
+    "check_placement",
+    "crokinole",
+    "hikone",
+    "icf",
+    "online",
+    "rotate_break",
+    "snap_placement",
+    "variant",
+]
+
+#: The variant modules by name (the value of ``GameState.variant``).
+VARIANTS: dict[str, ModuleType] = {"icf": icf, "online": online, "hikone": hikone, "crokinole": crokinole}
+
+
+def variant(state: GameState) -> ModuleType:
+    """The module implementing the rules of ``state``'s variant."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"The 'state' parameter must be a GameState. Got {type(state).__name__} instead.")
+    return VARIANTS[check_choice("state.variant", state.variant, VARIANTS)]
+
+
+def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
+    """Adjudicate one shot under the rules of ``state.variant``.
+
+    Parameters
+    ----------
+    state : GameState
+        The state before the shot (never modified).
+    outcome : ShotOutcome
+        What happened.
+
+    Returns
+    -------
+    Ruling
+        Fouls, returned pieces, turn, scores and the new state.
+
+    Raises
+    ------
+    ValueError
+        If the outcome is inconsistent with the state.
+    """
+    return variant(state).adjudicate(state, outcome)
+
+
+def check_placement(
+    state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
+) -> PlacementCheck:
+    """Check a striker placement (m) under the rules of ``state.variant``; see the variant's function."""
+    return variant(state).check_placement(state, x, y, striker_radius, board)
+
+
+def snap_placement(
+    state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
+) -> tuple[float, float]:
+    """The legal striker spot (m) nearest (x, y) under the rules of ``state.variant``."""
+    return variant(state).snap_placement(state, x, y, striker_radius, board)

@@ -1,0 +1,226 @@
+"""Scripted Hikone shots: one or more tests per rule HIK-1..HIK-11."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from carromlab.rules import ShotOutcome, hikone
+from carromlab.rules.hikone import HikoneOptions
+
+from .rules_testkit import ids, move, play, put, shot
+
+R_STRIKER = 0.01525
+JACK = 0
+
+
+@pytest.fixture
+def game():
+    return hikone.new_game()
+
+
+def all_but(state, colour, left):
+    """Pocket every puck of ``colour`` but the first ``left``."""
+    return move(state, "pocketed", *ids(state, colour)[left:])
+
+
+# ---------------------------------------------------------------------------- HIK-1
+def test_hik_1_setup_alternating_on_centre_circle_jack_on_spot(game):
+    pos = game.positions()
+    pucks = pos[pos["kind"] != "jack"]
+    assert game.count("red") == game.count("green") == 12
+    assert np.allclose(np.hypot(pucks["x"], pucks["y"]), game.board.marks.centre_circle_radius)
+    order = pucks.assign(a=np.mod(np.arctan2(pucks["y"], pucks["x"]), 2 * np.pi)).sort_values("a")["kind"].tolist()
+    assert all(order[i] != order[i + 1] for i in range(23))
+    assert (game.piece(JACK).kind, game.piece(JACK).x, game.piece(JACK).y) == ("jack", 0.0, 0.0)
+    assert game.colours == ("red", "green") and game.shooter == 0 and game.striker_id == 25
+
+
+# ---------------------------------------------------------------------------- HIK-2
+def test_hik_2_first_shot_from_own_tee_spot(game):
+    tee = game.board.area_line("south").tee_spot
+    assert hikone.check_placement(game, tee.x, tee.y, R_STRIKER).ok
+    verdict = hikone.check_placement(game, tee.x + 0.05, tee.y, R_STRIKER)
+    assert not verdict.ok and verdict.rule == "HIK-2"
+    assert verdict.distance == pytest.approx(0.05 - tee.radius, abs=1e-6)
+
+
+def test_hik_2_blocked_tee_spot_striker_touches_its_outline(game):
+    tee = game.board.area_line("south").tee_spot
+    s = put(game, 1, tee.x, tee.y)
+    assert not hikone.check_placement(s, tee.x, tee.y, R_STRIKER).ok
+    x, y = hikone.snap_placement(s, tee.x + 0.001, tee.y, R_STRIKER)
+    d = math.hypot(x - tee.x, y - tee.y)
+    assert d <= tee.radius + R_STRIKER + 1e-9 and d >= R_STRIKER + s.radius("red") - 1e-9
+
+
+def test_hik_2_later_shots_on_the_area_line(game):
+    line = game.board.area_line("south").line
+    s = game.with_(seat_shots=(1, 0))
+    assert hikone.check_placement(s, 0.1, line.y0, R_STRIKER).ok
+    assert not hikone.check_placement(s, 0.1, line.y0 + 0.03, R_STRIKER).ok
+    # the first shot pocketed an own puck: the second comes from the area line
+    r = hikone.adjudicate(game, shot(game, 1))
+    assert r.turn_continues and r.state.seat_shots == (1, 0)
+    assert hikone.check_placement(r.state, 0.1, line.y0, R_STRIKER).ok
+
+
+def test_hik_2_doubles_striker_may_not_touch_a_puck_inside_own_area():
+    s = put(hikone.new_game(4), 1, 0.1, -0.26)
+    line = s.board.area_line("south").line
+    x = 0.1 + R_STRIKER + s.radius("red")  # touching the puck, on the line
+    assert not hikone.check_placement(s.with_(seat_shots=(1, 0, 0, 0)), x, -0.26 + 0.0, R_STRIKER).ok
+    singles = put(hikone.new_game(), 1, 0.1, -0.26).with_(seat_shots=(1, 0))
+    assert hikone.check_placement(singles, x, line.y0 - 0.01, R_STRIKER).ok
+
+
+# ---------------------------------------------------------------------------- HIK-3
+def test_hik_3_own_puck_continues_once_however_many(game):
+    r = hikone.adjudicate(game, shot(game, 1, 3, 5))
+    assert r.turn_continues and r.state.shot_in_turn == 1 and "HIK-3" in r.applied
+
+
+def test_hik_3_opponent_puck_is_a_service_and_turn_passes_clockwise():
+    s = hikone.new_game(4)
+    r = hikone.adjudicate(s, shot(s, 2))
+    assert not r.turn_continues and r.next_shooter == 1 and s.seat_sides[1] == "west"
+    assert r.state.count("green", "pocketed") == 1
+
+
+# ---------------------------------------------------------------------------- HIK-4, HIK-11
+def test_hik_4_jack_after_all_own_pucks_wins(game):
+    s = all_but(all_but(game, "red", 0), "green", 5)
+    r = hikone.adjudicate(s, shot(s, JACK))
+    assert r.board_over and r.game_over and r.game_winner == 0 and "HIK-4" in r.applied
+
+
+def test_hik_11_score_112_and_12_minus_pucks_left(game):
+    s = all_but(all_but(game, "red", 0), "green", 5)
+    r = hikone.adjudicate(s, shot(s, JACK))
+    assert r.board_points == (112, 7) and r.game_scores == (112, 7) and "HIK-11" in r.applied
+
+
+# ---------------------------------------------------------------------------- HIK-5
+def test_hik_5_early_jack_returns_five_pucks_and_jack_on_spot(game):
+    s = all_but(game, "red", 4)  # 8 red pucks in the pockets
+    r = hikone.adjudicate(s, shot(s, JACK))
+    assert "HIK-5" in {f.rule for f in r.fouls} and not r.turn_continues
+    assert r.state.count("red", "pocketed") == 3 and r.state.count("red") == 9
+    jack = r.state.piece(JACK)
+    assert (jack.x, jack.y) == (0.0, 0.0)  # the jack on top stays on the jack spot
+    assert r.returned[0].piece_id == JACK
+
+
+def test_hik_5_missing_pucks_become_a_debt(game):
+    s = all_but(game, "red", 10)  # 2 pocketed
+    r = hikone.adjudicate(s, shot(s, JACK))
+    assert r.dues == (3, 0) and r.state.count("red", "pocketed") == 0
+    # the next red pucks to fall pay the debt, whoever pockets them
+    s2 = r.state.with_(shooter=1)
+    r2 = hikone.adjudicate(s2, shot(s2, ids(s2, "red")[0]))
+    assert r2.dues == (2, 0) and r2.state.count("red", "pocketed") == 0
+
+
+@pytest.mark.parametrize("where", ["left_board", "on_frame"])
+def test_hik_5_jack_off_the_board_or_on_the_frame(game, where):
+    s = all_but(game, "red", 4)
+    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(JACK,), **{where: (JACK,)}))
+    assert "HIK-5" in {f.rule for f in r.fouls} and r.state.count("red", "pocketed") == 3
+
+
+# ---------------------------------------------------------------------------- HIK-6
+def test_hik_6_last_puck_and_jack_same_shot_no_win_six_back(game):
+    s = all_but(game, "red", 1)  # 11 in, one on the board
+    r = hikone.adjudicate(s, shot(s, ids(s, "red")[0], JACK))
+    assert not r.board_over and "HIK-6" in {f.rule for f in r.fouls}
+    assert r.state.count("red", "pocketed") == 6  # 12 - 6
+    assert len(r.returned) == 7  # the jack and 6 pucks
+
+
+def test_hik_6_option_only_last_pucks_are_void(game):
+    s = all_but(game, "red", 4).with_(options=HikoneOptions(void_pucks_with_jack=False))
+    r = hikone.adjudicate(s, shot(s, ids(s, "red")[0], JACK))
+    assert "HIK-6" not in {f.rule for f in r.fouls}
+    assert r.state.count("red", "pocketed") == 9 - 5
+    default = hikone.adjudicate(s.with_(options=HikoneOptions()), shot(s, ids(s, "red")[0], JACK))
+    assert default.state.count("red", "pocketed") == 8 - 5
+
+
+# ---------------------------------------------------------------------------- HIK-7
+@pytest.mark.parametrize("fate", ["pocketed", "off_board", "frame"])
+def test_hik_7_striker_foul_voids_own_pucks_costs_one_and_passes(game, fate):
+    s = all_but(game, "red", 10)  # 2 pocketed
+    pocketed = shot(s, 3, 2).pocketed + ((25, "striker", 1, 0.5),) if fate == "pocketed" else shot(s, 3, 2).pocketed
+    r = hikone.adjudicate(s, ShotOutcome(pocketed=pocketed, striker_fate=fate, striker_touched=(3,)))
+    assert "HIK-7" in {f.rule for f in r.fouls} and not r.turn_continues
+    assert r.state.count("red", "pocketed") == 1  # 2 + 1 void, then 1 back + the void one
+    assert r.state.count("green", "pocketed") == 1  # the opponent's puck stays (service)
+
+
+def test_hik_7_debt_when_no_puck_to_return(game):
+    r = hikone.adjudicate(game, ShotOutcome(striker_fate="frame"))
+    assert r.dues == (1, 0)
+
+
+# ---------------------------------------------------------------------------- HIK-8
+def test_hik_8_puck_off_the_board_returns_without_penalty(game):
+    r = hikone.adjudicate(game, ShotOutcome(pocketed=shot(game, 1).pocketed, left_board=(2, 3), striker_touched=(1,)))
+    assert r.fouls == () and r.turn_continues and "HIK-8" in r.applied
+    placed = {p.piece_id: p for p in r.returned}
+    assert set(placed) == {2, 3}
+    # the opponent's puck goes underneath: placed first, nearest the jack spot
+    assert [p.piece_id for p in r.returned] == [2, 3]
+
+
+def test_hik_8_puck_on_the_frame_returns(game):
+    r = hikone.adjudicate(game, ShotOutcome(on_frame=(4,), striker_touched=(4,)))
+    assert r.state.piece(4).where == "board" and r.returned[0].rule == "HIK-8"
+
+
+# ---------------------------------------------------------------------------- HIK-9
+@pytest.fixture
+def doubles():
+    return put(hikone.new_game(4), 1, 0.1, -0.26)  # red puck 1 wholly inside south's area
+
+
+def test_hik_9_direct_hit_inside_own_area_voids_the_shot(doubles):
+    s = move(doubles, "pocketed", 3)
+    r = hikone.adjudicate(s, shot(s, 1, 5))
+    assert "HIK-9" in {f.rule for f in r.fouls} and not r.turn_continues
+    assert r.state.piece(1).position == (0.1, -0.26) and r.state.piece(5).where == "board"  # restored
+    assert r.state.count("red", "pocketed") == 0  # puck 3 went back as the penalty
+
+
+def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
+    assert hikone.adjudicate(doubles, shot(doubles, 1, cushion_first=True)).fouls == ()
+    line_y = doubles.board.area_line("south").line.y0
+    on_line = put(doubles, 1, 0.1, line_y - 0.01)
+    assert hikone.adjudicate(on_line, shot(on_line, 1)).fouls == ()
+    singles = put(hikone.new_game(), 1, 0.1, -0.26)
+    assert hikone.adjudicate(singles, shot(singles, 1)).fouls == ()
+
+
+# ---------------------------------------------------------------------------- HIK-10
+def test_hik_10_at_time_fewer_pucks_wins_after_the_round(game):
+    s = hikone.call_time(all_but(game, "red", 5))
+    r1 = hikone.adjudicate(s, ShotOutcome())  # red finishes its turn: green still plays
+    assert not r1.game_over
+    r2 = hikone.adjudicate(r1.state, ShotOutcome(timed_out=True))  # green's shot clock runs out
+    assert r2.game_over and r2.game_winner == 0 and r2.board_points == (7, 0) and "HIK-10" in r2.applied
+
+
+def test_hik_10_equal_pucks_play_another_round(game):
+    s = hikone.call_time(game)
+    r = play(s, ShotOutcome(), ShotOutcome())
+    assert not r.game_over and r.next_shooter == 0
+    r2 = play(r.state, shot(r.state, 1), ShotOutcome(), ShotOutcome())
+    assert r2.game_over and r2.game_winner == 0
+
+
+def test_hik_10_call_time_needs_a_hikone_game_in_progress():
+    from carromlab.rules import icf
+
+    with pytest.raises(ValueError):
+        hikone.call_time(icf.new_game())

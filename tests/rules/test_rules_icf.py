@@ -1,0 +1,334 @@
+"""Scripted ICF shots: one or more tests per rule ICF-1..ICF-16."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from .rules_testkit import broken, ids, move, play, pocket, put, shot
+
+from carromlab.equipment.board import Board
+from carromlab.rules import ShotOutcome, icf, rotate_break
+from carromlab.rules.icf import ICFOptions
+
+R_STRIKER = 0.02065
+
+
+@pytest.fixture
+def game():
+    return broken(icf.new_game())
+
+
+def endgame(state, white_left, black_left, queen="board", queen_team=None):
+    """Keep only the first ``white_left`` whites and ``black_left`` blacks on the board."""
+    gone = ids(state, "white")[white_left:] + ids(state, "black")[black_left:]
+    state = move(state, "pocketed", *gone)
+    if queen != "board":
+        state = move(state, "pocketed", 0)
+    return state.with_(queen_status=queen, queen_team=queen_team)
+
+
+# ---------------------------------------------------------------------------- ICF-1, ICF-2
+def test_icf_1_setup_queen_centre_rings_and_white_y():
+    s = icf.new_game()
+    pos = s.positions().set_index("id")
+    assert (pos.loc[0, "kind"], pos.loc[0, "x"], pos.loc[0, "y"]) == ("queen", 0.0, 0.0)
+    assert s.count("white") == s.count("black") == 9
+    d = 2 * s.radius("white")
+    r = np.hypot(pos["x"], pos["y"])
+    inner = pos[np.isclose(r, d)]
+    assert len(inner) == 6
+    angles = np.arctan2(inner["y"], inner["x"])
+    order = inner.assign(a=np.mod(angles, 2 * np.pi)).sort_values("a")["kind"].tolist()
+    assert all(order[i] != order[i + 1] for i in range(5))  # alternating
+    # every inner white is continued outward by a white at 2d: the Y
+    for _, row in inner[inner["kind"] == "white"].iterrows():
+        far = pos[np.isclose(pos["x"], 2 * row["x"]) & np.isclose(pos["y"], 2 * row["y"])]
+        assert far["kind"].tolist() == ["white"]
+
+
+def test_icf_1_breaker_may_rotate_before_the_break_only():
+    s = icf.new_game()
+    turned = rotate_break(s, math.pi / 6)
+    p, q = s.piece(1), turned.piece(1)
+    assert math.isclose(math.hypot(p.x, p.y), math.hypot(q.x, q.y))
+    assert not math.isclose(p.x, q.x)
+    with pytest.raises(ValueError, match="ICF-1"):
+        rotate_break(broken(s), 0.1)
+
+
+def test_icf_2_seats_colours_and_counter_clockwise_order():
+    singles = icf.new_game()
+    assert singles.seat_sides == ("south", "north") and singles.colours == ("white", "black")
+    assert singles.shooter == 0  # the toss winner takes white and breaks
+    doubles = broken(icf.new_game(4))
+    assert doubles.seat_sides == ("south", "east", "north", "west")
+    assert [doubles.team_of(s) for s in range(4)] == [0, 1, 0, 1]  # partners face each other
+    ruling = icf.adjudicate(doubles, ShotOutcome())
+    assert ruling.next_shooter == 1  # counter-clockwise: south, then east
+
+
+# ---------------------------------------------------------------------------- ICF-3
+def test_icf_3_placement_between_baselines_is_legal(game):
+    base = game.board.baseline("south")
+    mid_y = 0.5 * (base.outer.y0 + base.inner.y0)
+    assert icf.check_placement(game, 0.0, mid_y, R_STRIKER).ok
+    # off the band between the lines
+    verdict = icf.check_placement(game, 0.0, mid_y + 0.03, R_STRIKER)
+    assert not verdict.ok and verdict.rule == "ICF-3"
+    assert math.isclose(verdict.distance, 0.03 - 0.5 * base.gap, abs_tol=1e-5)
+
+
+def test_icf_3_base_circle_covered_or_clear_and_arrow(game):
+    circle = game.board.baseline("south").base_circles[1]
+    assert icf.check_placement(game, circle.x, circle.y, R_STRIKER).ok  # covers it completely
+    partly = icf.check_placement(game, circle.x - 0.02, circle.y, R_STRIKER)
+    assert not partly.ok and partly.distance > 0
+    x, y = icf.snap_placement(game, circle.x - 0.02, circle.y, R_STRIKER)
+    assert icf.check_placement(game, x, y, R_STRIKER).ok
+    # a striker overlapping the arrow line is illegal
+    arrow = game.board.baseline("south").arrows[1]
+    assert not icf.check_placement(game, arrow.x0, arrow.y0, R_STRIKER).ok
+
+
+def test_icf_3_placement_uses_the_shooters_side_and_avoids_coins(game):
+    north = game.with_(shooter=1)
+    base = game.board.baseline("north")
+    y = 0.5 * (base.outer.y0 + base.inner.y0)
+    assert icf.check_placement(north, 0.0, y, R_STRIKER).ok
+    assert not icf.check_placement(game, 0.0, y, R_STRIKER).ok
+    coin_y = 0.5 * (game.board.baseline("south").outer.y0 + game.board.baseline("south").inner.y0)
+    blocked = put(game, 1, 0.0, coin_y)
+    verdict = icf.check_placement(blocked, 0.0, coin_y, R_STRIKER)
+    assert not verdict.ok and "overlap" in verdict.reason
+    assert verdict.distance == pytest.approx(R_STRIKER + blocked.radius("white"), abs=1e-6)
+
+
+# ---------------------------------------------------------------------------- ICF-4
+def test_icf_4_own_coin_continues(game):
+    r = icf.adjudicate(game, shot(game, 1))
+    assert r.turn_continues and r.next_shooter == 0 and "ICF-4" in r.applied
+    assert r.state.count("white", "pocketed") == 1
+
+
+def test_icf_4_own_with_opponent_coin_continues(game):
+    r = icf.adjudicate(game, shot(game, 2, 1))
+    assert r.turn_continues
+    assert r.state.count("black", "pocketed") == 1
+
+
+def test_icf_4_only_opponent_coins_pass_and_count_for_opponent(game):
+    r = icf.adjudicate(game, shot(game, 2, 4))
+    assert not r.turn_continues and r.next_shooter == 1
+    assert r.state.count("black", "pocketed") == 2 and r.fouls == ()
+    assert r.state.piece(2).by == 0  # pocketed by white's shot, credited to black
+
+
+# ---------------------------------------------------------------------------- ICF-5, ICF-6
+def test_icf_5_queen_before_any_own_coin_returns_to_centre(game):
+    r = icf.adjudicate(game, shot(game, 0))
+    assert r.queen_status == "board" and "ICF-5" in r.applied
+    assert [p.piece_id for p in r.returned] == [0]
+    assert not r.turn_continues
+
+
+def test_icf_5_queen_with_first_own_coin_is_not_allowed(game):
+    r = icf.adjudicate(game, shot(game, 0, 1))
+    assert r.queen_status == "board" and r.turn_continues
+
+
+def test_icf_5_queen_after_own_coin_then_cover_on_next_shot(game):
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, 0))
+    assert r.queen_status == "pending" and r.queen_team == 0 and r.turn_continues
+    r2 = icf.adjudicate(r.state, shot(r.state, 3))
+    assert r2.queen_status == "covered" and r2.queen_team == 0 and "ICF-5" in r2.applied
+
+
+def test_icf_5_failed_cover_returns_the_queen(game):
+    s = move(game, "pocketed", 1)
+    r = play(s, shot(s, 0), ShotOutcome())
+    assert r.queen_status == "board" and r.state.piece(0).where == "board"
+    assert r.returned[0].piece_id == 0 and r.next_shooter == 1
+
+
+@pytest.mark.parametrize("order", [(0, 3), (3, 0)])
+def test_icf_6_queen_and_own_coin_same_shot_cover_whichever_first(game, order):
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, *order))
+    assert r.queen_status == "covered" and "ICF-6" in r.applied and r.turn_continues
+
+
+# ---------------------------------------------------------------------------- ICF-7, ICF-8, ICF-9
+def test_icf_7_last_coin_with_queen_covered_wins_board(game):
+    s = endgame(game, 1, 4, queen="covered", queen_team=0)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_over and r.board_winner == 0 and "ICF-7" in r.applied
+    assert r.state.board_number == 2 and r.state.count("white") == 9  # next board set up
+
+
+def test_icf_8_score_opponent_coins_plus_3_for_winner_cover(game):
+    s = endgame(game, 1, 4, queen="covered", queen_team=0)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_points == (7, 0) and r.game_scores == (7, 0) and "ICF-8" in r.applied
+
+
+def test_icf_8_loser_covered_queen_nobody_gets_3(game):
+    s = endgame(game, 1, 4, queen="covered", queen_team=1)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_points == (4, 0)
+
+
+def test_icf_9_no_queen_points_once_leader_has_22(game):
+    s = endgame(game, 1, 2, queen="covered", queen_team=0).with_(game_scores=(10, 22))
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_points == (2, 0) and "ICF-9" in r.applied
+
+
+# ---------------------------------------------------------------------------- ICF-10
+def test_icf_10_game_ends_at_25(game):
+    s = endgame(game, 1, 5, queen="covered", queen_team=0).with_(game_scores=(17, 3))
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.game_over and r.game_winner == 0 and r.game_scores == (25, 3) and "ICF-10" in r.applied
+
+
+def test_icf_10_game_ends_after_8_boards_highest_total_wins(game):
+    s = endgame(game, 1, 1, queen="covered", queen_team=1).with_(game_scores=(5, 9), board_number=8)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.game_over and r.game_scores == (6, 9) and r.game_winner == 1
+
+
+def test_icf_10_tie_after_8_boards_is_a_draw(game):
+    s = endgame(game, 1, 1, queen="covered", queen_team=1).with_(game_scores=(8, 9), board_number=8)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.game_over and r.game_winner is None
+
+
+def test_icf_10_next_board_is_broken_by_the_other_player_with_white(game):
+    s = endgame(game, 1, 5, queen="covered", queen_team=0)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.next_shooter == 1 and r.state.colours == ("black", "white") and r.state.board_first == 1
+
+
+# ---------------------------------------------------------------------------- ICF-11
+def test_icf_11_striker_alone_returns_one_coin_and_passes(game):
+    s = move(game, "pocketed", 1, 3)
+    r = icf.adjudicate(s, shot(s, 19))
+    assert [f.rule for f in r.fouls] == ["ICF-11"] and not r.turn_continues
+    assert r.state.count("white", "pocketed") == 1 and len(r.returned) == 1
+
+
+def test_icf_11_striker_with_own_coins_returns_them_plus_one_and_continues(game):
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, 3, 5, 19))
+    assert r.turn_continues and r.state.count("white", "pocketed") == 0
+    assert sorted(p.piece_id for p in r.returned) == [1, 3, 5] and r.dues == (0, 0)
+
+
+def test_icf_11_no_coin_to_return_becomes_a_due_paid_later(game):
+    r = icf.adjudicate(game, shot(game, 19))
+    assert r.dues == (1, 0) and r.returned == ()
+    # the opponent plays on; later white pockets a coin, which pays the due
+    s = r.state.with_(shooter=0)
+    r2 = icf.adjudicate(s, shot(s, 1))
+    assert r2.dues == (0, 0) and r2.state.piece(1).where == "board" and r2.turn_continues
+
+
+def test_icf_11_striker_with_queen_returns_the_queen(game):
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, 0, 19))
+    assert r.queen_status == "board" and not r.turn_continues
+
+
+# ---------------------------------------------------------------------------- ICF-12, ICF-13
+def test_icf_12_coin_off_the_board_returns_to_centre_without_foul(game):
+    r = icf.adjudicate(game, ShotOutcome(left_board=(5,), striker_touched=(5,)))
+    assert r.fouls == () and r.state.piece(5).where == "board" and "ICF-12" in r.applied
+    assert r.returned[0].rule == "ICF-12"
+
+
+def test_icf_12_standing_coins_stay(game):
+    frame = pd.DataFrame({"id": [5], "kind": ["white"], "x": [0.1], "y": [0.1], "on_board": [True]})
+    r = icf.adjudicate(game, ShotOutcome(final_positions=frame, striker_touched=(5,)))
+    assert r.returned == () and (r.state.piece(5).x, r.state.piece(5).y) == (0.1, 0.1)
+
+
+def test_icf_13_returned_coin_covers_the_free_centre_circle(game):
+    s = put(move(game, "pocketed", *range(19)), 1, 0.2, 0.2)
+    r = icf.adjudicate(s, ShotOutcome(left_board=(1,)))
+    assert (r.returned[0].x, r.returned[0].y) == (0.0, 0.0)
+
+
+def test_icf_13_covered_centre_circle_far_side_for_next_shooter(game):
+    # black (seat 1) pockets the striker; the queen covers the centre circle completely
+    s = move(game, "pocketed", 2).with_(shooter=1)
+    r2 = icf.adjudicate(s, ShotOutcome(striker_fate="pocketed", striker_touched=(4,)))
+    (placed,) = r2.returned
+    assert placed.rule == "ICF-11"
+    # the queen still covers the centre circle: next shooter is south (seat 0), far side is north
+    circle = game.board.marks.centre_circle_radius
+    assert placed.y > 0 and math.hypot(placed.x, placed.y) >= circle + game.radius("white") - 1e-9
+    others = [p for p in r2.state.pieces if p.where == "board" and p.id != placed.piece_id]
+    assert min(math.hypot(p.x - placed.x, p.y - placed.y) for p in others) >= 2 * game.radius("white") - 1e-9
+
+
+# ---------------------------------------------------------------------------- ICF-14, ICF-15
+def test_icf_14_pocketing_opponents_last_coin_loses_and_costs_3(game):
+    s = endgame(game, 3, 1)
+    r = icf.adjudicate(s, shot(s, ids(s, "black")[0]))
+    assert r.board_over and r.board_winner == 1 and "ICF-14" in {f.rule for f in r.fouls}
+    assert r.board_points == (-3, 3)  # the winner scores the shooter's 3 coins left
+
+
+def test_icf_15_own_last_coin_before_cover_default_reading(game):
+    s = endgame(game, 1, 4)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_winner == 1 and r.board_points == (-3, 4) and "ICF-15" in r.rule_ids
+
+
+def test_icf_15_option_opponent_gains_the_3(game):
+    s = endgame(game, 1, 4).with_(options=ICFOptions(own_last_coin="opponent_gains_3"))
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_points == (0, 7)
+
+
+def test_icf_15_last_coin_with_pending_queen_covers_and_wins(game):
+    s = endgame(game, 1, 4, queen="pending", queen_team=0)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_winner == 0 and r.board_points == (7, 0)
+
+
+# ---------------------------------------------------------------------------- ICF-16
+def test_icf_16_break_retaken_up_to_three_attempts():
+    s = icf.new_game()
+    stay = ShotOutcome(striker_left_baseline=False)
+    r1 = icf.adjudicate(s, stay)
+    assert r1.retake and r1.turn_continues and r1.state.break_attempts == 1 and "ICF-16" in r1.applied
+    r2 = icf.adjudicate(r1.state, stay)
+    assert r2.retake and r2.state.break_attempts == 2
+    r3 = icf.adjudicate(r2.state, stay)
+    assert not r3.retake and r3.next_shooter == 1 and r3.state.break_attempts == 0
+    assert r3.state.board_shots == 0  # the opponent now breaks
+
+
+def test_icf_16_does_not_apply_after_the_break(game):
+    r = icf.adjudicate(game, ShotOutcome(striker_left_baseline=False))
+    assert not r.retake and r.next_shooter == 1
+
+
+def test_icf_16_contradictory_outcome_is_rejected():
+    s = icf.new_game()
+    with pytest.raises(ValueError, match="baseline"):
+        icf.adjudicate(s, ShotOutcome(striker_left_baseline=False, pocketed=pocket(s, 1)))
+
+
+def test_icf_timed_out_shot_is_rejected(game):
+    with pytest.raises(ValueError, match="time"):
+        icf.adjudicate(game, ShotOutcome(timed_out=True))
+
+
+def test_icf_board_preset_override():
+    s = icf.new_game(board=Board.icf(size=0.735))
+    assert s.board.size == 0.735
