@@ -1,0 +1,159 @@
+"""From a game state to an engine scene, and from a simulated shot to a ShotOutcome."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ..engine.scene import Scene
+from ..engine.simulate import ShotResult
+from ..equipment.disc import DiscSpec
+from ..equipment.layout import default_specs
+from .outcome import ShotOutcome
+from .state import GameState
+
+__all__ = ["GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result"]
+
+#: Equipment family of each rule variant.
+GAME_OF_VARIANT = {"icf": "icf", "online": "icf", "hikone": "hikone", "crokinole": "crokinole"}
+
+
+def shot_piece(state: GameState) -> int | None:
+    """Id of the crokinole disc the shooter plays next (the lowest id in hand), or None
+    for carrom and Hikone, where the striker is not a game piece."""
+    if state.variant != "crokinole":
+        return None
+    colour = state.colours[state.team_of(state.shooter)]
+    hand = [p.id for p in state.pieces if p.kind == colour and p.where == "hand"]
+    if not hand:
+        raise ValueError(f"The 'state' parameter must leave the shooter a {colour} disc in hand. Got none.")
+    return min(hand)
+
+
+def _specs(state: GameState) -> dict[str, DiscSpec]:
+    """Default discs of the variant, resized to the state's radii."""
+    specs = default_specs(GAME_OF_VARIANT[state.variant])
+    radii = dict(state.radii)
+    return {k: replace(s, radius=radii.get(k, s.radius)) for k, s in specs.items()}
+
+
+def scene_for(state: GameState) -> tuple[Scene, np.ndarray]:
+    """The engine scene of the pieces on the board, and the game id of each scene piece.
+
+    Parameters
+    ----------
+    state : GameState
+        Position between two shots.
+
+    Returns
+    -------
+    scene : Scene
+        Board and pieces on it; the shot disc is the striker (crokinole: a disc of the
+        shooter's colour).
+    ids : numpy.ndarray
+        ``ids[k]`` is the game id of scene piece ``k``.
+    """
+    on = [p for p in state.pieces if p.where == "board"]
+    frame = pd.DataFrame({"kind": [p.kind for p in on], "x": [p.x for p in on], "y": [p.y for p in on]})
+    striker = "striker"
+    if state.variant == "crokinole":
+        striker = state.colours[state.team_of(state.shooter)]
+    scene = Scene(state.board, frame, _specs(state), striker)
+    return scene, np.array([p.id for p in on], dtype=int)
+
+
+def _chain(result: ShotResult, own: str) -> tuple[int, ...]:
+    """Scene ids struck by the shot disc directly or through the shooter's own discs
+    (rule CRK-3), in the order they were first struck."""
+    ev = result.events
+    ev = ev[ev["kind"] == "disc"]
+    carriers = {result.striker_id}
+    struck: list[int] = []
+    kinds = result.scene.kinds
+    for a, b in zip(ev["disc"], ev["other"]):
+        for src, dst in ((a, b), (b, a)):
+            if src in carriers and dst not in carriers and dst != result.striker_id:
+                if dst not in struck:
+                    struck.append(dst)
+                if kinds[dst] == own:
+                    carriers.add(dst)
+    return tuple(struck)
+
+
+def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -> ShotOutcome:
+    """Translate a simulated shot into the record the rules read.
+
+    Parameters
+    ----------
+    result : ShotResult
+        A shot simulated (with ``record=True``) on ``scene_for(state)``.
+    state : GameState
+        The position the shot was played from.
+    ids : numpy.ndarray
+        Game id of each scene piece, from :func:`scene_for`.
+
+    Returns
+    -------
+    ShotOutcome
+        Pocketed pieces in order (the striker as kind ``"striker"``, or the crokinole disc
+        played under its own id and colour), first touch, striker fate, pieces in the
+        ditch, whether the striker left the baseline area (ICF-16: its centre went beyond
+        the shooter's inner baseline), pieces the striker touched, whether it hit a
+        cushion first (HIK-9), the crokinole chain (CRK-3) and the final positions.
+    """
+    sid = result.striker_id
+    played = shot_piece(state)
+    if played is None:
+        striker_game_id = state.striker_id if state.striker_id is not None else len(state.pieces)
+    else:
+        striker_game_id = played
+    gid = np.append(ids, striker_game_id)
+    kinds = result.scene.kinds
+    striker_kind = "striker" if played is None else kinds[sid]
+
+    pocketed = [
+        (int(gid[row.id]), striker_kind if row.id == sid else row.kind, row.pocket, float(row.t))
+        for row in result.pocketed.itertuples()
+    ]
+    final = result.final
+    # the crokinole disc played is a game piece; the carrom or Hikone striker is not
+    pieces = final if played is not None else final[final["id"] != sid]
+    positions = pd.DataFrame(
+        {
+            "id": gid[pieces["id"].to_numpy()],
+            "kind": pieces["kind"].to_numpy(),
+            "x": pieces["x"].to_numpy(),
+            "y": pieces["y"].to_numpy(),
+            "on_board": (pieces["status"] == "board").to_numpy(),
+        }
+    )
+    ev = result.events
+    striker_ev = ev[(ev["disc"] == sid) | (ev["other"] == sid)]
+    impacts = striker_ev[striker_ev["kind"].isin(["disc", "cushion"])]
+    cushion_first = bool(len(impacts)) and impacts["kind"].iat[0] == "cushion"
+    left_baseline = True
+    if state.variant in ("icf", "online"):
+        side = state.seat_sides[state.shooter]
+        seg = result.segments
+        path = seg[seg["disc"] == sid]
+        xs = np.append(path["x0"].to_numpy(), final["x"].iat[sid])
+        ys = np.append(path["y0"].to_numpy(), final["y"].iat[sid])
+        inner = state.board.baseline(side).inner
+        _, depth = state.board.side_coordinates(side, xs, ys)
+        _, inner_depth = state.board.side_coordinates(side, inner.x0, inner.y0)
+        left_baseline = bool(np.max(depth) > float(inner_depth))
+    own = kinds[sid]
+    return ShotOutcome(
+        pocketed=tuple(pocketed),
+        first_touch=None if result.first_contact is None else int(gid[result.first_contact]),
+        striker_fate={"board": "board", "pocketed": "pocketed", "ditch": "ditch"}[result.striker_fate],
+        left_board=tuple(int(gid[i]) for i in result.off_board if i != sid),
+        striker_left_baseline=left_baseline,
+        striker_touched=tuple(int(gid[i]) for i in result.touched_by_striker),
+        cushion_first=cushion_first,
+        chain=tuple(int(gid[i]) for i in _chain(result, own)) if played is not None else (),
+        final_positions=positions,
+        striker=played,
+    )

@@ -1,0 +1,91 @@
+"""The bridge from simulated shots to rule outcomes, checked on physical shots."""
+
+import math
+
+import numpy as np
+import pytest
+
+from carromlab import PhysicsParams, Shot, simulate
+from carromlab.rules import adjudicate, crokinole, hikone, icf
+from carromlab.rules.engine_bridge import outcome_from_result, scene_for, shot_piece
+
+
+def _play(state, shot, params=None):
+    scene, ids = scene_for(state)
+    res = simulate(scene, shot, params or PhysicsParams())
+    return res, outcome_from_result(res, state, ids)
+
+
+def test_break_outcome_ids_are_game_ids():
+    state = icf.new_game()
+    scene, ids = scene_for(state)
+    assert len(ids) == 19 and scene.n_pieces == 19
+    res, out = _play(state, Shot(0.0, -0.2526, math.pi / 2, 6.0))
+    kinds = {p.id: p.kind for p in state.pieces}
+    for pocketing in out.pocketed:
+        if pocketing.kind != "striker":
+            assert kinds[pocketing.piece_id] == pocketing.kind
+    assert out.first_touch in kinds
+    assert len(out.final_positions) == 19
+
+
+def test_soft_break_is_retaken_rule_icf16():
+    """rule ICF-16: a striker that stays in the baseline area may be retaken."""
+    state = icf.new_game()
+    res, out = _play(state, Shot(0.0, -0.2526, math.pi / 2, 0.05))
+    assert not out.striker_left_baseline
+    ruling = adjudicate(state, out)
+    assert "ICF-16" in ruling.rule_ids and ruling.retake
+
+
+def test_striker_into_a_pocket_is_a_foul_rule_icf11():
+    """rule ICF-11: striker pocketed alone (after the break)."""
+    state = icf.new_game().with_(board_shots=1)
+    h = state.board.half_size
+    pocket = state.board.holes[1]  # south-east
+    x, y = 0.1, -h + 0.1174
+    angle = math.atan2(pocket.y - y, pocket.x - x)
+    res, out = _play(state, Shot(x, y, angle, 2.0))
+    assert out.striker_fate == "pocketed"
+    ruling = adjudicate(state, out)
+    assert "ICF-11" in ruling.rule_ids and not ruling.turn_continues
+
+
+def test_hikone_cushion_first_rule_hik9():
+    """rule HIK-9 reads whether the striker met the frame before any puck."""
+    state = hikone.new_game()
+    h = state.board.half_size
+    res, out = _play(state, Shot(0.0, -h + 0.08, 0.05, 3.0))
+    ev = res.events
+    first = ev[(ev["disc"] == res.striker_id) & ev["kind"].isin(["disc", "cushion"])]
+    assert out.cushion_first == (first["kind"].iat[0] == "cushion")
+    assert out.cushion_first
+
+
+def test_crokinole_chain_rule_crk3():
+    """rule CRK-3: the disc played reaches an opponent through an own disc."""
+    state = crokinole.new_game()
+    me = state.colours[state.team_of(state.shooter)]
+    other = state.colours[1 - state.team_of(state.shooter)]
+    own_id = next(p.id for p in state.pieces if p.kind == me and p.where == "hand" and p.id != shot_piece(state))
+    opp_id = next(p.id for p in state.pieces if p.kind == other and p.where == "hand")
+    pieces = tuple(
+        p.__class__(p.id, p.kind, "board", 0.06, y, None) if p.id in (own_id, opp_id) else p
+        for p, y in ((p, 0.05 if p.id == own_id else 0.12) for p in state.pieces)
+    )
+    state = state.with_(pieces=pieces)
+    res, out = _play(state, Shot(0.06, -math.sqrt(0.3048**2 - 0.06**2), math.pi / 2, 1.6))
+    assert out.striker == shot_piece(state)
+    assert out.chain[:2] == (own_id, opp_id)
+    ruling = adjudicate(state, out)
+    assert not any(f.rule == "CRK-3" for f in ruling.fouls)
+
+
+def test_outcome_is_consistent_with_engine_counts(rng):
+    """Pocketed ids in the outcome match the engine's final statuses."""
+    state = icf.new_game()
+    for angle in rng.uniform(1.3, 1.85, 5):
+        res, out = _play(state, Shot(0.0, -0.2526, angle, 7.0))
+        pocketed_engine = int((res.final["status"] == "pocketed").sum())
+        assert len(out.pocketed) == pocketed_engine
+        assert np.all(out.final_positions["on_board"] == (res.final["status"].iloc[:-1] == "board").to_numpy())
