@@ -264,7 +264,7 @@ cdef inline void keep(double tc, int k, int part, double* best, int* bk, int* bp
 cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
     """Stop, cushions, holes, pegs and the board edge for disc i."""
     cdef Board* b = s.b
-    cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb
+    cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
     cdef int k
     state_ex(s, i, s.t, &x, &y, &v, &d)
     if v <= 0.0:
@@ -276,31 +276,16 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
     motion_left(s, i, v, d, &smax, &tstop)
     keep(tstop, EV_STOP, -1, best, bk, bp)
     if not b.round_board:
-        # cushions 0: +x, 1: -x, 2: +y, 3: -y
-        if ux > 0.0:
-            sd = (h - r - x) / ux
+        # cushions 0: +x, 1: -x, 2: +y, 3: -y (the outward normal of each)
+        for k in range(4):
+            un = (ux if k < 2 else uy) * (1.0 if k % 2 == 0 else -1.0)
+            if un <= 0.0:
+                continue
+            sd = (h - r - (x if k < 2 else y) * (1.0 if k % 2 == 0 else -1.0)) / un
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 0, best, bk, bp)
-        elif ux < 0.0:
-            sd = (h - r + x) / (-ux)
-            if sd < 0.0:
-                sd = 0.0
-            if sd <= smax:
-                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 1, best, bk, bp)
-        if uy > 0.0:
-            sd = (h - r - y) / uy
-            if sd < 0.0:
-                sd = 0.0
-            if sd <= smax:
-                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 2, best, bk, bp)
-        elif uy < 0.0:
-            sd = (h - r + y) / (-uy)
-            if sd < 0.0:
-                sd = 0.0
-            if sd <= smax:
-                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, 3, best, bk, bp)
+                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, k, best, bk, bp)
     else:
         # first crossing of the surface edge (the centre leaves radius h)
         bb = x * ux + y * uy
