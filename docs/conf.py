@@ -1,0 +1,42 @@
+"""Sphinx configuration: numpydoc API reference, MyST pages, executed notebooks."""
+
+import os
+import shutil
+from pathlib import Path
+
+import carromlab
+
+project = "carromlab"
+author = "carromlab developers"
+release = version = carromlab.__version__
+
+extensions = [
+    "myst_nb",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+]
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+autosummary_generate = True
+autodoc_typehints = "none"
+myst_enable_extensions = ["dollarmath", "colon_fence"]
+source_suffix = {".md": "myst-nb", ".rst": "restructuredtext", ".ipynb": "myst-nb"}
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+html_theme = "alabaster"
+html_static_path: list[str] = []
+
+# The notebooks live in ../notebooks (paired .py/.ipynb); they are copied here and
+# executed at every build, small-size, so the rendered pages always match the code.
+nb_execution_mode = "force"
+nb_execution_timeout = 600
+nb_execution_raise_on_error = True
+os.environ.setdefault("CARROMLAB_SMALL", "1")
+_here = Path(__file__).parent
+_nb_src = _here.parent / "notebooks"
+_nb_dst = _here / "notebooks"
+if _nb_src.is_dir():
+    _nb_dst.mkdir(exist_ok=True)
+    for nb in sorted(_nb_src.glob("*.ipynb")):
+        shutil.copy2(nb, _nb_dst / nb.name)
