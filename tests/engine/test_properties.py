@@ -139,3 +139,51 @@ def test_determinism(rng):
     a, b = simulate(scene, shot), simulate(scene, shot)
     pd.testing.assert_frame_equal(a.events, b.events)
     pd.testing.assert_frame_equal(a.final, b.final)
+
+
+def _crokinole_scene(coords, angle, speed):
+    board = Board.crokinole()
+    specs = default_specs("crokinole")
+    r = specs["dark"].radius
+    placed: list[tuple[str, float, float]] = []
+    for k, (rad, th) in enumerate(coords):
+        x, y = rad * 0.3 * math.cos(th), rad * 0.3 * math.sin(th)
+        ok = all(math.hypot(x - px, y - py) >= 2 * r + 1e-6 for _, px, py in placed)
+        ok &= all(math.hypot(x - p.x, y - p.y) >= r + p.radius + 1e-6 for p in board.pegs)
+        ok &= math.hypot(x, y - (-0.3048)) >= 2 * r + 1e-6
+        ok &= all(math.hypot(x - hole.x, y - hole.y) > hole.capture_radius(r) for hole in board.holes)
+        if ok:
+            placed.append((("dark", "light")[k % 2], x, y))
+    scene = Scene(board, pd.DataFrame(placed, columns=["kind", "x", "y"]), specs, "dark")
+    return scene, Shot(0.0, -0.3048, angle, speed)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.floats(0, 2 * math.pi)), max_size=10),
+    st.floats(0.3, math.pi - 0.3),
+    st.floats(0.2, 3.0),
+    params_st,
+)
+@example([(0.0, 0.0)], math.pi / 2, 1.5, PhysicsParams())  # a disc on the 20-hole line
+def test_invariants_on_crokinole(coords, angle, speed, params):
+    """Round board: discs stay on the surface unless in the ditch or the hole, never
+    overlap each other or a peg by more than 1e-9 m."""
+    scene, shot = _crokinole_scene(coords, angle, speed)
+    res = simulate(scene, shot, params)
+    assert not res.truncated
+    times = np.unique(res.events["t"].to_numpy())
+    if times.size == 0:
+        return
+    states = res.positions_at(times)
+    on = states[states["status"] == "board"]
+    r = res.scene.arrays["radius"][on["id"].to_numpy()]
+    assert np.all(np.hypot(on["x"], on["y"]) <= scene.board.half_size + OVERLAP_TOL)
+    for peg in scene.board.pegs:
+        assert np.all(np.hypot(on["x"] - peg.x, on["y"] - peg.y) - (r + peg.radius) >= -OVERLAP_TOL)
+    for t, g in on.groupby("t"):
+        xy = g[["x", "y"]].to_numpy()
+        rr = res.scene.arrays["radius"][g["id"].to_numpy()]
+        d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) - (rr[:, None] + rr[None, :])
+        np.fill_diagonal(d, np.inf)
+        assert d.min() >= -OVERLAP_TOL, f"overlap {-d.min():.3g} m at t={t}"
