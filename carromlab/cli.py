@@ -21,6 +21,7 @@ _EXAMPLES_SIMULATE = """examples:
   carromlab simulate                               # the ICF break, 6 m/s straight up
   carromlab simulate --speed 4 --angle-deg 80 --x 0.05 --out out/cut
   carromlab simulate --layout hikone --powder starch
+  carromlab simulate --gif --slowdown 2            # and an animation at half speed
 """
 
 
@@ -56,8 +57,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     ]
     ax = plot_shot(res)
     png = out / "trajectories.png"
-    ax.figure.savefig(png, dpi=120, bbox_inches="tight")
+    ax.get_figure().savefig(png, dpi=120, bbox_inches="tight")  # type: ignore[union-attr]
     files.append(png)
+    if args.gif:
+        from .plotting.animation import animate_shot
+
+        files.append(animate_shot(res, out / "shot.gif", slowdown=args.slowdown))
     pocketed = ", ".join(f"{k} ({p})" for k, p in zip(res.pocketed["kind"], res.pocketed["pocket"])) or "nothing"
     print(
         f"{scene.board.name} {args.layout} shot: {res.n_events} events in {res.duration:.3f} s of play; "
@@ -85,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--powder", default=None, help="board powder preset (default: club)")
     s.add_argument("--out", default="carromlab-out", help="output folder (default carromlab-out)")
     s.add_argument("--format", choices=["csv", "parquet"], default="csv", help="table format (default csv)")
+    s.add_argument("--gif", action="store_true", help="also write an animation, shot.gif")
+    s.add_argument("--slowdown", type=float, default=1.0, help="GIF playback slowdown (default 1: real time)")
     s.set_defaults(func=_cmd_simulate)
     return p
 

@@ -1,6 +1,7 @@
 """Plots: boards, their marks and pieces (matplotlib; never calls ``plt.show()``)."""
 
 from .board import PIECE_COLORS, draw_board, draw_pieces
+from .animation import animate_shot
 from .shot import plot_shot
 
-__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces", "plot_shot"]
+__all__ = ["PIECE_COLORS", "animate_shot", "draw_board", "draw_pieces", "plot_shot"]

@@ -1,0 +1,362 @@
+"""Plots of the analyses: success maps on the board and in parameter space, the best
+shot, margins of error, break outcomes (matplotlib; never calls ``plt.show()``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import Normalize
+
+from .._validation import check_choice, check_int, check_real
+from ..analysis.breaks import BreakStudy
+from ..engine.scene import Scene, Shot
+from ..engine.simulate import simulate
+from ..physics.params import PhysicsParams
+from .board import PIECE_COLORS, _axes, draw_board, draw_pieces
+from .shot import plot_shot
+
+__all__ = [
+    "plot_success_board",
+    "plot_parameter_heatmap",
+    "plot_best_shot",
+    "plot_margins",
+    "plot_break_outcomes",
+    "plot_break_heatmap",
+]
+
+#: Columns holding angles in radians: shown in degrees.
+_ANGLES = ("aim", "angle", "cut", "best_aim", "best_angle", "aim_low", "aim_high", "aim_window", "margin")
+_LABELS = {
+    "placement": "placement along the line (m)", "aim": "aim (deg)", "angle": "direction (deg)",
+    "speed": "speed (m/s)", "spin": "spin (rad/s)", "cut": "cut angle (deg)", "p_success": "success probability",
+}  # fmt: skip
+_REDUCE = ("max", "mean", "min")
+
+
+def _need(table: Any, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame) or not set(columns) <= set(table.columns):
+        got = list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__
+        raise ValueError(f"The {name!r} parameter must be a DataFrame with columns {list(columns)}. Got {got} instead.")
+    return table
+
+
+def _shown(name: str, values: Any) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    return np.degrees(v) if name in _ANGLES else v
+
+
+def _edges(centres: np.ndarray, single: float) -> np.ndarray:
+    """Cell edges around sorted centres (midpoints; half a step beyond the ends)."""
+    if len(centres) == 1:
+        return np.array([centres[0] - single, centres[0] + single])
+    mid = 0.5 * (centres[1:] + centres[:-1])
+    return np.concatenate(([2 * centres[0] - mid[0]], mid, [2 * centres[-1] - mid[-1]]))
+
+
+def plot_parameter_heatmap(
+    table: pd.DataFrame,
+    *,
+    x: str = "placement",
+    y: str = "aim",
+    value: str = "p_success",
+    reduce: str = "max",
+    ax: Axes | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Heatmap of a per-cell quantity over two grid axes (the others reduced).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per cell, e.g. a :func:`success_map` result or ``BreakStudy.cells``.
+    x, y : str
+        Columns on the axes (angles in rad are shown in degrees). Default placement
+        and aim.
+    value : str
+        Column coloured. Default ``"p_success"``.
+    reduce : {"max", "mean", "min"}
+        How cells sharing (x, y) (other speeds, spins) are combined. Default ``"max"``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.pcolormesh` (e.g. ``cmap="magma"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> df = pd.DataFrame({"placement": [0.0, 0.0, 0.1, 0.1], "aim": [0.0, 0.1] * 2, "p_success": [0.2, 0.9, 0.5, 0.4]})
+    >>> ax = plot_parameter_heatmap(df)
+    >>> ax.get_xlabel()
+    'placement along the line (m)'
+    """
+    _need(table, "table", (x, y, value))
+    check_choice("reduce", reduce, _REDUCE)
+    grid = table.pivot_table(index=y, columns=x, values=value, aggfunc=reduce, dropna=False)
+    xs, ys = _shown(x, grid.columns), _shown(y, grid.index)
+    ax = _axes(ax)
+    style = {"cmap": "viridis", "shading": "flat", **kwargs}
+    if value.startswith("p_") and "vmin" not in style and "norm" not in style:
+        style.update(vmin=0.0, vmax=1.0)
+    mesh = ax.pcolormesh(_edges(xs, 1.0 if x in _ANGLES else 0.01), _edges(ys, 1.0 if y in _ANGLES else 0.01),
+                         grid.to_numpy(dtype=float), **style)  # fmt: skip
+    if len(xs) == 1:
+        ax.set_xticks(xs)
+    if len(ys) == 1:
+        ax.set_yticks(ys)
+    ax.figure.colorbar(mesh, ax=ax, label=_LABELS.get(value, value))
+    ax.set_xlabel(_LABELS.get(x, x))
+    ax.set_ylabel(_LABELS.get(y, y))
+    others = [c for c in ("placement", "aim", "speed", "spin") if c in table.columns and c not in (x, y) and table[c].nunique() > 1]
+    ax.set_title(f"{value}" + (f", {reduce} over {', '.join(others)}" if others else ""), fontsize="small")
+    return ax
+
+
+def plot_success_board(
+    success: pd.DataFrame,
+    scene: Scene,
+    *,
+    value: str = "p_success",
+    reduce: str = "max",
+    placements: int = 10,
+    min_value: float = 0.02,
+    ax: Axes | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """A success map drawn on the board: at each placement, a fan of wedges, one per aim,
+    coloured by the success probability, and the best aim's path to the target.
+
+    Parameters
+    ----------
+    success : pandas.DataFrame
+        A :func:`success_map` result.
+    scene : Scene
+        The scene of the map (board and pieces are drawn).
+    value : str
+        Column coloured, in [0, 1]. Default ``"p_success"``.
+    reduce : {"max", "mean", "min"}
+        How the speeds and spins of a (placement, aim) are combined. Default ``"max"``.
+    placements : int
+        Most placements drawn (evenly picked from the grid's), in [1, 200]. Default 10:
+        fans of neighbouring placements must not cover each other.
+    min_value : float
+        Wedges below this value are left out, in [0, 1]. Default 0.02.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to the :class:`~matplotlib.collections.PolyCollection` of wedges
+        (e.g. ``cmap="magma"``, ``alpha=0.7``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    A fan's radius is half the distance to the target when the goal has one
+    (``target_distance``), else 15 % of the board; the best aim's line runs to the
+    target's centre (half the board without a target).
+    """
+    _need(success, "success", ("placement", "aim", "x", "y", "angle", value))
+    check_choice("reduce", reduce, _REDUCE)
+    n_show = check_int("placements", placements, low=1, high=200)
+    floor = check_real("min_value", min_value, low=0.0, high=1.0)
+    first = {c: "first" for c in ("x", "y", "angle", "target_distance") if c in success.columns}
+    cells = success.groupby(["placement", "aim"], sort=True).agg({value: reduce, **first}).reset_index()
+    us = np.sort(cells["placement"].unique())
+    shown = us[np.unique(np.round(np.linspace(0, len(us) - 1, min(n_show, len(us)))).astype(int))]
+    cells = cells[cells["placement"].isin(shown)]
+    has_target = "target_distance" in cells.columns
+    ax = draw_board(scene.board, ax)
+    draw_pieces(scene.pieces[["kind", "x", "y"]], scene.specs, ax, alpha=0.9)
+    wedges, colours, best_lines, best_values = [], [], [], []
+    for _, g in cells.groupby("placement", sort=True):
+        g = g.sort_values("aim")
+        th = g["angle"].to_numpy(dtype=float)
+        edges = _edges(th, np.radians(1.0))
+        x0, y0 = float(g["x"].iat[0]), float(g["y"].iat[0])
+        dist = float(g["target_distance"].iat[0]) if has_target else scene.board.half_size
+        radius = 0.5 * dist if has_target else 0.15 * scene.board.size
+        v = g[value].to_numpy(dtype=float)
+        for k in np.flatnonzero(np.nan_to_num(v) >= floor):
+            arc = np.linspace(edges[k], edges[k + 1], 4)
+            wedges.append(np.vstack([[x0, y0], np.column_stack([x0 + radius * np.cos(arc), y0 + radius * np.sin(arc)])]))
+            colours.append(v[k])
+        if np.isfinite(v).any():
+            k = int(np.nanargmax(v))
+            best_lines.append([(x0, y0), (x0 + dist * np.cos(th[k]), y0 + dist * np.sin(th[k]))])
+            best_values.append(v[k])
+    style = {"cmap": "viridis", "alpha": 0.9, "zorder": 5, "edgecolors": "none", **kwargs}
+    fans = PolyCollection(wedges, norm=Normalize(0.0, 1.0), **style)
+    fans.set_array(np.asarray(colours, dtype=float))
+    ax.add_collection(fans)
+    best = LineCollection(best_lines, colors="black", linewidths=0.6, linestyles="dashed", zorder=6)
+    ax.add_collection(best)
+    ax.figure.colorbar(fans, ax=ax, label=_LABELS.get(value, value), shrink=0.8)
+    ax.set_title(f"{reduce} {value} by placement and aim ({len(shown)} of {len(us)} placements); "
+                 "dashed: best aim", fontsize="small")  # fmt: skip
+    return ax
+
+
+def plot_best_shot(
+    candidates: pd.DataFrame,
+    scene: Scene,
+    *,
+    rank: int = 1,
+    params: PhysicsParams | None = None,
+    ax: Axes | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """The nominal shot of a :func:`most_forgiving_shots` candidate, simulated and drawn
+    on the board with its success probability.
+
+    Parameters
+    ----------
+    candidates : pandas.DataFrame
+        A :func:`most_forgiving_shots` result (or any table with ``rank``, ``x``, ``y``,
+        ``angle``, ``speed``, ``spin``, ``p_success``).
+    scene : Scene
+        The scene of the search.
+    rank : int
+        Which candidate, >= 1. Default 1 (the best).
+    params : PhysicsParams, optional
+        Physics of the search. Default ``PhysicsParams()``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to :func:`plot_shot`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _need(candidates, "candidates", ("rank", "x", "y", "angle", "speed", "spin", "p_success"))
+    rank = check_int("rank", rank, low=1)
+    rows = candidates[candidates["rank"] == rank]
+    if rows.empty:
+        raise ValueError(f"The 'rank' parameter must be one of {candidates['rank'].tolist()}. Got {rank} instead.")
+    row = rows.iloc[0]
+    shot = Shot(float(row["x"]), float(row["y"]), float(row["angle"]), float(row["speed"]), float(row["spin"]))
+    ax = plot_shot(simulate(scene, shot, params), ax, **kwargs)
+    extra = "".join(f", {row[c]}" for c in ("technique", "route") if c in row.index)
+    ci = f" [{row['ci_low']:.2f}, {row['ci_high']:.2f}]" if {"ci_low", "ci_high"} <= set(row.index) else ""
+    ax.set_title(f"{ax.get_title()}\nrank {rank}: p(success) = {row['p_success']:.3f}{ci}{extra}", fontsize="small")
+    return ax
+
+
+def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None = None, **kwargs: Any) -> Axes:
+    """The aim window of each placement around its best aim (billiards' margin of error).
+
+    Each placement gets a vertical bar from the lower to the upper edge of its aim
+    window, relative to the best aim (degrees), and a dot at the best aim.
+
+    Parameters
+    ----------
+    margins : pandas.DataFrame
+        A :func:`margin_of_error` result.
+    x : str
+        Column on the horizontal axis: ``"placement"`` (default), ``"cut"`` or
+        ``"target_distance"`` when present.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.errorbar`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _need(margins, "margins", (x, "best_aim", "aim_low", "aim_high"))
+    ok = margins.dropna(subset=["aim_low"])
+    xs = _shown(x, ok[x])
+    best = np.degrees(ok["best_aim"].to_numpy(dtype=float))
+    lo = best - np.degrees(ok["aim_low"].to_numpy(dtype=float))
+    hi = np.degrees(ok["aim_high"].to_numpy(dtype=float)) - best
+    ax = _axes(ax)
+    style = {"fmt": "o", "capsize": 3, "markersize": 3, "color": "#1f77b4", **kwargs}
+    ax.errorbar(xs, np.zeros(len(ok)), yerr=[lo, hi], **style)
+    ax.axhline(0.0, color="grey", linewidth=0.5)
+    ax.set_xlabel(_LABELS.get(x, x))
+    ax.set_ylabel("aim window around the best aim (deg)")
+    ax.set_title(f"margin of error: {len(ok)} of {len(margins)} placements succeed", fontsize="small")
+    return ax
+
+
+def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: Any) -> Axes:
+    """Histograms of the pieces of each kind pocketed per break, side by side.
+
+    Parameters
+    ----------
+    study : BreakStudy
+        A :func:`break_study` result.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.bar`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(study, BreakStudy):
+        raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
+    dist = study.distribution()
+    kinds = study.kinds
+    width = 0.8 / len(kinds)
+    ax = _axes(ax)
+    for i, kind in enumerate(kinds):
+        d = dist[dist["kind"] == kind]
+        style = {"edgecolor": "black", "linewidth": 0.5, "color": PIECE_COLORS.get(kind, "#9e9e9e"), **kwargs}
+        ax.bar(d["n_pocketed"] + (i - (len(kinds) - 1) / 2) * width, d["probability"], width, label=kind, **style)
+    ax.set_xticks(np.arange(dist["n_pocketed"].max() + 1))
+    ax.set_xlabel("pieces pocketed by the break")
+    ax.set_ylabel("probability")
+    ax.legend(fontsize="small")
+    s = study.shots
+    ax.set_title(
+        f"{study.scene.board.name}: {len(s)} breaks; striker pocketed {s['striker_pocketed'].mean():.1%}, "
+        f"no contact {s['no_contact'].mean():.1%}",
+        fontsize="small",
+    )
+    return ax
+
+
+def plot_break_heatmap(
+    study: BreakStudy,
+    *,
+    value: str | None = None,
+    x: str = "placement",
+    y: str = "aim",
+    reduce: str = "mean",
+    ax: Axes | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Heatmap of a break outcome over two grid axes; by default the expected number of
+    the breaker's own pieces pocketed over placement x aim.
+
+    Parameters
+    ----------
+    study : BreakStudy
+        A :func:`break_study` result.
+    value : str, optional
+        Column of ``study.cells``. Default ``mean_<own kind>`` of the study's weights.
+    x, y, reduce, ax, **kwargs
+        As in :func:`plot_parameter_heatmap` (``reduce`` defaults to ``"mean"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if not isinstance(study, BreakStudy):
+        raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
+    value = f"mean_{study.weights.own}" if value is None else value
+    style = {"cmap": "magma", **kwargs}
+    return plot_parameter_heatmap(study.cells, x=x, y=y, value=value, reduce=reduce, ax=ax, **style)
