@@ -164,6 +164,19 @@ def plot_success_board(
     A fan's radius is half the distance to the target when the goal has one
     (``target_distance``), else 15 % of the board; the best aim's line runs to the
     target's centre (half the board without a target).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from carromlab import Board
+    >>> from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, success_map
+    >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
+    >>> grid = ShotGrid(placement=[-0.1, 0.1], angle=np.radians([-1.0, 0.0, 1.0]), speed=[3.0], aim="ghost")
+    >>> df = success_map(scene, PocketPiece(0), grid, noise=NoiseModel.preset("expert"), replicas=20, progress=False)
+    >>> ax = plot_success_board(df, scene)
+    >>> len(ax.collections) >= 2                      # the fans and the best-aim lines
+    True
     """
     _need(success, "success", ("placement", "aim", "x", "y", "angle", value))
     check_choice("reduce", reduce, _REDUCE)
@@ -237,6 +250,15 @@ def plot_best_shot(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> best = pd.DataFrame({"rank": [1], "x": [0.0], "y": [-0.2526], "angle": [np.pi / 2], "speed": [6.0],
+    ...                      "spin": [0.0], "p_success": [0.8]})
+    >>> plot_best_shot(best, Scene.icf_break()).get_title().splitlines()[-1]
+    'rank 1: p(success) = 0.800'
     """
     _need(candidates, "candidates", ("rank", "x", "y", "angle", "speed", "spin", "p_success"))
     rank = check_int("rank", rank, low=1)
@@ -273,6 +295,15 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> m = pd.DataFrame({"placement": [0.0, 0.1], "best_aim": [0.0, 0.01], "aim_low": [-0.01, 0.0],
+    ...                   "aim_high": [0.02, 0.015]})
+    >>> plot_margins(m).get_ylabel()
+    'aim window around the best aim (deg)'
     """
     _need(margins, "margins", (x, "best_aim", "aim_low", "aim_high"))
     ok = margins.dropna(subset=["aim_low"])
@@ -305,6 +336,17 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from carromlab.analysis import ShotGrid
+    >>> from carromlab.analysis.breaks import break_study
+    >>> study = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack"),
+    ...                     replicas=4, progress=False)
+    >>> plot_break_outcomes(study).get_xlabel()
+    'pieces pocketed by the break'
     """
     if not isinstance(study, BreakStudy):
         raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
@@ -354,6 +396,17 @@ def plot_break_heatmap(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from carromlab.analysis import ShotGrid
+    >>> from carromlab.analysis.breaks import break_study
+    >>> grid = ShotGrid(placement=[-0.1, 0.1], angle=np.radians([-2.0, 2.0]), speed=[6.0], aim="pack")
+    >>> ax = plot_break_heatmap(break_study(Scene.icf_break(), grid, replicas=4, progress=False))
+    >>> ax.figure.axes[-1].get_ylabel()
+    'mean_white'
     """
     if not isinstance(study, BreakStudy):
         raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")

@@ -1,0 +1,162 @@
+"""Aim geometry: ghost-disc aims, cut angles and the direction to the pack.
+
+Frictionless, straight-line geometry of the nominal shot (the engine decides what really
+happens). ``R`` is the sum of the striker's and the target's radii; the striker touches
+the target when its centre reaches the "ghost" position ``G = C - R n``, where ``C`` is
+the target's centre and ``n`` the unit contact normal, along which the target leaves.
+The cut angle is the signed angle from the striker's direction to ``n``: 0 for a full
+(straight) hit, positive when the target leaves to the left of the striker's path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..engine.scene import Scene
+from .goals import Target
+
+__all__ = ["wrap_angle", "ghost_aim", "cut_aim", "pack_direction", "target_geometry"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def wrap_angle(a: npt.ArrayLike) -> FloatArray:
+    """Angles wrapped to [-pi, pi), rad.
+
+    Examples
+    --------
+    >>> wrap_angle([3 * np.pi / 2, -np.pi]).round(4).tolist()
+    [-1.5708, -3.1416]
+    """
+    return (np.asarray(a, dtype=float) + np.pi) % (2 * np.pi) - np.pi
+
+
+def _target(scene: Scene, target: Target) -> tuple[float, float, float, FloatArray, list[str]]:
+    row = scene.pieces.iloc[target.piece]
+    reach = float(row["radius"]) + scene.specs[scene.striker].radius
+    holes = {h.name: (h.x, h.y) for h in scene.board.holes}
+    return float(row["x"]), float(row["y"]), reach, np.array([holes[p] for p in target.pockets]), list(target.pockets)
+
+
+def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Direction from striker placements (x, y) (m) to the ghost position that sends the
+    target straight at its pocket; of several allowed pockets, the one with the smallest
+    cut.
+
+    Returns
+    -------
+    angle : numpy.ndarray
+        Aim direction, rad.
+    cut : numpy.ndarray
+        Its cut angle, rad.
+
+    Examples
+    --------
+    >>> from carromlab import Board
+    >>> from carromlab.analysis.goals import PocketPiece
+    >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.2], "y": [0.2]}))
+    >>> angle, cut = ghost_aim(scene, PocketPiece(0).target(scene), 0.2, -0.2526)
+    >>> np.degrees([angle[0], cut[0]]).round(1).tolist()    # to the NE pocket, a 48 degree cut
+    [93.4, -48.4]
+    """
+    cx, cy, reach, holes, _ = _target(scene, target)
+    px, py = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float))
+    nx = holes[:, 0] - cx
+    ny = holes[:, 1] - cy
+    norm = np.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    gx, gy = cx - reach * nx, cy - reach * ny  # one ghost per pocket
+    angle = np.arctan2(gy[None, :] - py[:, None], gx[None, :] - px[:, None])
+    cut = wrap_angle(np.arctan2(ny, nx)[None, :] - angle)
+    best = np.argmin(np.abs(cut), axis=1)
+    rows = np.arange(len(px))
+    return angle[rows, best], cut[rows, best]
+
+
+def cut_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, cut: npt.ArrayLike) -> FloatArray:
+    """Aim direction (rad) from placements (x, y) (m) that hits the target with the given
+    cut angle (rad, in (-pi/2, pi/2)).
+
+    With D the distance to the target's centre, the path passes it at the offset
+    R sin(cut), so the aim turns by asin(R sin(cut) / D) away from the line of centres.
+
+    Examples
+    --------
+    >>> from carromlab.analysis.goals import PocketPiece
+    >>> scene = Scene.icf_break()
+    >>> float(cut_aim(scene, PocketPiece(1).target(scene), 0.0, -0.2526, 0.0)[0]) == np.pi / 2
+    True
+    """
+    cx, cy, reach, _, _ = _target(scene, target)
+    px, py, phi = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), np.asarray(cut, dtype=float))
+    dist = np.hypot(cx - px, cy - py)
+    return np.arctan2(cy - py, cx - px) - np.arcsin(np.clip(reach * np.sin(phi) / dist, -1.0, 1.0))
+
+
+def pack_direction(scene: Scene, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
+    """Direction (rad) from placements (x, y) (m) to the centroid of the pieces.
+
+    Examples
+    --------
+    >>> round(float(pack_direction(Scene.icf_break(), 0.0, -0.2526)[0]), 4)
+    1.5708
+    """
+    if scene.n_pieces == 0:
+        raise ValueError("The scene has no pieces: aim='pack' needs pieces to aim at.")
+    cx, cy = scene.pieces["x"].mean(), scene.pieces["y"].mean()
+    px, py = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float))
+    return np.arctan2(cy - py, cx - px)
+
+
+def target_geometry(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike) -> pd.DataFrame:
+    """Geometry of nominal shots at a target, the quantities of billiards' aiming tables.
+
+    Parameters
+    ----------
+    scene : Scene
+        Pieces and board.
+    target : Target
+        Piece aimed at and its allowed pockets.
+    x, y : array_like
+        Striker placements, m.
+    angle : array_like
+        Aim directions, rad.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``cut`` (rad; NaN when the straight path misses the target), ``target_distance``
+        (striker centre to target centre, m), ``pocket`` (the allowed pocket closest to
+        the target's departure direction; on a miss, to the direction of the line of
+        centres), ``pocket_distance``
+        (target centre to that pocket's centre, m).
+
+    Examples
+    --------
+    >>> from carromlab import Board
+    >>> from carromlab.analysis.goals import PocketPiece
+    >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [0.2]}))
+    >>> geo = target_geometry(scene, PocketPiece(0).target(scene), 0.0, -0.2, [np.pi / 2, 0.0])
+    >>> geo["cut"].round(3).tolist(), round(float(geo["target_distance"].iat[0]), 3)
+    ([0.0, nan], 0.4)
+    """
+    cx, cy, reach, holes, names = _target(scene, target)
+    px, py, th = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), np.asarray(angle, dtype=float))
+    dist = np.hypot(cx - px, cy - py)
+    psi = wrap_angle(np.arctan2(cy - py, cx - px) - th)
+    offset = dist * np.sin(psi)
+    hit = (np.cos(psi) > 0) & (np.abs(offset) < reach)
+    cut = np.where(hit, np.arcsin(np.clip(offset / reach, -1.0, 1.0)), np.nan)
+    depart = np.where(hit, th + cut, np.arctan2(cy - py, cx - px))
+    to_pocket = np.arctan2(holes[:, 1] - cy, holes[:, 0] - cx)
+    k = np.argmin(np.abs(wrap_angle(to_pocket[None, :] - depart[:, None])), axis=1)
+    return pd.DataFrame(
+        {
+            "cut": cut,
+            "target_distance": dist,
+            "pocket": pd.Categorical(np.asarray(names)[k], categories=names),
+            "pocket_distance": np.hypot(holes[k, 0] - cx, holes[k, 1] - cy),
+        }
+    )

@@ -1,0 +1,406 @@
+"""Break-shot studies: what the opening shot does to the ICF and Hikone starting layouts.
+
+The break is swept over striker placement, aim, speed and spin, each nominal shot
+played with execution noise; every noisy shot is kept (pieces pocketed per kind, striker
+fouls, spread of the pack), and the breaks are ranked by an expected score whose
+weights are a documented, overridable parameter (:class:`BreakWeights`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from .._validation import check_int, check_real
+from ..engine.scene import Scene
+from ..physics.params import PhysicsParams
+from .execution import Execution, build_execution
+from .goals import BasicFouls, FoulCheck
+from .grid import ShotGrid
+from .noise import NoiseModel
+from .placement import StrikerLine
+from .store import describe
+from .sweep import check_backend, run_sweep
+
+__all__ = ["BreakWeights", "BreakStudy", "break_study", "default_break_grid"]
+
+
+@dataclass(frozen=True)
+class BreakWeights:
+    """What a break is worth to the breaker: a value per piece pocketed and per foul.
+
+    score = sum over kinds of ``pieces[kind]`` * (pieces of that kind pocketed)
+    + ``foul`` * (1 if the foul check flags the shot), where, on a foul with
+    ``void_own_on_foul``, the breaker's own pieces pocketed count zero (they go back).
+
+    Parameters
+    ----------
+    own : str
+        The breaker's kind (``"white"`` in ICF, ``"red"`` in Hikone).
+    pieces : mapping of str to float
+        Value of one pocketed piece of each kind, in own-piece units; kinds left out
+        are worth 0.
+    foul : float
+        Value of a foul (negative). Default -1.
+    void_own_on_foul : bool
+        Own pieces pocketed on a foul shot are void. Default True (ICF-11, HIK-7).
+
+    Examples
+    --------
+    >>> BreakWeights.icf().pieces
+    {'white': 1.0, 'black': -0.5, 'queen': 0.5}
+    >>> BreakWeights(own="white", pieces={"white": 1.0}, foul=0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'foul' parameter must be a finite real number in the range [-100, 0]. Got 0.5 instead.
+    """
+
+    own: str
+    pieces: Mapping[str, float]
+    foul: float = -1.0
+    void_own_on_foul: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.own, str) or not self.own:
+            raise ValueError(f"The 'own' parameter must be a piece kind. Got {self.own!r} instead.")
+        if not isinstance(self.pieces, Mapping):
+            raise ValueError(f"The 'pieces' parameter must be a mapping of kind to value. Got {self.pieces!r} instead.")
+        pieces = {str(k): check_real(f"pieces[{k}]", v, low=-100.0, high=100.0) for k, v in self.pieces.items()}
+        object.__setattr__(self, "pieces", pieces)
+        object.__setattr__(self, "foul", check_real("foul", self.foul, low=-100.0, high=0.0))
+
+    @classmethod
+    def icf(cls) -> BreakWeights:
+        """ICF carrom, the breaker playing white [EST weights].
+
+        white +1: an own coin, and the turn continues (ICF-4). black -0.5: it counts
+        for the opponent (ICF-4), a coin they need not pocket, but it brings them no
+        extra turn: half an own coin. queen +0.5: worth 3 points when covered, but on
+        the break it is covered only if an own coin falls in the same shot (ICF-5, ICF-6),
+        and otherwise goes back: half an own coin [EST]. foul -1: the striker pocketed costs a penalty coin
+        and the turn, and voids the own coins of the shot (ICF-11).
+        """
+        return cls("white", {"white": 1.0, "black": -0.5, "queen": 0.5}, foul=-1.0)
+
+    @classmethod
+    def hikone(cls) -> BreakWeights:
+        """Hikone carrom, the breaker playing red [EST weights].
+
+        red +1: an own puck, and the turn continues (HIK-3). green -0.5: a "service"
+        puck for the opponent (HIK-3), worth less than an own puck as it brings no turn.
+        jack -5: pocketed before the own pucks it sends 5 own pucks back (HIK-5).
+        foul -1: the striker pocketed returns one own puck and voids the shot's own
+        pucks (HIK-7).
+
+        Examples
+        --------
+        >>> BreakWeights.hikone().pieces["jack"]
+        -5.0
+        """
+        return cls("red", {"red": 1.0, "green": -0.5, "jack": -5.0}, foul=-1.0)
+
+    @classmethod
+    def for_scene(cls, scene: Scene) -> BreakWeights:
+        """:meth:`icf` or :meth:`hikone` from the scene's board name.
+
+        Examples
+        --------
+        >>> BreakWeights.for_scene(Scene.hikone_start()).own
+        'red'
+        """
+        presets = {"icf": cls.icf, "hikone": cls.hikone}
+        if scene.board.name not in presets:
+            raise ValueError(
+                f"The 'weights' parameter has no default for a {scene.board.name!r} board (defaults: {sorted(presets)}); "
+                "pass BreakWeights(own=..., pieces=...)."
+            )
+        return presets[scene.board.name]()
+
+    def check(self, scene: Scene) -> None:
+        """Raise ValueError if a kind named is not on the scene's board.
+
+        Examples
+        --------
+        >>> BreakWeights.hikone().check(Scene.icf_break())
+        Traceback (most recent call last):
+        ...
+        ValueError: The 'weights' parameter must name kinds on the board ['black', 'queen', 'white']. Got 'red' instead.
+        """
+        kinds = sorted(set(scene.pieces["kind"]))
+        for k in (self.own, *self.pieces):
+            if k not in kinds:
+                raise ValueError(f"The 'weights' parameter must name kinds on the board {kinds}. Got {k!r} instead.")
+
+    def score(self, shots: pd.DataFrame) -> np.ndarray:
+        """Score of every shot from its ``pocketed_<kind>`` and ``foul`` columns.
+
+        Examples
+        --------
+        >>> shots = pd.DataFrame({"pocketed_white": [2, 1], "pocketed_black": [1, 0], "pocketed_queen": [0, 0],
+        ...                       "foul": [False, True]})
+        >>> BreakWeights.icf().score(shots).tolist()         # 2 - 0.5; the foul voids the white
+        [1.5, -1.0]
+        """
+        foul = shots["foul"].to_numpy(dtype=bool)
+        total = self.foul * foul.astype(float)
+        for kind, value in self.pieces.items():
+            n = shots[f"pocketed_{kind}"].to_numpy(dtype=float)
+            if kind == self.own and self.void_own_on_foul:
+                n = np.where(foul, 0.0, n)
+            total = total + value * n
+        return total
+
+
+def default_break_grid(scene: Scene) -> ShotGrid:
+    """A starting grid for a break study, aimed relative to the pack (``aim="pack"``).
+
+    ICF: 9 placements over the baseline, aim offsets -6..6 degrees in 2-degree steps,
+    4, 6 and 8 m/s. Hikone: the tee spot only (the first shot is played from it,
+    HIK-2), the same offsets, 3, 5 and 7 m/s (a smaller, lighter set [EST]).
+
+    Examples
+    --------
+    >>> default_break_grid(Scene.icf_break()).n_cells
+    189
+    """
+    offsets = np.radians(np.arange(-6.0, 6.5, 2.0))
+    if scene.board.name == "hikone":
+        return ShotGrid(placement=[0.0], angle=offsets, speed=[3.0, 5.0, 7.0], aim="pack")
+    h = StrikerLine.for_scene(scene).half_length
+    return ShotGrid(placement=np.linspace(-h, h, 9), angle=offsets, speed=[4.0, 6.0, 8.0], aim="pack")
+
+
+@dataclass(frozen=True, eq=False)
+class _BreakTask:
+    """Runs the noisy replicas of a block of cells; one row per valid shot."""
+
+    execution: Execution
+    fouls: FoulCheck
+
+    def __call__(self, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
+        ex = self.execution.run(cells, workers)
+        scene, batch = self.execution.scene, ex.batch
+        valid = ex.replicas["valid"].to_numpy()
+        out = ex.replicas.loc[valid, ["cell", "replica", "x", "y", "angle", "speed", "spin"]].reset_index(drop=True)
+        for kind in dict.fromkeys(scene.pieces["kind"]):
+            out[f"pocketed_{kind}"] = batch[f"pocketed_{kind}"].to_numpy()
+        out["striker_pocketed"] = batch["striker_pocketed"].to_numpy()
+        out["no_contact"] = batch["first_contact"].to_numpy() < 0
+        out["foul"] = np.asarray(self.fouls(scene, batch), dtype=bool)
+        out["spread"] = batch["spread"].to_numpy()
+        out["n_events"] = batch["n_events"].to_numpy()
+        out["truncated"] = batch["truncated"].to_numpy()
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class BreakStudy:
+    """Result of :func:`break_study`.
+
+    Attributes
+    ----------
+    scene : Scene
+        The starting layout.
+    grid : pandas.DataFrame
+        The nominal breaks, one row per cell (columns as in :meth:`ShotGrid.cells`).
+    shots : pandas.DataFrame
+        One row per valid noisy shot: ``cell``, ``replica``; the executed ``x``, ``y``
+        (m), ``angle`` (rad), ``speed`` (m/s), ``spin`` (rad/s); ``pocketed_<kind>``
+        (count per piece kind); ``striker_pocketed``, ``no_contact``, ``foul`` (bool);
+        ``spread`` (mean distance of the pieces left on the board from the centre, m);
+        ``n_events``; ``truncated``; ``score`` (under ``weights``).
+    weights : BreakWeights
+        The scoring.
+    replicas : int
+        Noisy replicas per cell.
+    """
+
+    scene: Scene
+    grid: pd.DataFrame
+    shots: pd.DataFrame
+    weights: BreakWeights
+    replicas: int
+
+    @property
+    def kinds(self) -> list[str]:
+        """Piece kinds of the layout, in order of first appearance."""
+        return list(dict.fromkeys(self.scene.pieces["kind"]))
+
+    @cached_property
+    def cells(self) -> pd.DataFrame:
+        """One row per nominal break: the :attr:`grid` columns; ``n_valid``,
+        ``n_invalid``; per kind ``mean_<kind>`` (pieces pocketed per shot) and
+        ``p_<kind>`` (probability of at least one); ``mean_pocketed``;
+        ``p_striker_pocketed``, ``p_no_contact``, ``p_foul``; ``mean_spread`` (m);
+        ``mean_score``, ``sem_score`` (its standard error); ``n_truncated``. Means are
+        NaN in a cell without valid shots."""
+        s = self.shots
+        pocketed = [f"pocketed_{k}" for k in self.kinds]
+        agg = s.assign(
+            **{f"p_{k}": s[f"pocketed_{k}"] > 0 for k in self.kinds},
+            mean_pocketed=s[pocketed].sum(axis=1),
+        ).groupby("cell")
+        means = agg[[*pocketed, *[f"p_{k}" for k in self.kinds], "mean_pocketed", "striker_pocketed", "no_contact",
+                     "foul", "spread", "score"]].mean()  # fmt: skip
+        means.columns = [
+            *[f"mean_{k}" for k in self.kinds], *[f"p_{k}" for k in self.kinds], "mean_pocketed",
+            "p_striker_pocketed", "p_no_contact", "p_foul", "mean_spread", "mean_score",
+        ]  # fmt: skip
+        means["sem_score"] = agg["score"].std(ddof=1) / np.sqrt(agg.size())
+        means["n_valid"] = agg.size()
+        means["n_truncated"] = agg["truncated"].sum()
+        out = self.grid.merge(means, left_on="cell", right_index=True, how="left")
+        out["n_valid"] = out["n_valid"].fillna(0).astype(np.int64)
+        out["n_truncated"] = out["n_truncated"].fillna(0).astype(np.int64)
+        out.insert(out.columns.get_loc("n_valid") + 1, "n_invalid", self.replicas - out["n_valid"])
+        return out
+
+    def ranking(self, top: int | None = None) -> pd.DataFrame:
+        """Breaks from best to worst by ``mean_score`` (ties: lower ``p_foul``), with
+        a ``rank`` column (1 = best); the ``top`` best if given.
+
+        Examples
+        --------
+        >>> grid = ShotGrid(placement=[-0.1, 0.1], angle=[0.0], speed=[6.0], aim="pack")
+        >>> study = break_study(Scene.icf_break(), grid, replicas=4, progress=False)
+        >>> study.ranking()["rank"].tolist()
+        [1, 2]
+        """
+        order = self.cells.sort_values(["mean_score", "p_foul"], ascending=[False, True], kind="stable", na_position="last")
+        order = order.reset_index(drop=True)
+        order.insert(0, "rank", np.arange(1, len(order) + 1))
+        return order if top is None else order.head(check_int("top", top, low=1))
+
+    @property
+    def best(self) -> pd.Series:
+        """The best break (first row of :meth:`ranking`)."""
+        return self.ranking(1).iloc[0]
+
+    def distribution(self) -> pd.DataFrame:
+        """Distribution of the number of pieces of each kind pocketed per shot, over all
+        shots: ``kind``, ``n_pocketed``, ``shots``, ``probability``.
+
+        Examples
+        --------
+        >>> grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack")
+        >>> d = break_study(Scene.hikone_start(), grid, replicas=4, progress=False).distribution()
+        >>> sorted(set(d["kind"])), float(d.groupby("kind")["probability"].sum().min())
+        (['green', 'jack', 'red'], 1.0)
+        """
+        rows = []
+        for k in self.kinds:
+            counts = self.shots[f"pocketed_{k}"].value_counts().sort_index()
+            for n, c in counts.items():
+                rows.append({"kind": k, "n_pocketed": int(n), "shots": int(c), "probability": c / len(self.shots)})
+        return pd.DataFrame(rows, columns=["kind", "n_pocketed", "shots", "probability"])
+
+    def rescore(self, weights: BreakWeights) -> BreakStudy:
+        """The same shots scored with other weights (no new simulation).
+
+        Examples
+        --------
+        >>> study = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack"),
+        ...                     replicas=4, progress=False)
+        >>> greedy = BreakWeights(own="white", pieces={"white": 1.0, "black": 1.0, "queen": 1.0}, foul=0.0)
+        >>> bool((study.rescore(greedy).shots["score"] >= study.shots["score"]).all())
+        True
+        """
+        if not isinstance(weights, BreakWeights):
+            raise ValueError(f"The 'weights' parameter must be a BreakWeights. Got {weights!r} instead.")
+        weights.check(self.scene)
+        return BreakStudy(self.scene, self.grid, self.shots.assign(score=weights.score(self.shots)), weights, self.replicas)
+
+
+def break_study(
+    scene: Scene,
+    grid: ShotGrid | None = None,
+    *,
+    noise: NoiseModel | None = None,
+    replicas: int = 100,
+    weights: BreakWeights | None = None,
+    fouls: FoulCheck | None = None,
+    params: PhysicsParams | None = None,
+    line: StrikerLine | None = None,
+    seed: int = 0,
+    client: Any = None,
+    workers: int | None = None,
+    store: str | os.PathLike[str] | None = None,
+    chunk_cells: int | None = None,
+    progress: bool = True,
+) -> BreakStudy:
+    """Sweep the break over placement, aim, speed and spin with execution noise.
+
+    Parameters
+    ----------
+    scene : Scene
+        The starting layout: ``Scene.icf_break()`` (optionally rotated) or
+        ``Scene.hikone_start()``.
+    grid : ShotGrid, optional
+        Nominal breaks. Default :func:`default_break_grid`.
+    noise : NoiseModel, optional
+        Execution errors. Default ``NoiseModel.preset("club")``.
+    replicas : int
+        Noisy shots per nominal break, in [1, 2**21]. Default 100.
+    weights : BreakWeights, optional
+        Scoring. Default :meth:`BreakWeights.for_scene`.
+    fouls : FoulCheck, optional
+        Default ``BasicFouls(no_contact=False)``: a pocketed striker is a foul; a break
+        that touches nothing is retaken (ICF-16, ONL-9), reported as ``no_contact``.
+    params, line, seed, client, workers, store, chunk_cells, progress
+        As in :func:`success_map`. The store holds the per-shot rows without the
+        score, so a study can be rescored without simulating again.
+
+    Returns
+    -------
+    BreakStudy
+        ``shots`` (one row per shot), ``cells`` (one row per nominal break),
+        ``ranking()``, ``best``, ``distribution()``, ``rescore()``.
+
+    Raises
+    ------
+    ValueError
+        For invalid inputs (the message names the parameter), e.g. weights naming a
+        kind that is not on the board.
+
+    Examples
+    --------
+    >>> grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0, 8.0], aim="pack")
+    >>> study = break_study(Scene.icf_break(), grid, replicas=8, progress=False)
+    >>> len(study.shots), len(study.cells)
+    (16, 2)
+    """
+    if not isinstance(scene, Scene):
+        raise ValueError(f"The 'scene' parameter must be a Scene. Got {type(scene).__name__} instead.")
+    grid = default_break_grid(scene) if grid is None else grid
+    if not isinstance(grid, ShotGrid):
+        raise ValueError(f"The 'grid' parameter must be a ShotGrid or None. Got {grid!r} instead.")
+    weights = BreakWeights.for_scene(scene) if weights is None else weights
+    if not isinstance(weights, BreakWeights):
+        raise ValueError(f"The 'weights' parameter must be a BreakWeights or None. Got {weights!r} instead.")
+    weights.check(scene)
+    fouls = BasicFouls(no_contact=False) if fouls is None else fouls
+    if not isinstance(fouls, FoulCheck):
+        raise ValueError(f"The 'fouls' parameter must follow the FoulCheck protocol. Got {fouls!r} instead.")
+    workers = check_backend(client, workers)
+    execution = build_execution(
+        scene, params=params, line=line, noise=noise, thumb_noise=None, replicas=replicas, seed=seed,
+        final_positions=fouls.needs_final_positions,
+    )  # fmt: skip
+    cells = grid.cells(scene, execution.line)
+    manifest = {
+        "carromlab_version": __version__,
+        "seed": seed,
+        "parameters": {"execution": describe(execution), "fouls": describe(fouls), "grid": describe(grid)},
+    }
+    shots = run_sweep(
+        "break_study", _BreakTask(execution, fouls), cells, manifest=manifest, replicas=execution.replicas,
+        chunk_cells=chunk_cells, client=client, workers=workers, store=store, progress=progress,
+    )  # fmt: skip
+    return BreakStudy(scene, cells, shots.assign(score=weights.score(shots)), weights, execution.replicas)

@@ -1,0 +1,324 @@
+"""What a shot is meant to achieve, and what counts as a foul.
+
+A goal reads the one-row-per-shot summary of :func:`carromlab.simulate_batch` and says,
+for every shot, whether it succeeded, whether it was a foul and a goal-specific value.
+Goals and foul checks are small frozen dataclasses following the :class:`Goal` and
+:class:`FoulCheck` protocols, so a rules-based foul check (a variant's adjudication) or a
+new goal plugs into every analysis without touching it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .._validation import check_choice, check_int
+from ..engine.scene import Scene
+
+__all__ = ["FoulCheck", "Goal", "GoalOutcome", "Target", "BasicFouls", "PocketPiece", "PocketAny", "AvoidFoul"]
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+class GoalOutcome(NamedTuple):
+    """Per-shot verdict of a goal: ``success`` and ``foul`` (bool arrays) and ``value``
+    (float array, documented by each goal)."""
+
+    success: BoolArray
+    foul: BoolArray
+    value: npt.NDArray[np.float64]
+
+
+class Target(NamedTuple):
+    """The piece a goal is about and the pockets (hole names) it may fall in."""
+
+    piece: int
+    pockets: tuple[str, ...]
+
+
+@runtime_checkable
+class FoulCheck(Protocol):
+    """Flags the fouls of shots from their batch summary.
+
+    ``needs_final_positions`` asks the analysis for ``batch.attrs["final_xy"]`` (where
+    every disc ended or fell, m); ``__call__(scene, batch)`` returns one bool per row.
+    """
+
+    @property
+    def needs_final_positions(self) -> bool: ...
+
+    def __call__(self, scene: Scene, batch: pd.DataFrame) -> BoolArray: ...
+
+
+@runtime_checkable
+class Goal(Protocol):
+    """The aim of a shot.
+
+    ``check(scene)`` raises ValueError if the goal is impossible on the scene (a piece
+    or pocket that is not there); ``target(scene)`` is the piece aimed at, or None;
+    ``evaluate(scene, batch)`` returns a :class:`GoalOutcome`.
+    """
+
+    fouls: FoulCheck
+
+    @property
+    def needs_final_positions(self) -> bool: ...
+
+    def check(self, scene: Scene) -> None: ...
+
+    def target(self, scene: Scene) -> Target | None: ...
+
+    def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome: ...
+
+
+@dataclass(frozen=True)
+class BasicFouls:
+    """Fouls read from the physics alone: the striker fell in a pocket, or it touched no
+    piece. Rules-based fouls (a variant's adjudication) replace this class.
+
+    Parameters
+    ----------
+    striker_pocketed : bool
+        A pocketed striker is a foul (ICF-11, HIK-7). Default True.
+    no_contact : bool
+        A striker that touches no piece is a foul. Default True.
+
+    Examples
+    --------
+    >>> from carromlab import simulate_batch
+    >>> scene = Scene.icf_break()
+    >>> batch = simulate_batch(scene, 0.0, -0.2526, [1.5708, -1.5708], [3.0, 0.5])  # at the pack; away, softly
+    >>> BasicFouls()(scene, batch).tolist()
+    [False, True]
+    """
+
+    striker_pocketed: bool = True
+    no_contact: bool = True
+
+    @property
+    def needs_final_positions(self) -> bool:
+        """False: the batch columns suffice."""
+        return False
+
+    def __call__(self, scene: Scene, batch: pd.DataFrame) -> BoolArray:
+        foul = np.zeros(len(batch), dtype=bool)
+        if self.striker_pocketed:
+            foul |= batch["striker_pocketed"].to_numpy(dtype=bool)
+        if self.no_contact:
+            foul |= batch["first_contact"].to_numpy() < 0
+        return foul
+
+
+def _check_fouls(fouls: object) -> None:
+    if not isinstance(fouls, FoulCheck):
+        raise ValueError(f"The 'fouls' parameter must follow the FoulCheck protocol. Got {fouls!r} instead.")
+
+
+def _holes(scene: Scene) -> list[str]:
+    return [h.name for h in scene.board.holes]
+
+
+def _pocket_of(scene: Scene, batch: pd.DataFrame, disc: int) -> npt.NDArray[np.int64]:
+    """Index of the hole each shot's disc fell in (nearest hole to where it fell), -1 if
+    it did not fall."""
+    fell = (batch["pocketed_mask"].to_numpy() >> np.uint64(disc)) & np.uint64(1) == 1
+    xy = batch.attrs["final_xy"][:, disc, :].astype(float)
+    holes = np.array([(h.x, h.y) for h in scene.board.holes], dtype=float).reshape(-1, 2)
+    d = np.hypot(xy[:, None, 0] - holes[None, :, 0], xy[:, None, 1] - holes[None, :, 1])
+    return np.where(fell, np.argmin(d, axis=1), -1)
+
+
+def _verdict(achieved: BoolArray, foul: BoolArray, value: npt.ArrayLike, allow_foul: bool) -> GoalOutcome:
+    success = achieved if allow_foul else achieved & ~foul
+    return GoalOutcome(success, foul, np.asarray(value, dtype=float))
+
+
+@dataclass(frozen=True)
+class PocketPiece:
+    """Pocket one piece, in a given pocket or in any.
+
+    Parameters
+    ----------
+    piece : int or str
+        Piece id (row of ``scene.pieces``), or a kind of which the scene has exactly one
+        piece (``"queen"``, ``"jack"``).
+    pocket : str, optional
+        Name of the hole (``"sw"``, ``"se"``, ``"ne"``, ``"nw"``; ``"20"`` in crokinole).
+        Default None: any pocket.
+    allow_foul : bool
+        Count a pocketing with a foul as a success. Default False.
+    fouls : FoulCheck
+        Default :class:`BasicFouls`.
+
+    Notes
+    -----
+    ``value`` is 1.0 when the piece fell in an allowed pocket, foul or not.
+
+    Examples
+    --------
+    >>> PocketPiece("queen").target(Scene.icf_break())
+    Target(piece=0, pockets=('sw', 'se', 'ne', 'nw'))
+    >>> PocketPiece(30).check(Scene.icf_break())
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'piece' parameter must be an int in the range [0, 18]. Got 30 instead.
+    """
+
+    piece: int | str
+    pocket: str | None = None
+    allow_foul: bool = False
+    fouls: FoulCheck = field(default_factory=BasicFouls)
+
+    def __post_init__(self) -> None:
+        _check_fouls(self.fouls)
+
+    @property
+    def needs_final_positions(self) -> bool:
+        """True when a pocket is named (which pocket a piece fell in is read from where
+        it fell) or the foul check needs them."""
+        return self.pocket is not None or self.fouls.needs_final_positions
+
+    def _piece_id(self, scene: Scene) -> int:
+        if isinstance(self.piece, str):
+            ids = np.flatnonzero(scene.pieces["kind"].to_numpy() == self.piece)
+            if len(ids) != 1:
+                raise ValueError(
+                    f"The 'piece' parameter must be a piece id or a kind with exactly one piece on the board "
+                    f"(kinds: {sorted(set(scene.pieces['kind']))}). Got {self.piece!r}, which names {len(ids)} pieces, instead."
+                )
+            return int(ids[0])
+        return check_int("piece", self.piece, low=0, high=scene.n_pieces - 1)
+
+    def check(self, scene: Scene) -> None:
+        """Raise ValueError if the piece or the pocket is not on the board."""
+        self._piece_id(scene)
+        if self.pocket is not None:
+            check_choice("pocket", self.pocket, _holes(scene))
+
+    def target(self, scene: Scene) -> Target:
+        """The piece and its allowed pockets."""
+        self.check(scene)
+        return Target(self._piece_id(scene), (self.pocket,) if self.pocket is not None else tuple(_holes(scene)))
+
+    def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
+        """Success: the piece fell (in the named pocket) without a foul."""
+        pid = self._piece_id(scene)
+        if self.pocket is None:
+            achieved = (batch["pocketed_mask"].to_numpy() >> np.uint64(pid)) & np.uint64(1) == 1
+        else:
+            achieved = _pocket_of(scene, batch, pid) == _holes(scene).index(self.pocket)
+        return _verdict(achieved, self.fouls(scene, batch), achieved, self.allow_foul)
+
+
+@dataclass(frozen=True)
+class PocketAny:
+    """Pocket at least ``min_count`` pieces of the given kinds (e.g. any own coin).
+
+    Parameters
+    ----------
+    kinds : str or sequence of str
+        Piece kinds that count (``"white"``; ``("red", "jack")``).
+    min_count : int
+        Pieces needed, >= 1. Default 1.
+    allow_foul : bool
+        Count a pocketing with a foul as a success. Default False.
+    fouls : FoulCheck
+        Default :class:`BasicFouls`.
+
+    Notes
+    -----
+    ``value`` is the number of pieces of those kinds pocketed, foul or not.
+
+    Examples
+    --------
+    >>> PocketAny("white").check(Scene.icf_break())
+    >>> PocketAny("red").check(Scene.icf_break())
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'kinds' parameter must name kinds on the board ['black', 'queen', 'white']. Got 'red' instead.
+    """
+
+    kinds: str | Sequence[str]
+    min_count: int = 1
+    allow_foul: bool = False
+    fouls: FoulCheck = field(default_factory=BasicFouls)
+
+    def __post_init__(self) -> None:
+        kinds = (self.kinds,) if isinstance(self.kinds, str) else tuple(self.kinds)
+        if not kinds or not all(isinstance(k, str) for k in kinds):
+            raise ValueError(f"The 'kinds' parameter must be a kind or a non-empty sequence of kinds. Got {self.kinds!r} instead.")
+        object.__setattr__(self, "kinds", kinds)
+        check_int("min_count", self.min_count, low=1)
+        _check_fouls(self.fouls)
+
+    @property
+    def needs_final_positions(self) -> bool:
+        """Whether the foul check needs final positions."""
+        return self.fouls.needs_final_positions
+
+    def check(self, scene: Scene) -> None:
+        """Raise ValueError if a kind has no piece on the board."""
+        on_board = sorted(set(scene.pieces["kind"]))
+        for k in self.kinds:
+            if k not in on_board:
+                raise ValueError(f"The 'kinds' parameter must name kinds on the board {on_board}. Got {k!r} instead.")
+
+    def target(self, scene: Scene) -> None:
+        """None: no single piece is aimed at."""
+        return None
+
+    def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
+        """Success: at least ``min_count`` pieces of the kinds fell without a foul."""
+        count = sum(batch[f"pocketed_{k}"].to_numpy(dtype=np.int64) for k in self.kinds)
+        return _verdict(count >= self.min_count, self.fouls(scene, batch), count, self.allow_foul)
+
+
+@dataclass(frozen=True)
+class AvoidFoul:
+    """Play a shot without a foul (a safety shot).
+
+    Parameters
+    ----------
+    fouls : FoulCheck
+        Default :class:`BasicFouls`.
+
+    Notes
+    -----
+    ``value`` is the number of pieces pocketed (any kind).
+
+    Examples
+    --------
+    >>> from carromlab import simulate_batch
+    >>> scene = Scene.icf_break()
+    >>> batch = simulate_batch(scene, 0.0, -0.2526, [1.5708, -1.5708], [3.0, 0.5])
+    >>> AvoidFoul().evaluate(scene, batch).success.tolist()
+    [True, False]
+    """
+
+    fouls: FoulCheck = field(default_factory=BasicFouls)
+
+    def __post_init__(self) -> None:
+        _check_fouls(self.fouls)
+
+    @property
+    def needs_final_positions(self) -> bool:
+        """Whether the foul check needs final positions."""
+        return self.fouls.needs_final_positions
+
+    def check(self, scene: Scene) -> None:
+        """Always possible."""
+
+    def target(self, scene: Scene) -> None:
+        """None: no piece is aimed at."""
+        return None
+
+    def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
+        """Success: no foul."""
+        foul = self.fouls(scene, batch)
+        n = np.bitwise_count(batch["pocketed_mask"].to_numpy() & ~np.uint64(1 << scene.n_pieces))
+        return GoalOutcome(~foul, foul, n.astype(float))

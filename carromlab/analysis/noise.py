@@ -1,0 +1,296 @@
+"""Execution noise: how far a played shot strays from the intended one.
+
+A shot is intended as (placement along the striker line, depth across it, aim angle,
+speed, spin); the player executes it with random errors in each. :class:`NoiseModel`
+holds the spread (standard deviation) of each error, :data:`NOISE_PRESETS` names typical
+players, and :func:`fit_noise` estimates the spreads from a player's recorded shots.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy.stats import chi2
+
+from .._validation import check_choice, check_real
+from ._random import standard_normal, standard_uniform
+
+__all__ = ["DIMENSIONS", "DISTRIBUTIONS", "NOISE_PRESETS", "NoiseModel", "NoiseFit", "fit_noise"]
+
+#: The noise dimensions, in the order of their random streams, with their units.
+DIMENSIONS: dict[str, str] = {"placement": "m", "depth": "m", "angle": "rad", "speed": "1 (relative)", "spin": "rad/s"}
+#: Shapes of the error distribution; each has unit variance before scaling.
+DISTRIBUTIONS = ("gaussian", "uniform")
+
+#: Named players: spreads (placement m, depth m, angle deg, speed relative, spin rad/s)
+#: and the reasoning behind each [EST].
+NOISE_PRESETS: dict[str, tuple[tuple[float, float, float, float, float], str]] = {
+    "none": ((0.0, 0.0, 0.0, 0.0, 0.0), "a perfect player: every shot exactly as intended"),
+    "expert": (
+        (0.001, 0.0005, 0.4, 0.05, 7.0),
+        "[EST] placement 1 mm: the striker is set against printed marks 2.5 times finer than "
+        "its 4.1 cm diameter; aim 0.4 deg: 3.5 mm sideways over a 0.5 m shot, about a fifth of "
+        "a coin's 1.6 cm capture radius at a pocket, which top players pocket almost every "
+        "time on straight shots; speed 5 %: the Weber fraction of practised ballistic force "
+        "control; spin 7 rad/s: a flick 0.5 mm off the striker's centre line at 3 m/s gives "
+        "omega = 2 v e / R^2 = 7 rad/s",
+    ),
+    "club": (
+        (0.002, 0.001, 0.8, 0.10, 14.0),
+        "[EST] twice the expert's spreads: a regular club player misses about one straight "
+        "shot across the board in five; 1 mm off-centre flicks (14 rad/s)",
+    ),
+    "beginner": (
+        (0.005, 0.002, 2.0, 0.20, 28.0),
+        "[EST] placement by eye, 5 mm; aim 2 deg: 17 mm sideways over 0.5 m, so a beginner "
+        "pockets a straight shot over that distance about half the time; speed 20 %; "
+        "2 mm off-centre flicks (28 rad/s)",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class NoiseModel:
+    """Spreads of the execution errors of a shot.
+
+    Each executed shot is the intended one plus independent errors: ``placement`` along
+    the striker line and ``depth`` across it (m), ``angle`` (rad), ``speed`` (relative:
+    executed speed = intended speed * (1 + error)) and ``spin`` (rad/s). Each field is the
+    standard deviation of its error, >= 0; a zero spread leaves that quantity exact.
+
+    Parameters
+    ----------
+    placement : float
+        Spread of the placement along the striker line, m, in [0, 0.1].
+    depth : float
+        Spread of the placement across the striker line, m, in [0, 0.1].
+    angle : float
+        Spread of the aim angle, rad, in [0, pi/4].
+    speed : float
+        Relative spread of the speed, in [0, 1].
+    spin : float
+        Spread of the spin, rad/s, in [0, 1000].
+    distribution : {"gaussian", "uniform"}
+        Shape of every error; ``"uniform"`` has the same standard deviation (half-width
+        sqrt(3) times the spread). Default ``"gaussian"``.
+
+    Examples
+    --------
+    >>> NoiseModel.preset("club").angle_deg
+    0.8
+    >>> NoiseModel(angle=-0.01)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'angle' parameter must be a finite real number in the range [0, 0.785398] rad. Got -0.01 instead.
+    """
+
+    placement: float = 0.0
+    depth: float = 0.0
+    angle: float = 0.0
+    speed: float = 0.0
+    spin: float = 0.0
+    distribution: str = "gaussian"
+
+    def __post_init__(self) -> None:
+        for name, high, unit in (
+            ("placement", 0.1, "m"), ("depth", 0.1, "m"), ("angle", math.pi / 4, "rad"),
+            ("speed", 1.0, ""), ("spin", 1000.0, "rad/s"),
+        ):  # fmt: skip
+            object.__setattr__(self, name, check_real(name, getattr(self, name), low=0.0, high=high, unit=unit))
+        check_choice("distribution", self.distribution, DISTRIBUTIONS)
+
+    @classmethod
+    def preset(cls, name: str) -> NoiseModel:
+        """A named player from :data:`NOISE_PRESETS`: ``"none"``, ``"expert"``,
+        ``"club"`` or ``"beginner"``.
+
+        Examples
+        --------
+        >>> NoiseModel.preset("expert").placement
+        0.001
+        """
+        check_choice("name", name, NOISE_PRESETS)
+        (placement, depth, angle_deg, speed, spin), _ = NOISE_PRESETS[name]
+        return cls(placement, depth, math.radians(angle_deg), speed, spin)
+
+    @property
+    def angle_deg(self) -> float:
+        """Spread of the aim angle, degrees."""
+        return round(math.degrees(self.angle), 12)
+
+    @property
+    def spreads(self) -> dict[str, float]:
+        """The spread of every dimension of :data:`DIMENSIONS`, in its unit."""
+        return {name: getattr(self, name) for name in DIMENSIONS}
+
+    def scaled(self, factor: float) -> NoiseModel:
+        """Every spread multiplied by ``factor`` (>= 0), e.g. a less precise thumb shot.
+
+        Examples
+        --------
+        >>> NoiseModel.preset("club").scaled(2.0).speed
+        0.2
+        """
+        f = check_real("factor", factor, low=0.0)
+        return replace(self, **{name: f * value for name, value in self.spreads.items()})
+
+    def errors(self, seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike) -> dict[str, npt.NDArray[np.float64]]:
+        """Draw the errors of shots, keyed by (seed, cell, replica): the same shot gets the
+        same errors whatever the chunking or the machine.
+
+        Parameters
+        ----------
+        seed : int
+            Seed of the sweep, >= 0.
+        cell, replica : array_like of int
+            Grid cell and replica of every shot.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            One array per dimension of :data:`DIMENSIONS`, in its unit (``speed``
+            relative); zeros where the spread is zero.
+
+        Examples
+        --------
+        >>> e = NoiseModel(angle=0.01).errors(0, [0, 0, 1], [0, 1, 0])
+        >>> e["angle"].shape, float(e["speed"].max())
+        ((3,), 0.0)
+        """
+        cell, replica = np.broadcast_arrays(np.atleast_1d(cell), replica)
+        out = {}
+        for dim, (name, spread) in enumerate(self.spreads.items()):
+            if spread == 0.0:
+                out[name] = np.zeros(cell.shape)
+            elif self.distribution == "gaussian":
+                out[name] = spread * standard_normal(seed, cell, replica, dim)
+            else:
+                out[name] = spread * math.sqrt(12.0) * (standard_uniform(seed, cell, replica, dim) - 0.5)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class NoiseFit:
+    """Spreads fitted from recorded shots.
+
+    Attributes
+    ----------
+    model : NoiseModel
+        The fitted model (dimensions that were not recorded come from ``base``).
+    table : pandas.DataFrame
+        One row per recorded dimension: ``dimension``, ``unit``, ``n`` (shots),
+        ``bias`` (mean error, a systematic offset that is not part of the spread),
+        ``spread`` (standard deviation of the error around the bias), ``spread_low``,
+        ``spread_high`` (chi-square confidence interval of the spread, exact for
+        Gaussian errors).
+    """
+
+    model: NoiseModel
+    table: pd.DataFrame
+
+
+def _errors_of(recorded: pd.DataFrame, name: str) -> npt.NDArray[np.float64]:
+    intended = np.asarray(recorded[f"intended_{name}"], dtype=float)
+    executed = np.asarray(recorded[f"executed_{name}"], dtype=float)
+    for col, values in ((f"intended_{name}", intended), (f"executed_{name}", executed)):
+        if not np.all(np.isfinite(values)):
+            k = int(np.argmin(np.isfinite(values)))
+            raise ValueError(f"The 'recorded' parameter must have finite values in column {col!r}. Got {values[k]!r} in row {k} instead.")
+    if name == "speed":
+        if np.any(intended <= 0.0):
+            k = int(np.argmax(intended <= 0.0))
+            raise ValueError(
+                f"The 'recorded' parameter must have intended_speed > 0 m/s (the speed error is relative). "
+                f"Got {intended[k]!r} in row {k} instead."
+            )
+        return executed / intended - 1.0
+    if name == "angle":  # the smallest signed difference of two directions
+        return np.angle(np.exp(1j * (executed - intended)))
+    return executed - intended
+
+
+def fit_noise(
+    recorded: pd.DataFrame,
+    *,
+    base: NoiseModel | None = None,
+    distribution: str = "gaussian",
+    confidence: float = 0.95,
+) -> NoiseFit:
+    """Estimate the execution spreads of a player from recorded shots.
+
+    For each dimension of :data:`DIMENSIONS` present as a pair of columns
+    ``intended_<name>`` and ``executed_<name>`` (placement and depth in m along and across
+    the striker line, see :meth:`StrikerLine.coordinates`; angle in rad; speed in m/s;
+    spin in rad/s), the error is executed - intended (the smallest signed angle for the
+    aim; executed / intended - 1 for the speed). The spread is the sample standard
+    deviation of the errors (ddof = 1); their mean is reported as a bias and left out of
+    the model.
+
+    Parameters
+    ----------
+    recorded : pandas.DataFrame
+        One row per shot; at least one pair of columns, at least 2 rows.
+    base : NoiseModel, optional
+        Spreads of the dimensions that were not recorded. Default all zero.
+    distribution : {"gaussian", "uniform"}
+        Distribution of the fitted model. Default ``"gaussian"``.
+    confidence : float
+        Level of the spread's confidence interval, in (0, 1). Default 0.95.
+
+    Returns
+    -------
+    NoiseFit
+
+    Raises
+    ------
+    ValueError
+        If no pair of columns is present, there are fewer than 2 shots, a value is not
+        finite, an intended speed is not positive, or a fitted spread exceeds the range
+        of :class:`NoiseModel`.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(1)
+    >>> aim = rng.uniform(1.0, 2.0, 5000)
+    >>> shots = pd.DataFrame({"intended_angle": aim, "executed_angle": aim + rng.normal(0, 0.01, 5000)})
+    >>> fit = fit_noise(shots)
+    >>> round(fit.model.angle, 3)
+    0.01
+    """
+    if not isinstance(recorded, pd.DataFrame):
+        raise ValueError(f"The 'recorded' parameter must be a pandas DataFrame. Got {type(recorded).__name__} instead.")
+    if base is not None and not isinstance(base, NoiseModel):
+        raise ValueError(f"The 'base' parameter must be a NoiseModel or None. Got {base!r} instead.")
+    check_choice("distribution", distribution, DISTRIBUTIONS)
+    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    present = [n for n in DIMENSIONS if {f"intended_{n}", f"executed_{n}"} <= set(recorded.columns)]
+    if not present:
+        wanted = [f"intended_{n}/executed_{n}" for n in DIMENSIONS]
+        raise ValueError(
+            f"The 'recorded' parameter must have at least one pair of columns among {wanted}. "
+            f"Got columns {list(recorded.columns)} instead."
+        )
+    if len(recorded) < 2:
+        raise ValueError(f"The 'recorded' parameter must have at least 2 rows. Got {len(recorded)} instead.")
+    rows: list[dict[str, Any]] = []
+    spreads = (base or NoiseModel()).spreads
+    alpha = 1.0 - level
+    for name in present:
+        err = _errors_of(recorded, name)
+        n = len(err)
+        sd = float(np.std(err, ddof=1))
+        # (n - 1) s^2 / sigma^2 is chi-square with n - 1 degrees of freedom
+        lo = sd * math.sqrt((n - 1) / chi2.ppf(1.0 - alpha / 2, n - 1))
+        hi = sd * math.sqrt((n - 1) / chi2.ppf(alpha / 2, n - 1))
+        rows.append({"dimension": name, "unit": DIMENSIONS[name], "n": n, "bias": float(np.mean(err)),
+                     "spread": sd, "spread_low": lo, "spread_high": hi})  # fmt: skip
+        spreads[name] = sd
+    model = NoiseModel(**spreads, distribution=distribution)
+    return NoiseFit(model=model, table=pd.DataFrame(rows))
+

@@ -1,0 +1,72 @@
+"""Confidence intervals of a success probability estimated from k successes in n trials."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from scipy.stats import beta, norm
+
+from .._validation import check_choice, check_real
+
+__all__ = ["CI_METHODS", "binomial_ci"]
+
+#: Interval methods: Wilson's score interval and the Clopper-Pearson exact interval.
+CI_METHODS = ("wilson", "clopper-pearson")
+
+
+def binomial_ci(
+    k: npt.ArrayLike, n: npt.ArrayLike, *, method: str = "wilson", confidence: float = 0.95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Two-sided confidence interval of a binomial proportion, vectorised.
+
+    Parameters
+    ----------
+    k, n : array_like of int
+        Successes and trials, 0 <= k <= n; broadcast against each other. Where n = 0 the
+        interval is (nan, nan).
+    method : {"wilson", "clopper-pearson"}
+        ``"wilson"``: the score interval without continuity correction (E. B. Wilson,
+        *J. Am. Stat. Assoc.* 22, 209, 1927, doi:10.1080/01621459.1927.10502953), good
+        coverage for small n and p near 0 or 1. ``"clopper-pearson"``: the exact
+        interval from beta quantiles (C. J. Clopper & E. S. Pearson, *Biometrika* 26, 404,
+        1934, doi:10.1093/biomet/26.4.404), conservative. Default ``"wilson"``.
+    confidence : float
+        Confidence level, in (0, 1). Default 0.95.
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float64
+        Bounds of the interval, in [0, 1].
+
+    Examples
+    --------
+    >>> low, high = binomial_ci(10, 10)
+    >>> round(float(low[0]), 4), float(high[0])
+    (0.7225, 1.0)
+    >>> [round(float(b[0]), 4) for b in binomial_ci(0, 10, method="clopper-pearson")]
+    [0.0, 0.3085]
+    """
+    check_choice("method", method, CI_METHODS)
+    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    k_arr, n_arr = np.broadcast_arrays(np.atleast_1d(np.asarray(k, dtype=float)), np.asarray(n, dtype=float))
+    if np.any(k_arr < 0) or np.any(k_arr > n_arr):
+        i = int(np.argmax((k_arr < 0) | (k_arr > n_arr)))
+        raise ValueError(f"The 'k' parameter must satisfy 0 <= k <= n. Got k={k_arr.flat[i]:g}, n={n_arr.flat[i]:g} instead.")
+    alpha = 1.0 - level
+    empty = n_arr == 0
+    n_safe = np.where(empty, 1.0, n_arr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if method == "wilson":
+            z = norm.ppf(1.0 - alpha / 2)
+            p = k_arr / n_safe
+            denom = 1.0 + z * z / n_safe
+            centre = (p + z * z / (2 * n_safe)) / denom
+            half = z / denom * np.sqrt(p * (1 - p) / n_safe + z * z / (4 * n_safe * n_safe))
+            low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+            # exact ends: the score interval reaches 0 (k = 0) and 1 (k = n)
+            low = np.where(k_arr == 0, 0.0, low)
+            high = np.where(k_arr == n_arr, 1.0, high)
+        else:
+            low = np.where(k_arr == 0, 0.0, beta.ppf(alpha / 2, k_arr, n_safe - k_arr + 1))
+            high = np.where(k_arr == n_arr, 1.0, beta.ppf(1 - alpha / 2, k_arr + 1, n_safe - k_arr))
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)

@@ -1,0 +1,112 @@
+"""Break studies on the ICF and Hikone layouts; scoring weights and rankings."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Scene
+from carromlab.analysis import BasicFouls, ShotGrid
+from carromlab.analysis.breaks import BreakWeights, break_study, default_break_grid
+
+SHOT_COLUMNS = ["cell", "replica", "x", "y", "angle", "speed", "spin", "striker_pocketed", "no_contact", "foul",
+                "spread", "n_events", "truncated", "score"]  # fmt: skip
+CELL_COLUMNS = ["cell", "placement", "x", "y", "aim", "angle", "speed", "spin", "n_valid", "n_invalid",
+                "mean_pocketed", "p_striker_pocketed", "p_no_contact", "p_foul", "mean_spread", "mean_score",
+                "sem_score", "n_truncated"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def icf():
+    grid = ShotGrid(placement=[-0.15, 0.0, 0.15], angle=np.radians([-3.0, 0.0, 3.0]), speed=[5.0, 8.0], aim="pack")
+    return break_study(Scene.icf_break(), grid, replicas=12, seed=5, progress=False)
+
+
+@pytest.fixture(scope="module")
+def hikone():
+    return break_study(Scene.hikone_start(), replicas=6, seed=5, progress=False)
+
+
+@pytest.mark.parametrize("name, kinds", [("icf", ["queen", "white", "black"]), ("hikone", ["jack", "red", "green"])])
+def test_documented_columns(request, name, kinds):
+    study = request.getfixturevalue(name)
+    assert study.kinds == kinds
+    for col in SHOT_COLUMNS + [f"pocketed_{k}" for k in kinds]:
+        assert col in study.shots.columns, col
+    for col in CELL_COLUMNS + [f"mean_{k}" for k in kinds] + [f"p_{k}" for k in kinds]:
+        assert col in study.cells.columns, col
+    assert len(study.cells) == len(study.grid)
+    assert (study.cells["n_valid"] + study.cells["n_invalid"] == study.replicas).all()
+    assert study.shots["spread"].between(0.0, 0.5).all()
+    total = sum(study.shots[f"pocketed_{k}"] for k in kinds)
+    assert (total <= study.scene.n_pieces).all() and total.sum() > 0
+    dist = study.distribution()
+    assert dist.groupby("kind")["probability"].sum().to_numpy() == pytest.approx(1.0)
+
+
+def test_default_grids():
+    assert default_break_grid(Scene.icf_break()).shape == (9, 7, 3, 1)
+    hik = default_break_grid(Scene.hikone_start())
+    assert hik.placement == (0.0,) and hik.aim == "pack"  # the tee spot (HIK-2)
+
+
+def test_score_follows_the_weights(icf):
+    w = icf.weights
+    s = icf.shots
+    own = np.where(s["foul"], 0, s["pocketed_white"])
+    expected = own - 0.5 * s["pocketed_black"] + 0.5 * s["pocketed_queen"] - 1.0 * s["foul"]
+    np.testing.assert_allclose(s["score"], expected)
+    cells = icf.cells
+    np.testing.assert_allclose(cells["mean_score"], s.groupby("cell")["score"].mean().to_numpy())
+    assert w == BreakWeights.icf()
+
+
+def test_ranking_respects_the_weights(icf):
+    rank = icf.ranking()
+    assert rank["rank"].tolist() == list(range(1, len(rank) + 1))
+    assert rank["mean_score"].is_monotonic_decreasing
+    assert icf.best["cell"] == icf.cells.loc[icf.cells["mean_score"].idxmax(), "cell"]
+    # a player who wants black coins ranks the breaks by the black coins pocketed
+    black = icf.rescore(BreakWeights(own="black", pieces={"black": 1.0}, foul=0.0, void_own_on_foul=False))
+    np.testing.assert_allclose(black.cells["mean_score"], black.cells["mean_black"])
+    assert black.best["mean_black"] == black.cells["mean_black"].max()
+    assert len(icf.ranking(top=3)) == 3
+    # rescoring does not simulate again: the shots are the same
+    pd.testing.assert_frame_equal(black.shots.drop(columns="score"), icf.shots.drop(columns="score"))
+
+
+def test_fouls_void_own_pieces():
+    w = BreakWeights(own="white", pieces={"white": 1.0}, foul=-2.0)
+    shots = pd.DataFrame({"pocketed_white": [2, 2], "foul": [False, True]})
+    np.testing.assert_allclose(w.score(shots), [2.0, -2.0])
+    keep = BreakWeights(own="white", pieces={"white": 1.0}, foul=-2.0, void_own_on_foul=False)
+    np.testing.assert_allclose(keep.score(shots), [2.0, 0.0])
+
+
+def test_hikone_weights_penalise_the_jack(hikone):
+    assert hikone.weights == BreakWeights.hikone() and hikone.weights.pieces["jack"] < -1
+    assert hikone.grid["placement"].eq(0.0).all()
+
+
+def test_striker_fouls_are_reported(icf):
+    s = icf.shots
+    assert (s["foul"] == s["striker_pocketed"]).all()  # default fouls: only the striker pocketed
+    strict = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[np.pi], speed=[0.5], aim="pack"),
+                         replicas=2, fouls=BasicFouls(), progress=False)  # fmt: skip
+    assert strict.shots["no_contact"].all() and strict.shots["foul"].all()
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="'weights' parameter must name kinds on the board"):
+        break_study(Scene.icf_break(), weights=BreakWeights.hikone(), progress=False)
+    with pytest.raises(ValueError, match="'foul' parameter"):
+        BreakWeights(own="white", pieces={}, foul=1.0)
+    with pytest.raises(ValueError, match=r"'pieces\[white\]' parameter"):
+        BreakWeights(own="white", pieces={"white": float("nan")})
+    with pytest.raises(ValueError, match="no default for a 'crokinole' board"):
+        BreakWeights.for_scene(Scene.crokinole_empty())
+    with pytest.raises(ValueError, match="'grid' parameter must be a ShotGrid"):
+        break_study(Scene.icf_break(), grid="default", progress=False)
+    with pytest.raises(ValueError, match="'noise' parameter must be a NoiseModel"):
+        break_study(Scene.icf_break(), noise=0.1, progress=False)
+    with pytest.raises(ValueError, match="'seed' parameter"):
+        break_study(Scene.icf_break(), seed=-1, progress=False)

@@ -1,0 +1,80 @@
+"""Every analysis plot draws on the given axes, returns it and never shows."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
+
+from carromlab import Scene
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, margin_of_error, most_forgiving_shots, success_map
+from carromlab.analysis.breaks import break_study
+from carromlab.plotting.analysis import (
+    plot_best_shot,
+    plot_break_heatmap,
+    plot_break_outcomes,
+    plot_margins,
+    plot_parameter_heatmap,
+    plot_success_board,
+)
+
+
+@pytest.fixture(scope="module")
+def smap(request):
+    scene = request.getfixturevalue("two_coin_scene")
+    grid = ShotGrid(placement=np.linspace(-0.2, 0.2, 5), angle=np.radians(np.linspace(-2, 2, 9)), speed=[2.5], aim="ghost")
+    return scene, success_map(scene, PocketPiece(0), grid, noise=NoiseModel.preset("none"), replicas=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def study():
+    grid = ShotGrid(placement=[-0.1, 0.1], angle=np.radians([-2.0, 2.0]), speed=[6.0], aim="pack")
+    return break_study(Scene.icf_break(), grid, replicas=4, progress=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_show(monkeypatch):
+    def show(*args, **kwargs):
+        raise AssertionError("a plot called plt.show()")
+
+    monkeypatch.setattr(plt, "show", show)
+
+
+def test_success_plots(smap, tmp_path):
+    scene, df = smap
+    _, axes = plt.subplots(1, 3, figsize=(15, 5))
+    assert plot_success_board(df, scene, ax=axes[0]) is axes[0]
+    assert axes[0].collections  # the fans
+    assert plot_parameter_heatmap(df, ax=axes[1], cmap="magma") is axes[1]
+    assert plot_margins(margin_of_error(df), ax=axes[2]) is axes[2]
+    axes[0].figure.savefig(tmp_path / "success.png")
+
+
+def test_best_shot_plot(two_coin_scene):
+    best = most_forgiving_shots(two_coin_scene, PocketPiece(0), noise=NoiseModel.preset("expert"),
+                                placement=[0.0, 0.1], angle=np.radians(np.arange(40.0, 100.0, 2.0)), speed=[2.5, 3.5],
+                                top_k=2, replicas=(4, 8, 16), refine=0, progress=False)  # fmt: skip
+    ax = plot_best_shot(best, two_coin_scene)
+    assert isinstance(ax, Axes) and "rank 1: p(success)" in ax.get_title()
+    with pytest.raises(ValueError, match="'rank' parameter must be one of"):
+        plot_best_shot(best, two_coin_scene, rank=9)
+
+
+def test_break_plots(study):
+    ax = plot_break_outcomes(study)
+    assert isinstance(ax, Axes) and len(ax.patches) > 0
+    ax = plot_break_heatmap(study)
+    assert ax.figure.axes[-1].get_ylabel() == "mean_white"  # the colour bar: expected own coins
+
+
+def test_plot_errors(smap, study):
+    scene, df = smap
+    with pytest.raises(ValueError, match="'success' parameter must be a DataFrame with columns"):
+        plot_success_board(df.drop(columns="angle"), scene)
+    with pytest.raises(ValueError, match="'reduce' parameter"):
+        plot_parameter_heatmap(df, reduce="median")
+    with pytest.raises(ValueError, match="'table' parameter must be a DataFrame with columns"):
+        plot_parameter_heatmap(study.cells, value="p_success")
+    with pytest.raises(ValueError, match="'study' parameter must be a BreakStudy"):
+        plot_break_outcomes(df)
+    with pytest.raises(ValueError, match="'ax' parameter"):
+        plot_parameter_heatmap(df, ax="axes")

@@ -1,0 +1,47 @@
+"""Binomial confidence intervals."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import binomtest
+
+from carromlab.analysis import binomial_ci
+
+
+@given(n=st.integers(1, 500), frac=st.floats(0.0, 1.0), level=st.sampled_from([0.8, 0.95, 0.99]))
+def test_intervals_match_scipy_and_contain_the_estimate(n, frac, level):
+    k = int(round(frac * n))
+    for method, scipy_method in (("wilson", "wilson"), ("clopper-pearson", "exact")):
+        low, high = binomial_ci(k, n, method=method, confidence=level)
+        ref = binomtest(k, n).proportion_ci(confidence_level=level, method=scipy_method)
+        assert low[0] == pytest.approx(ref.low, abs=1e-9)
+        assert high[0] == pytest.approx(ref.high, abs=1e-9)
+        assert 0.0 <= low[0] <= k / n <= high[0] <= 1.0
+
+
+def test_wilson_ends_and_monotonicity():
+    n = 40
+    low, high = binomial_ci(np.arange(n + 1), n)
+    assert low[0] == 0.0 and high[-1] == 1.0
+    assert np.all(np.diff(low) > 0) and np.all(np.diff(high) > 0)
+    wide = binomial_ci(np.arange(n + 1), n, confidence=0.99)
+    assert np.all(wide[0] <= low) and np.all(wide[1] >= high)
+
+
+def test_wilson_coverage_is_close_to_nominal(rng):
+    p, n = 0.3, 50
+    k = rng.binomial(n, p, size=20000)
+    low, high = binomial_ci(k, n)
+    assert 0.93 <= np.mean((low <= p) & (p <= high)) <= 0.97
+
+
+def test_empty_cells_and_errors():
+    low, high = binomial_ci([0, 3], [0, 4])
+    assert np.isnan(low[0]) and np.isnan(high[0]) and np.isfinite(low[1])
+    with pytest.raises(ValueError, match="0 <= k <= n. Got k=5, n=4"):
+        binomial_ci(5, 4)
+    with pytest.raises(ValueError, match="'method'"):
+        binomial_ci(1, 4, method="wald")
+    with pytest.raises(ValueError, match="'confidence'"):
+        binomial_ci(1, 4, confidence=1.0)

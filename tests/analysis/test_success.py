@@ -1,0 +1,187 @@
+"""Success maps with known answers, margins of error and the most forgiving shot."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Scene
+from carromlab.analysis import (
+    AvoidFoul,
+    BasicFouls,
+    NoiseModel,
+    PocketAny,
+    PocketPiece,
+    ShotGrid,
+    StrikerLine,
+    margin_of_error,
+    most_forgiving_shots,
+    success_map,
+)
+
+from .conftest import BOARD, PLACE, SOFT, STRAIGHT
+
+NONE = NoiseModel.preset("none")
+U = PLACE[0]
+
+
+def test_straight_shot_succeeds_and_shot_away_fails(straight_scene):
+    grid = ShotGrid(placement=[U], angle=[0.0, math.pi / 2], speed=[SOFT], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NONE, replicas=20, progress=False)
+    hit, away = df.iloc[0], df.iloc[1]
+    assert hit["p_success"] == 1.0 and hit["n_success"] == 20 and hit["n_valid"] == 20
+    assert hit["ci_low"] <= 1.0 <= hit["ci_high"] and hit["ci_low"] > 0.8
+    assert hit["cut"] == pytest.approx(0.0, abs=1e-9) and hit["pocket"] == "ne"
+    assert hit["pocket_distance"] == pytest.approx(0.10)
+    assert away["p_success"] == 0.0 and away["ci_low"] == 0.0 <= away["ci_high"]
+    assert away["p_no_contact"] == 1.0 and away["p_foul"] == 1.0 and np.isnan(away["cut"])
+
+
+def test_map_columns_and_cell_order(straight_scene, small_grid_args):
+    grid = ShotGrid(**small_grid_args, aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0), grid, replicas=5, progress=False)
+    assert len(df) == grid.n_cells and df["cell"].tolist() == list(range(grid.n_cells))
+    for col in ("placement", "x", "y", "aim", "angle", "speed", "spin", "cut", "target_distance", "pocket",
+                "pocket_distance", "n_valid", "n_invalid", "n_success", "p_success", "ci_low", "ci_high", "p_foul",
+                "p_striker_pocketed", "p_no_contact", "mean_value", "mean_pocketed", "n_truncated"):  # fmt: skip
+        assert col in df.columns, col
+    # C order over (placement, aim, speed, spin)
+    assert df["speed"].tolist()[:2] == [2.5, 3.5]
+    assert np.all(df["ci_low"] <= df["p_success"]) and np.all(df["p_success"] <= df["ci_high"])
+
+
+def test_noise_lowers_success_of_a_cut(straight_scene):
+    grid = ShotGrid(placement=[U], angle=[0.0], speed=[SOFT], aim="ghost")
+    p = [success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset(n), replicas=200,
+                     progress=False)["p_success"].iat[0] for n in ("expert", "beginner")]  # fmt: skip
+    assert p[0] > p[1]
+
+
+def test_cut_aim_at_zero_is_the_line_of_centres(straight_scene):
+    grid = ShotGrid(placement=[U], angle=[0.0], speed=[SOFT], aim="cut")
+    df = success_map(straight_scene, PocketPiece(0), grid, noise=NONE, replicas=1, progress=False)
+    assert df["cut"].iat[0] == pytest.approx(0.0, abs=1e-9) and df["p_success"].iat[0] == 1.0
+
+
+def test_goals(straight_scene):
+    grid = ShotGrid(placement=[U], angle=[STRAIGHT], speed=[SOFT])
+    kw = dict(noise=NONE, replicas=2, progress=False)
+    assert success_map(straight_scene, PocketAny("white"), grid, **kw)["p_success"].iat[0] == 1.0
+    assert success_map(straight_scene, PocketPiece(0, "nw"), grid, **kw)["p_success"].iat[0] == 0.0
+    assert success_map(straight_scene, AvoidFoul(), grid, **kw)["mean_value"].iat[0] == 1.0
+    fast = ShotGrid(placement=[U], angle=[STRAIGHT], speed=[3.0])  # the striker follows the coin in
+    df = success_map(straight_scene, PocketPiece(0), fast, **kw)
+    assert df["p_striker_pocketed"].iat[0] == 1.0 and df["p_success"].iat[0] == 0.0 and df["mean_value"].iat[0] == 1.0
+    lenient = PocketPiece(0, allow_foul=True, fouls=BasicFouls(striker_pocketed=False))
+    assert success_map(straight_scene, lenient, fast, **kw)["p_success"].iat[0] == 1.0
+
+
+def test_overlapping_placements_are_invalid_replicas_not_errors():
+    # a coin on the baseline: placements within a striker + coin radius of it overlap
+    scene = Scene.from_frame(BOARD, pd.DataFrame({"kind": ["white"], "x": [0.05], "y": [-0.2526]}))
+    grid = ShotGrid(placement=[0.0, 0.05, -0.15], angle=[math.pi / 2], speed=[2.0])
+    noise = NoiseModel(placement=0.01)
+    df = success_map(scene, AvoidFoul(), grid, noise=noise, replicas=200, progress=False)
+    assert df["n_invalid"].iat[0] > 0 and df["n_valid"].iat[0] > 0
+    assert df["n_valid"].iat[1] == 0 and np.isnan(df["p_success"].iat[1]) and np.isnan(df["ci_low"].iat[1])
+    assert df["n_invalid"].iat[2] == 0
+    assert (df["n_valid"] + df["n_invalid"] == 200).all()
+
+
+def test_bad_inputs_name_the_parameter(straight_scene):
+    grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0], aim="ghost")
+    run = dict(progress=False, replicas=2)
+    with pytest.raises(ValueError, match="'piece' parameter must be an int in the range \\[0, 0\\]. Got 3"):
+        success_map(straight_scene, PocketPiece(3), grid, **run)
+    with pytest.raises(ValueError, match="'piece' parameter .*'queen', which names 0 pieces"):
+        success_map(straight_scene, PocketPiece("queen"), grid, **run)
+    with pytest.raises(ValueError, match="'pocket' parameter must be one of"):
+        success_map(straight_scene, PocketPiece(0, "centre"), grid, **run)
+    with pytest.raises(ValueError, match="'kinds' parameter must name kinds on the board"):
+        success_map(straight_scene, PocketAny("black"), grid, **run)
+    with pytest.raises(ValueError, match="'angle' parameter must have at least one value"):
+        ShotGrid(placement=[0.0], angle=[], speed=[2.0])
+    with pytest.raises(ValueError, match="'speed' parameter .* \\[0, 30\\] m/s. Got -1.0 at index 1"):
+        ShotGrid(placement=[0.0], angle=[0.0], speed=[1.0, -1.0])
+    with pytest.raises(ValueError, match="'angle' parameter"):
+        NoiseModel(angle=-0.1)
+    with pytest.raises(ValueError, match="'placement' parameter must contain values in \\[-0.2191, 0.2191\\] m"):
+        success_map(straight_scene, PocketPiece(0), ShotGrid(placement=[0.3], angle=[0.0], speed=[2.0]), **run)
+    with pytest.raises(ValueError, match="aim='ghost' needs a goal with a target piece"):
+        success_map(straight_scene, AvoidFoul(), grid, **run)
+    with pytest.raises(ValueError, match="'replicas' parameter must be an int in the range \\[1, .*Got 0"):
+        success_map(straight_scene, PocketPiece(0), grid, progress=False, replicas=0)
+    with pytest.raises(ValueError, match="'goal' parameter must follow the Goal protocol"):
+        success_map(straight_scene, "pocket it", grid, **run)
+    with pytest.raises(ValueError, match="'workers' parameter"):
+        success_map(straight_scene, PocketPiece(0), grid, workers=0, **run)
+    with pytest.raises(ValueError, match="'ci' parameter"):
+        success_map(straight_scene, PocketPiece(0), grid, ci="wald", **run)
+    with pytest.raises(ValueError, match="no straight striker line"):
+        StrikerLine.for_scene(Scene.crokinole_empty())
+
+
+def test_margin_of_error_of_a_straight_shot(straight_scene):
+    offsets = np.radians(np.linspace(-3, 3, 61))
+    grid = ShotGrid(placement=[U], angle=offsets, speed=[1.1, 1.2, 1.3, 1.4, 2.0], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NONE, replicas=1, progress=False)
+    m = margin_of_error(df).iloc[0]
+    assert m["best_speed"] in (1.2, 1.3, 1.4) and m["p_best"] == 1.0
+    # the window holds the straight aim; the pocket's jaws make it lopsided, so the best aim
+    # (the middle of the window) need not be the line of centres
+    assert m["aim_low"] < 0.0 < m["aim_high"] and m["aim_low"] < m["best_aim"] < m["aim_high"]
+    assert np.radians(0.5) <= m["aim_window"] <= np.radians(5) and m["margin"] > 0
+    assert 1.1 < m["speed_low"] <= m["best_speed"] <= m["speed_high"]  # 1.1 m/s stops short of the coin
+    assert abs(m["cut"]) < np.radians(10) and m["pocket"] == "ne"
+
+
+def test_margin_of_error_without_success_and_bad_input(straight_scene):
+    grid = ShotGrid(placement=[U], angle=[math.pi / 2], speed=[1.0])
+    df = success_map(straight_scene, PocketPiece(0), grid, noise=NONE, replicas=1, progress=False)
+    m = margin_of_error(df)
+    assert np.isnan(m["aim_window"].iat[0]) and m["p_best"].iat[0] == 0.0
+    with pytest.raises(ValueError, match="'success' parameter"):
+        margin_of_error(pd.DataFrame({"a": [1]}))
+    with pytest.raises(ValueError, match="'threshold'"):
+        margin_of_error(df, threshold=0.0)
+
+
+def test_most_forgiving_shot_finds_the_straight_shot(straight_scene):
+    best = most_forgiving_shots(
+        straight_scene, PocketPiece(0, "ne"), noise=NoiseModel.preset("expert"),
+        placement=np.linspace(0.0, U, 4), speed=[1.3, 2.0, 3.0], top_k=3, replicas=(8, 32, 200), refine=1,
+        progress=False,
+    )  # fmt: skip
+    assert list(best["rank"]) == list(range(1, len(best) + 1)) and 1 <= len(best) <= 3
+    assert best["p_playable"].is_monotonic_decreasing and best["p_success"].iat[0] > 0.7
+    assert best["n_valid"].iat[0] == 200
+    assert set(best["technique"]) <= {"forward", "backward"} and set(best["route"]) <= {"direct", "bank", "none"}
+    top = best.iloc[0]
+    assert top["route"] == "direct" and top["technique"] == "forward" and top["speed"] < 2.0
+
+
+def test_most_forgiving_search_includes_bank_and_backward_shots(straight_scene):
+    # aims only towards the own (south) cushion: every candidate is a backward bank shot
+    best = most_forgiving_shots(
+        straight_scene, PocketPiece(0), noise=NoiseModel.preset("expert"), placement=[0.0, U],
+        angle=np.radians(np.arange(-150.0, -30.0, 1.0)), speed=[3.0, 4.0, 5.0], top_k=2, replicas=(4, 8, 32),
+        refine=0, progress=False,
+    )  # fmt: skip
+    assert (best["technique"] == "backward").all()
+    assert best["route"].isin(["bank", "none"]).all() and (best["route"] == "bank").any()
+    with pytest.raises(ValueError, match="'replicas' parameter must be a tuple of 3"):
+        most_forgiving_shots(straight_scene, PocketPiece(0), replicas=(8, 16), progress=False)
+
+
+def test_most_forgiving_shot_next_to_a_blocking_piece():
+    # a coin on the baseline blocks the nominal placements around it; the search carries on
+    scene = Scene.from_frame(BOARD, pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [-0.2526]}))
+    best = most_forgiving_shots(scene, AvoidFoul(), noise=NoiseModel(placement=0.02), placement=[-0.02, 0.0, 0.1],
+                                angle=np.radians([60.0, 120.0]), speed=[1.0], top_k=3, replicas=(4, 8, 16),
+                                refine=0, progress=False)  # fmt: skip
+    assert (best["n_valid"] > 0).all() and set(best["route"]) <= {"direct", "bank", "none", "blocked"}
+    # a shot that can rarely be placed ranks by its playable success, unplaceable replicas as misses
+    assert best["p_playable"].is_monotonic_decreasing
+    blocked = best[best["route"] == "blocked"]
+    assert (blocked["p_playable"] < blocked["p_success"]).all() and (blocked["n_invalid"] > 0).all()
