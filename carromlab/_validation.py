@@ -11,9 +11,13 @@ import numpy as np
 __all__ = ["check_real", "check_int", "check_choice", "check_array"]
 
 
+def _number(x: float) -> str:
+    return str(x) if isinstance(x, (int, np.integer)) else f"{x:g}"
+
+
 def _range_text(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
-    lo = "-inf" if low is None else f"{low:g}"
-    hi = "inf" if high is None else f"{high:g}"
+    lo = "-inf" if low is None else _number(low)
+    hi = "inf" if high is None else _number(high)
     left = "(" if (low is None or low_open) else "["
     right = ")" if (high is None or high_open) else "]"
     return f"{left}{lo}, {hi}{right}"

@@ -26,6 +26,9 @@ def simulate_one(
     omega: NDArray[np.float64],
     striker: int,
     record: bool = ...,
+    own: int = ...,
+    fx: float = ...,
+    fy: float = ...,
 ) -> dict[str, Any]: ...
 def run_batch(
     setup: _Setup,
@@ -42,4 +45,12 @@ def run_batch(
     t_end: NDArray[np.float64],
     spread: NDArray[np.float32],
     final_xy: NDArray[np.float32],
+    own: int,
+    fx: float,
+    fy: float,
+    hole_out: NDArray[np.int8],
+    t_out: NDArray[np.float32],
+    striker_first: NDArray[np.int8],
+    reach: NDArray[np.float32],
+    chain: NDArray[np.uint64],
 ) -> None: ...

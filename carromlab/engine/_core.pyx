@@ -100,6 +100,12 @@ cdef struct Sim:
     int truncated
     int striker
     int first_contact
+    int sfirst               # first impact of the striker: 0 none, then an EV_* kind
+    double fx, fy            # shooter's forward direction
+    double reach             # furthest forward the striker's centre went, m
+    cnp.uint64_t own         # discs that pass a hit on (crokinole: the shooter's colour)
+    cnp.uint64_t carriers    # the striker and the own discs it reached
+    cnp.uint64_t struck      # discs struck by a carrier (crokinole rule CRK-3)
     Board* b
     Params* p
     LawParams* lp
@@ -748,6 +754,31 @@ cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
             return
 
 
+cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
+    """Striker facts the rules read: its first impact, how far forward it went, and the
+    discs reached by it directly or through own discs."""
+    cdef int st = s.striker
+    cdef double r
+    cdef cnp.uint64_t bi, bj
+    if i == st or j == st:
+        if s.sfirst == 0 and (kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG):
+            s.sfirst = kind
+        r = s.fx * s.x0[st] + s.fy * s.y0[st]
+        if r > s.reach:
+            s.reach = r
+    if kind == EV_DISC and i < 64 and j < 64:
+        bi = (<cnp.uint64_t> 1) << i
+        bj = (<cnp.uint64_t> 1) << j
+        if (s.carriers & bi) and not (s.carriers & bj):
+            s.struck |= bj
+            if s.own & bj:
+                s.carriers |= bj
+        elif (s.carriers & bj) and not (s.carriers & bi):
+            s.struck |= bi
+            if s.own & bi:
+                s.carriers |= bi
+
+
 cdef int process(Sim* s, int i) noexcept nogil:
     """Carry out disc i's scheduled event at time s.t; return the partner disc or -1."""
     cdef int kind = s.kind[i], part = s.partner[i], j = -1, k
@@ -832,6 +863,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
         wy = vi[1] - vj[1]
         if pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
             merge_cluster(s, i, j, nx, ny)
+    track_striker(s, kind, i, j)
     if s.record:
         for k in range(s.nmoved):
             if s.stack[k] != i and s.stack[k] != j and rec_segment(s, s.stack[k]) < 0:
@@ -1001,6 +1033,9 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.first_contact = -1
     s.nmoved = 0
     s.oom = 0
+    s.sfirst = 0
+    s.carriers = (<cnp.uint64_t> 1) << s.striker if s.striker < 64 else 0
+    s.struck = 0
     s.rec.nev = 0
     s.rec.nseg = 0
     for i in range(s.n):
@@ -1012,6 +1047,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
         s.status[i] = ST_BOARD
         s.hole[i] = -1
         s.tcap[i] = INFINITY
+    s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
 
 
 cdef class _Setup:
@@ -1073,7 +1109,7 @@ cdef class _Setup:
 
 
 def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::1] omega,
-                 int striker, bint record=True):
+                 int striker, bint record=True, cnp.uint64_t own=0, double fx=0.0, double fy=1.0):
     """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""
     cdef Sim s
     cdef int rc, n = pos.shape[0]
@@ -1081,6 +1117,9 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
     try:
         s.record = record
         s.striker = striker
+        s.own = own
+        s.fx = fx
+        s.fy = fy
         sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0])
         with nogil:
             rc = run_sim(&s)
@@ -1091,6 +1130,9 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             "n_events": s.n_events,
             "truncated": bool(s.truncated),
             "first_contact": s.first_contact,
+            "striker_first": s.sfirst,
+            "striker_reach": max(s.reach, fx * s.x0[striker] + fy * s.y0[striker]),
+            "chain_mask": s.struck,
             "x": np.array(<double[:n]> s.x0),
             "y": np.array(<double[:n]> s.y0),
             "vx": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.ux),
@@ -1116,15 +1158,21 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
               Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
               signed char[::1] striker_status, short[::1] first_contact,
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
-              float[::1] spread, float[:, :, ::1] final_xy):
+              float[::1] spread, float[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
+              signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
+              float[::1] reach, cnp.uint64_t[::1] chain):
     """Run shots[start:stop] from the pieces at ``base`` (the striker is the last disc),
     writing one summary per shot into the output arrays, without the GIL.
 
     ``shots`` columns: x, y, angle (rad), speed (m/s), spin (rad/s). ``final_xy`` may be
-    an empty (0, 0, 2) array when final positions are not wanted.
+    an empty (0, 0, 2) array when final positions are not wanted, and ``hole_out``,
+    ``t_out`` (pocket index and capture time of every disc), ``striker_first``, ``reach``
+    and ``chain`` empty arrays when the rule details are not wanted.
     """
     cdef Sim s
     cdef int n = base.shape[0] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
+    cdef int keep_detail = hole_out.shape[0] > 0
+    cdef double r
     cdef Py_ssize_t k
     cdef double* pos
     cdef double* vel
@@ -1140,6 +1188,9 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
         if pos == NULL or vel == NULL or om == NULL:
             raise MemoryError("carromlab engine: out of memory")
         s.striker = st
+        s.own = own
+        s.fx = fx
+        s.fy = fy
         with nogil:
             for i in range(n - 1):
                 pos[2 * i] = base[i, 0]
@@ -1177,6 +1228,14 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
                 truncated[k] = <unsigned char> s.truncated
                 t_end[k] = s.t
                 spread[k] = <float> (acc / cnt) if cnt > 0 else <float> 0.0
+                if keep_detail:
+                    for i in range(n):
+                        hole_out[k, i] = <signed char> s.hole[i]
+                        t_out[k, i] = <float> s.tcap[i]
+                    striker_first[k] = <signed char> s.sfirst
+                    r = s.fx * s.x0[st] + s.fy * s.y0[st]
+                    reach[k] = <float> (r if r > s.reach else s.reach)
+                    chain[k] = s.struck
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory")
     finally:

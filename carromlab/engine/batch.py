@@ -9,12 +9,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._validation import check_array, check_int
+from .._validation import check_array, check_int, check_real
 from ..physics.params import PhysicsParams
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, engine_setup
 
-__all__ = ["simulate_batch", "shot_table"]
+__all__ = ["simulate_batch", "shot_table", "STRIKER_FIRST"]
+
+#: Categories of the striker's first impact in a detailed batch.
+STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
 
 
 def shot_table(
@@ -62,6 +65,9 @@ def simulate_batch(
     workers: int | None = None,
     chunk_size: int = 4096,
     final_positions: bool = False,
+    details: bool = False,
+    forward: tuple[float, float] = (0.0, 1.0),
+    carriers: tuple[str, ...] | None = None,
 ) -> pd.DataFrame:
     """Simulate N shots from the same scene and summarise each in one row.
 
@@ -84,6 +90,18 @@ def simulate_batch(
     final_positions : bool
         Also return the final positions (float32, 8 bytes per disc per shot) in
         ``df.attrs["final_xy"]``, an (N, n_pieces + 1, 2) array in m.
+    details : bool
+        Also return what the rules read beyond the summary: columns ``striker_first``
+        (categorical none/disc/cushion/peg: the striker's first impact), ``striker_reach``
+        (m: the furthest the striker's centre went along ``forward``), ``chain_mask``
+        (uint64: discs struck by the striker directly or through ``carriers`` discs, rule
+        CRK-3), and ``df.attrs["pocket"]`` (int8 (N, n_pieces + 1): pocket index of each
+        disc, -1 if none) and ``df.attrs["t_out"]`` (float32, s: capture time, inf if none).
+    forward : tuple of float
+        The shooter's forward unit direction for ``striker_reach``. Default (0, 1): the
+        south player.
+    carriers : tuple of str, optional
+        Kinds whose discs pass a hit on in ``chain_mask``; default the striker's kind.
 
     Returns
     -------
@@ -120,6 +138,16 @@ def simulate_batch(
     t_end = np.zeros(n_shots, np.float64)
     spread = np.zeros(n_shots, np.float32)
     final_xy = np.zeros((n_shots, n, 2) if final_positions else (0, 0, 2), np.float32)
+    m = n_shots if details else 0
+    pocket = np.zeros((m, n), np.int8)
+    t_out = np.zeros((m, n), np.float32)
+    striker_first = np.zeros(m, np.int8)
+    reach = np.zeros(m, np.float32)
+    chain = np.zeros(m, np.uint64)
+    kinds_all = scene.kinds
+    carry = set(carriers) if carriers is not None else {scene.striker}
+    own = sum(1 << i for i, k in enumerate(kinds_all[:-1]) if k in carry)
+    fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
     base = np.ascontiguousarray(scene.arrays["xy"]).reshape(-1, 2)
 
     def check(start: int) -> None:
@@ -130,7 +158,8 @@ def simulate_batch(
         stop = min(start + chunk_size, n_shots)
         _core.run_batch(
             setup, base, shots, start, stop, pocketed, ditched, striker_status, first,
-            n_events, truncated, t_end, spread, final_xy,
+            n_events, truncated, t_end, spread, final_xy, own, fx, fy,
+            pocket, t_out, striker_first, reach, chain,
         )  # fmt: skip
 
     # placements are all checked before any shot runs, so a bad one leaves nothing half done
@@ -169,4 +198,12 @@ def simulate_batch(
     out["ditch_mask"] = ditched
     if final_positions:
         out.attrs["final_xy"] = final_xy
+    if details:
+        out["striker_first"] = pd.Categorical.from_codes(
+            np.select([striker_first == c for c in (6, 2, 4)], [1, 2, 3], 0), categories=STRIKER_FIRST
+        )
+        out["striker_reach"] = reach
+        out["chain_mask"] = chain
+        out.attrs["pocket"] = pocket
+        out.attrs["t_out"] = t_out
     return out

@@ -62,3 +62,23 @@ def test_batch_rejects_bad_shots():
         simulate_batch(scene, 0.0, Y0, 1.5, 1.0, workers=0)
     with pytest.raises(ValueError, match="broadcast"):
         simulate_batch(scene, [0.0, 0.1], Y0, [1.5, 1.0, 1.2], 1.0)
+
+
+def test_batch_details_match_single_shots(shots):
+    """Pocket, capture time, the striker's first impact and reach agree with the event log."""
+    scene = Scene.icf_break()
+    df = simulate_batch(scene, **shots, workers=2, chunk_size=9, details=True)
+    for k in range(0, 64, 9):
+        res = simulate(scene, Shot(*(shots[c][k] for c in ("x", "y", "angle", "speed", "spin"))))
+        fin = res.final
+        names = [h.name for h in scene.board.holes]
+        pocket = [names.index(p) if p else -1 for p in fin["pocket"]]
+        np.testing.assert_array_equal(df.attrs["pocket"][k], pocket)
+        t_out = np.where(np.isnan(fin["t_out"]), np.inf, fin["t_out"])
+        np.testing.assert_allclose(df.attrs["t_out"][k], t_out, rtol=1e-6)
+        ev = res.events
+        mine = ev[((ev["disc"] == res.striker_id) | (ev["other"] == res.striker_id)) & ev["kind"].isin(["disc", "cushion", "peg"])]
+        assert df["striker_first"].iat[k] == (mine["kind"].iat[0] if len(mine) else "none")
+        seg = res.segments
+        ys = np.append(seg[seg["disc"] == res.striker_id]["y0"], fin["y"].iat[-1])
+        assert df["striker_reach"].iat[k] == pytest.approx(ys.max(), abs=1e-6)
