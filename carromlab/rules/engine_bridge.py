@@ -14,7 +14,7 @@ from ..equipment.layout import default_specs
 from .outcome import ShotOutcome
 from .state import GameState
 
-__all__ = ["GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result"]
+__all__ = ["GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
 
 #: Equipment family of each rule variant.
 GAME_OF_VARIANT = {"icf": "icf", "online": "icf", "hikone": "hikone", "crokinole": "crokinole"}
@@ -157,3 +157,94 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
         final_positions=positions,
         striker=played,
     )
+
+
+def forward_of(state: GameState) -> tuple[float, float]:
+    """Unit vector from the shooter's side towards the centre of the board."""
+    side = state.seat_sides[state.shooter]
+    return {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}[side]
+
+
+def _baseline_reach(state: GameState) -> float:
+    """Forward coordinate of the shooter's inner baseline (ICF-16), m; inf elsewhere."""
+    if state.variant not in ("icf", "online"):
+        return float("-inf")
+    side = state.seat_sides[state.shooter]
+    inner = state.board.baseline(side).inner
+    fx, fy = forward_of(state)
+    return fx * inner.x0 + fy * inner.y0
+
+
+def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) -> list[ShotOutcome]:
+    """Translate the rows of a detailed batch into rule outcomes.
+
+    Parameters
+    ----------
+    batch : pandas.DataFrame
+        From ``simulate_batch(scene_for(state)[0], ..., details=True,
+        final_positions=True, forward=forward_of(state), carriers=(shooter colour,))``.
+    state : GameState
+        The position every shot of the batch was played from.
+    ids : numpy.ndarray
+        Game id of each scene piece, from :func:`scene_for`.
+
+    Returns
+    -------
+    list of ShotOutcome
+        One per row. The batch keeps only the striker's first contact, so
+        ``striker_touched`` holds that one piece (enough for HIK-9 when the first hit is
+        the illegal one; later direct hits are not seen); ``striker_left_baseline`` is
+        whether the striker's centre went beyond the shooter's inner baseline (ICF-16).
+    """
+    need = {"striker_first", "striker_reach", "chain_mask"}
+    if not need <= set(batch.columns) or "final_xy" not in batch.attrs:
+        raise ValueError(
+            "The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True)."
+        )
+    played = shot_piece(state)
+    n_pieces = len(ids)
+    gid = np.append(ids, state.striker_id if played is None else played)
+    by_id = {p.id: p.kind for p in state.pieces}
+    piece_kinds = [by_id[i] for i in ids]
+    striker_kind = "striker" if played is None else by_id[played]
+    names = [h.name for h in state.board.holes]
+    inner = _baseline_reach(state)
+    pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
+    fates = batch["striker_fate"].to_numpy()
+    ditch = batch["ditch_mask"].to_numpy()
+    first = batch["first_contact"].to_numpy()
+    firsts = batch["striker_first"].to_numpy()
+    reach = batch["striker_reach"].to_numpy()
+    chain = batch["chain_mask"].to_numpy()
+    out = []
+    rows = range(n_pieces + 1) if played is not None else range(n_pieces)
+    for k in range(len(batch)):
+        fell = [i for i in range(n_pieces + 1) if pocket[k, i] >= 0]
+        fell.sort(key=lambda i: (t_out[k, i], i))
+        positions = pd.DataFrame(
+            {
+                "id": gid[list(rows)],
+                "kind": [piece_kinds[i] if i < n_pieces else striker_kind for i in rows],
+                "x": xy[k, list(rows), 0].astype(float),
+                "y": xy[k, list(rows), 1].astype(float),
+                "on_board": [pocket[k, i] < 0 and not (int(ditch[k]) >> i) & 1 for i in rows],
+            }
+        )
+        out.append(
+            ShotOutcome(
+                pocketed=tuple(
+                    (int(gid[i]), striker_kind if i == n_pieces else piece_kinds[i], names[pocket[k, i]], float(t_out[k, i]))
+                    for i in fell
+                ),
+                first_touch=None if first[k] < 0 else int(gid[first[k]]),
+                striker_fate=str(fates[k]),
+                left_board=tuple(int(gid[i]) for i in range(n_pieces) if (int(ditch[k]) >> i) & 1),
+                striker_left_baseline=bool(reach[k] > inner),
+                striker_touched=() if first[k] < 0 else (int(gid[first[k]]),),
+                cushion_first=firsts[k] == "cushion",
+                chain=tuple(int(gid[i]) for i in range(n_pieces) if (int(chain[k]) >> i) & 1) if played is not None else (),
+                final_positions=positions,
+                striker=played,
+            )
+        )
+    return out
