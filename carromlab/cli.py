@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .equipment.board import Board
+
 __all__ = ["main"]
 
 _EXAMPLES_SIMULATE = """examples:
@@ -34,6 +36,16 @@ def _write(df: pd.DataFrame, path: Path, fmt: str) -> Path:
     return path
 
 
+def _default_y(board: Board) -> float:
+    """The south player's striker line: ICF baseline centre, Hikone tee spot, crokinole
+    shooting line, m."""
+    if board.name == "icf":
+        return board.baseline("south").centre.y0
+    if board.name == "hikone":
+        return board.area_line("south").tee_spot.y
+    return -board.shooting_line("south").radius
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     import matplotlib
 
@@ -45,9 +57,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     scene = {"icf": Scene.icf_break, "hikone": Scene.hikone_start, "crokinole": Scene.crokinole_empty}[args.layout]()
     params = PhysicsParams.from_powder(args.powder) if args.powder else PhysicsParams()
-    h = scene.board.half_size
-    y = args.y if args.y is not None else {"icf": -h + 0.1174, "hikone": -h + 0.1, "crokinole": -0.3048}[args.layout]
-    shot = Shot.from_deg(args.x, y, angle_deg=args.angle_deg, speed=args.speed, spin=args.spin)
+    shot = Shot.from_deg(args.x, _default_y(scene.board) if args.y is None else args.y,
+                         angle_deg=args.angle_deg, speed=args.speed, spin=args.spin)  # fmt: skip
     res = simulate(scene, shot, params)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
