@@ -149,3 +149,23 @@ def test_impact_conserves_momentum_and_creates_spin():
     np.testing.assert_allclose(ms * vs + mc * vc, p_before, rtol=1e-12, atol=1e-15)
     w_coin = hit.other_omega if st_first else hit.omega
     assert abs(w_coin) > 0.1
+
+
+def test_capture_radius_and_speed_limit():
+    """A disc tips into a hole when its centre comes within sqrt(Rh^2 - r^2); with a
+    capture speed limit a fast disc passes over and a slow one still falls."""
+    from carromlab import Scene
+
+    scene = Scene.crokinole_empty()
+    hole = scene.board.holes[0]
+    r = scene.specs["dark"].radius
+    rho = math.sqrt(hole.radius**2 - r**2)
+    res = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, 2.0))
+    ev = res.events.iloc[0]
+    assert ev.kind == "pocket" and math.hypot(ev.x, ev.y) == pytest.approx(rho, rel=1e-9)
+    fast = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, 2.0), PhysicsParams(capture_speed_max=0.5))
+    assert "pass" in list(fast.events["kind"]) and fast.striker_fate != "pocketed"
+    # just enough speed to stop on the hole's centre: it stops inside and falls
+    v = math.sqrt(2 * PhysicsParams().mu * G * 0.3048)
+    slow = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, v), PhysicsParams(capture_speed_max=0.5))
+    assert slow.striker_fate == "pocketed"
