@@ -179,17 +179,18 @@ class DiscSpec:
     # ------------------------------------------------------------------ crokinole
     @classmethod
     def crokinole_disc(cls, kind: str = "dark") -> DiscSpec:
-        """Crokinole disc, kind ``"dark"`` or ``"light"`` (the player's colour).
+        """Crokinole disc of a player's colour: ``"dark"`` or ``"light"`` for two players,
+        ``"green"``, ``"red"``, ``"black"`` or ``"white"`` for four (rule CRK-5).
 
         diameter 1 1/4 in = 3.175 cm, thickness 3/8 in = 9.525 mm, mass 5.4 g (maple)
         [EST: PHYSICS.md "Crokinole (NCA standard)"].
 
         Parameters
         ----------
-        kind : {"dark", "light"}
+        kind : {"dark", "light", "green", "red", "black", "white"}
             Colour of the disc.
         """
-        check_choice("kind", kind, ("dark", "light"))
+        check_choice("kind", kind, ("dark", "light", "green", "red", "black", "white"))
         return cls(kind, radius=0.625 * _INCH, mass=0.0054, thickness=0.375 * _INCH)
 
     # ------------------------------------------------------------------ registry

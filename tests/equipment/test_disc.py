@@ -60,7 +60,7 @@ def test_hikone_striker_inside_seed_001_limits():
     assert 0.0105 <= s.thickness <= 0.0120  # 10.5-12.0 mm
 
 
-@pytest.mark.parametrize("kind", ["dark", "light"])
+@pytest.mark.parametrize("kind", ["dark", "light", "green", "red", "black", "white"])  # rule CRK-5
 def test_crokinole_disc(kind):
     d = DiscSpec.crokinole_disc(kind)
     assert d.kind == kind
@@ -84,7 +84,7 @@ def test_wood_density_consistent_with_the_crokinole_estimate():
 
 @pytest.mark.parametrize(
     ("factory", "name", "bad"),
-    [(DiscSpec.icf_coin, "kind", "red"), (DiscSpec.hikone_puck, "kind", "white"), (DiscSpec.crokinole_disc, "kind", "red")],
+    [(DiscSpec.icf_coin, "kind", "red"), (DiscSpec.hikone_puck, "kind", "white"), (DiscSpec.crokinole_disc, "kind", "jack")],
 )
 def test_preset_kind_checked(factory, name, bad):
     with pytest.raises(ValueError, match=f"'{name}'.*{bad}"):
