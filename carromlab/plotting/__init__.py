@@ -2,6 +2,7 @@
 
 from .board import PIECE_COLORS, draw_board, draw_pieces
 from .animation import animate_shot
+from .match import plot_match_summary
 from .shot import plot_shot
 
-__all__ = ["PIECE_COLORS", "animate_shot", "draw_board", "draw_pieces", "plot_shot"]
+__all__ = ["PIECE_COLORS", "animate_shot", "draw_board", "draw_pieces", "plot_match_summary", "plot_shot"]

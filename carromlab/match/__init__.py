@@ -1,0 +1,48 @@
+"""Match simulation: whole boards and games under any variant, played by pluggable
+policies with execution noise, recorded shot by shot, board by board and game by game.
+
+See ``docs/match.md`` for a how-to. Modules:
+
+========================  =======================================================
+``policies.py``           :class:`Policy` protocol, :class:`RandomPolicy`, :class:`GreedyPolicy`
+``value.py``              the greedy policy's value of a simulated shot
+``geometry.py``           the shooter's placement line, facing direction, legal spots
+``execution.py``          intended shot + noise -> executed shot with a legal placement
+``scene.py``              the engine scene of a game state
+``conservation.py``       piece conservation checks after every shot
+``records.py``            the shots, boards and games tables
+``game.py``               :func:`play_game`, :func:`play_match`
+========================  =======================================================
+"""
+
+from .conservation import ConservationError, Inventory, census
+from .execution import Executed, execute
+from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, GameError, game_seed, new_state, play_game, play_match
+from .policies import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy
+from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord
+from .value import shot_values
+
+__all__ = [
+    "BOARD_COLUMNS",
+    "GAME_COLUMNS",
+    "MAX_BOARDS",
+    "MAX_SHOTS_PER_BOARD",
+    "SHOT_COLUMNS",
+    "SPEED_RANGES",
+    "ConservationError",
+    "Executed",
+    "GameError",
+    "GameRecord",
+    "GreedyPolicy",
+    "Inventory",
+    "MatchRecord",
+    "Policy",
+    "RandomPolicy",
+    "census",
+    "execute",
+    "game_seed",
+    "new_state",
+    "play_game",
+    "play_match",
+    "shot_values",
+]

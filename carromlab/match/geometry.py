@@ -1,0 +1,135 @@
+"""Where the shooter stands: the placement line, the direction facing the board, and
+legal placements on that line (rules ICF-3, ONL-1, HIK-2, CRK-1)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules import check_placement
+from ..rules.ledger import side_direction
+from ..rules.state import GameState
+from .scene import shot_radius
+
+__all__ = ["placement_target", "facing", "legal_spots"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Points along the shooter's placement line, before any legality check, m.
+
+    ``t`` runs from 0 (the shooter's left end) to 1 (the right end) of: the centre line
+    of the baselines between the base-circle centres (carrom, ICF-3 and ONL-1); the area
+    line, or the tee spot's centre for the seat's first shot of the board (Hikone,
+    HIK-2); the arc of the shooting line in the shooter's quadrant (crokinole, CRK-1).
+    The points may still be illegal (a piece in the way, a base circle half covered):
+    :func:`legal_spots` moves them to the nearest legal ones.
+
+    Parameters
+    ----------
+    state : GameState
+        The position; the seat to shoot is ``state.shooter``.
+    t : array_like
+        Fractions of the line, in [0, 1].
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        Board coordinates, m.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> x, y = placement_target(icf.new_game(), [0.0, 0.5, 1.0])
+    >>> [round(float(v), 4) for v in x], round(float(y[1]), 4)
+    ([-0.2191, 0.0, 0.2191], -0.2526)
+    """
+    f: FloatArray = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
+    board, side = state.board, state.seat_sides[state.shooter]
+    if state.variant == "crokinole":
+        line = board.shooting_line(side)  # type: ignore[arg-type]
+        # polar angles run counter-clockwise, i.e. from the shooter's right to their left
+        a = line.end_angle + f * (line.start_angle - line.end_angle)
+        return line.radius * np.cos(a), line.radius * np.sin(a)
+    if state.variant == "hikone":
+        area = board.area_line(side)  # type: ignore[arg-type]
+        if state.seat_shots[state.shooter] == 0:
+            return np.full(f.shape, area.tee_spot.x), np.full(f.shape, area.tee_spot.y)
+        seg = area.line
+    else:
+        seg = board.baseline(side).centre  # type: ignore[arg-type]
+    return seg.x0 + f * (seg.x1 - seg.x0), seg.y0 + f * (seg.y1 - seg.y0)
+
+
+def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
+    """Unit vector in which the shooter at (x, y) faces the board.
+
+    Square boards: perpendicular to the shooter's cushion, towards the centre. Round
+    boards (crokinole): from (x, y) towards the centre.
+
+    Parameters
+    ----------
+    state : GameState
+        The position; the seat to shoot is ``state.shooter``.
+    x, y : float
+        Placement, m.
+
+    Returns
+    -------
+    tuple of float
+        ``(nx, ny)``; the shooter's right is ``(ny, -nx)``.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> facing(icf.new_game(), 0.1, -0.25)
+    (-0.0, 1.0)
+    """
+    if state.board.shape == "round":
+        r = math.hypot(x, y)
+        return (-x / r, -y / r) if r > 0.0 else (0.0, 1.0)
+    dx, dy = side_direction(state.seat_sides[state.shooter])
+    return -dx, -dy
+
+
+def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The legal placements nearest wanted ones, and how far each had to move.
+
+    Parameters
+    ----------
+    state : GameState
+        The position; the seat to shoot is ``state.shooter``.
+    x, y : array_like
+        Wanted centres of the shot disc, m.
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        Legal centres, m (the wanted ones where already legal).
+    moved : numpy.ndarray
+        Distance moved, m (0 where the wanted spot was legal).
+
+    Raises
+    ------
+    ValueError
+        If the shooter has no legal placement at all.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> x, y, moved = legal_spots(icf.new_game(), [0.0], [-0.30])
+    >>> round(float(y[0]), 4), round(float(moved[0]), 4)
+    (-0.2685, 0.0315)
+    """
+    r = shot_radius(state)
+    xs, ys = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
+    out = np.empty((3, xs.size))
+    for k, (px, py) in enumerate(zip(xs, ys)):
+        verdict = check_placement(state, float(px), float(py), r)
+        if verdict.nearest is None:
+            raise ValueError(f"No legal placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+        out[:, k] = (*verdict.nearest, verdict.distance)
+    return out[0], out[1], out[2]

@@ -1,0 +1,216 @@
+"""The tables a simulated game produces: one row per shot, per board and per game.
+
+Every table has the identifying columns ``variant`` (str), ``players`` (seats), ``game``
+(number in the match, from 0) and ``seed`` (the game's seed: ``play_game(...,
+seed=seed)`` replays it). Teams are numbered as in :class:`carromlab.rules.GameState`
+(team = seat % number of teams); per-team columns ``*_0`` .. ``*_3`` are nullable
+integers, missing for teams the variant does not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from ..rules.outcome import ShotOutcome
+from ..rules.ruling import Ruling
+from ..rules.state import GameState
+from .conservation import census
+from .execution import Executed
+
+__all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
+           "shot_row", "board_row", "game_row", "frame"]
+
+#: Number of per-team columns (the most teams of any variant: four crokinole players).
+TEAM_SLOTS = 4
+
+_ID_COLUMNS = {"variant": "object", "players": "int64", "game": "int64", "seed": "int64"}
+
+
+def _teams(prefix: str) -> dict[str, str]:
+    return {f"{prefix}_{t}": "Int64" for t in range(TEAM_SLOTS)}
+
+
+#: Columns of the shots table and their dtypes. ``board`` (from 1), ``shot`` (number
+#: in the game, from 0), ``board_shot`` (number on the board, from 0, retakes
+#: included), ``seat``, ``team``, ``policy`` (its name); the intended shot
+#: ``intended_x``, ``intended_y`` (m), ``intended_angle`` (rad), ``intended_speed``
+#: (m/s), ``intended_spin`` (rad/s) and the executed one ``x``, ``y``, ``angle``,
+#: ``speed``, ``spin``; ``snapped`` (the noisy placement was illegal and was moved) and
+#: ``snap_distance`` (m); ``pocketed`` (game ids of the pieces that fell, in order,
+#: space-separated; the striker is not listed, see ``striker_fate``), ``n_pocketed``,
+#: ``own_pocketed`` and ``opponent_pocketed`` (pieces of the shooter's colour / of the
+#: other teams' colours among them); ``striker_fate`` (board, pocketed, ditch);
+#: ``first_touch`` (game id, missing if none); ``truncated`` (the engine's event budget
+#: ran out); ``fouls`` (rule ids of the fouls, ``;``-separated), ``rules`` (every rule id
+#: applied); ``n_returned`` (pieces put back by the ruling); ``turn_continues``,
+#: ``retake``, ``board_over``, ``board_winner`` (team); ``score_<team>`` (game totals
+#: after the shot); and the census after the shot: ``pieces_board``, ``pieces_off``
+#: (pocketed, ditch or hole), ``pieces_hand`` (crokinole discs not yet played),
+#: ``pieces_total`` (always their sum, checked).
+SHOT_COLUMNS: dict[str, str] = {
+    **_ID_COLUMNS, "board": "int64", "shot": "int64", "board_shot": "int64", "seat": "int64", "team": "int64",
+    "policy": "object",
+    **{f"intended_{k}": "float64" for k in ("x", "y", "angle", "speed", "spin")},
+    **{k: "float64" for k in ("x", "y", "angle", "speed", "spin")},
+    "snapped": "bool", "snap_distance": "float64",
+    "pocketed": "object", "n_pocketed": "int64", "own_pocketed": "int64", "opponent_pocketed": "int64",
+    "striker_fate": "object", "first_touch": "Int64", "truncated": "bool",
+    "fouls": "object", "rules": "object", "n_returned": "int64",
+    "turn_continues": "bool", "retake": "bool", "board_over": "bool", "board_winner": "Int64",
+    **_teams("score"),
+    "pieces_board": "int64", "pieces_off": "int64", "pieces_hand": "int64", "pieces_total": "int64",
+}  # fmt: skip
+
+#: Columns of the boards table: ``board`` (from 1), ``first`` (seat that opened it),
+#: ``n_shots`` (shots played on it, retakes included), ``end`` (``"rules"``: the rules
+#: ended it; ``"abandoned"``: it reached ``max_shots_per_board``), ``reason`` (the rule
+#: ids of the last shot, or the guard that stopped it), ``winner`` (team; missing for a
+#: tie or an abandoned board), ``points_<team>`` (scored on the board, penalties
+#: negative; 0 on an abandoned board), ``score_<team>`` (game totals after it).
+BOARD_COLUMNS: dict[str, str] = {
+    **_ID_COLUMNS, "board": "int64", "first": "int64", "n_shots": "int64", "end": "object", "reason": "object",
+    "winner": "Int64", **_teams("points"), **_teams("score"),
+}  # fmt: skip
+
+#: Columns of the games table: ``n_boards``, ``n_shots``, ``end`` (``"complete"``: the
+#: rules ended the game; ``"abandoned"``: a board reached ``max_shots_per_board``;
+#: ``"max_boards"``: ``max_boards`` boards were played without a result), ``winner``
+#: (team; missing for a draw or an unfinished game), ``score_<team>`` (final totals),
+#: ``n_snapped`` (placements moved back after noise), ``n_truncated`` (shots that ran out
+#: of events), ``seconds`` (wall time of the game), ``cpu_seconds`` (processor time of
+#: the game's process, which other load on the machine does not inflate).
+GAME_COLUMNS: dict[str, str] = {
+    **_ID_COLUMNS, "n_boards": "int64", "n_shots": "int64", "end": "object", "winner": "Int64", **_teams("score"),
+    "n_snapped": "int64", "n_truncated": "int64", "seconds": "float64", "cpu_seconds": "float64",
+}  # fmt: skip
+
+
+def _per_team(prefix: str, values: Sequence[int]) -> dict[str, Any]:
+    return {f"{prefix}_{t}": (values[t] if t < len(values) else pd.NA) for t in range(TEAM_SLOTS)}
+
+
+def frame(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, str]) -> pd.DataFrame:
+    """A table with exactly ``columns`` (name to dtype), also when ``rows`` is empty.
+
+    Examples
+    --------
+    >>> frame([], GAME_COLUMNS).shape
+    (0, 16)
+    """
+    df = pd.DataFrame(list(rows), columns=list(columns))
+    return df.astype(dict(columns))
+
+
+def shot_row(
+    ids: Mapping[str, Any], *, shot: int, board_shot: int, before: GameState, policy: str,
+    executed: Executed, outcome: ShotOutcome, ruling: Ruling, truncated: bool,
+) -> dict[str, Any]:
+    """One row of the shots table (see :data:`SHOT_COLUMNS`)."""
+    seat = before.shooter
+    team = before.team_of(seat)
+    own = before.colours[team]
+    others = set(before.colours) - {own}
+    fallen = [p for p in outcome.pocketed if p.kind != "striker"]
+    where = census(ruling.state)
+    intended, played = executed.intended, executed.shot
+    return {
+        **ids, "board": before.board_number, "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
+        "policy": policy,
+        **{f"intended_{k}": getattr(intended, k) for k in ("x", "y", "angle", "speed", "spin")},
+        **{k: getattr(played, k) for k in ("x", "y", "angle", "speed", "spin")},
+        "snapped": executed.snapped, "snap_distance": executed.snap_distance,
+        "pocketed": " ".join(str(p.piece_id) for p in fallen), "n_pocketed": len(fallen),
+        "own_pocketed": sum(p.kind == own for p in fallen), "opponent_pocketed": sum(p.kind in others for p in fallen),
+        "striker_fate": outcome.striker_fate, "first_touch": outcome.first_touch if outcome.first_touch is not None else pd.NA,
+        "truncated": truncated,
+        "fouls": ";".join(f.rule for f in ruling.fouls), "rules": ";".join(ruling.applied),
+        "n_returned": len(ruling.returned), "turn_continues": ruling.turn_continues, "retake": ruling.retake,
+        "board_over": ruling.board_over,
+        "board_winner": ruling.board_winner if ruling.board_winner is not None else pd.NA,
+        **_per_team("score", ruling.game_scores),
+        "pieces_board": where["board"], "pieces_off": where["pocketed"] + where["ditch"] + where["hole"],
+        "pieces_hand": where["hand"], "pieces_total": len(ruling.state.pieces),
+    }  # fmt: skip
+
+
+def board_row(
+    ids: Mapping[str, Any], before: GameState, *, n_shots: int, ruling: Ruling | None, reason: str
+) -> dict[str, Any]:
+    """One row of the boards table (see :data:`BOARD_COLUMNS`): the board of ``before``
+    ended by ``ruling``, or abandoned (``ruling`` None) for ``reason``."""
+    if ruling is None:
+        end, winner, points, scores = "abandoned", pd.NA, (0,) * before.n_teams, before.game_scores
+    else:
+        end, points, scores = "rules", ruling.board_points, ruling.game_scores
+        winner = ruling.board_winner if ruling.board_winner is not None else pd.NA
+        reason = ";".join(ruling.applied)
+    return {
+        **ids, "board": before.board_number, "first": before.board_first, "n_shots": n_shots, "end": end,
+        "reason": reason, "winner": winner, **_per_team("points", points), **_per_team("score", scores),
+    }
+
+
+def game_row(
+    ids: Mapping[str, Any], final: GameState, *, n_boards: int, n_shots: int, end: str,
+    n_snapped: int, n_truncated: int, seconds: float, cpu_seconds: float,
+) -> dict[str, Any]:
+    """One row of the games table (see :data:`GAME_COLUMNS`)."""
+    return {
+        **ids, "n_boards": n_boards, "n_shots": n_shots, "end": end,
+        "winner": final.winner if end == "complete" and final.winner is not None else pd.NA,
+        **_per_team("score", final.game_scores), "n_snapped": n_snapped, "n_truncated": n_truncated, "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+    }  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class GameRecord:
+    """Everything recorded about one simulated game.
+
+    Attributes
+    ----------
+    shots : pandas.DataFrame
+        One row per shot (:data:`SHOT_COLUMNS`); empty when the game was played with
+        ``record=False``.
+    boards : pandas.DataFrame
+        One row per board (:data:`BOARD_COLUMNS`), the abandoned one included.
+    games : pandas.DataFrame
+        The game's single row (:data:`GAME_COLUMNS`).
+    state : GameState
+        The final state.
+    """
+
+    shots: pd.DataFrame
+    boards: pd.DataFrame
+    games: pd.DataFrame
+    state: GameState
+
+    @property
+    def end(self) -> str:
+        """How the game ended: ``"complete"``, ``"abandoned"`` or ``"max_boards"``."""
+        return str(self.games["end"].iat[0])
+
+    @property
+    def winner(self) -> int | None:
+        """Winning team of a complete game; None for a draw or an unfinished game."""
+        w = self.games["winner"].iat[0]
+        return None if pd.isna(w) else int(w)
+
+
+@dataclass(frozen=True, eq=False)
+class MatchRecord:
+    """The tables of many games, concatenated in game order.
+
+    Attributes
+    ----------
+    shots, boards, games : pandas.DataFrame
+        As in :class:`GameRecord`, with one block per game.
+    """
+
+    shots: pd.DataFrame
+    boards: pd.DataFrame
+    games: pd.DataFrame

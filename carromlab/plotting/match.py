@@ -1,0 +1,96 @@
+"""Plot a simulated match: the game scores board after board (matplotlib; never calls
+``plt.show()``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
+
+from ..match.records import TEAM_SLOTS
+from .board import _axes
+
+__all__ = ["plot_match_summary"]
+
+_STYLES = ("-", "--", ":", "-.")
+_NEEDED = ("variant", "players", "game", "board", "end", *(f"score_{t}" for t in range(TEAM_SLOTS)))
+
+
+def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bool = True, **kwargs: Any) -> Axes:
+    """Score progression: each team's game score after every board, over the games.
+
+    One colour per variant and number of players, one line style per team. Each line is
+    the mean over the games of the score after board k, a game that ended earlier
+    keeping its final score; the shaded band (``band=True``) spans the 25th to 75th
+    percentiles. Boards where some game was abandoned (``max_shots_per_board``) are
+    marked with a cross on the line, and the abandoned boards counted in the legend.
+
+    Parameters
+    ----------
+    boards : pandas.DataFrame
+        A boards table (:data:`carromlab.match.records.BOARD_COLUMNS`), e.g.
+        ``play_match(...).boards``, possibly of several variants concatenated.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    band : bool
+        Shade the interquartile range. Default True.
+    **kwargs
+        Passed to every line (e.g. ``linewidth=2``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If ``boards`` lacks a column or has no rows.
+
+    Examples
+    --------
+    >>> from carromlab.match import play_match
+    >>> from carromlab.rules.crokinole import CrokinoleOptions
+    >>> rec = play_match("crokinole", 2, options=CrokinoleOptions(discs_per_player=2, game_target=5))
+    >>> ax = plot_match_summary(rec.boards)
+    >>> ax.get_xlabel()
+    'board'
+    """
+    if not isinstance(boards, pd.DataFrame) or not set(_NEEDED) <= set(boards.columns):
+        got = list(boards.columns) if isinstance(boards, pd.DataFrame) else type(boards).__name__
+        raise ValueError(f"The 'boards' parameter must be a boards table with columns {list(_NEEDED)}. Got {got} instead.")
+    if boards.empty:
+        raise ValueError("The 'boards' parameter must have at least one row. Got an empty table instead.")
+    ax = _axes(ax)
+    style = {"marker": "o", "markersize": 3, "linewidth": 1.5, **kwargs}
+    for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
+        color = f"C{k % 10}"
+        n_games = g["game"].nunique()
+        abandoned = g["end"] == "abandoned"
+        lost_boards = np.unique(g.loc[abandoned, "board"].to_numpy())
+        for t in range(TEAM_SLOTS):
+            col = f"score_{t}"
+            if not g[col].notna().any():
+                continue
+            # a finished game keeps its final score on the later boards
+            table = g.pivot_table(index="board", columns="game", values=col, aggfunc="last")
+            table = table.reindex(range(1, int(g["board"].max()) + 1)).ffill()
+            x = table.index.to_numpy(dtype=float)
+            mean = table.mean(axis=1).to_numpy()
+            label = f"{variant} {players}p, team {t} ({n_games} games"
+            label += f", {int(abandoned.sum())} abandoned)" if t == 0 and abandoned.any() else ")"
+            ax.plot(x, mean, color=color, linestyle=_STYLES[t], label=label, **style)
+            if band:
+                ax.fill_between(x, table.quantile(0.25, axis=1).to_numpy(), table.quantile(0.75, axis=1).to_numpy(),
+                                color=color, alpha=0.12, linewidth=0)
+            if len(lost_boards):
+                ax.scatter(lost_boards, mean[lost_boards - 1], marker="x", color=color, s=40, zorder=5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("board")
+    ax.set_ylabel("game score after the board (mean; band: 25-75 %)")
+    ax.set_title("Score progression (x: abandoned boards)", fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="x-small")
+    return ax

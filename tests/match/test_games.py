@@ -1,0 +1,126 @@
+"""Whole games: every variant terminates and conserves pieces; guards, determinism and
+input checks; the greedy policy beats the random one."""
+
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+from carromlab.analysis.noise import NoiseModel
+from carromlab.match import (BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GreedyPolicy, RandomPolicy, game_seed, new_state,
+                             play_game, play_match)
+from carromlab.rules.crokinole import CrokinoleOptions
+
+from .conftest import SEED
+from .helpers import PREFIXES, TOTALS, check_match
+
+#: Crokinole with fewer discs and a lower target, so that random games finish quickly in CI.
+SHORT_CROKINOLE = CrokinoleOptions(discs_per_player=4, game_target=30)
+#: Carrom and Hikone boards take hundreds of random shots (see docs/match.md): CI caps them.
+CI_CAP = 80
+
+
+@pytest.mark.parametrize(("variant", "players"), list(TOTALS))
+def test_random_games_terminate_and_conserve_pieces(variant, players):
+    options = SHORT_CROKINOLE if variant == "crokinole" else None
+    rec = play_match(variant, 2, players=players, options=options, seed=SEED, max_shots_per_board=CI_CAP)
+    check_match(rec, 4 * players if variant == "crokinole" else TOTALS[variant, players])
+    assert list(rec.shots.columns) == list(SHOT_COLUMNS) and list(rec.boards.columns) == list(BOARD_COLUMNS)
+    applied = {r for rules in rec.shots["rules"] for r in rules.split(";") if r}
+    assert applied and all(r.startswith(PREFIXES[variant]) for r in applied)
+
+
+ENDING_RULES = {("icf", 2): "ICF-10", ("online", 2): "ONL-7", ("hikone", 2): "HIK-4", ("hikone", 4): "HIK-4",
+                ("crokinole", 2): "CRK-4", ("crokinole", 4): "CRK-5"}
+
+
+@pytest.mark.parametrize(("variant", "players"), list(TOTALS))
+def test_greedy_games_are_finished_by_the_rules_rules_icf10_onl7_hik4_crk4_crk5(variant, players):
+    """rules ICF-10, ONL-7, HIK-4, CRK-4, CRK-5: a greedy seat against random ones plays
+    the game to its end under the rules; the last board cites the rule that ended it."""
+    policies = [GreedyPolicy(n_candidates=100)] + [RandomPolicy()] * (players - 1)
+    rec = play_game(new_state(variant, players), policies, seed=SEED)
+    check_match(rec, TOTALS[variant, players])
+    assert rec.end == "complete" and rec.state.game_over and rec.winner == 0
+    assert ENDING_RULES[variant, players] in rec.boards["reason"].iat[-1]
+
+
+def test_greedy_pockets_more_own_coins_than_random_rule_icf4():
+    """rule ICF-4: with club execution noise, the greedy policy pockets more own coins
+    per board than the random one (seats swapped between games)."""
+    own = {"greedy": [], "random": []}
+    for g in range(2):
+        seats = [GreedyPolicy(n_candidates=120), RandomPolicy()][:: 1 if g == 0 else -1]
+        rec = play_game(new_state("icf"), seats, noise=NoiseModel.preset("club"), seed=game_seed(SEED, g),
+                        max_boards=2, max_shots_per_board=150)
+        per_board = rec.shots.groupby(["board", "policy"])["own_pocketed"].sum().unstack(fill_value=0)
+        for name in own:
+            own[name].extend(per_board.get(name, pd.Series(0, index=per_board.index)).tolist())
+    greedy, random = (sum(v) / len(v) for v in (own["greedy"], own["random"]))
+    assert greedy > random + 2.0, own
+
+
+def test_same_seed_same_tables_and_another_seed_differs():
+    def run(seed):
+        return play_game(new_state("icf"), [GreedyPolicy(n_candidates=40), RandomPolicy()],
+                         noise=NoiseModel.preset("club"), seed=seed, max_shots_per_board=25)
+
+    a, b, c = run(3), run(3), run(4)
+    assert_frame_equal(a.shots, b.shots)
+    assert_frame_equal(a.boards, b.boards)
+    assert_frame_equal(a.games.drop(columns=["seconds", "cpu_seconds"]), b.games.drop(columns=["seconds", "cpu_seconds"]))
+    assert not a.shots[["x", "angle", "speed"]].equals(c.shots[["x", "angle", "speed"]])
+
+
+def test_match_games_do_not_depend_on_workers_or_order():
+    kw = {"options": CrokinoleOptions(discs_per_player=2, game_target=10), "seed": 9, "noise": NoiseModel.preset("expert")}
+    one = play_match("crokinole", 3, **kw)
+    two = play_match("crokinole", 3, workers=2, **kw)
+    assert_frame_equal(one.shots, two.shots)
+    assert_frame_equal(one.boards, two.boards)
+    third = play_game(new_state("crokinole", options=kw["options"]), RandomPolicy(), noise=kw["noise"],
+                      seed=game_seed(9, 2), game=2)
+    assert_frame_equal(third.shots, one.shots[one.shots["game"] == 2].reset_index(drop=True))
+
+
+def test_max_shots_per_board_abandons_the_board_and_reports_it():
+    rec = play_game(new_state("icf"), RandomPolicy(), seed=1, max_shots_per_board=3)
+    assert len(rec.shots) == 3 and rec.end == "abandoned" and rec.winner is None and not rec.state.game_over
+    board = rec.boards.iloc[-1]
+    assert (board["end"], board["reason"], board["n_shots"]) == ("abandoned", "max_shots_per_board=3 reached", 3)
+    assert pd.isna(board["winner"]) and board["points_0"] == board["points_1"] == 0
+
+
+def test_max_boards_stops_an_unfinished_game_and_reports_it_rule_crk4():
+    """rule CRK-4: a crokinole round ends when every disc is played; the game goes on to
+    the target unless max_boards stops it."""
+    state = new_state("crokinole", options=CrokinoleOptions(discs_per_player=1, game_target=10_000))
+    rec = play_game(state, RandomPolicy(), seed=2, max_boards=2)
+    assert rec.end == "max_boards" and rec.winner is None and len(rec.boards) == 2
+    assert (rec.boards["end"] == "rules").all() and rec.boards["reason"].str.contains("CRK-4").all()
+
+
+def test_record_false_keeps_boards_and_games_only():
+    rec = play_match("crokinole", 1, options=SHORT_CROKINOLE, record=False, seed=1)
+    assert rec.shots.empty and list(rec.shots.columns) == list(SHOT_COLUMNS)
+    assert len(rec.games) == 1 and list(rec.games.columns) == list(GAME_COLUMNS) and len(rec.boards) >= 1
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: play_match("snooker", 1), "variant"),
+    (lambda: play_match("icf", 0), "n_games"),
+    (lambda: play_match("icf", 1, max_shots_per_board=-1), "max_shots_per_board"),
+    (lambda: play_match("icf", 1, max_boards=0), "max_boards"),
+    (lambda: play_match("icf", 1, players=3), "players"),
+    (lambda: play_match("online", 1, players=4), "players"),
+    (lambda: play_match("icf", 1, workers=0), "workers"),
+    (lambda: play_match("icf", 1, seed=-1), "seed"),
+    (lambda: play_match("icf", 1, policies=[RandomPolicy()] * 3), "policies"),
+    (lambda: play_match("icf", 1, policies=RandomPolicy), "policies"),
+    (lambda: play_match("icf", 1, noise="club"), "noise"),
+    (lambda: play_game(new_state("icf"), RandomPolicy(), max_shots_per_board=-5), "max_shots_per_board"),
+    (lambda: play_game("icf", RandomPolicy()), "state"),
+    (lambda: play_game(new_state("icf"), RandomPolicy(), params="club"), "params"),
+])
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"'{name}'"):
+        call()
