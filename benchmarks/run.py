@@ -17,6 +17,9 @@ Usage::
     python benchmarks/run.py --quick --json /tmp/bench.json
     python benchmarks/run.py --json bench.json              # full run, a few minutes
 
+The analysis cases (carromlab only) time the analyses of :mod:`carromlab.analysis` with
+the default physics: a success map, break studies and foul probabilities.
+
 Cases live in :data:`CASES` (name -> function(ctx) -> dict) and targets in
 :data:`TARGETS`; add a case by writing a function and registering it there.
 """
@@ -392,12 +395,117 @@ def case_batch_memory(ctx: Ctx) -> dict:
             "n_shots": len(df), "columns": len(df.columns)}
 
 
-#: name -> function(ctx) -> dict of figures. Issue 5 adds the success map and break study here.
+# ----------------------------------------------------------------------------------------
+# Analyses (carromlab only, default physics)
+# ----------------------------------------------------------------------------------------
+def _analysis_run(run: Callable[[], Any], shots: int, full_shots: int) -> tuple[dict, Any]:
+    """Time one analysis call of ``shots`` shots; quick runs are scaled down from
+    ``full_shots`` and the full-size time is projected from the measured rate."""
+    t0 = time.perf_counter()
+    out = run()
+    s = time.perf_counter() - t0
+    return {
+        "seconds": s, "shots": shots, "shots_per_s": shots / s, "full_shots": full_shots,
+        "projected_full_s": s * full_shots / shots, "scaled_down": shots != full_shots,
+    }, out  # fmt: skip
+
+
+def _break_grid(placements: int = 10, speeds: Any = np.linspace(4, 8, 10)) -> Any:
+    from carromlab.analysis import ShotGrid, StrikerLine
+
+    h = StrikerLine.for_scene(Scene.icf_break()).half_length
+    return ShotGrid(placement=np.linspace(-h, h, placements), angle=np.radians(np.linspace(-6, 6, 10)), speed=speeds,
+                    aim="pack")  # fmt: skip
+
+
+def case_success_map(ctx: Ctx) -> dict:
+    """One coin at (0.25, 0.25): 100 placements x 100 ghost aims x 3 m/s, 100 replicas
+    (1,000,000 shots; quick: 10 replicas, 100,000 shots)."""
+    from carromlab.analysis import PocketPiece, ShotGrid, StrikerLine, success_map
+
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
+    h = StrikerLine.for_scene(scene).half_length
+    grid = ShotGrid(placement=np.linspace(-h, h, 100), angle=np.radians(np.linspace(-5, 5, 100)), speed=[3.0], aim="ghost")
+    replicas = ctx.pick(10, 100)
+    out, df = _analysis_run(
+        lambda: success_map(scene, PocketPiece(0), grid, replicas=replicas, progress=False),
+        grid.n_cells * replicas, grid.n_cells * 100,
+    )  # fmt: skip
+    out.update(replicas=replicas, mean_p_success=float(df["p_success"].mean()))
+    return out
+
+
+def _break_case(params: PhysicsParams, grid: Any, replicas: int) -> dict:
+    """An ICF break study, projected to the 100,000 shots of the full-size study."""
+    from carromlab.analysis import break_study
+
+    out, study = _analysis_run(
+        lambda: break_study(Scene.icf_break(), grid, replicas=replicas, params=params, progress=False),
+        grid.n_cells * replicas, 100_000,
+    )  # fmt: skip
+    s = study.shots
+    out.update(replicas=replicas, friction_law=params.friction_law, mean_pocketed_white=float(s["pocketed_white"].mean()),
+               mean_events=float(s["n_events"].mean()), n_truncated=int(s["truncated"].sum()))  # fmt: skip
+    return out
+
+
+def case_break_study(ctx: Ctx) -> dict:
+    """ICF break study: 10 placements x 10 aims (pack +- 6 deg) x 10 speeds (4-8 m/s), 100
+    replicas (100,000 shots; quick: 10 replicas, 10,000 shots), Coulomb friction."""
+    out = _break_case(PhysicsParams(), _break_grid(), ctx.pick(10, 100))
+    ctx.cache["break_study_rate"] = out["shots_per_s"]
+    return out
+
+
+#: Event budget of the slide-spin break case: a normal break needs about 130 events, but
+#: about 3 % of slide-spin breaks of the grid cascade through the default 100,000 events
+#: (about 150 s each), which would swamp the timing.
+SLIDE_SPIN_MAX_EVENTS = 2000
+
+
+def case_break_study_slide_spin(ctx: Ctx) -> dict:
+    """The break study with the coupled slide-spin friction law, to show its cost: the
+    same grid with 1 replica (1,000 shots; quick: 3 placements x 10 aims at 6 m/s, 30
+    shots), event budget SLIDE_SPIN_MAX_EVENTS, projected to 100,000 shots; no target."""
+    grid = ctx.pick(_break_grid(3, [6.0]), _break_grid())
+    out = _break_case(PhysicsParams(friction_law="slide_spin", max_events=SLIDE_SPIN_MAX_EVENTS), grid, 1)
+    coulomb = ctx.cache.get("break_study_rate")
+    out["slowdown_vs_coulomb"] = coulomb / out["shots_per_s"] if coulomb else None
+    out["max_events"] = SLIDE_SPIN_MAX_EVENTS
+    return out
+
+
+def case_foul_probabilities(ctx: Ctx) -> dict:
+    """Foul probabilities under ICF and the online rules: the break layout without coins 1,
+    2, 9 and 10, a population over the whole baseline, aims +- 57 deg, 1-6 m/s, club noise;
+    10,000 shots per variant (quick: 500), scaled down from 100,000 in all: every shot is
+    snapped, translated and adjudicated in Python."""
+    from carromlab.analysis import ShotPopulation, comparable_states, foul_probabilities
+
+    position = Scene.icf_break().pieces.drop(index=[1, 2, 9, 10])[["kind", "x", "y"]]
+    states = comparable_states(position, ("icf", "online"))
+    n = ctx.pick(500, 10_000)
+    pop = ShotPopulation(angle=(-1.0, 1.0), speed=(1.0, 6.0), n=n, seed=ctx.seed)
+    out, df = _analysis_run(lambda: foul_probabilities(states, pop, progress=False), 2 * n, 100_000)
+    anyfoul = df[df["rule"] == "any"].set_index("variant")
+    out.update(
+        per_variant=n, p_any_foul={v: float(p) for v, p in anyfoul["p"].items()},
+        p={f"{v} {r}": float(p) for v, r, p in zip(df["variant"], df["rule"], df["p"])},
+        snapped={v: int(k) for v, k in anyfoul["n_snapped"].items()},
+    )  # fmt: skip
+    return out
+
+
+#: name -> function(ctx) -> dict of figures.
 CASES: dict[str, Callable[[Ctx], dict]] = {
     "icf_break": case_icf_break,
     "cut_shot": case_cut_shot,
     "batch_cut_shots_per_s": case_batch_cut,
     "batch_memory": case_batch_memory,
+    "success_map": case_success_map,
+    "break_study": case_break_study,
+    "break_study_slide_spin": case_break_study_slide_spin,
+    "foul_probabilities": case_foul_probabilities,
 }
 
 #: name -> (case, key, op, threshold, description)
@@ -410,6 +518,10 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
     "mb_per_million_shots": (
         "batch_memory", "mb_per_million", "<=", 500.0, "1M-shot summary well under 1 GB (<= 500 MB)",
     ),
+    "success_map_s": (
+        "success_map", "projected_full_s", "<=", 10.0, "success map, 1,000,000 shots <= 10 s",
+    ),
+    "break_study_s": ("break_study", "projected_full_s", "<=", 10.0, "ICF break study, 100,000 shots <= 10 s"),
 }  # fmt: skip
 
 
@@ -497,6 +609,26 @@ def print_report(res: dict) -> None:
     if "batch_memory" in c:
         m = c["batch_memory"]
         print(f"{'summary memory':<24}{m['bytes_per_shot']:>12.1f} B/shot -> {m['mb_per_million']:.1f} MB per 1M shots")
+    analyses = [name for name in ("success_map", "break_study", "break_study_slide_spin", "foul_probabilities") if name in c]
+    if analyses:
+        print("\nanalyses (carromlab only, default physics, all local cores); * scaled down: the full-size"
+              " time is projected from the measured rate")
+        print(f"{'case':<24}{'shots':>12}{'time':>12}{'shots/s':>12}{'full size':>12}{'full time':>12}  notes")
+        for name in analyses:
+            a = c[name]
+            if name == "success_map":
+                note = f"{a['replicas']} replicas; mean p(success) {a['mean_p_success']:.3f}"
+            elif name == "foul_probabilities":
+                note = "ICF + online; p(any foul) " + ", ".join(f"{v} {p:.3f}" for v, p in a["p_any_foul"].items())
+            else:
+                note = f"{a['friction_law']}; {a['mean_events']:.0f} events/shot; {a['mean_pocketed_white']:.2f} whites/break"
+                if "max_events" in a:
+                    note += f"; {a['n_truncated']} of {a['shots']} hit max_events={a['max_events']:,}"
+                if a.get("slowdown_vs_coulomb"):
+                    note += f"; {a['slowdown_vs_coulomb']:.0f}x the Coulomb time per shot"
+            label = name + ("*" if a["scaled_down"] else "")
+            print(f"{label:<24}{a['shots']:>12,}{_fmt_s(a['seconds']):>12}{a['shots_per_s']:>12,.0f}"
+                  f"{a['full_shots']:>12,}{_fmt_s(a['projected_full_s']):>12}  {note}")
     if res["targets"]:
         print("\ntargets")
         for t in res["targets"].values():

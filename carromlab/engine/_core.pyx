@@ -463,7 +463,7 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
                 qx = -(ai * s.ux[i] - aj * s.ux[j])
                 qy = -(ai * s.uy[i] - aj * s.uy[j])
                 g2 = (wx * wx + wy * wy - gdot * gdot + dx * qx + dy * qy) / dist
-                if g2 < 0.0:
+                if g2 < -V_EPS:
                     return tc   # pressed together
         g0 = gap + 0.5 * TOUCH
         if A > 0.0:
@@ -657,6 +657,10 @@ cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nog
     for q in range(top):
         set_velocity(s, s.stack[q], px, py)
         s.stale[s.stack[q]] = 0
+        if s.lp.slide_spin:
+            # pressed discs stop spinning: with a common velocity and no spin they feel
+            # the same deceleration, so they slide on together (docs/physics.md)
+            s.w0[s.stack[q]] = 0.0
     s.nmoved = top
 
 

@@ -1,8 +1,10 @@
 """Plots of the analyses: success maps on the board and in parameter space, the best
-shot, margins of error, break outcomes (matplotlib; never calls ``plt.show()``)."""
+shot, margins of error, break outcomes, foul probabilities by rule variant (matplotlib;
+never calls ``plt.show()``)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,7 @@ from matplotlib.colors import Normalize
 
 from .._validation import check_choice, check_int, check_real
 from ..analysis.breaks import BreakStudy
+from ..analysis.fouls import ANY_FOUL
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
@@ -26,6 +29,7 @@ __all__ = [
     "plot_margins",
     "plot_break_outcomes",
     "plot_break_heatmap",
+    "plot_foul_probabilities",
 ]
 
 #: Columns holding angles in radians: shown in degrees.
@@ -413,3 +417,70 @@ def plot_break_heatmap(
     value = f"mean_{study.weights.own}" if value is None else value
     style = {"cmap": "magma", **kwargs}
     return plot_parameter_heatmap(study.cells, x=x, y=y, value=value, reduce=reduce, ax=ax, **style)
+
+
+def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kwargs: Any) -> Axes:
+    """Grouped bars of foul probabilities: one group per foul, one bar per variant, with
+    the confidence interval as error bar.
+
+    Fouls of different variants with the same description share a group (its tick lists
+    their rule ids); a variant that does not define a foul has no bar in its group. The
+    "any foul" group comes last.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`~carromlab.analysis.foul_probabilities` result (columns ``variant``,
+        ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.bar` (e.g. ``alpha``, ``hatch``,
+        ``capsize`` of the error bars).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> table = pd.DataFrame({"variant": ["icf", "icf", "online", "online"], "rule": ["ICF-11", "any", "ONL-3", "any"],
+    ...                       "foul": ["striker pocketed", "any foul"] * 2, "n": [100] * 4, "p": [0.2, 0.2, 0.25, 0.25],
+    ...                       "ci_low": [0.13, 0.13, 0.17, 0.17], "ci_high": [0.29, 0.29, 0.34, 0.34]})
+    >>> ax = plot_foul_probabilities(table)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['striker\\npocketed\\n(ICF-11, ONL-3)', 'any foul']
+    """
+    table = _need(table, "table", ("variant", "rule", "foul", "n", "p", "ci_low", "ci_high"))
+    if table.empty:
+        raise ValueError("The 'table' parameter must have at least one row. Got an empty DataFrame instead.")
+    fouls = list(dict.fromkeys(table.loc[table["rule"] != ANY_FOUL, "foul"]))
+    groups = fouls + list(dict.fromkeys(table.loc[table["rule"] == ANY_FOUL, "foul"]))
+    variants = list(dict.fromkeys(table["variant"]))
+    width = 0.8 / len(variants)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)), 4.5))
+    ax = _axes(ax)
+    for i, variant in enumerate(variants):
+        rows = table[table["variant"] == variant]
+        x = np.array([groups.index(f) for f in rows["foul"]]) + (i - (len(variants) - 1) / 2) * width
+        p = rows["p"].to_numpy(dtype=float)
+        err = np.vstack([p - rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float) - p])
+        n = sorted(set(rows["n"]))
+        style = {"edgecolor": "black", "linewidth": 0.5, "capsize": 3, **kwargs}
+        ax.bar(x, p, width, yerr=err, label=f"{variant} (n = {', '.join(f'{v:,}' for v in n)})", **style)
+    ticks = []
+    for foul in groups:
+        rules = [r for r in dict.fromkeys(table.loc[table["foul"] == foul, "rule"]) if r != ANY_FOUL]
+        label = textwrap.fill(foul, 14)
+        ticks.append(f"{label}\n({', '.join(rules)})" if rules else label)
+    ax.set_xticks(np.arange(len(groups)), ticks, fontsize="small")
+    ax.set_ylim(bottom=0.0)
+    ax.set_ylabel("probability per shot")
+    ax.legend(fontsize="small", title="variant")
+    ax.set_title("foul probability by rule variant (error bars: confidence interval)", fontsize="small")
+    return ax

@@ -1,0 +1,561 @@
+"""Foul probabilities by rule variant.
+
+A population of intended shots is played from one position under several rule variants:
+every shot is executed with noise (:class:`NoiseModel`), its placement moved to the nearest
+spot the variant allows (:func:`carromlab.rules.snap_placement`), simulated by the batch
+engine and adjudicated by :func:`carromlab.rules.adjudicate`. The rules decide what is a
+foul; this module only counts.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .. import __version__
+from .._validation import check_array, check_choice, check_int, check_real
+from ..engine.batch import simulate_batch
+from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
+from ..equipment.board import CrokinoleMarks
+from ..physics.params import PhysicsParams
+from ..rules import VARIANTS, adjudicate, snap_placement
+from ..rules.engine_bridge import forward_of, outcomes_from_batch, scene_for, shot_piece
+from ..rules.state import GameState, Piece
+from ._random import MAX_REPLICAS
+from .noise import NoiseModel
+from .placement import StrikerLine
+from .stats import CI_METHODS, binomial_ci
+from .store import describe
+from .sweep import check_backend, run_sweep
+
+__all__ = ["FOULS", "ANY_FOUL", "ShotPopulation", "comparable_states", "foul_probabilities"]
+
+#: The fouls each variant's rules can call (``Ruling.fouls[i].rule``), with a short
+#: description. Fouls of different variants for the same event share a description, so
+#: that their bars line up in :func:`~carromlab.plotting.analysis.plot_foul_probabilities`.
+FOULS: dict[str, dict[str, str]] = {
+    "icf": {
+        "ICF-11": "striker pocketed",
+        "ICF-14": "opponent's last coin",
+        "ICF-15": "own last coin before the queen",
+    },
+    "online": {
+        "ONL-3": "striker pocketed",
+        "ONL-5": "a last coin before the queen",
+    },
+    "hikone": {
+        "HIK-5": "jack penalty",
+        "HIK-6": "jack with own pucks",
+        "HIK-7": "striker pocketed or off the board",
+        "HIK-9": "direct hit inside own area (doubles)",
+    },
+    "crokinole": {
+        "CRK-2": "disc outside the 15 ring",
+        "CRK-3": "no opponent disc struck",
+    },
+}
+
+#: The ``rule`` value of the row counting shots with at least one foul.
+ANY_FOUL = "any"
+
+_SHOT_COLUMNS = ("x", "y", "angle", "speed", "spin")
+
+
+def _range(name: str, value: Any, *, low: float | None = None, high: float | None = None, unit: str) -> tuple[float, float]:
+    arr = check_array(name, value, shape=(2,), low=low, high=high, unit=unit)
+    if arr[0] > arr[1]:
+        raise ValueError(f"The {name!r} parameter must be a range (low, high) with low <= high. Got {tuple(arr.tolist())} instead.")
+    return float(arr[0]), float(arr[1])
+
+
+@dataclass(frozen=True)
+class _ShootingArc:
+    """The crokinole shooting line in the shooter's quadrant, with the placement
+    coordinate of :class:`StrikerLine`: ``u`` (m), the arc length from the arc's middle,
+    positive to the shooter's right (counter-clockwise)."""
+
+    radius: float
+    middle: float
+    half_angle: float
+
+    @property
+    def half_length(self) -> float:
+        return self.radius * self.half_angle
+
+    def point(self, u: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        a = self.middle + np.asarray(u, dtype=float) / self.radius
+        return self.radius * np.cos(a), self.radius * np.sin(a)
+
+
+def _placement_line(state: GameState, scene: Scene) -> StrikerLine | _ShootingArc:
+    """The shooter's placement line: the baselines' centre line (ICF-3, ONL-1), the area
+    line (HIK-2) or the shooting line's arc (CRK-1)."""
+    side = state.seat_sides[state.shooter]
+    if isinstance(state.board.marks, CrokinoleMarks):
+        arc = state.board.shooting_line(side)  # type: ignore[arg-type]
+        return _ShootingArc(arc.radius, 0.5 * (arc.start_angle + arc.end_angle), 0.5 * (arc.end_angle - arc.start_angle))
+    return StrikerLine.for_scene(scene, side)
+
+
+@dataclass(frozen=True)
+class ShotPopulation:
+    """A parametric population of intended shots: uniform over ranges of placement, aim,
+    speed and spin.
+
+    The population is drawn once (``numpy.random.default_rng(seed)``), as fractions of
+    the ranges, so every state gets the same draws: the same placements along its line,
+    the same aims relative to its shooter.
+
+    Parameters
+    ----------
+    angle : tuple of float
+        Range (low, high) of the aim, rad, relative to the shooter's forward direction
+        (:func:`carromlab.rules.engine_bridge.forward_of`; counter-clockwise positive,
+        0 = straight at the far side), within [-pi, pi].
+    speed : tuple of float
+        Range of the striker speed, m/s, within [0, 30].
+    n : int
+        Number of shots, >= 1.
+    placement : tuple of float, optional
+        Range of the placement, m along the shooter's line from its middle, positive to
+        the shooter's right: the centre line of the baselines (ICF-3, ONL-1), the area
+        line (HIK-2; the first shot of a seat is snapped to the tee spot) or the arc of
+        the shooting line in the shooter's quadrant (CRK-1). Default None: the whole line.
+    spin : tuple of float
+        Range of the spin, rad/s, within [-5000, 5000]. Default (0, 0).
+    seed : int
+        Seed of the draws, >= 0. Default 0.
+
+    Raises
+    ------
+    ValueError
+        If a range is not a pair (low <= high) inside its bounds, or ``n`` < 1; the
+        message names the parameter.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from carromlab.rules import icf
+    >>> pop = ShotPopulation(angle=(-0.1, 0.1), speed=(2.0, 4.0), n=3, placement=(0.0, 0.0))
+    >>> shots = pop.shots(icf.new_game())
+    >>> shots["y"].round(4).tolist(), bool(np.all(np.abs(shots["angle"] - np.pi / 2) <= 0.1))
+    ([-0.2526, -0.2526, -0.2526], True)
+    >>> ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 2.0), n=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'n' parameter must be an int in the range [1, inf). Got 0 instead.
+    """
+
+    angle: tuple[float, float]
+    speed: tuple[float, float]
+    n: int
+    placement: tuple[float, float] | None = None
+    spin: tuple[float, float] = (0.0, 0.0)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(self, "angle", _range("angle", self.angle, low=-math.pi, high=math.pi, unit="rad"))
+        put(self, "speed", _range("speed", self.speed, low=0.0, high=MAX_SPEED, unit="m/s"))
+        put(self, "spin", _range("spin", self.spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
+        if self.placement is not None:
+            put(self, "placement", _range("placement", self.placement, unit="m"))
+        check_int("n", self.n, low=1)
+        check_int("seed", self.seed, low=0)
+
+    def shots(self, state: GameState) -> pd.DataFrame:
+        """The intended shots of the population from ``state`` (its shooter's line).
+
+        Parameters
+        ----------
+        state : GameState
+            The position; the seat to shoot is ``state.shooter``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per shot: ``placement`` (m along the line), ``x``, ``y`` (m),
+            ``angle`` (direction, rad, counter-clockwise from +x), ``speed`` (m/s),
+            ``spin`` (rad/s).
+
+        Raises
+        ------
+        ValueError
+            If the placement range reaches beyond the ends of the shooter's line.
+        """
+        scene, _ = scene_for(state)
+        line = _placement_line(state, scene)
+        h = line.half_length
+        lo, hi = (-h, h) if self.placement is None else self.placement
+        if max(abs(lo), abs(hi)) > h + 1e-12:
+            raise ValueError(
+                f"The 'placement' parameter must lie in [{-h:.6g}, {h:.6g}] m (the half-length of the {state.variant} "
+                f"shooter's line). Got {(lo, hi)} instead."
+            )
+        draw = np.random.default_rng(self.seed).random((4, self.n))
+        u, offset, speed, spin = (a + (b - a) * f for (a, b), f in zip(((lo, hi), self.angle, self.speed, self.spin), draw))
+        x, y = line.point(u)
+        fx, fy = forward_of(state)
+        angle = math.atan2(fy, fx) + offset
+        return pd.DataFrame({"placement": u, "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin})
+
+
+def _shot_table(shots: Any) -> pd.DataFrame | ShotPopulation:
+    """Validate the ``shots`` parameter: a population, or a table of intended shots."""
+    if isinstance(shots, ShotPopulation):
+        return shots
+    if not isinstance(shots, pd.DataFrame):
+        raise ValueError(f"The 'shots' parameter must be a ShotPopulation or a DataFrame of shots. Got {type(shots).__name__} instead.")
+    # a match's shots table holds the intended shot as intended_<q> beside the executed one
+    prefix = "intended_" if {f"intended_{c}" for c in _SHOT_COLUMNS} <= set(shots.columns) else ""
+    need = [f"{prefix}{c}" for c in _SHOT_COLUMNS[:4]]
+    if not set(need) <= set(shots.columns):
+        raise ValueError(f"The 'shots' parameter must have the columns {need} (and optionally spin). Got {list(shots.columns)} instead.")
+    if len(shots) == 0:
+        raise ValueError("The 'shots' parameter must have at least one row. Got an empty DataFrame instead.")
+    spin = shots[f"{prefix}spin"] if f"{prefix}spin" in shots.columns else 0.0
+    return pd.DataFrame(
+        {
+            "x": check_array("shots.x", shots[f"{prefix}x"], unit="m"),
+            "y": check_array("shots.y", shots[f"{prefix}y"], unit="m"),
+            "angle": check_array("shots.angle", shots[f"{prefix}angle"], unit="rad"),
+            "speed": check_array("shots.speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
+            "spin": np.broadcast_to(check_array("shots.spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
+        }
+    )
+
+
+def _check_states(states: Any) -> dict[str, GameState]:
+    if not isinstance(states, Mapping) or not states:
+        raise ValueError(f"The 'states' parameter must be a non-empty mapping of name to GameState. Got {states!r} instead.")
+    for key, state in states.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"The 'states' parameter must have non-empty str keys (a name per variant). Got the key {key!r} instead.")
+        if not isinstance(state, GameState):
+            raise ValueError(f"The 'states[{key!r}]' parameter must be a GameState. Got {type(state).__name__} instead.")
+        if state.game_over:
+            raise ValueError(f"The 'states[{key!r}]' parameter must be a game in progress. Got a finished game instead.")
+        # a position the engine cannot play is an error now, not in a worker
+        scene_for(state)
+        shot_piece(state)
+    return dict(states)
+
+
+def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The legal placements nearest (x, y) (m) and whether each one moved.
+
+    Each distinct point is snapped once (replicas of a noise-free shot share theirs).
+    """
+    points, inverse = np.unique(np.column_stack([x, y]), axis=0, return_inverse=True)
+    spots = np.array([snap_placement(state, float(px), float(py), radius) for px, py in points]).reshape(-1, 2)
+    sx, sy = spots[inverse.reshape(-1), 0], spots[inverse.reshape(-1), 1]
+    return sx, sy, (sx != x) | (sy != y)
+
+
+@dataclass(frozen=True, eq=False)
+class _FoulTask:
+    """Plays the noisy replicas of a block of cells and adjudicates them; one row per shot."""
+
+    keys: tuple[str, ...]
+    states: tuple[GameState, ...]
+    noise: NoiseModel
+    replicas: int
+    seed: int
+    params: PhysicsParams
+
+    def __call__(self, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
+        return pd.concat([self._play(int(s), block, workers) for s, block in cells.groupby("state", sort=True)], ignore_index=True)
+
+    def _play(self, s: int, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
+        state, r = self.states[s], self.replicas
+        scene, ids = scene_for(state)
+        cell = np.repeat(cells["cell"].to_numpy(dtype=np.int64), r)
+        shot = np.repeat(cells["shot"].to_numpy(dtype=np.int64), r)
+        replica = np.tile(np.arange(r, dtype=np.int64), len(cells))
+        nominal = {c: np.repeat(cells[c].to_numpy(dtype=float), r) for c in _SHOT_COLUMNS}
+        # keyed by the shot, not the cell: every variant plays the same errors
+        err = self.noise.errors(self.seed, shot, replica)
+        fx, fy = forward_of(state)
+        # placement error to the shooter's right (fy, -fx), depth error forward
+        x = nominal["x"] + err["placement"] * fy + err["depth"] * fx
+        y = nominal["y"] - err["placement"] * fx + err["depth"] * fy
+        x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
+        angle = nominal["angle"] + err["angle"]
+        speed = np.clip(nominal["speed"] * (1.0 + err["speed"]), 0.0, MAX_SPEED)
+        spin = np.clip(nominal["spin"] + err["spin"], -MAX_SPIN, MAX_SPIN)
+        batch = simulate_batch(
+            scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
+            final_positions=True, forward=(fx, fy), carriers=(scene.striker,),
+        )  # fmt: skip
+        fouls = [
+            ";".join(dict.fromkeys(f.rule for f in adjudicate(state, outcome).fouls))
+            for outcome in outcomes_from_batch(batch, state, ids)
+        ]
+        return pd.DataFrame(
+            {
+                "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
+                "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
+                "truncated": batch["truncated"].to_numpy(), "fouls": fouls,
+            }  # fmt: skip
+        )
+
+
+def _tally(key: str, variant: str, shots: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows of one state: every foul its variant defines or that was called, then any foul."""
+    called = shots["fouls"].to_numpy(dtype=str)
+    counts = pd.Series([rule for text in called if text for rule in text.split(";")], dtype=object).value_counts()
+    defined = FOULS[variant]
+    rules = [*defined, *sorted(set(counts.index) - set(defined))]
+    common = {"variant": key, "n": len(shots), "n_snapped": int(shots["snapped"].sum()), "n_truncated": int(shots["truncated"].sum())}
+    rows = [{"rule": rule, "foul": defined.get(rule, rule), "k": int(counts.get(rule, 0)), **common} for rule in rules]
+    rows.append({"rule": ANY_FOUL, "foul": "any foul", "k": int(np.count_nonzero(called != "")), **common})
+    return rows
+
+
+def foul_probabilities(
+    states: Mapping[str, GameState],
+    shots: pd.DataFrame | ShotPopulation,
+    *,
+    noise: NoiseModel | None = None,
+    replicas: int = 1,
+    params: PhysicsParams | None = None,
+    seed: int = 0,
+    ci: str = "wilson",
+    confidence: float = 0.95,
+    client: Any = None,
+    workers: int | None = None,
+    store: str | os.PathLike[str] | None = None,
+    chunk_cells: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Probability of each foul under each rule variant, for a population of shots played
+    from a position.
+
+    Every intended shot is played ``replicas`` times from every state: with execution
+    errors from ``noise`` (keyed by seed, shot and replica, so every state plays the same
+    errors), the placement moved to the nearest legal spot of the state's variant
+    (:func:`carromlab.rules.snap_placement`: ICF-3, ONL-1, HIK-2, CRK-1), simulated with
+    :func:`carromlab.simulate_batch` on the state's scene, translated with
+    :func:`carromlab.rules.engine_bridge.outcomes_from_batch` and adjudicated with
+    :func:`carromlab.rules.adjudicate`. A shot counts once for each distinct rule id in
+    its ``Ruling.fouls``. An outcome the rules reject is a bug and raises.
+
+    Parameters
+    ----------
+    states : mapping of str to GameState
+        The position under each variant, by a name of your choice (e.g.
+        :func:`comparable_states`); each state's ``shooter`` plays.
+    shots : ShotPopulation or pandas.DataFrame
+        The intended shots: a :class:`ShotPopulation`, or one row per shot with
+        ``x``, ``y`` (placement, m, board frame), ``angle`` (direction, rad),
+        ``speed`` (m/s) and optionally ``spin`` (rad/s, default 0). A match's shots
+        table (:mod:`carromlab.match`) works as it is: its ``intended_*`` columns are
+        used. Table shots are played as given by every state's shooter: keep the rows of
+        the seats on the shooter's side.
+    noise : NoiseModel, optional
+        Execution errors: ``placement`` to the shooter's right and ``depth`` forward (m),
+        ``angle`` (rad), ``speed`` (relative), ``spin`` (rad/s). Default
+        ``NoiseModel.preset("club")``.
+    replicas : int
+        Noisy executions of each intended shot, in [1, 2**21]. Default 1.
+    params : PhysicsParams, optional
+        Physics. Default ``PhysicsParams()``.
+    seed : int
+        Seed of the noise, >= 0. Default 0. The result depends only on the inputs and
+        the seed, not on the backend, ``workers`` or ``chunk_cells``.
+    ci : {"wilson", "clopper-pearson"}
+        Confidence interval of ``p`` (:func:`binomial_ci`). Default ``"wilson"``.
+    confidence : float
+        Level of the interval, in (0, 1). Default 0.95.
+    client : dask.distributed.Client, optional
+        Run the chunks on this Dask cluster (processes also parallelise the Python
+        adjudication, which local threads share under the GIL). Default None.
+    workers : int, optional
+        Local threads. Default all cores.
+    store : str or os.PathLike, optional
+        Directory of a Parquet dataset the shots stream to (one row per noisy shot:
+        ``variant``, ``state``, ``cell``, ``shot``, ``replica``, the executed ``x``,
+        ``y``, ``angle``, ``speed``, ``spin``, ``snapped``, ``truncated`` and ``fouls``,
+        the ``;``-separated rule ids); a rerun skips the chunks already written.
+    chunk_cells : int, optional
+        Intended shots per chunk. Default enough for about 65,536 shots.
+    progress : bool
+        Show a progress bar for runs longer than a second. Default True.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (state, foul), states in the order given: ``variant`` (the state's
+        name), ``rule`` (rule id, or :data:`ANY_FOUL` for the last row of each state:
+        any foul), ``foul`` (short description, :data:`FOULS`), ``n`` (shots),
+        ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high``,
+        ``n_snapped`` (shots whose noisy placement was illegal and moved) and
+        ``n_truncated`` (shots that used up the engine's event budget). Every foul the
+        variant defines has a row, observed or not (p = 0); a foul called by the rules
+        but missing from :data:`FOULS` gets a row described by its id.
+
+    Raises
+    ------
+    ValueError
+        For an invalid input (a key that is not a str, an empty population, replicas
+        < 1, a finished game, a placement range beyond the line, ...), naming the
+        parameter; or if the rules reject an outcome.
+
+    Examples
+    --------
+    >>> import math
+    >>> import pandas as pd
+    >>> from carromlab.analysis import NoiseModel
+    >>> position = pd.DataFrame({"kind": ["white", "black", "queen"], "x": [-0.2, -0.1, 0.0], "y": [0.2, 0.2, 0.0]})
+    >>> states = comparable_states(position, ("icf", "online"))
+    >>> aim = math.atan2(0.34775 + 0.2526, 0.34775 - 0.219) - math.pi / 2   # from the right end at the NE pocket
+    >>> pop = ShotPopulation(angle=(aim, aim), speed=(2.0, 4.0), n=10, placement=(0.219, 0.219))
+    >>> df = foul_probabilities(states, pop, noise=NoiseModel.preset("none"), progress=False)
+    >>> df.loc[df["k"] > 0, ["variant", "rule", "k", "n"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['icf', 'ICF-11', 10, 10], ['icf', 'any', 10, 10],
+     ['online', 'ONL-3', 10, 10], ['online', 'any', 10, 10]]
+    """
+    states = _check_states(states)
+    population = _shot_table(shots)
+    replicas = check_int("replicas", replicas, low=1, high=MAX_REPLICAS)
+    seed = check_int("seed", seed, low=0, high=2**63 - 1)
+    noise = NoiseModel.preset("club") if noise is None else noise
+    if not isinstance(noise, NoiseModel):
+        raise ValueError(f"The 'noise' parameter must be a NoiseModel or None. Got {noise!r} instead.")
+    params = PhysicsParams() if params is None else params
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
+    check_choice("ci", ci, CI_METHODS)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    workers = check_backend(client, workers)
+
+    keys, values = tuple(states), tuple(states.values())
+    intended = [population.shots(st) if isinstance(population, ShotPopulation) else population for st in values]
+    cells = pd.concat(
+        [t.loc[:, list(_SHOT_COLUMNS)].assign(state=s, shot=np.arange(len(t))) for s, t in enumerate(intended)],
+        ignore_index=True,
+    )
+    cells.insert(0, "cell", np.arange(len(cells), dtype=np.int64))
+    task = _FoulTask(keys, values, noise, replicas, seed, params)
+    manifest = {
+        "carromlab_version": __version__,
+        "seed": seed,
+        "parameters": {
+            "states": {k: describe(st) for k, st in states.items()},
+            # a table of shots is fingerprinted by the cells' digest, not copied into the manifest
+            "shots": describe(population) if isinstance(population, ShotPopulation) else {"table_rows": len(population)},
+            "noise": describe(noise), "params": describe(params), "replicas": replicas,
+        },
+    }  # fmt: skip
+    rows = run_sweep(
+        "foul_probabilities", task, cells, manifest=manifest, replicas=replicas, chunk_cells=chunk_cells,
+        client=client, workers=workers, store=store, progress=progress,
+    )  # fmt: skip
+    out = pd.DataFrame(
+        [row for s, (key, st) in enumerate(zip(keys, values)) for row in _tally(key, st.variant, rows[rows["state"] == s])]
+    )
+    out["p"] = out["k"] / out["n"]
+    out["ci_low"], out["ci_high"] = binomial_ci(out["k"], out["n"], method=ci, confidence=confidence)
+    return out.loc[:, ["variant", "rule", "foul", "n", "k", "p", "ci_low", "ci_high", "n_snapped", "n_truncated"]]
+
+
+def comparable_states(
+    position: pd.DataFrame,
+    variants: Sequence[str] = ("icf", "online"),
+    *,
+    shooter: int = 0,
+    players: int = 2,
+    **state_changes: Any,
+) -> dict[str, GameState]:
+    """The same physical position as a game state of each variant.
+
+    Each variant's ``new_game(players)`` gets the pieces of ``position`` on the board
+    (matched to the variant's piece ids kind by kind, in id order); its other pieces are
+    pocketed (carrom, Hikone) or in the players' hands (crokinole). The position is
+    mid-board: ``board_shots=1`` and every seat has shot once (no break rules, ICF-16,
+    ONL-9; Hikone placements on the area line, HIK-2), unless ``state_changes`` says
+    otherwise.
+
+    Parameters
+    ----------
+    position : pandas.DataFrame
+        One row per piece on the board: ``kind`` and ``x``, ``y`` (m, board frame).
+    variants : sequence of str
+        Names of :data:`carromlab.rules.VARIANTS`; their pieces must include the kinds
+        of ``position``. Default ("icf", "online").
+    shooter : int
+        Seat to shoot. Default 0 (south; white in carrom, red in Hikone, dark in
+        crokinole).
+    players : {2, 4}
+        Seats. Default 2 (the online rules have only 2).
+    **state_changes
+        Further :class:`GameState` fields, applied to every state (e.g.
+        ``queen_status="covered", queen_team=0``). A carrom position without the queen
+        must say where the queen is (``queen_status``).
+
+    Returns
+    -------
+    dict of str to GameState
+        By variant name.
+
+    Raises
+    ------
+    ValueError
+        If a variant is unknown, the position holds a kind the variant does not have,
+        more pieces of a kind than the variant has, or pieces that overlap or leave the
+        board.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> position = pd.DataFrame({"kind": ["white", "black"], "x": [0.0, 0.1], "y": [0.1, 0.2]})
+    >>> states = comparable_states(position, queen_status="covered", queen_team=0)
+    >>> [(name, st.count("white"), st.count("black", "pocketed")) for name, st in states.items()]
+    [('icf', 1, 8), ('online', 1, 8)]
+    """
+    if not isinstance(position, pd.DataFrame) or not {"kind", "x", "y"} <= set(position.columns):
+        got = list(position.columns) if isinstance(position, pd.DataFrame) else type(position).__name__
+        raise ValueError(f"The 'position' parameter must be a DataFrame with columns ['kind', 'x', 'y']. Got {got} instead.")
+    if isinstance(variants, str) or not variants:
+        raise ValueError(f"The 'variants' parameter must be a non-empty sequence of variant names. Got {variants!r} instead.")
+    players = check_int("players", players, low=2, high=4)
+    if players == 3:
+        raise ValueError("The 'players' parameter must be 2 or 4. Got 3 instead.")
+    out = {}
+    for name in variants:
+        check_choice("variants", name, VARIANTS)
+        if name == "online" and players != 2:
+            raise ValueError(f"The 'players' parameter must be 2 for the online rules. Got {players} instead.")
+        game = VARIANTS[name].new_game() if players == 2 else VARIANTS[name].new_game(players)
+        spare: dict[str, list[int]] = {}
+        for p in game.pieces:
+            spare.setdefault(p.kind, []).append(p.id)
+        sizes = {k: len(v) for k, v in spare.items()}
+        placed = {}
+        for kind, x, y in zip(position["kind"], position["x"], position["y"]):
+            if not spare.get(kind):
+                raise ValueError(
+                    f"The 'position' parameter must hold at most as many pieces of each kind as the {name} set "
+                    f"{sizes}. Got one {kind!r} too many instead."
+                )
+            pid = spare[kind].pop(0)
+            placed[pid] = Piece(pid, kind, "board", float(x), float(y))
+        off = "hand" if name == "crokinole" else "pocketed"
+        pieces = tuple(placed.get(p.id, Piece(p.id, p.kind, off)) for p in game.pieces)
+        if game.queen_status != "none" and "queen" not in set(position["kind"]) and "queen_status" not in state_changes:
+            raise ValueError(
+                "The 'queen_status' parameter must be given for a carrom position without the queen "
+                "('pending' or 'covered', with queen_team). Got none."
+            )
+        changes = {"board_shots": 1, "seat_shots": (1,) * game.n_players, **state_changes}
+        state = game.with_(pieces=pieces, shooter=check_int("shooter", shooter, low=0, high=players - 1), **changes)
+        scene_for(state)  # the pieces lie on the board without overlapping
+        out[name] = state
+    return out

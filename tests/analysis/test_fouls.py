@@ -1,0 +1,202 @@
+"""Foul probabilities by rule variant: known answers under each variant's rules, paired
+comparisons where the rules differ, backend independence, bad input and the plot."""
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.axes import Axes
+
+from carromlab import Board
+from carromlab.analysis import (
+    ANY_FOUL,
+    NoiseModel,
+    ShotPopulation,
+    comparable_states,
+    foul_probabilities,
+    read_store,
+)
+from carromlab.plotting.analysis import plot_foul_probabilities
+
+from .conftest import NE, PLACE, SOFT, STRAIGHT
+
+NONE = NoiseModel.preset("none")
+#: Aim and speed errors only: every variant plays the very same placements.
+AIM_ONLY = NoiseModel(angle=math.radians(0.4), speed=0.05)
+#: Coins well away from the south baseline and the NE pocket.
+ASIDE = pd.DataFrame({"kind": ["white", "white", "black", "queen"], "x": [-0.2, -0.25, -0.1, 0.0], "y": [0.2, -0.05, 0.25, 0.0]})
+#: The right end of the south line, straight at the NE pocket.
+AT_POCKET = {"placement": (PLACE[0], PLACE[0]), "angle": (STRAIGHT - math.pi / 2,) * 2}
+
+
+def row(df: pd.DataFrame, variant: str, rule: str) -> pd.Series:
+    hit = df[(df["variant"] == variant) & (df["rule"] == rule)]
+    assert len(hit) == 1, f"no single row for {variant} {rule}"
+    return hit.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def carrom_states():
+    return comparable_states(ASIDE, ("icf", "online"))
+
+
+def test_striker_into_pocket_is_icf11_and_onl3(carrom_states):
+    # rules ICF-11 and ONL-3: a striker sent straight into a pocket with nothing in the way
+    pop = ShotPopulation(speed=(2.0, 4.0), n=30, **AT_POCKET)
+    df = foul_probabilities(carrom_states, pop, noise=NONE, progress=False)
+    for variant, rule in (("icf", "ICF-11"), ("online", "ONL-3")):
+        r = row(df, variant, rule)
+        assert (r["n"], r["k"], r["p"]) == (30, 30, 1.0)
+        assert r["ci_low"] > 0.85 and r["ci_high"] == 1.0
+        assert row(df, variant, ANY_FOUL)["k"] == 30
+        assert r["n_snapped"] == 0
+    assert df.loc[~df["rule"].isin(["ICF-11", "ONL-3", ANY_FOUL]), "k"].eq(0).all()
+
+
+def test_shots_aimed_away_call_no_foul(carrom_states):
+    # soft shots back towards the own cushion touch nothing: no ICF-11/14/15, ONL-3/5
+    pop = ShotPopulation(angle=(math.pi - 0.3, math.pi), speed=(0.2, 0.4), n=40)
+    df = foul_probabilities(carrom_states, pop, noise=NoiseModel.preset("club"), progress=False)
+    assert set(df["rule"]) == {"ICF-11", "ICF-14", "ICF-15", "ONL-3", "ONL-5", ANY_FOUL}  # zero rows kept
+    assert (df["k"] == 0).all() and (df["p"] == 0.0).all() and (df["n"] == 40).all()
+    assert (df["ci_low"] == 0.0).all() and (df["ci_high"] > 0.0).all()
+
+
+def test_opponents_last_coin_icf14_vs_onl5():
+    # one black left, 10 cm in front of the NE pocket: ICF-14 always, ONL-5 only before the
+    # queen is covered (after the cover the online rules let the opponent win, no foul)
+    black = (NE.x - 0.10 * math.cos(STRAIGHT), NE.y - 0.10 * math.sin(STRAIGHT))
+    coins = pd.DataFrame({"kind": ["white", "white", "black"], "x": [-0.2, -0.25, black[0]], "y": [0.2, -0.05, black[1]]})
+    open_queen = comparable_states(pd.concat([coins, pd.DataFrame({"kind": ["queen"], "x": [0.0], "y": [0.0]})]))
+    covered = comparable_states(coins, queen_status="covered", queen_team=0)
+    states = {"icf": open_queen["icf"], "online": open_queen["online"],
+              "icf covered": covered["icf"], "online covered": covered["online"]}  # fmt: skip
+    pop = ShotPopulation(speed=(SOFT - 0.1, SOFT + 0.3), n=40, **AT_POCKET)
+    df = foul_probabilities(states, pop, noise=AIM_ONLY, progress=False)
+    k14 = row(df, "icf", "ICF-14")["k"]
+    assert k14 > 30
+    # the same shots (same errors, same legal placements): the rules alone differ
+    assert row(df, "online", "ONL-5")["k"] == k14
+    assert row(df, "icf covered", "ICF-14")["k"] == k14
+    assert row(df, "online covered", "ONL-5")["k"] == 0
+    assert (df["n_snapped"] == 0).all()
+
+
+def test_hik9_only_in_doubles():
+    # rule HIK-9: a red puck lying wholly inside the south area line, hit directly from the
+    # area line; a foul in doubles only
+    line_y = Board.hikone().area_line("south").line.y0
+    position = pd.DataFrame({"kind": ["red", "green", "jack"], "x": [0.1, -0.1, 0.0], "y": [line_y - 0.03, 0.1, 0.0]})
+    states = {"singles": comparable_states(position, ("hikone",))["hikone"],
+              "doubles": comparable_states(position, ("hikone",), players=4)["hikone"]}  # fmt: skip
+    aim = math.atan2(-0.03, 0.1) - math.pi / 2
+    pop = ShotPopulation(angle=(aim, aim), speed=(1.0, 2.0), n=20, placement=(0.0, 0.0))
+    df = foul_probabilities(states, pop, noise=NoiseModel.preset("expert"), progress=False)
+    assert row(df, "doubles", "HIK-9")["k"] == 20
+    assert row(df, "singles", "HIK-9")["k"] == 0
+    assert row(df, "singles", ANY_FOUL)["k"] == 0
+
+
+def test_crk3_when_the_opponent_disc_is_missed():
+    # rule CRK-3: with a light disc on the board, a dark disc that strikes none is removed
+    ahead = comparable_states(pd.DataFrame({"kind": ["light"], "x": [0.0], "y": [-0.15]}), ("crokinole",))
+    aside = comparable_states(pd.DataFrame({"kind": ["light"], "x": [0.15], "y": [0.1]}), ("crokinole",))
+    pop = ShotPopulation(angle=(0.0, 0.0), speed=(0.6, 1.0), n=20, placement=(0.0, 0.0))
+    df = foul_probabilities({"ahead": ahead["crokinole"], "aside": aside["crokinole"]}, pop,
+                            noise=NoiseModel.preset("expert"), progress=False)  # fmt: skip
+    assert row(df, "aside", "CRK-3")["k"] == 20
+    assert row(df, "ahead", "CRK-3")["k"] == 0
+
+
+def test_same_result_whatever_the_chunking_and_backend(carrom_states, tmp_path):
+    pop = ShotPopulation(angle=(-0.6, 0.6), speed=(1.0, 4.0), n=12, seed=3)
+    args = dict(noise=NoiseModel.preset("club"), replicas=3, seed=7, progress=False)
+    one = foul_probabilities(carrom_states, pop, workers=1, **args)
+    chunked = foul_probabilities(carrom_states, pop, workers=2, chunk_cells=5, store=tmp_path / "run", **args)
+    pd.testing.assert_frame_equal(one, chunked)
+    stored = read_store(tmp_path / "run")
+    assert len(stored) == 2 * 12 * 3 and stored.attrs["carromlab"]["analysis"] == "foul_probabilities"
+    other_seed = foul_probabilities(carrom_states, pop, workers=1, **{**args, "seed": 8})
+    assert not other_seed[["k", "n_snapped"]].equals(one[["k", "n_snapped"]])
+
+
+def test_a_table_of_shots_plays_like_the_population(carrom_states):
+    pop = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=15, seed=2)
+    table = pop.shots(carrom_states["icf"])
+    recorded = table.rename(columns={c: f"intended_{c}" for c in ("x", "y", "angle", "speed", "spin")})
+    recorded["x"] = 0.0  # a match table's executed shot, ignored
+    args = dict(noise=NoiseModel.preset("club"), progress=False)
+    expected = foul_probabilities(carrom_states, pop, **args)
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, table, **args), expected)
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, recorded, **args), expected)
+
+
+def test_illegal_placements_are_snapped_and_counted(carrom_states):
+    # ICF-3 puts the striker's centre anywhere between the baselines (+-15.9 mm); ONL-1 only
+    # on their centre line
+    pop = ShotPopulation(angle=(0.0, 0.0), speed=(0.3, 0.3), n=30, placement=(-0.1, 0.1))
+    df = foul_probabilities(carrom_states, pop, noise=NoiseModel(depth=0.012), progress=False)
+    icf, online = row(df, "icf", ANY_FOUL), row(df, "online", ANY_FOUL)
+    assert 0 < icf["n_snapped"] < 30
+    assert online["n_snapped"] == 30
+
+
+GOOD_SHOTS = ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2)
+
+
+@pytest.mark.parametrize(
+    ("states", "shots", "kwargs", "name"),
+    [
+        (lambda st: {1: st}, GOOD_SHOTS, {}, "'states'"),  # a key that is not a str
+        (lambda st: {"icf": "not a state"}, GOOD_SHOTS, {}, r"'states\['icf'\]'"),
+        (lambda st: {}, GOOD_SHOTS, {}, "'states'"),
+        (lambda st: {"icf": st}, pd.DataFrame(columns=["x", "y", "angle", "speed"]), {}, "'shots'"),  # empty
+        (lambda st: {"icf": st}, [1.0, 2.0], {}, "'shots'"),
+        (lambda st: {"icf": st}, GOOD_SHOTS, {"replicas": -1}, "'replicas'"),
+        (lambda st: {"icf": st}, ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2, placement=(0.0, 0.5)), {},
+         "'placement'"),
+    ],
+)  # fmt: skip
+def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        foul_probabilities(states(carrom_states["icf"]), shots, progress=False, **kwargs)
+
+
+def test_bad_population_and_position():
+    with pytest.raises(ValueError, match="'n' parameter"):
+        ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 2.0), n=0)
+    with pytest.raises(ValueError, match="'speed' parameter must be a range"):
+        ShotPopulation(angle=(0.0, 0.0), speed=(2.0, 1.0), n=5)
+    with pytest.raises(ValueError, match="'variants' parameter"):
+        comparable_states(ASIDE, ("icf", "pool"))
+    with pytest.raises(ValueError, match="'queen_status' parameter"):
+        comparable_states(ASIDE[ASIDE["kind"] != "queen"])
+    with pytest.raises(ValueError, match="one 'queen' too many"):
+        comparable_states(pd.concat([ASIDE, ASIDE.iloc[[3]].assign(x=0.2)]))
+    with pytest.raises(ValueError, match="'players' parameter must be 2 for the online rules"):
+        comparable_states(ASIDE, ("online",), players=4)
+
+
+def test_comparable_states_hold_the_same_position():
+    states = comparable_states(ASIDE, ("icf", "online"), shooter=1)
+    for st in states.values():
+        on = st.positions().query("where == 'board'")
+        assert sorted(zip(on["kind"], on["x"], on["y"])) == sorted(zip(ASIDE["kind"], ASIDE["x"], ASIDE["y"]))
+        assert st.shooter == 1 and st.board_shots == 1 and st.count("white", "pocketed") == 7
+
+
+def test_plot_groups_fouls_by_variant(carrom_states, monkeypatch, tmp_path):
+    monkeypatch.setattr(plt, "show", lambda *a, **k: pytest.fail("a plot called plt.show()"))
+    pop = ShotPopulation(speed=(2.0, 4.0), n=10, **AT_POCKET)
+    df = foul_probabilities(carrom_states, pop, noise=NONE, progress=False)
+    _, ax = plt.subplots()
+    assert plot_foul_probabilities(df, ax=ax, alpha=0.8) is ax
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks[0] == "striker\npocketed\n(ICF-11, ONL-3)" and ticks[-1] == "any foul"
+    assert len(ax.patches) == len(df)  # one bar per row
+    assert isinstance(plot_foul_probabilities(df), Axes)
+    ax.figure.savefig(tmp_path / "fouls.png")
+    with pytest.raises(ValueError, match="'table' parameter"):
+        plot_foul_probabilities(df.drop(columns="ci_low"))
