@@ -1,27 +1,199 @@
-"""The command line: outputs, one-line errors with exit status 2, help with examples."""
+"""The command line: every subcommand on tiny inputs writes its tables and PNG, bad input
+is one line with exit status 2, and every --help has examples."""
 
 import pandas as pd
 import pytest
 
 from carromlab.cli import main
 
+SUBCOMMANDS = ["simulate", "break-study", "success-map", "best-shot", "fouls", "fit-friction", "match"]
 
+
+def run_ok(capsys, *argv):
+    """Run the CLI, assert status 0, return its stdout."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out
+
+
+def assert_png(path):
+    assert path.stat().st_size > 10_000, path
+
+
+# -- each subcommand on tiny inputs ---------------------------------------------------------
 def test_simulate_writes_tables_and_png(tmp_path, capsys):
-    assert main(["simulate", "--out", str(tmp_path)]) == 0
+    out = run_ok(capsys, "simulate", "--out", str(tmp_path))
     events = pd.read_csv(tmp_path / "events.csv")
     assert {"t", "kind", "disc", "x", "y", "vx", "vy"} <= set(events.columns)
-    assert (tmp_path / "trajectories.png").stat().st_size > 10_000
-    assert "events" in capsys.readouterr().out
+    assert_png(tmp_path / "trajectories.png")
+    assert "events" in out
 
 
-def test_bad_input_is_one_line_and_status_2(tmp_path, capsys):
-    assert main(["simulate", "--speed", "-1", "--out", str(tmp_path)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "'speed'" in err[0]
+def test_break_study_small(tmp_path, capsys):
+    out = run_ok(capsys, "break-study", "--small", "--workers", "1", "--out", str(tmp_path))
+    cells = pd.read_csv(tmp_path / "break_cells.csv")
+    shots = pd.read_csv(tmp_path / "break_shots.csv")
+    assert {"rank", "placement", "aim", "speed", "mean_white", "p_foul", "mean_score", "sem_score"} <= set(cells.columns)
+    assert len(cells) == 9 and cells["rank"].tolist() == list(range(1, 10))
+    assert cells["mean_score"].is_monotonic_decreasing
+    assert {"cell", "replica", "pocketed_white", "pocketed_black", "pocketed_queen", "foul", "score"} <= set(shots.columns)
+    assert len(shots) == 9 * 8
+    assert_png(tmp_path / "break_study.png")
+    assert "best break" in out and "foul rate" in out
 
 
-def test_help_has_examples(capsys):
+def test_break_study_hikone_parquet_powder_and_resumable_store(tmp_path, capsys):
+    args = ["break-study", "--variant", "hikone", "--small", "--replicas", "5", "--format", "parquet", "--powder", "starch",
+            "--store", str(tmp_path / "store"), "--out", str(tmp_path)]
+    assert "mu = 0.075" in run_ok(capsys, *args)
+    first = pd.read_parquet(tmp_path / "break_cells.parquet")
+    assert {"mean_red", "mean_green", "mean_jack"} <= set(first.columns) and len(first) == 3
+    assert any((tmp_path / "store").glob("part-*.parquet"))
+    run_ok(capsys, *args)  # the rerun reads the finished store
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "break_cells.parquet"), first)
+
+
+def test_break_study_on_a_dask_scheduler_gives_the_local_numbers(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    run_ok(capsys, "break-study", "--small", "--seed", "3", "--out", str(tmp_path / "local"))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        run_ok(capsys, "break-study", "--small", "--seed", "3", "--scheduler", cluster.scheduler_address,
+               "--out", str(tmp_path / "dask"))  # fmt: skip
+        assert cluster.scheduler.task_prefixes  # the chunks ran on the cluster
+    local, dask = (pd.read_csv(tmp_path / d / "break_shots.csv") for d in ("local", "dask"))
+    pd.testing.assert_frame_equal(local, dask)
+
+
+def test_success_map_on_the_example_and_on_a_position_file(tmp_path, capsys):
+    out = run_ok(capsys, "success-map", "--placements", "3", "--angles", "5", "--replicas", "10", "--out", str(tmp_path))
+    df = pd.read_csv(tmp_path / "success_map.csv")
+    assert {"placement", "aim", "angle", "speed", "p_success", "ci_low", "ci_high", "n_valid"} <= set(df.columns)
+    assert len(df) == 15
+    assert_png(tmp_path / "success_map.png")
+    assert "best cell" in out and "CI" in out
+
+    pd.DataFrame({"kind": ["white", "queen"], "x": [0.2, 0.0], "y": [0.2, 0.0]}).to_csv(tmp_path / "pos.csv", index=False)
+    run_ok(capsys, "success-map", "--position", str(tmp_path / "pos.csv"), "--target", "queen", "--pocket", "ne",
+           "--placements", "2", "--angles", "3", "--speed", "2.5,3.5", "--replicas", "4", "--noise", "expert",
+           "--out", str(tmp_path / "queen"))  # fmt: skip
+    df = pd.read_csv(tmp_path / "queen" / "success_map.csv")
+    assert len(df) == 2 * 3 * 2 and set(df["pocket"]) == {"ne"}
+
+
+def test_best_shot_small_search(tmp_path, capsys):
+    out = run_ok(capsys, "best-shot", "--placements", "3", "--angle-step-deg", "10", "--speeds", "2",
+                 "--replicas", "4,8,16", "--refine", "1", "--top-k", "2", "--out", str(tmp_path))  # fmt: skip
+    best = pd.read_csv(tmp_path / "best_shots.csv")
+    assert {"rank", "x", "y", "angle", "speed", "p_success", "ci_low", "ci_high", "technique", "route"} <= set(best.columns)
+    assert 1 <= len(best) <= 2 and (best["n_valid"] == 16).all()
+    assert_png(tmp_path / "best_shot.png")
+    assert "1. placement" in out
+
+
+def test_fouls_population(tmp_path, capsys):
+    out = run_ok(capsys, "fouls", "--n", "20", "--angle-range-deg", "-30,30", "--speed-range", "2,4",
+                 "--out", str(tmp_path))  # fmt: skip
+    df = pd.read_csv(tmp_path / "fouls.csv")
+    assert {"variant", "rule", "foul", "n", "k", "p", "ci_low", "ci_high"} <= set(df.columns)
+    assert list(dict.fromkeys(df["variant"])) == ["icf", "online"] and (df["n"] == 20).all()
+    assert {"ICF-11", "ICF-14", "ONL-3", "any"} <= set(df["rule"])
+    assert_png(tmp_path / "fouls.png")
+    assert "any foul p =" in out
+
+
+def test_match_then_fouls_of_its_shots(tmp_path, capsys):
+    out = run_ok(capsys, "match", "--games", "1", "--max-shots-per-board", "12", "--policy", "greedy,random",
+                 "--workers", "1", "--out", str(tmp_path))  # fmt: skip
+    shots = pd.read_csv(tmp_path / "match_shots.csv")
+    boards = pd.read_csv(tmp_path / "match_boards.csv")
+    games = pd.read_csv(tmp_path / "match_games.csv")
+    assert {"seat", "policy", "intended_x", "intended_angle", "fouls", "score_0"} <= set(shots.columns)
+    assert set(shots["policy"]) == {"greedy", "random"} and len(shots) == 12
+    assert {"board", "end", "winner", "score_0", "score_1"} <= set(boards.columns)
+    assert games["end"].tolist() == ["abandoned"]
+    assert_png(tmp_path / "match_summary.png")
+    assert "wins:" in out
+
+    run_ok(capsys, "fouls", "--shots", str(tmp_path / "match_shots.csv"), "--out", str(tmp_path / "fouls"))
+    df = pd.read_csv(tmp_path / "fouls" / "fouls.csv")
+    assert (df["n"] == (shots["seat"] == 0).sum()).all()
+
+
+@pytest.fixture
+def tiny_tracks(tmp_path):
+    """A 1 m/s slide of a lone striker filmed at 60 frames/s (Coulomb friction, mu = 0.12)."""
+    from carromlab import Board, PhysicsParams, Scene, Shot
+    from carromlab.fitting import make_synthetic_tracks
+
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": [], "x": [], "y": []}))
+    syn = make_synthetic_tracks(scene, Shot.from_deg(0.0, -0.2, angle_deg=80.0, speed=1.0), PhysicsParams(mu=0.12),
+                                fps=60.0, outlier_rate=0.0, seed=1)  # fmt: skip
+    path = tmp_path / "tiny.csv"
+    syn.write(path)
+    return path
+
+
+def test_fit_friction_compares_laws_and_saves_the_calibration(tmp_path, capsys, tiny_tracks):
+    from carromlab.fitting.calibration_io import load_calibration
+
+    out = run_ok(capsys, "fit-friction", "--tracks", str(tiny_tracks), "--laws", "coulomb,linear",
+                 "--save-calibration", str(tmp_path / "board.toml"), "--out", str(tmp_path))  # fmt: skip
+    laws = pd.read_csv(tmp_path / "friction_laws.csv")
+    assert {"law", "n_params", "loglik", "aic", "bic", "weight", "mu", "mu_se"} <= set(laws.columns)
+    assert sorted(laws["law"]) == ["coulomb", "linear"]
+    params = pd.read_csv(tmp_path / "friction_parameters.csv")
+    assert {"law", "parameter", "estimate", "std_error", "ci_low", "ci_high"} <= set(params.columns)
+    assert set(params["parameter"]) == {"mu", "mu_v"}
+    assert_png(tmp_path / "friction_residuals.png")
+    assert_png(tmp_path / "friction_speed.png")
+    mu = load_calibration(tmp_path / "board.toml").mu
+    assert mu == pytest.approx(0.12, abs=0.02)
+    assert "best law" in out
+
+    out = run_ok(capsys, "break-study", "--small", "--calibration", str(tmp_path / "board.toml"), "--out", str(tmp_path))
+    assert f"mu = {mu:g}" in out
+
+
+# -- bad input: one line naming the parameter, exit status 2 ----------------------------------
+BAD = {
+    "simulate": (["--speed", "-1"], "'speed'"),
+    "break-study": (["--small", "--replicas", "0"], "--replicas"),
+    "break-study seed": (["--small", "--seed", "-1"], "'seed'"),
+    "break-study scheduler": (["--small", "--scheduler", "not-an-address"], "--scheduler"),
+    "success-map": (["--target", "7", "--replicas", "2"], "--target"),
+    "success-map example": (["--variant", "hikone", "--example", "midgame", "--target", "9", "--replicas", "2"], "--target"),
+    "best-shot": (["--replicas", "4,8"], "--replicas"),
+    "fouls": (["--variants", "icf,snooker", "--n", "2"], "--variants"),
+    "fouls mixed boards": (["--variants", "icf,hikone", "--n", "2"], "--variants"),
+    "fouls shots": (["--shots", "no/such/file.csv"], "--shots"),
+    "fit-friction": (["--tracks", "no/such/tracks.csv"], "--tracks"),
+    "fit-friction laws": (["--example", "cushion", "--laws", "coulomb,teflon"], "--laws"),
+    "match": (["--policy", "greedy,clever"], "--policy"),
+    "match games": (["--games", "0"], "--games"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_is_one_line_and_status_2(case, tmp_path, capsys):
+    args, name = BAD[case]
+    assert main([case.split()[0], *args, "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and name in err[0], captured.err
+    assert err[0].startswith(f"carromlab {case.split()[0]}")
+
+
+def test_unknown_subcommand_is_one_line(capsys):
+    assert main(["juggle"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+# -- help ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("command", [[], *([c] for c in SUBCOMMANDS)])
+def test_help_has_examples(command, capsys):
     with pytest.raises(SystemExit) as exc:
-        main(["simulate", "--help"])
+        main([*command, "--help"])
     assert exc.value.code == 0
-    assert "examples:" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "examples:" in text and f"carromlab {command[0] if command else ''}".strip() in text.split("examples:")[1]

@@ -1,0 +1,222 @@
+"""What every subcommand shares: one-line usage errors, the common options, the physics,
+noise and backend they select, and the writing of tables and figures."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "CliParser",
+    "HelpFormatter",
+    "UsageError",
+    "add_backend_options",
+    "add_noise_option",
+    "add_output_options",
+    "add_physics_options",
+    "add_subcommand",
+    "backend",
+    "float_list",
+    "noise_model",
+    "output_dir",
+    "physics",
+    "positive_int",
+    "pyplot",
+    "read_table",
+    "report",
+    "save_figure",
+    "write_tables",
+]
+
+
+class UsageError(Exception):
+    """A command line argparse rejects; the message is the one line to print."""
+
+
+class CliParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block) and exit status 2,
+    and which reads a negative comma list (``--angle-range-deg -30,30``) as a value."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse's own test for "a negative number, not an option", extended to lists
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+(,-?\d*\.?\d+)+$")
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wraps the description; keeps the ``examples:`` epilog as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def add_subcommand(sub: Any, name: str, *, help: str, description: str, examples: str) -> argparse.ArgumentParser:
+    """A subcommand parser whose --help ends with its ``examples:`` block."""
+    return sub.add_parser(  # type: ignore[no-any-return]
+        name, help=help, description=description, epilog="examples:\n" + examples,
+        formatter_class=HelpFormatter,
+    )  # fmt: skip
+
+
+# -- argument types: argparse turns their ValueError into a one-line usage error ----------
+def positive_int(text: str) -> int:
+    """An int >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an int >= 1. Got {text!r} instead.") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an int >= 1. Got {value} instead.")
+    return value
+
+
+def float_list(n: int | None = None, kind: type = float) -> Callable[[str], list[Any]]:
+    """Comma-separated numbers of type ``kind`` (exactly ``n`` of them if given)."""
+
+    def parse(text: str) -> list[Any]:
+        try:
+            values = [kind(v) for v in text.split(",")]
+        except ValueError:
+            values = []
+        if not values or (n is not None and len(values) != n):
+            what = f"{n or ''} comma-separated {'ints' if kind is int else 'numbers'}".lstrip()
+            raise argparse.ArgumentTypeError(f"must be {what}. Got {text!r} instead.")
+        return values
+
+    return parse
+
+
+# -- the common options --------------------------------------------------------------------
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """--out, --format, --quiet."""
+    g = p.add_argument_group("output")
+    g.add_argument("--out", default="carromlab-out", help="output folder, created if needed (default carromlab-out)")
+    g.add_argument("--format", choices=["csv", "parquet"], default="csv", help="table format (default csv)")
+    g.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def add_physics_options(p: argparse.ArgumentParser, *, what: str = "board physics") -> None:
+    """--powder or --calibration."""
+    from ..physics.params import POWDERS
+
+    g = p.add_argument_group("physics").add_mutually_exclusive_group()
+    g.add_argument("--powder", choices=list(POWDERS), default=None, help=f"{what}: a powder preset (default: PhysicsParams(), mu 0.12)")
+    g.add_argument("--calibration", metavar="FILE", default=None, help=f"{what}: a calibration file (.toml/.json, e.g. from fit-friction)")
+
+
+def add_noise_option(p: argparse.ArgumentParser, *, default: str = "club") -> None:
+    """--noise: an execution-noise preset."""
+    from ..analysis.noise import NOISE_PRESETS
+
+    p.add_argument("--noise", choices=list(NOISE_PRESETS), default=default, help=f"execution-noise preset (default {default})")
+
+
+def add_backend_options(p: argparse.ArgumentParser, *, store: bool = True) -> None:
+    """--seed, --workers, --scheduler and (for sweeps) --store."""
+    g = p.add_argument_group("run")
+    g.add_argument("--seed", type=int, default=0, help="seed of the noise, >= 0 (default 0); same seed, same numbers")
+    g.add_argument("--workers", type=positive_int, default=None, help="local threads (default: all cores)")
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on a Dask cluster: distributed.Client(ADDRESS), e.g. tcp://10.0.0.5:8786")  # fmt: skip
+    if store:
+        g.add_argument("--store", metavar="DIR", default=None,
+                       help="stream the shots to a Parquet dataset in DIR; rerunning resumes an interrupted run")  # fmt: skip
+
+
+# -- what the options select ---------------------------------------------------------------
+def physics(args: argparse.Namespace) -> Any:
+    """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``)."""
+    from ..physics.params import PhysicsParams
+
+    if getattr(args, "calibration", None):
+        from ..fitting.calibration_io import load_calibration
+
+        return load_calibration(args.calibration)
+    return PhysicsParams.from_powder(args.powder) if getattr(args, "powder", None) else PhysicsParams()
+
+
+def noise_model(name: str) -> Any:
+    from ..analysis.noise import NoiseModel
+
+    return NoiseModel.preset(name)
+
+
+@contextmanager
+def backend(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """Keyword arguments ``client``, ``workers``, ``progress`` for an analysis; with
+    --scheduler, a ``distributed.Client`` connected for the duration."""
+    options = {"client": None, "workers": args.workers, "progress": not args.quiet}
+    if args.scheduler is None:
+        yield options
+        return
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - dask is an optional dependency
+        raise ValueError("The '--scheduler' option needs dask.distributed: pip install 'carromlab[dask]'.") from None
+    try:
+        client = Client(args.scheduler, timeout="10s")
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"The '--scheduler' option must be the address of a running Dask scheduler. Got {args.scheduler!r} ({exc}).") from None
+    with client:
+        yield {**options, "client": client}
+
+
+# -- files -----------------------------------------------------------------------------------
+def output_dir(args: argparse.Namespace) -> Path:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def write_tables(out: Path, tables: Mapping[str, pd.DataFrame], fmt: str) -> list[Path]:
+    """Write every table as ``out/<name>.<fmt>``; returns the paths."""
+    paths = []
+    for name, df in tables.items():
+        path = out / f"{name}.{fmt}"
+        if fmt == "parquet":
+            df.to_parquet(path, index=False)
+        else:
+            df.to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def read_table(path: str | Path, what: str) -> pd.DataFrame:
+    """A CSV or Parquet table (by suffix); a missing file is a ValueError naming ``what``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"The '{what}' option must name an existing CSV or Parquet file. Got {str(path)!r} instead.")
+    return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+
+
+def pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend (the CLI only writes files)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig: Any, path: Path) -> Path:
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    pyplot().close(fig)
+    return path
+
+
+def report(files: list[Path], started: float) -> None:
+    """The last summary line: what was written, and how long it took."""
+    print(f"wrote {', '.join(str(f) for f in files)} ({time.perf_counter() - started:.1f} s)")

@@ -1,0 +1,195 @@
+"""``carromlab success-map`` and ``carromlab best-shot``: how likely a pot is, over a grid of
+shots or at the most forgiving shot, from a position."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from ._common import (add_backend_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
+                      backend, float_list, noise_model, output_dir, physics, positive_int, pyplot, report,
+                      save_figure, write_tables)  # fmt: skip
+from ._positions import add_position_options, scene_of
+
+SUCCESS_EXAMPLES = """\
+  carromlab success-map                                   # the 'cut' example: white at (0.15, 0.22), any pocket
+  carromlab success-map --pocket ne --noise expert --placements 60 --angles 81
+  carromlab success-map --position my_position.csv --target queen --speed 2.5,3.5
+  carromlab success-map --variant hikone --replicas 400 --format parquet
+"""
+
+BEST_EXAMPLES = """\
+  carromlab best-shot                                     # the 'cut' example, club noise, top 5
+  carromlab best-shot --position my_position.csv --target 3 --pocket nw --noise beginner
+  carromlab best-shot --top-k 10 --replicas 32,256,2000   # a finer search
+  carromlab best-shot --placements 5 --angle-step-deg 5 --speeds 3 --replicas 8,16,64 --refine 1   # quick
+"""
+
+
+def _add_shared(p: argparse.ArgumentParser) -> None:
+    """Position, target and physics options of both subcommands."""
+    p.add_argument("--variant", choices=["icf", "online", "hikone"], default="icf",
+                   help="board and pieces: icf and online play on the ICF board, hikone on the Hikone board "
+                        "(default icf)")  # fmt: skip
+    add_position_options(p, default="cut")
+    g = p.add_argument_group("goal")
+    g.add_argument("--target", default="0", help="piece to pocket: its row in the position (from 0) or a kind with one piece, "
+                                                 "e.g. queen (default 0)")  # fmt: skip
+    g.add_argument("--pocket", choices=["any", "sw", "se", "ne", "nw"], default="any", help="pocket it must fall in (default any)")
+    add_noise_option(p)
+    add_physics_options(p)
+    add_backend_options(p)
+    add_output_options(p)
+
+
+def add_parsers(sub: Any) -> None:
+    s = add_subcommand(
+        sub, "success-map", help="success probability of a pot over placement x aim x speed",
+        description="Play every cell of a grid (placement on the line x aim around the ghost-disc aim x speed) with "
+                    "execution noise; write one row per cell with the success probability and its confidence "
+                    "interval, and a PNG of the map on the board and over placement x aim.",
+        examples=SUCCESS_EXAMPLES,
+    )  # fmt: skip
+    _add_shared(s)
+    g = s.add_argument_group("grid")
+    g.add_argument("--placements", type=positive_int, default=30, help="placements over the whole line (default 30)")
+    g.add_argument("--angles", type=positive_int, default=41, help="aims, evenly over the aim range (default 41)")
+    g.add_argument("--angle-range-deg", type=float, default=6.0, help="aims from -A to +A degrees around the ghost-disc aim (default 6)")
+    g.add_argument("--speed", type=float_list(), default=[3.0], help="speed(s), m/s, comma-separated (default 3)")
+    s.add_argument("--replicas", type=positive_int, default=100, help="noisy shots per cell (default 100)")
+    s.set_defaults(func=run_success_map)
+
+    b = add_subcommand(
+        sub, "best-shot", help="the most forgiving shots for a pot (coarse search + refinement)",
+        description="Search the whole circle of directions (direct, bank and thumb shots), the placements and "
+                    "speeds for the shots most likely to pocket the target under execution noise; write the top-k "
+                    "table and a PNG of the best shot on the board.",
+        examples=BEST_EXAMPLES,
+    )  # fmt: skip
+    _add_shared(b)
+    g = b.add_argument_group("search")
+    g.add_argument("--top-k", type=positive_int, default=5, help="shots returned (default 5)")
+    g.add_argument("--placements", type=positive_int, default=15, help="coarse placements over the whole line (default 15)")
+    g.add_argument("--angle-step-deg", type=float, default=1.0, help="coarse directions: every A degrees of the full circle (default 1)")
+    g.add_argument("--speeds", type=positive_int, default=8, help="coarse speeds from 1 to 8 m/s, geometric (default 8)")
+    g.add_argument("--replicas", type=float_list(3, int), default=[16, 128, 1000],
+                   help="replicas per cell of the coarse stage, the refinements and the final ranking (default 16,128,1000)")  # fmt: skip
+    g.add_argument("--refine", type=int, default=2, help="refinement rounds (default 2)")
+    b.set_defaults(func=run_best_shot)
+
+
+def _goal(args: argparse.Namespace, scene: Any) -> Any:
+    from ..analysis import PocketPiece
+
+    target: int | str = int(args.target) if args.target.lstrip("-").isdigit() else args.target
+    goal = PocketPiece(target, None if args.pocket == "any" else args.pocket)
+    try:
+        goal.check(scene)
+    except ValueError as exc:
+        raise ValueError(f"The '--target' option must name a piece of the position (a row from 0, or a kind with one piece): {exc}") from None
+    return goal
+
+
+def _position_note(args: argparse.Namespace) -> str:
+    return args.position if args.position else f"example {args.example or args.default_example!r}"
+
+
+def _target_note(scene: Any, goal: Any, pocket: str) -> str:
+    """E.g. "the white (piece 0) into any pocket"."""
+    target = goal.target(scene)
+    kind = scene.pieces["kind"].iat[target.piece]
+    return f"the {kind} (piece {target.piece}) into {'any pocket' if pocket == 'any' else 'the ' + pocket.upper() + ' pocket'}"
+
+
+def _nominal_succeeds(scene: Any, goal: Any, row: Any, params: Any) -> bool:
+    """Whether the shot of ``row``, played exactly, pockets the target as the goal asks."""
+    from ..engine.scene import Shot
+    from ..engine.simulate import simulate
+
+    target = goal.target(scene)
+    res = simulate(scene, Shot(row.x, row.y, row.angle, row.speed, row.spin), params)
+    fell = res.pocketed[(res.pocketed["id"] == target.piece) & res.pocketed["pocket"].isin(target.pockets)]
+    return not fell.empty and res.striker_fate == "board"
+
+
+def run_success_map(args: argparse.Namespace) -> int:
+    from ..analysis import ShotGrid, StrikerLine, success_map
+    from ..plotting.analysis import plot_parameter_heatmap, plot_success_board
+
+    started = time.perf_counter()
+    scene = scene_of(args, args.variant)
+    goal = _goal(args, scene)
+    h = StrikerLine.for_scene(scene).half_length
+    a = args.angle_range_deg
+    if not (0.0 <= a <= 90.0):
+        raise ValueError(f"The '--angle-range-deg' option must be in [0, 90] degrees. Got {a!r} instead.")
+    grid = ShotGrid(placement=np.linspace(-h, h, args.placements).tolist(),
+                    angle=np.radians(np.linspace(-a, a, args.angles)).tolist(), speed=args.speed, aim="ghost")  # fmt: skip
+    with backend(args) as run_on:
+        df = success_map(scene, goal, grid, noise=noise_model(args.noise), replicas=args.replicas, params=physics(args),
+                         seed=args.seed, store=args.store, **run_on)  # fmt: skip
+    out = output_dir(args)
+    files = write_tables(out, {"success_map": df}, args.format)
+    plt = pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13.0, 5.6), gridspec_kw={"width_ratios": [1.0, 1.1]})
+    plot_success_board(df, scene, ax=left)
+    plot_parameter_heatmap(df, ax=right)
+    right.set_ylabel("aim around the ghost-disc aim (deg)")
+    fig.suptitle(f"{_target_note(scene, goal, args.pocket)}, {_position_note(args)}: {len(df)} cells x "
+                 f"{args.replicas} replicas, {args.noise} noise", fontsize="medium")  # fmt: skip
+    files.append(save_figure(fig, out / "success_map.png"))
+
+    order = np.lexsort((np.nan_to_num(df["ci_low"].to_numpy(), nan=-1.0), np.nan_to_num(df["p_success"].to_numpy(), nan=-1.0)))
+    best = df.iloc[order[-1]]
+    print(f"success map: {len(df)} cells x {args.replicas} replicas = {len(df) * args.replicas:,} shots ({args.noise} noise); "
+          f"{int((df['p_success'] >= 0.5).sum())} cells succeed at least half the time.")  # fmt: skip
+    print(
+        f"best cell: placement {best['placement']:+.3f} m, aim {math.degrees(best['aim']):+.2f} deg from the ghost-disc aim "
+        f"(direction {math.degrees(best['angle']):.2f} deg), {best['speed']:g} m/s: p(success) = {best['p_success']:.3f} "
+        f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%}."
+    )
+    report(files, started)
+    return 0
+
+
+def run_best_shot(args: argparse.Namespace) -> int:
+    from ..analysis import StrikerLine, most_forgiving_shots
+    from ..plotting.analysis import plot_best_shot
+
+    started = time.perf_counter()
+    scene, params = scene_of(args, args.variant), physics(args)
+    goal = _goal(args, scene)
+    step = args.angle_step_deg
+    if not (0.0 < step <= 90.0):
+        raise ValueError(f"The '--angle-step-deg' option must be in (0, 90] degrees. Got {step!r} instead.")
+    replicas = tuple(args.replicas)
+    h = StrikerLine.for_scene(scene).half_length
+    with backend(args) as run_on:
+        best = most_forgiving_shots(
+            scene, goal, noise=noise_model(args.noise), placement=np.linspace(-h, h, args.placements),
+            angle=np.radians(np.arange(-180.0, 180.0, step)), speed=np.geomspace(1.0, 8.0, args.speeds),
+            top_k=args.top_k, replicas=replicas, refine=args.refine, params=params, seed=args.seed,
+            store=args.store, **run_on,
+        )  # fmt: skip
+    if best.empty:
+        raise ValueError("The search found no playable shot: every candidate placement overlaps a piece (try --placements).")
+    out = output_dir(args)
+    files = write_tables(out, {"best_shots": best}, args.format)
+    ax = plot_best_shot(best, scene, params=params)
+    files.append(save_figure(ax.get_figure(), out / "best_shot.png"))
+
+    print(f"most forgiving shots to pocket {_target_note(scene, goal, args.pocket)}, {_position_note(args)}, "
+          f"{args.noise} noise ({replicas[2]} replicas each):")  # fmt: skip
+    for r in best.itertuples():
+        print(
+            f"  {r.rank}. placement {r.placement:+.3f} m, direction {math.degrees(r.angle):7.2f} deg, {r.speed:.2f} m/s "
+            f"({r.technique}, {r.route}): p(success) = {r.p_success:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+        )
+    if not _nominal_succeeds(scene, goal, best.iloc[0], params):
+        print("  note: shot 1 played exactly (best_shot.png) misses; its p(success) is over the noisy executions.")
+    report(files, started)
+    return 0

@@ -1,0 +1,92 @@
+"""``carromlab match``: whole games played by policies with execution noise."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any
+
+from ._common import (add_noise_option, add_output_options, add_physics_options, add_subcommand, noise_model, output_dir,
+                      physics, positive_int, report, save_figure, write_tables)  # fmt: skip
+
+EXAMPLES = """\
+  carromlab match                                          # 2 ICF games, greedy players, club noise
+  carromlab match --policy greedy,random --games 20 --workers 2
+  carromlab match --variant hikone --players 4 --policy random --noise beginner
+  carromlab match --variant crokinole --games 10 --format parquet
+  carromlab match --games 50 --max-shots-per-board 300 --quiet   # cap long random boards
+"""
+
+_POLICIES = ("random", "greedy")
+
+
+def add_parser(sub: Any) -> None:
+    from ..match import MAX_BOARDS, MAX_SHOTS_PER_BOARD
+
+    s = add_subcommand(
+        sub, "match", help="play whole games: shots, boards and games tables, score progression PNG",
+        description="Play games of a variant: each seat's policy chooses the intended shot, the noise model "
+                    "executes it, the engine plays it and the rules adjudicate it. Write one row per shot, per board "
+                    "and per game, and a PNG of the score progression.",
+        examples=EXAMPLES,
+    )  # fmt: skip
+    s.add_argument("--variant", choices=["icf", "online", "hikone", "crokinole"], default="icf", help="rules (default icf)")
+    s.add_argument("--players", type=int, choices=[2, 4], default=2, help="seats: singles or doubles, 4 crokinole players (default 2)")
+    s.add_argument("--games", type=positive_int, default=2, help="games to play (default 2)")
+    s.add_argument("--policy", default="greedy",
+                   help="random or greedy, for every seat, or one per seat comma-separated, e.g. greedy,random "
+                        "(default greedy; greedy players simulate 200 candidate shots with the match's physics)")  # fmt: skip
+    add_noise_option(s)
+    s.add_argument("--max-shots-per-board", type=positive_int, default=MAX_SHOTS_PER_BOARD,
+                   help=f"abandon a board (and its game) after this many shots (default {MAX_SHOTS_PER_BOARD})")  # fmt: skip
+    s.add_argument("--max-boards", type=positive_int, default=MAX_BOARDS, help=f"stop a game after this many boards (default {MAX_BOARDS})")
+    g = s.add_argument_group("run")
+    g.add_argument("--seed", type=int, default=0, help="seed of the match, >= 0 (default 0); game g replays alone")
+    g.add_argument("--workers", type=positive_int, default=None, help="processes playing games (default: all cores, at most one per game)")
+    add_physics_options(s)
+    add_output_options(s)
+    s.set_defaults(func=run)
+
+
+def _policies(text: str, players: int, params: Any) -> list[Any]:
+    from ..match import GreedyPolicy, RandomPolicy
+
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players or any(n not in _POLICIES for n in names):
+        raise ValueError(f"The '--policy' option must be random or greedy, or {players} of them comma-separated (one per seat). Got {text!r} instead.")
+    return [GreedyPolicy(params=params) if n == "greedy" else RandomPolicy() for n in names]
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..match import play_match
+    from ..plotting.match import plot_match_summary
+
+    started = time.perf_counter()
+    params = physics(args)
+    policies = _policies(args.policy, args.players, params)
+    workers = args.workers or min(args.games, os.cpu_count() or 1)
+    rec = play_match(
+        args.variant, args.games, players=args.players, policies=policies, params=params,
+        noise=noise_model(args.noise), seed=args.seed, max_shots_per_board=args.max_shots_per_board,
+        max_boards=args.max_boards, workers=workers, progress=not args.quiet,
+    )  # fmt: skip
+    out = output_dir(args)
+    files = write_tables(out, {"match_shots": rec.shots, "match_boards": rec.boards, "match_games": rec.games}, args.format)
+    ax = plot_match_summary(rec.boards)
+    ax.set_title(f"{args.variant}, {args.players} players ({', '.join(p.name for p in policies)}; {args.noise} noise): "
+                 "game score after each board (x: abandoned boards)", fontsize="small")  # fmt: skip
+    files.append(save_figure(ax.get_figure(), out / "match_summary.png"))
+
+    g = rec.games
+    teams = [t for t in range(4) if g[f"score_{t}"].notna().any()]
+    ends = ", ".join(f"{n} {end}" for end, n in g["end"].value_counts().items())
+    wins = ", ".join(f"team {t} {int((g['winner'] == t).sum())}" for t in teams)
+    scores = ", ".join(f"team {t} {g[f'score_{t}'].astype(float).mean():.1f}" for t in teams)
+    print(f"{args.variant} match, {args.players} players ({', '.join(p.name for p in policies)}; {args.noise} noise): "
+          f"{len(g)} game{'s' * (len(g) != 1)} ({ends}), {g['n_boards'].mean():.1f} boards and {g['n_shots'].mean():.0f} shots per game.")  # fmt: skip
+    print(f"wins: {wins}, no winner {int(g['winner'].isna().sum())}; mean final score: {scores}.")
+    report(files, started)
+    return 0

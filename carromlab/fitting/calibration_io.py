@@ -1,0 +1,285 @@
+"""Saved calibrations: fitted physics parameters with a name, notes and uncertainties.
+
+A calibration file holds a :class:`~carromlab.physics.params.PhysicsParams` (every field,
+or only some: missing fields take the PhysicsParams defaults), its name, free-text notes
+and the standard errors of the fitted fields, as JSON (``.json``) or TOML (``.toml``)::
+
+    [calibration]
+    format = "carromlab-calibration"
+    version = 1
+    name = "club-board-2024"
+    notes = "Starch powder; 12 shots filmed at 120 fps."
+
+    [params]
+    friction_law = "coulomb"
+    mu = 0.0781
+    e_cushion = 0.71
+
+    [uncertainty]
+    mu = 0.0004
+
+A file becomes a named preset with :func:`register_calibration`; :func:`load_calibration`
+accepts a registered name or a path. The registry lives in the running process only: no
+preset is read from a home directory or any other implicit place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import __version__
+from .._validation import check_real
+from ..physics.params import PhysicsParams
+
+__all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
+
+FORMAT = ("carromlab-calibration", 1)
+_SUFFIXES = (".json", ".toml")
+_REGISTRY: dict[str, Path] = {}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A saved calibration.
+
+    Attributes
+    ----------
+    name : str
+        Preset name.
+    params : PhysicsParams
+        The calibrated parameters.
+    notes : str
+        Free text (board, powder, how it was measured).
+    uncertainty : dict of str to float
+        Standard errors of fitted fields, in their units.
+    source : str
+        The file it was read from ("" if not read from a file).
+    """
+
+    name: str
+    params: PhysicsParams
+    notes: str = ""
+    uncertainty: dict[str, float] = field(default_factory=dict)
+    source: str = ""
+
+
+def _check_suffix(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in _SUFFIXES:
+        raise ValueError(f"The 'path' parameter must end in one of {list(_SUFFIXES)}. Got {str(path)!r} instead.")
+    return suffix
+
+
+def _uncertainty_map(uncertainty: Mapping[str, float] | pd.DataFrame | None) -> dict[str, float]:
+    if uncertainty is None:
+        return {}
+    if isinstance(uncertainty, pd.DataFrame):
+        uncertainty = dict(zip(uncertainty["parameter"], uncertainty["std_error"]))
+    names = PhysicsParams.field_names()
+    out = {}
+    for k, v in uncertainty.items():
+        if k not in names:
+            raise ValueError(f"The 'uncertainty' parameter must name PhysicsParams fields {list(names)}. Got {k!r} instead.")
+        out[str(k)] = check_real(f"uncertainty[{k!r}]", v, low=0.0)
+    return out
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return repr(float(v))  # repr writes inf and nan as TOML does
+
+
+def save_calibration(
+    params: PhysicsParams,
+    path: str | Path,
+    *,
+    name: str,
+    notes: str = "",
+    uncertainty: Mapping[str, float] | pd.DataFrame | None = None,
+) -> Path:
+    """Write a calibration file (JSON or TOML, by the suffix of ``path``).
+
+    Parameters
+    ----------
+    params : PhysicsParams
+        The calibrated parameters; every field is written.
+    path : str or Path
+        Destination ending in ``.json`` or ``.toml``.
+    name : str
+        Preset name (non-empty).
+    notes : str
+        Free text.
+    uncertainty : mapping of str to float, or DataFrame, optional
+        Standard errors by field name, or an ``estimates`` table of a fit (columns
+        ``parameter`` and ``std_error``).
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = save_calibration(PhysicsParams(mu=0.08), Path(d) / "b.toml", name="starch-board")
+    ...     load_calibration(p).mu
+    0.08
+    """
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {type(params).__name__} instead.")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+    path = Path(path)
+    suffix = _check_suffix(path)
+    header = {"format": FORMAT[0], "version": FORMAT[1], "name": name, "notes": str(notes), "carromlab_version": __version__}
+    values = params.to_dict()
+    unc = _uncertainty_map(uncertainty)
+    if suffix == ".json":
+        # JSON has no infinity: write it as the string "inf"
+        values = {k: ("inf" if isinstance(v, float) and math.isinf(v) else v) for k, v in values.items()}
+        text = json.dumps({"calibration": header, "params": values, "uncertainty": unc}, indent=2) + "\n"
+    else:
+        lines = ["[calibration]", *(f"{k} = {_toml_value(v)}" for k, v in header.items()), "", "[params]"]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in values.items()]
+        lines += ["", "[uncertainty]", *(f"{k} = {_toml_value(v)}" for k, v in unc.items())]
+        text = "\n".join(lines) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def read_calibration(path: str | Path) -> Calibration:
+    """Read a calibration file written by :func:`save_calibration` (or by hand).
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.json`` or ``.toml`` file.
+
+    Returns
+    -------
+    Calibration
+
+    Raises
+    ------
+    ValueError
+        If the file is not a carromlab calibration, names an unknown parameter, or a value
+        is out of its range (the message of :class:`PhysicsParams`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = save_calibration(PhysicsParams(), Path(d) / "c.json", name="club", uncertainty={"mu": 0.002})
+    ...     read_calibration(p).uncertainty
+    {'mu': 0.002}
+    """
+    path = Path(path)
+    suffix = _check_suffix(path)
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text) if suffix == ".json" else tomllib.loads(text)
+    head = data.get("calibration", {})
+    if head.get("format") != FORMAT[0]:
+        raise ValueError(
+            f"The file {path.name!r} must be a carromlab calibration ([calibration] format = {FORMAT[0]!r}). "
+            f"Got format {head.get('format')!r} instead."
+        )
+    values = dict(data.get("params", {}))
+    names = PhysicsParams.field_names()
+    for k in values:
+        if k not in names:
+            raise ValueError(f"The file {path.name!r} must set only PhysicsParams fields {list(names)}. Got {k!r} instead.")
+    if values.get("capture_speed_max") == "inf":
+        values["capture_speed_max"] = math.inf
+    return Calibration(
+        name=str(head.get("name", path.stem)),
+        params=PhysicsParams(**values),
+        notes=str(head.get("notes", "")),
+        uncertainty=_uncertainty_map(data.get("uncertainty")),
+        source=str(path),
+    )
+
+
+def register_calibration(path: str | Path, *, name: str | None = None) -> str:
+    """Make a calibration file available by name to :func:`load_calibration`.
+
+    Parameters
+    ----------
+    path : str or Path
+        The calibration file (read now, to check it).
+    name : str, optional
+        Preset name; default the name stored in the file.
+
+    Returns
+    -------
+    str
+        The registered name.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = save_calibration(PhysicsParams(mu=0.07), Path(d) / "s.toml", name="starch")
+    ...     register_calibration(p), load_calibration("starch").mu
+    ('starch', 0.07)
+    """
+    cal = read_calibration(path)
+    key = cal.name if name is None else name
+    if not isinstance(key, str) or not key.strip():
+        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {key!r} instead.")
+    _REGISTRY[key] = Path(path)
+    return key
+
+
+def calibration_names() -> list[str]:
+    """Names registered with :func:`register_calibration`, sorted."""
+    return sorted(_REGISTRY)
+
+
+def load_calibration(path_or_name: str | Path) -> PhysicsParams:
+    """The parameters of a registered calibration name or of a calibration file.
+
+    Parameters
+    ----------
+    path_or_name : str or Path
+        A name registered with :func:`register_calibration`, or a file path.
+
+    Returns
+    -------
+    PhysicsParams
+
+    Raises
+    ------
+    ValueError
+        If the name is not registered and no such file exists (the message lists the
+        registered names), or the file is invalid.
+
+    Examples
+    --------
+    >>> load_calibration("no-such-preset")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'path_or_name' parameter must be a registered calibration name (registered: [...]) or an existing .json or .toml file. Got 'no-such-preset' instead.
+    """
+    if isinstance(path_or_name, str) and path_or_name in _REGISTRY:
+        return read_calibration(_REGISTRY[path_or_name]).params
+    path = Path(path_or_name)
+    if not path.is_file():
+        raise ValueError(
+            f"The 'path_or_name' parameter must be a registered calibration name (registered: {calibration_names()}) "
+            f"or an existing .json or .toml file. Got {str(path_or_name)!r} instead."
+        )
+    return read_calibration(path).params

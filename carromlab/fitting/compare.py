@@ -1,0 +1,141 @@
+"""Compare friction laws fitted to the same tracks by information criteria.
+
+Every law is fitted to the same segments with the same loss, so the log-likelihoods are
+of the same observations under comparable error models. The Bayesian information
+criterion (BIC, G. Schwarz, *Ann. Stat.* 6, 461, 1978, doi:10.1214/aos/1176344136) is the
+default criterion: its penalty of log n per parameter grows with the number of residuals,
+so a law with extra parameters that the data do not need (``linear`` with mu_v = 0 on
+Coulomb data, ``slide_spin`` with no spin) loses to the simpler law it contains, whereas
+AIC (H. Akaike, *IEEE Trans. Autom. Control* 19, 716, 1974, doi:10.1109/TAC.1974.1100705)
+picks such a law about one time in six.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_choice
+from ..physics.friction import FRICTION_LAWS, get_law
+from .friction_fit import FrictionFit, fit_friction
+from .segments import Segmentation, segment_tracks
+from .tracks import Tracks
+
+__all__ = ["LawComparison", "compare_laws"]
+
+
+@dataclass(frozen=True, eq=False)
+class LawComparison:
+    """Several friction laws fitted to the same tracks.
+
+    Attributes
+    ----------
+    fits : dict of str to FrictionFit
+        The fit of every law, by name.
+    criteria : pandas.DataFrame
+        One row per law, best first: ``law``, ``n_params`` (law, nuisance and noise),
+        ``loglik``, ``aic``, ``bic``, ``delta_aic``, ``delta_bic`` (difference to the best
+        law), ``weight`` (Akaike or Schwarz weight exp(-delta/2), normalised, of the
+        chosen criterion), ``noise`` (fitted position noise, m), ``success``.
+    criterion : str
+        ``"bic"`` or ``"aic"``, the criterion that orders the table.
+    """
+
+    fits: dict[str, FrictionFit]
+    criteria: pd.DataFrame
+    criterion: str
+
+    @property
+    def best(self) -> str:
+        """Name of the law with the smallest criterion."""
+        return str(self.criteria["law"].iat[0])
+
+    def table(self) -> pd.DataFrame:
+        """The criteria with every law's estimates and standard errors as columns
+        (``mu``, ``mu_se``, ``mu_v``, ...; NaN where a law has no such parameter).
+
+        Examples
+        --------
+        >>> from carromlab.fitting import read_tracks, data_path
+        >>> comp = compare_laws(read_tracks(data_path("cushion_shot.csv")), ["coulomb", "linear"])
+        >>> comp.table()[["law", "mu"]].shape
+        (2, 2)
+        """
+        wide = []
+        for law in self.criteria["law"]:
+            est = self.fits[law].estimates.set_index("parameter")
+            row: dict[str, Any] = {"law": law}
+            for name, r in est.iterrows():
+                row[str(name)], row[f"{name}_se"] = r["estimate"], r["std_error"]
+            wide.append(row)
+        return self.criteria.merge(pd.DataFrame(wide), on="law", how="left")
+
+
+def compare_laws(
+    data: Tracks | Segmentation,
+    laws: Sequence[str] | None = None,
+    *,
+    criterion: str = "bic",
+    **fit_options: Any,
+) -> LawComparison:
+    """Fit several friction laws to the same tracks and rank them.
+
+    Parameters
+    ----------
+    data : Tracks or Segmentation
+        The tracks (segmented once with default settings) or a segmentation.
+    laws : sequence of str, optional
+        Law names. Default: every registered law.
+    criterion : {"bic", "aic"}
+        Ranking criterion. Default ``"bic"`` (see the module docstring).
+    **fit_options
+        Passed to :func:`~carromlab.fitting.fit_friction` (``params``, ``loss``, ...;
+        not ``parameters``, which differ by law).
+
+    Returns
+    -------
+    LawComparison
+
+    Raises
+    ------
+    ValueError
+        For an unknown law or criterion, an empty or repeated list of laws, or any error
+        of :func:`~carromlab.fitting.fit_friction`.
+
+    Examples
+    --------
+    >>> from carromlab.fitting import read_tracks, data_path
+    >>> comp = compare_laws(read_tracks(data_path("cushion_shot.csv")), ["coulomb", "linear"])
+    >>> comp.best
+    'coulomb'
+    """
+    check_choice("criterion", criterion, ("aic", "bic"))
+    names = list(FRICTION_LAWS) if laws is None else [get_law(n).name for n in laws]
+    if not names or len(set(names)) != len(names):
+        raise ValueError(f"The 'laws' parameter must name distinct friction laws. Got {laws!r} instead.")
+    if "parameters" in fit_options:
+        raise ValueError("The 'parameters' option cannot be passed to compare_laws: each law fits its own parameters.")
+    seg = data if isinstance(data, Segmentation) else segment_tracks(data)
+    fits = {n: fit_friction(seg, n, **fit_options) for n in names}
+    rows = pd.DataFrame(
+        {
+            "law": names,
+            "n_params": [fits[n].n_params for n in names],
+            "loglik": [fits[n].loglik for n in names],
+            "aic": [fits[n].aic for n in names],
+            "bic": [fits[n].bic for n in names],
+            "noise": [fits[n].noise["position"] for n in names],
+            "success": [fits[n].success for n in names],
+        }
+    )
+    rows["delta_aic"] = rows["aic"] - rows["aic"].min()
+    rows["delta_bic"] = rows["bic"] - rows["bic"].min()
+    w = np.exp(-0.5 * rows[f"delta_{criterion}"])
+    rows["weight"] = w / w.sum()
+    rows = rows.sort_values(criterion, kind="stable", ignore_index=True)
+    cols = ["law", "n_params", "loglik", "aic", "bic", "delta_aic", "delta_bic", "weight", "noise", "success"]
+    return LawComparison(fits, rows[cols], criterion)

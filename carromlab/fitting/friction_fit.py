@@ -1,0 +1,685 @@
+"""Fit a friction law's parameters to tracked positions of freely sliding discs.
+
+Every usable segment (see :mod:`carromlab.fitting.segments`) is a disc sliding freely on a
+straight line. Its model has *nuisance* parameters of its own, taken at the time
+``t_ref`` of its first point: position ``x0``, ``y0`` (m), direction of travel (rad),
+speed ``v0`` (m/s) and, when needed, spin ``omega0`` (rad/s) and orientation ``theta0``
+(rad). The friction law's parameters (``mu``, ...) are shared by all segments. With
+s(t), v(t), w(t) the law's free-sliding kinematics (the compiled engine's),
+
+    x(t) = x0 + cos(direction) s(t - t_ref),    y(t) = y0 + sin(direction) s(t - t_ref),
+    angle(t) = theta0 + integral of w from t_ref to t        (tracks with an ``angle``).
+
+The spin is a nuisance parameter when it can matter: for a law that couples spin into
+sliding (``slide_spin``), and for every law when the tracks carry angles (their spin-down
+also depends on mu). Without angles its sign cannot be seen and it is fitted as >= 0.
+
+The fit is :func:`scipy.optimize.least_squares` (trust-region reflective, bounded) on
+residuals standardised by the noise scale of their channel (positions in m, angles in rad),
+with a robust loss, a Jacobian that is exact where the model is linear (position, direction,
+orientation offset) and by forward differences elsewhere, grouped so that one evaluation of
+the model serves one nuisance parameter of every segment, and the noise scales re-estimated
+by maximum likelihood until they settle (see :mod:`carromlab.fitting._robust`). With angles
+the fit starts from a positions-only fit and spins fitted to the unwrapped angles, because
+wrapped angle residuals have a local minimum every 2 pi.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import OptimizeResult, least_squares
+from scipy.stats import t as student_t
+
+from .._validation import check_choice, check_real
+from ..physics.friction import FrictionLaw, get_law
+from ..physics.params import PhysicsParams
+from ._kinematics import NOMINAL_RADIUS, free_slide, spin_moves_disc
+from ._robust import Loss, get_loss
+from .segments import Segmentation, segment_tracks
+from .tracks import Tracks
+
+__all__ = ["FrictionFit", "fit_friction", "FITTABLE"]
+
+#: Parameters the friction fit can estimate: (lower bound, upper bound, typical size), in
+#: the units of :class:`~carromlab.physics.params.PhysicsParams`. Open lower bounds of
+#: PhysicsParams are closed here a little above zero.
+FITTABLE: dict[str, tuple[float, float, float]] = {
+    "mu": (1e-6, 2.0, 0.1),
+    "mu_v": (0.0, 10.0, 0.01),
+    "mu_static": (1e-6, 2.0, 0.1),
+    "stribeck_speed": (1e-4, 10.0, 0.1),
+    "air_drag": (0.0, 10.0, 0.01),
+}
+#: Bounds and typical sizes of the nuisance parameters of a segment (the spin is >= 0 only
+#: without angles, where its sign cannot be seen).
+_NUISANCE = {
+    "x0": (-np.inf, np.inf, 0.1),
+    "y0": (-np.inf, np.inf, 0.1),
+    "direction": (-np.inf, np.inf, 1.0),
+    "v0": (0.0, 30.0, 1.0),
+    "omega0": (-5000.0, 5000.0, 10.0),
+    "theta0": (-np.inf, np.inf, 1.0),
+}
+#: A residual beyond this many noise scales is reported as an outlier.
+OUTLIER_SIGMAS = 5.0
+_REL_STEP = 1e-4  # forward differences: truncation ~1e-4 relative, engine error 5e-9 m / step
+
+
+@dataclass(frozen=True, eq=False)
+class FrictionFit:
+    """Result of :func:`fit_friction`.
+
+    Attributes
+    ----------
+    law : str
+        Name of the fitted friction law.
+    params : PhysicsParams
+        The base parameters with ``friction_law`` and the estimates filled in: a ready
+        preset (see :func:`carromlab.fitting.save_calibration`).
+    estimates : pandas.DataFrame
+        One row per law parameter: ``parameter``, ``estimate``, ``std_error``, ``ci_low``,
+        ``ci_high`` (95 % interval, Student t with n - p degrees of freedom, clipped to the
+        allowed range), ``at_bound`` (the estimate sits on a bound of its range: its
+        interval is then only indicative). Units of PhysicsParams.
+    covariance : pandas.DataFrame
+        Covariance of the law parameters (rows and columns named by parameter).
+    segments : pandas.DataFrame
+        One row per fitted segment: ``segment``, ``disc``, ``t_ref``, ``t_end`` (s),
+        ``n_points``, ``radius`` (m), the nuisance estimates ``x0``, ``y0`` (m),
+        ``direction`` (rad), ``v0`` (m/s), ``omega0`` (rad/s), ``theta0`` (rad) (NaN when
+        not fitted) and their standard errors ``*_se``.
+    residuals : pandas.DataFrame
+        One row per point: ``disc``, ``segment``, ``t`` (s), ``x``, ``y``, ``x_fit``,
+        ``y_fit``, ``res_x``, ``res_y`` (data minus fit, m); with angles also ``angle``,
+        ``angle_fit``, ``res_angle`` (rad, wrapped into (-pi, pi]); ``weight`` (smallest
+        weight the robust loss gave the point's coordinates: 1 = fully counted) and
+        ``outlier`` (a residual beyond :data:`OUTLIER_SIGMAS` noise scales).
+    noise : dict of str to float
+        Fitted noise scales: ``"position"`` (m) and, with angles, ``"angle"`` (rad).
+    loss : str
+        The loss used.
+    loglik : float
+        Log-likelihood of the residuals under the loss's error model.
+    n_obs : int
+        Number of residuals (two per point, plus one per angle).
+    n_params : int
+        Number of fitted parameters: law, nuisance and noise scales.
+    aic, bic : float
+        Akaike and Bayesian information criteria, 2 k - 2 log L and k log n - 2 log L.
+    success : bool
+        Whether the optimiser reported convergence.
+    message : str
+        The optimiser's message, and a note for parameters that cannot be identified.
+    """
+
+    law: str
+    params: PhysicsParams
+    estimates: pd.DataFrame
+    covariance: pd.DataFrame
+    segments: pd.DataFrame
+    residuals: pd.DataFrame
+    noise: dict[str, float]
+    loss: str
+    loglik: float
+    n_obs: int
+    n_params: int
+    aic: float
+    bic: float
+    success: bool
+    message: str
+
+    def table(self) -> pd.DataFrame:
+        """The estimates with the law's name, ready to print or concatenate.
+
+        Examples
+        --------
+        >>> from carromlab.fitting import read_tracks, data_path
+        >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+        >>> fit.table().columns.tolist()
+        ['law', 'parameter', 'estimate', 'std_error', 'ci_low', 'ci_high', 'at_bound']
+        """
+        return self.estimates.assign(law=self.law)[["law", *self.estimates.columns]]
+
+    def curves(self, n: int = 200) -> pd.DataFrame:
+        """The fitted motion of every segment on a fine time grid.
+
+        Parameters
+        ----------
+        n : int
+            Points per segment, >= 2. Default 200.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``segment``, ``disc``, ``t`` (s), ``x``, ``y`` (m), ``speed`` (m/s), ``omega``
+            (rad/s).
+
+        Examples
+        --------
+        >>> from carromlab.fitting import read_tracks, data_path
+        >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+        >>> float(fit.curves()["speed"].min()) >= 0.0
+        True
+        """
+        law = get_law(self.law)
+        frames = []
+        for row in self.segments.itertuples(index=False):
+            t = np.linspace(row.t_ref, row.t_end, n)
+            w0 = 0.0 if np.isnan(row.omega0) else row.omega0
+            s, v, w, _ = free_slide(law, self.params, row.radius, row.v0, w0, t - row.t_ref, with_angle=False)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "segment": row.segment, "disc": row.disc, "t": t,
+                        "x": row.x0 + math.cos(row.direction) * s, "y": row.y0 + math.sin(row.direction) * s,
+                        "speed": v, "omega": w,
+                    }  # fmt: skip
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+
+@dataclass
+class _Segment:
+    segment: int
+    disc: int
+    t_ref: float
+    t: np.ndarray  # relative to t_ref, s
+    x: np.ndarray
+    y: np.ndarray
+    angle: np.ndarray | None
+    radius: float
+
+
+@dataclass
+class _Model:
+    """The least-squares problem: parameter layout, residuals and their Jacobian."""
+
+    law: FrictionLaw
+    base: PhysicsParams
+    names: tuple[str, ...]
+    local: tuple[str, ...]
+    segs: list[_Segment]
+    sigma: dict[str, float]
+    rows: list[slice] = field(default_factory=list)
+    _cache: tuple[bytes, list] | None = None
+
+    def __post_init__(self) -> None:
+        start = 0
+        angle_rows = []
+        for s in self.segs:
+            n = len(s.t)
+            width = n * (3 if self.angles else 2)
+            self.rows.append(slice(start, start + width))
+            angle_rows.append(np.arange(start + 2 * n, start + width))
+            start += width
+        self.n_res = start
+        self.angle_rows = np.concatenate(angle_rows)
+
+    @property
+    def angles(self) -> bool:
+        """Whether the model has the angle channel."""
+        return "theta0" in self.local
+
+    @property
+    def k(self) -> int:
+        return len(self.names)
+
+    @property
+    def q(self) -> int:
+        return len(self.local)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        lo = [FITTABLE[n][0] for n in self.names]
+        hi = [FITTABLE[n][1] for n in self.names]
+        spin_lo = _NUISANCE["omega0"][0] if self.angles else 0.0
+        for _ in self.segs:
+            lo += [spin_lo if n == "omega0" else _NUISANCE[n][0] for n in self.local]
+            hi += [_NUISANCE[n][1] for n in self.local]
+        return np.array(lo), np.array(hi)
+
+    def typical(self) -> np.ndarray:
+        return np.array([FITTABLE[n][2] for n in self.names] + [_NUISANCE[n][2] for n in self.local] * len(self.segs))
+
+    def params(self, theta: np.ndarray) -> PhysicsParams:
+        return self.base.with_(friction_law=self.law.name, **dict(zip(self.names, map(float, theta[: self.k]))))
+
+    def local_values(self, theta: np.ndarray, j: int) -> dict[str, float]:
+        """Nuisance parameters of segment ``j``, by name."""
+        return dict(zip(self.local, theta[self.k + j * self.q : self.k + (j + 1) * self.q]))
+
+    def slides(self, theta: np.ndarray) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Distance slid (m) and angle turned (rad, or None) of every segment. The last
+        evaluation is kept: least_squares asks for residuals and Jacobian at one point."""
+        key = theta.tobytes()
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        params = self.params(theta)
+        out = []
+        for j, s in enumerate(self.segs):
+            loc = self.local_values(theta, j)
+            dist, _, _, turned = free_slide(
+                self.law, params, s.radius, loc["v0"], loc.get("omega0", 0.0), s.t, with_angle=self.angles
+            )
+            out.append((dist, turned))
+        self._cache = (key, out)
+        return out
+
+    def predict(self, theta: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]:
+        """Fitted x, y (m) and angle (rad, or None) of every segment."""
+        out = []
+        for j, (dist, turned) in enumerate(self.slides(theta)):
+            loc = self.local_values(theta, j)
+            x = loc["x0"] + math.cos(loc["direction"]) * dist
+            y = loc["y0"] + math.sin(loc["direction"]) * dist
+            out.append((x, y, None if turned is None else loc["theta0"] + turned))
+        return out
+
+    def raw(self, theta: np.ndarray) -> dict[str, np.ndarray]:
+        """Residuals fit minus data by channel: ``position`` (m), ``angle`` (rad, wrapped)."""
+        pos, ang = [], []
+        for s, (x, y, a) in zip(self.segs, self.predict(theta)):
+            pos.append(np.concatenate([x - s.x, y - s.y]))
+            if a is not None:
+                ang.append(_wrap(a - s.angle))
+        out = {"position": np.concatenate(pos)}
+        if ang:
+            out["angle"] = np.concatenate(ang)
+        return out
+
+    def residuals(self, theta: np.ndarray) -> np.ndarray:
+        """Standardised residuals, segment after segment (x, y, then angle)."""
+        out = np.empty(self.n_res)
+        for s, sl, (x, y, a) in zip(self.segs, self.rows, self.predict(theta)):
+            n = len(s.t)
+            block = out[sl]
+            block[:n] = (x - s.x) / self.sigma["position"]
+            block[n : 2 * n] = (y - s.y) / self.sigma["position"]
+            if a is not None:
+                block[2 * n :] = _wrap(a - s.angle) / self.sigma["angle"]
+        return out
+
+    def jacobian(self, theta: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Jacobian of :meth:`residuals`: exact for position, direction and orientation
+        offset; forward differences (backward at an upper bound) for the speed, the spin and
+        the law's parameters. A nuisance parameter moves only its own segment's residuals,
+        so it is perturbed in every segment at once."""
+        # Fortran order: LAPACK's layout (a C-ordered J is copied by every SVD of the solver)
+        J = np.zeros((self.n_res, len(theta)), order="F")
+        base = self.residuals(theta)
+        sp = self.sigma["position"]
+        col = {name: i for i, name in enumerate(self.local)}
+        for j, (s, sl, (dist, _)) in enumerate(zip(self.segs, self.rows, self.slides(theta))):
+            n, r0, c0 = len(s.t), sl.start, self.k + j * self.q
+            phi = theta[c0 + col["direction"]]
+            J[r0 : r0 + n, c0 + col["x0"]] = 1.0 / sp
+            J[r0 + n : r0 + 2 * n, c0 + col["y0"]] = 1.0 / sp
+            J[r0 : r0 + n, c0 + col["direction"]] = -math.sin(phi) * dist / sp
+            J[r0 + n : r0 + 2 * n, c0 + col["direction"]] = math.cos(phi) * dist / sp
+            if self.angles:
+                J[r0 + 2 * n : r0 + 3 * n, c0 + col["theta0"]] = 1.0 / self.sigma["angle"]
+        h = _REL_STEP * np.maximum(np.abs(theta), self.typical())
+        groups = [[i] for i in range(self.k)]
+        groups += [[self.k + j * self.q + col[name] for j in range(len(self.segs))] for name in ("v0", "omega0") if name in col]
+        for cols in groups:
+            c = np.array(cols)
+            step = np.where(theta[c] + h[c] <= hi[c], h[c], -h[c])
+            tp = theta.copy()
+            tp[c] += step
+            diff = self.residuals(tp) - base
+            if self.angles:
+                sa = self.sigma["angle"]
+                diff[self.angle_rows] = _wrap(diff[self.angle_rows] * sa) / sa
+            if len(cols) == 1:
+                J[:, cols[0]] = diff / step[0]
+            else:
+                for j, cj in enumerate(cols):
+                    J[self.rows[j], cj] = diff[self.rows[j]] / step[j]
+        return J
+
+
+def _wrap(a: np.ndarray) -> np.ndarray:
+    """Angles wrapped into [-pi, pi)."""
+    return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def _initial_segment(s: _Segment, needs_spin: bool) -> dict[str, float]:
+    """Starting values of a segment's position, direction, speed (and spin if it couples
+    into sliding) from its first points."""
+    m = min(len(s.t), 12)
+    cx = np.polyfit(s.t[:m], s.x[:m], 2)
+    cy = np.polyfit(s.t[:m], s.y[:m], 2)
+    v = np.array([cx[1], cy[1]])
+    first = np.median(np.c_[s.x[:3], s.y[:3]], axis=0)
+    last = np.median(np.c_[s.x[-3:], s.y[-3:]], axis=0)
+    d = last - first
+    direction = math.atan2(d[1], d[0]) if np.hypot(*d) > 0 else math.atan2(v[1], v[0])
+    v0 = float(np.clip(np.hypot(*v), 0.01, 29.0))
+    out = {"x0": cx[2], "y0": cy[2], "direction": direction, "v0": v0}
+    if needs_spin:
+        # a spin of v0 / (3 R) starts the search where the spin clearly acts (eps = 3):
+        # at zero spin the positions do not depend on it to first order
+        out["omega0"] = v0 / (3.0 * s.radius)
+    return out
+
+
+def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) -> list[tuple[float, float]]:
+    """Spin and orientation of every segment fitted to its unwrapped angles, with the law
+    and the speeds of a positions-only fit. Unwrapped angles (consecutive frames turning by
+    less than pi) have no 2 pi ambiguity, so this start lies in the right basin of the
+    joint fit, whose wrapped angle residuals have a local minimum every 2 pi."""
+    params = model.params(theta)
+    out = []
+    for j, s in enumerate(model.segs):
+        loc = dict(zip(model.local, theta[model.k + j * model.q : model.k + (j + 1) * model.q]))
+        a = np.unwrap(s.angle)
+        m = min(len(s.t), 8)
+        slope = float(np.polyfit(s.t[:m], a[:m], 1)[0])
+        # a positions-only fit of a spin-coupled law knows the spin's size, the angles its sign
+        w_start = math.copysign(spin[j], slope) if j in spin else slope
+
+        def turned(w0: float) -> np.ndarray:
+            return free_slide(model.law, params, s.radius, loc["v0"], w0, s.t, with_angle=True)[3]
+
+        def res(w: np.ndarray) -> np.ndarray:
+            r = a - turned(float(w[0]))
+            return r - np.median(r)
+
+        w0 = float(least_squares(res, [w_start], loss="soft_l1", f_scale=0.1).x[0])
+        out.append((w0, float(np.median(a - turned(w0)))))
+    return out
+
+
+def _check_parameters(law: FrictionLaw, parameters: Sequence[str] | None) -> tuple[str, ...]:
+    names = tuple(law.parameters if parameters is None else parameters)
+    for n in names:
+        check_choice("parameters", n, FITTABLE)
+    if len(set(names)) != len(names) or not names:
+        raise ValueError(f"The 'parameters' parameter must name distinct fittable parameters. Got {list(names)!r} instead.")
+    return names
+
+
+def fit_friction(
+    data: Tracks | Segmentation,
+    law: str = "coulomb",
+    *,
+    params: PhysicsParams | None = None,
+    parameters: Sequence[str] | None = None,
+    initial: Mapping[str, float] | None = None,
+    loss: str = "huber",
+    max_passes: int = 4,
+) -> FrictionFit:
+    """Fit a friction law to the free-sliding segments of tracked discs.
+
+    Parameters
+    ----------
+    data : Tracks or Segmentation
+        Tracks (segmented with :func:`~carromlab.fitting.segment_tracks` defaults) or a
+        segmentation (e.g. with given breaks).
+    law : str
+        Friction law name, one of :data:`carromlab.physics.friction.FRICTION_LAWS`.
+        Default ``"coulomb"``.
+    params : PhysicsParams, optional
+        Values of everything not fitted (``g``, impacts, ...) and the starting values of
+        the fitted parameters. Default ``PhysicsParams()``.
+    parameters : sequence of str, optional
+        Parameters to fit (keys of :data:`FITTABLE`). Default: the law's ``parameters``;
+        add ``"air_drag"`` to fit drag too.
+    initial : mapping of str to float, optional
+        Starting values overriding ``params``.
+    loss : {"huber", "soft_l1", "linear"}
+        Loss of the least-squares fit. Default ``"huber"`` (robust to outliers; "linear" is
+        ordinary least squares).
+    max_passes : int
+        Most fits with re-estimated noise scales, >= 1. Default 4 (the scales change by
+        less than 2 % after two passes on typical tracks).
+
+    Returns
+    -------
+    FrictionFit
+
+    Raises
+    ------
+    ValueError
+        For an unknown law, loss or parameter; if no segment is usable (too few points,
+        or no disc moving); if there are no more residuals than parameters; or if a
+        spin-coupled law is fitted without disc radii.
+
+    Examples
+    --------
+    >>> from carromlab.fitting import read_tracks, data_path
+    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> row = fit.estimates.iloc[0]
+    >>> bool(row.ci_low < 0.12 < row.ci_high)   # the file was made with mu = 0.12
+    True
+    """
+    friction = get_law(law)
+    names = _check_parameters(friction, parameters)
+    lossfn = get_loss(loss)
+    base = (params or PhysicsParams()).with_(friction_law=friction.name, **dict(initial or {}))
+    for n, v in (initial or {}).items():
+        check_real(f"initial[{n!r}]", v, low=FITTABLE[check_choice("initial", n, FITTABLE)][0], high=FITTABLE[n][1])
+    if not isinstance(max_passes, int) or isinstance(max_passes, bool) or max_passes < 1:
+        raise ValueError(f"The 'max_passes' parameter must be an int in the range [1, inf). Got {max_passes!r} instead.")
+    seg = data if isinstance(data, Segmentation) else segment_tracks(_check_tracks(data))
+    tracks = seg.tracks
+    needs_spin = spin_moves_disc(friction, base)
+    if needs_spin and not tracks.radius:
+        raise ValueError(
+            f"The 'radius' of the tracks must be known to fit the {friction.name!r} law, whose spin "
+            "couples into sliding. Got tracks without radii instead."
+        )
+    segs = _segments(seg, tracks)
+    local = ("x0", "y0", "direction", "v0")
+    if tracks.has_angle:
+        local += ("omega0", "theta0")
+    elif needs_spin:
+        local += ("omega0",)
+    sigma = {"position": _positive(tracks.position_noise, 1e-4)}
+    if tracks.has_angle:
+        sigma["angle"] = _positive(tracks.angle_noise, 1e-2)
+    model = _Model(friction, base, names, local, segs, sigma)
+    n_par = model.k + model.q * len(segs)
+    if model.n_res <= n_par + len(sigma):
+        raise ValueError(
+            f"Too few points to fit the {friction.name!r} law: the usable segments give {model.n_res} residuals "
+            f"for {n_par + len(sigma)} parameters. Track the discs over more frames."
+        )
+    starts = [_initial_segment(s, needs_spin) for s in segs]
+    if tracks.has_angle:
+        # positions first, then spins from the unwrapped angles, then everything
+        first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]})
+        theta, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
+        base = first.params(theta)
+        for st, row in zip(starts, theta[first.k :].reshape(len(segs), first.q)):
+            st.update(zip(first.local, row))
+        spins = {j: st["omega0"] for j, st in enumerate(starts) if "omega0" in st}
+        for st, (w0, a0) in zip(starts, _initial_angles(first, theta, spins)):
+            st.update(omega0=w0, theta0=a0)
+    theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
+    return _result(model, theta, lossfn, res)
+
+
+def _pack(model: _Model, base: PhysicsParams, starts: list[dict[str, float]]) -> np.ndarray:
+    """Parameter vector from starting values, nudged strictly inside the bounds."""
+    lo, hi = model.bounds()
+    theta = np.array([getattr(base, n) for n in model.names] + [st[n] for st in starts for n in model.local])
+    pad = 1e-9 * np.where(np.isfinite(hi - lo), hi - lo, 1.0)
+    return np.clip(theta, lo + pad, hi - pad)
+
+
+def _single_thread_blas() -> AbstractContextManager[object]:
+    """One BLAS thread while solving, when ``threadpoolctl`` is installed: the solver's SVDs
+    are small (a few thousand by a few dozen), and threaded OpenBLAS makes each of them
+    hundreds of times slower as soon as another process keeps a core busy."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _solve(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> tuple[np.ndarray, OptimizeResult]:
+    """Robust least squares, refitted while the maximum-likelihood noise scales move by
+    more than 2 % (``model.sigma`` is updated in place)."""
+    with _single_thread_blas():
+        return _passes(model, theta, lossfn, max_passes)
+
+
+def _passes(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> tuple[np.ndarray, OptimizeResult]:
+    lo, hi = model.bounds()
+    for _ in range(max_passes):
+        res = least_squares(
+            model.residuals, theta, jac=lambda th: model.jacobian(th, lo, hi), bounds=(lo, hi),
+            loss=lossfn.name, f_scale=lossfn.k, x_scale="jac", method="trf",
+        )  # fmt: skip
+        theta = res.x
+        new = {ch: _positive(lossfn.scale(r, model.sigma[ch]), 1e-12) for ch, r in model.raw(theta).items()}
+        settled = all(abs(new[ch] / model.sigma[ch] - 1.0) < 0.02 for ch in new)
+        model.sigma = new
+        if settled:
+            break
+    return theta, res
+
+
+def _check_tracks(data: object) -> Tracks:
+    if not isinstance(data, Tracks):
+        raise ValueError(f"The 'data' parameter must be a Tracks or a Segmentation. Got {type(data).__name__} instead.")
+    return data
+
+
+def _positive(value: float, fallback: float) -> float:
+    return value if math.isfinite(value) and value > 0.0 else fallback
+
+
+def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
+    usable = seg.usable
+    if not usable:
+        counts = seg.segments[["n_points", "moving"]].to_dict("records")
+        raise ValueError(
+            "Too few points: no segment has a moving disc with at least the required number of points "
+            f"(segments found: {counts}). Track the discs over more frames, or check the impact detection."
+        )
+    out = []
+    for s in usable:
+        g = seg.segment_points(s)
+        t = g["t"].to_numpy()
+        disc = int(g["disc"].iat[0])
+        out.append(
+            _Segment(
+                s, disc, float(t[0]), t - t[0], g["x"].to_numpy(), g["y"].to_numpy(),
+                g["angle"].to_numpy() if "angle" in g else None, tracks.radius.get(disc, NOMINAL_RADIUS),
+            )  # fmt: skip
+        )
+    return out
+
+
+def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray, list[int]]:
+    """Huber's sandwich covariance (see ``_robust``) and the columns that the data cannot
+    identify (a direction of the scaled J^T J with a singular value below 1e-9 of the largest)."""
+    n, p = J.shape
+    psi, dpsi = lossfn.psi(u), lossfn.dpsi(u)
+    factor = (np.sum(psi**2) / (n - p)) / max(np.mean(dpsi), 1e-12) ** 2
+    norms = np.linalg.norm(J, axis=0)
+    norms[norms == 0.0] = 1.0
+    _, sv, vt = np.linalg.svd(J / norms, full_matrices=False)
+    null = sv < 1e-9 * sv[0]
+    inv = (vt[~null].T / sv[~null] ** 2) @ vt[~null]
+    cov = factor * inv / np.outer(norms, norms)
+    bad = sorted({int(i) for v in vt[null] for i in np.flatnonzero(np.abs(v) > 0.1)})
+    cov[bad, :] = np.nan
+    cov[:, bad] = np.nan
+    return cov, bad
+
+
+def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult) -> FrictionFit:
+    lo, hi = model.bounds()
+    u = model.residuals(theta)
+    J = model.jacobian(theta, lo, hi)
+    cov, bad = _covariance(J, u, lossfn)
+    n, p = J.shape
+    k = model.k
+    se = np.sqrt(np.diag(cov))
+    tq = float(student_t.ppf(0.975, n - p))
+    span = hi - lo
+    at_bound = (theta - lo <= 1e-6 * np.where(np.isfinite(span), span, 1.0)) | (
+        hi - theta <= 1e-6 * np.where(np.isfinite(span), span, 1.0)
+    )
+    estimates = pd.DataFrame(
+        {
+            "parameter": list(model.names),
+            "estimate": theta[:k],
+            "std_error": se[:k],
+            "ci_low": np.maximum(theta[:k] - tq * se[:k], lo[:k]),
+            "ci_high": np.minimum(theta[:k] + tq * se[:k], hi[:k]),
+            "at_bound": at_bound[:k],
+        }
+    )
+    covariance = pd.DataFrame(cov[:k, :k], index=list(model.names), columns=list(model.names))
+    seg_rows = []
+    for j, s in enumerate(model.segs):
+        sl = slice(k + j * model.q, k + (j + 1) * model.q)
+        vals = dict(zip(model.local, theta[sl]))
+        ses = dict(zip(model.local, se[sl]))
+        row = {
+            "segment": s.segment, "disc": s.disc, "t_ref": s.t_ref, "t_end": s.t_ref + s.t[-1],
+            "n_points": len(s.t), "radius": s.radius,
+        }  # fmt: skip
+        for name in _NUISANCE:
+            row[name] = vals.get(name, math.nan)
+        for name in _NUISANCE:
+            row[f"{name}_se"] = ses.get(name, math.nan)
+        seg_rows.append(row)
+    residuals = _residual_table(model, theta, u, lossfn)
+    loglik = 0.0
+    for ch, r in model.raw(theta).items():
+        loglik += lossfn.loglik(r, model.sigma[ch])
+    n_params = p + len(model.sigma)
+    message = str(res.message)
+    if bad:
+        labels = [model.names[i] if i < k else f"{model.local[(i - k) % model.q]} of segment {model.segs[(i - k) // model.q].segment}" for i in bad]
+        message += f" Not identifiable from these tracks (standard errors set to NaN): {', '.join(labels)}."
+    return FrictionFit(
+        law=model.law.name,
+        params=model.params(theta),
+        estimates=estimates,
+        covariance=covariance,
+        segments=pd.DataFrame(seg_rows),
+        residuals=residuals,
+        noise=dict(model.sigma),
+        loss=lossfn.name,
+        loglik=loglik,
+        n_obs=n,
+        n_params=n_params,
+        aic=2.0 * n_params - 2.0 * loglik,
+        bic=n_params * math.log(n) - 2.0 * loglik,
+        success=bool(res.success),
+        message=message,
+    )
+
+
+def _residual_table(model: _Model, theta: np.ndarray, u: np.ndarray, lossfn: Loss) -> pd.DataFrame:
+    frames = []
+    for s, sl, (x, y, a) in zip(model.segs, model.rows, model.predict(theta)):
+        n = len(s.t)
+        us = u[sl].reshape(-1, n)  # rows: x, y[, angle]
+        df = pd.DataFrame(
+            {
+                "disc": s.disc, "segment": s.segment, "t": s.t_ref + s.t,
+                "x": s.x, "y": s.y, "x_fit": x, "y_fit": y, "res_x": s.x - x, "res_y": s.y - y,
+            }  # fmt: skip
+        )
+        if a is not None:
+            df["angle"], df["angle_fit"] = s.angle, a
+            df["res_angle"] = _wrap(s.angle - a)
+        df["weight"] = lossfn.weight(us).min(axis=0)
+        df["outlier"] = (np.abs(us) > OUTLIER_SIGMAS).any(axis=0)
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+

@@ -1,0 +1,459 @@
+"""Disc tracks from video: loading, calibration to board metres, checks and a noise estimate.
+
+A track file is a CSV table with one row per detected disc per frame, and optionally a
+JSON *sidecar* of the same name (``shot.csv`` + ``shot.json``) carrying what the CSV
+cannot: units, frame rate, camera calibration, board and disc radii. Two column layouts are
+read:
+
+* carromlab layout: ``disc`` (int), ``t`` (s) or ``frame`` (int), ``x``, ``y`` (pixels or
+  metres), optional ``angle`` (rad, counter-clockwise in the image for pixel tracks);
+* trackpy layout: ``frame``, ``particle``, ``x``, ``y`` (pixels), with the frame rate
+  given separately (D. B. Allan et al., trackpy, doi:10.5281/zenodo.1213240).
+
+Missing frames (a disc not detected in some frames) are simply absent rows. A missing
+value (NaN) inside a row is an error: drop such detections from the file instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_real
+from ..equipment.board import Board
+from .camera import BoardCalibration
+
+__all__ = ["Tracks", "read_tracks", "write_tracks"]
+
+_REQUIRED = ("disc", "t", "x", "y")
+#: Sidecar format name and version written by :func:`write_tracks`.
+SIDECAR_FORMAT = ("carromlab-tracks", 1)
+
+
+def _second_differences(t: np.ndarray, z: np.ndarray, *, wrap: bool) -> np.ndarray:
+    """Normalised second differences of samples ``z`` (n, k) at times ``t`` (n,).
+
+    For three consecutive samples at spacings h1, h2 the combination
+    ``h2 z0 - (h1 + h2) z1 + h1 z2`` vanishes on a straight line and has standard deviation
+    ``sigma sqrt(h1^2 + (h1 + h2)^2 + h2^2)`` for independent noise of standard deviation
+    sigma; the normalised combinations therefore have standard deviation sigma. With
+    ``wrap`` (angles known modulo 2 pi) only equally spaced triples are used, where the
+    combination ``z0 - 2 z1 + z2`` can be wrapped into (-pi, pi].
+    """
+    h1, h2 = np.diff(t)[:-1, None], np.diff(t)[1:, None]
+    if wrap:
+        equal = np.isclose(h1[:, 0], h2[:, 0], rtol=1e-6, atol=0.0)
+        d2 = z[:-2][equal] - 2.0 * z[1:-1][equal] + z[2:][equal]
+        return (((d2 + np.pi) % (2 * np.pi)) - np.pi).ravel() / math.sqrt(6.0)
+    d2 = h2 * z[:-2] - (h1 + h2) * z[1:-1] + h1 * z[2:]
+    return (d2 / np.sqrt(h1**2 + (h1 + h2) ** 2 + h2**2)).ravel()
+
+
+def _check_columns(df: Any) -> pd.DataFrame:
+    """A numeric copy of the track columns of ``df``; rows named by position."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(df).__name__} instead.")
+    missing = [c for c in _REQUIRED if c not in df.columns]
+    if missing:
+        raise ValueError(
+            f"The 'tracks' parameter must have the columns {list(_REQUIRED)} (optional: angle, frame). "
+            f"Got columns {list(df.columns)} instead (missing {missing})."
+        )
+    if len(df) == 0:
+        raise ValueError("The 'tracks' parameter must have at least one row. Got an empty table instead.")
+    keep = [c for c in (*_REQUIRED, "angle", "frame") if c in df.columns]
+    out = pd.DataFrame(index=pd.RangeIndex(len(df)))
+    for c in keep:
+        col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float)
+        bad = ~np.isfinite(col.to_numpy())
+        if bad.any():
+            row = int(np.argmax(bad))
+            got = df[c].iat[row]
+            got = got.item() if isinstance(got, np.generic) else got
+            raise ValueError(
+                f"The 'tracks' parameter must contain finite numbers in column {c!r} (drop rows of "
+                f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
+            )
+        out[c] = col.to_numpy()
+    for c in ("disc", "frame"):
+        if c in out and not np.all(out[c] == np.round(out[c])):
+            row = int(np.argmax(out[c] != np.round(out[c])))
+            raise ValueError(
+                f"The 'tracks' parameter must contain integers in column {c!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
+            )
+        if c in out:
+            out[c] = out[c].astype(np.int64)
+    for disc, g in out.groupby("disc", sort=False):
+        dt = np.diff(g["t"].to_numpy())
+        if np.any(dt <= 0):
+            k = int(np.argmax(dt <= 0))
+            row = int(g.index[k + 1])
+            raise ValueError(
+                "The 'tracks' parameter must have strictly increasing times t within each disc. "
+                f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} (disc {disc}) instead."
+            )
+    return out
+
+
+def _board_from(value: Board | str | Mapping[str, Any] | None) -> Board | None:
+    if value is None or isinstance(value, Board):
+        return value
+    if isinstance(value, str):
+        return Board.preset(value)
+    if isinstance(value, Mapping) and {"name", "shape", "size"} <= set(value):
+        if value["name"] in ("icf", "hikone", "crokinole"):
+            preset = Board.preset(value["name"])
+            if preset.size == value["size"] and preset.shape == value["shape"]:
+                return preset
+        return Board(str(value["name"]), value["shape"], value["size"])
+    raise ValueError(
+        "The 'board' parameter must be a Board, a preset name, a mapping with name, shape and size, "
+        f"or None. Got {value!r} instead."
+    )
+
+
+def _radius_map(radius: float | Mapping[Any, float] | None, discs: np.ndarray) -> dict[int, float]:
+    if radius is None:
+        return {}
+    if isinstance(radius, Mapping):
+        out = {int(k): check_real(f"radius[{k}]", v, low=0.0, high=0.1, low_open=True, unit="m") for k, v in radius.items()}
+        absent = [int(d) for d in discs if int(d) not in out]
+        if absent:
+            raise ValueError(
+                f"The 'radius' parameter must give the radius of every disc in the tracks. Got no radius for discs {absent} instead."
+            )
+        return out
+    r = check_real("radius", radius, low=0.0, high=0.1, low_open=True, unit="m")
+    return {int(d): r for d in discs}
+
+
+@dataclass(frozen=True, eq=False)
+class Tracks:
+    """Positions of discs over time, in board metres.
+
+    Build with :meth:`from_frame` (a DataFrame in pixels or metres) or :func:`read_tracks`
+    (a CSV file and its sidecar).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        One row per detection: ``disc`` (int), ``t`` (s, strictly increasing within a disc),
+        ``x``, ``y`` (m, board coordinates), optionally ``angle`` (rad, counter-clockwise on
+        the board; known modulo 2 pi) and ``frame`` (int). Validated and copied; rows are
+        sorted by disc, keeping each disc's time order.
+    radius : mapping of int to float
+        Disc radius by disc id, m (needed by spin-coupled friction laws and to classify
+        impacts). Default: unknown.
+    board : Board or None
+        The board the shot was played on (needed to classify cushion impacts).
+    fps : float or None
+        Frame rate, frames/s (used to count missing frames).
+    source : str
+        Where the tracks came from (a file name), for reports.
+
+    Raises
+    ------
+    ValueError
+        For a missing column, an empty table, a NaN or infinite value, a non-integer disc
+        id or a time that does not increase within a disc; the message names the column,
+        the row (0-based position in the input) and the value.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"disc": 0, "t": [0.0, 0.1, 0.2], "x": [0.0, 0.1, 0.19], "y": 0.0})
+    >>> Tracks(df).discs
+    [0]
+    >>> Tracks(df.assign(t=[0.0, 0.2, 0.1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'tracks' parameter must have strictly increasing times t within each disc. Got t = 0.1 s after t = 0.2 s at row 2 (disc 0) instead.
+    """
+
+    data: pd.DataFrame
+    radius: Mapping[int, float] = field(default_factory=dict)
+    board: Board | None = None
+    fps: float | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        data = _check_columns(self.data)
+        data = data.sort_values("disc", kind="stable", ignore_index=True)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "radius", _radius_map(dict(self.radius) or None, data["disc"].unique()))
+        object.__setattr__(self, "board", _board_from(self.board))
+        if self.fps is not None:
+            object.__setattr__(self, "fps", check_real("fps", self.fps, low=0.0, low_open=True, unit="1/s"))
+
+    @classmethod
+    def from_frame(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        calibration: BoardCalibration | None = None,
+        fps: float | None = None,
+        radius: float | Mapping[int, float] | None = None,
+        board: Board | str | None = None,
+        source: str = "",
+    ) -> Tracks:
+        """Tracks from a table in pixels (with a calibration) or in metres.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            carromlab layout (``disc``, ``t`` or ``frame``, ``x``, ``y``, optional ``angle``)
+            or trackpy layout (``frame``, ``particle``, ``x``, ``y``). Not modified.
+        calibration : BoardCalibration, optional
+            Pixel-to-board map; omit when ``x``, ``y`` are already board metres.
+        fps : float, optional
+            Frame rate, frames/s; required when the table has frames but no ``t``.
+        radius : float or mapping of int to float, optional
+            Disc radius, m: one value for every disc or one per disc id.
+        board : Board or str, optional
+            The board, or a preset name (``"icf"``, ``"hikone"``, ``"crokinole"``).
+        source : str
+            Label for reports.
+
+        Returns
+        -------
+        Tracks
+
+        Examples
+        --------
+        >>> px = pd.DataFrame({"frame": [0, 1, 3], "particle": 4, "x": [960.0, 970.0, 990.0], "y": 540.0})
+        >>> cal = BoardCalibration.from_scale(1000.0, origin_px=(960.0, 540.0))
+        >>> tr = Tracks.from_frame(px, calibration=cal, fps=100.0)
+        >>> tr.data[["disc", "t", "x", "y"]].round(3).values.tolist()
+        [[4.0, 0.0, 0.0, 0.0], [4.0, 0.01, 0.01, 0.0], [4.0, 0.03, 0.03, 0.0]]
+        """
+        if not isinstance(frame, pd.DataFrame):
+            raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(frame).__name__} instead.")
+        df = frame.copy()
+        if "disc" not in df.columns and "particle" in df.columns:
+            df = df.rename(columns={"particle": "disc"})
+        if fps is not None:
+            fps = check_real("fps", fps, low=0.0, low_open=True, unit="1/s")
+        if "t" not in df.columns:
+            if "frame" not in df.columns or fps is None:
+                raise ValueError(
+                    "The 'fps' parameter must be given (frames/s) when the tracks have a 'frame' column "
+                    f"but no time column 't'. Got fps={fps!r} and columns {list(frame.columns)} instead."
+                )
+            df["t"] = pd.to_numeric(df["frame"], errors="coerce") / fps
+        df = _check_columns(df)
+        if calibration is not None:
+            x, y = calibration.to_board(df["x"].to_numpy(), df["y"].to_numpy())
+            df["x"], df["y"] = x, y
+            if "angle" in df:
+                df["angle"] = calibration.angle_sign * df["angle"]
+        if "frame" not in df and fps is not None:
+            df["frame"] = np.round(df["t"].to_numpy() * fps).astype(np.int64)
+        radius_map = _radius_map(radius, df["disc"].unique())
+        return cls(df, radius_map, board, fps, source)
+
+    # -- derived -------------------------------------------------------------------
+    @property
+    def discs(self) -> list[int]:
+        """Disc ids, ascending."""
+        return sorted(int(d) for d in self.data["disc"].unique())
+
+    @property
+    def has_angle(self) -> bool:
+        """Whether the tracks carry disc orientations (an ``angle`` column)."""
+        return "angle" in self.data
+
+    def disc(self, disc: int) -> pd.DataFrame:
+        """The rows of one disc, in time order (a copy)."""
+        return self.data[self.data["disc"] == disc].reset_index(drop=True)
+
+    @cached_property
+    def position_noise(self) -> float:
+        """Robust estimate of the position noise, m, pooled over discs and both coordinates:
+        1.4826 times the median absolute normalised second difference of consecutive
+        positions (straight-line motion cancels; impacts and outliers barely move a median)."""
+        return self._noise(["x", "y"], wrap=False)
+
+    @cached_property
+    def angle_noise(self) -> float:
+        """Robust estimate of the orientation noise, rad (NaN without an ``angle`` column)."""
+        return self._noise(["angle"], wrap=True) if self.has_angle else math.nan
+
+    def _noise(self, columns: list[str], *, wrap: bool) -> float:
+        # 1.4826 x median absolute value: a Gaussian scale that impacts and outliers do not move
+        parts = [
+            _second_differences(g["t"].to_numpy(), g[columns].to_numpy(), wrap=wrap)
+            for _, g in self.data.groupby("disc", sort=True)
+            if len(g) >= 3
+        ]
+        d2 = np.concatenate(parts) if parts else np.empty(0)
+        return float(1.4826 * np.median(np.abs(d2))) if d2.size else math.nan
+
+    def report(self) -> pd.DataFrame:
+        """One row per disc: ``disc``, ``n_points``, ``t_start``, ``t_end`` (s),
+        ``missing_frames`` (frames without a detection between the first and last, from
+        ``frame`` or ``fps``; NaN if unknown), ``longest_gap`` (s, largest time step) and
+        ``radius`` (m, NaN if unknown).
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"disc": 0, "frame": [0, 1, 4], "t": [0.0, 0.01, 0.04], "x": 0.0, "y": 0.0})
+        >>> Tracks(df).report()[["n_points", "missing_frames"]].values.tolist()
+        [[3, 2]]
+        """
+        rows = []
+        for d, g in self.data.groupby("disc", sort=True):
+            t = g["t"].to_numpy()
+            frames = g["frame"].to_numpy() if "frame" in g else None
+            missing = frames[-1] - frames[0] + 1 - len(frames) if frames is not None else math.nan
+            rows.append(
+                {
+                    "disc": int(d), "n_points": len(g), "t_start": t[0], "t_end": t[-1],
+                    "missing_frames": missing, "longest_gap": float(np.max(np.diff(t), initial=0.0)),
+                    "radius": self.radius.get(int(d), math.nan),
+                }  # fmt: skip
+            )
+        return pd.DataFrame(rows)
+
+
+def _sidecar_path(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def _board_to_dict(board: Board) -> dict[str, Any]:
+    return {"name": board.name, "shape": board.shape, "size": board.size}
+
+
+def read_tracks(
+    path: str | Path,
+    *,
+    calibration: BoardCalibration | None = None,
+    fps: float | None = None,
+    radius: float | Mapping[int, float] | None = None,
+    board: Board | str | None = None,
+) -> Tracks:
+    """Read a track file (CSV) and its optional JSON sidecar into board metres.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file (carromlab or trackpy layout, see the module docstring). A sidecar
+        with the same name and a ``.json`` suffix, if present, supplies ``units``
+        (``"px"`` or ``"m"``), ``fps``, ``calibration`` (see
+        :meth:`BoardCalibration.from_dict`), ``board`` and ``radius``.
+    calibration, fps, radius, board
+        Override the sidecar (see :meth:`Tracks.from_frame`).
+
+    Returns
+    -------
+    Tracks
+
+    Raises
+    ------
+    ValueError
+        If the file is in pixels and no calibration is known, or a check of
+        :class:`Tracks` fails.
+
+    Examples
+    --------
+    >>> from carromlab.fitting import data_path
+    >>> tr = read_tracks(data_path("cushion_shot.csv"))
+    >>> tr.discs, tr.board.name
+    ([0, 1], 'icf')
+    """
+    path = Path(path)
+    meta: dict[str, Any] = {}
+    side = _sidecar_path(path)
+    if side.exists():
+        meta = json.loads(side.read_text())
+    frame = pd.read_csv(path)
+    if calibration is None and "calibration" in meta:
+        calibration = BoardCalibration.from_dict(meta["calibration"])
+    if meta.get("units", "m") == "px" and calibration is None:
+        raise ValueError(
+            f"The 'calibration' parameter must be given for track files in pixels ({path.name} has units 'px' "
+            "and its sidecar has no calibration). Got None instead."
+        )
+    if radius is None and "radius" in meta:
+        r = meta["radius"]
+        radius = {int(k): float(v) for k, v in r.items()} if isinstance(r, dict) else float(r)
+    return Tracks.from_frame(
+        frame,
+        calibration=calibration,
+        fps=fps if fps is not None else meta.get("fps"),
+        radius=radius,
+        board=board if board is not None else meta.get("board"),
+        source=path.name,
+    )
+
+
+def write_tracks(
+    frame: pd.DataFrame,
+    path: str | Path,
+    *,
+    units: str,
+    calibration: BoardCalibration | None = None,
+    fps: float | None = None,
+    radius: Mapping[int, float] | None = None,
+    board: Board | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> tuple[Path, Path]:
+    """Write a track table as CSV with a JSON sidecar that :func:`read_tracks` understands.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Track rows (carromlab or trackpy layout), written as they are.
+    path : str or Path
+        CSV file to write; the sidecar gets the same name with a ``.json`` suffix.
+    units : {"px", "m"}
+        Units of the ``x``, ``y`` columns.
+    calibration : BoardCalibration, optional
+        Required for ``units="px"``.
+    fps : float, optional
+        Frame rate, frames/s.
+    radius : mapping of int to float, optional
+        Disc radii, m.
+    board : Board, optional
+        The board (stored as name, shape and size).
+    extra : mapping, optional
+        Further JSON-serialisable metadata (e.g. how the file was generated).
+
+    Returns
+    -------
+    csv_path, sidecar_path : Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> df = pd.DataFrame({"disc": 0, "t": [0.0, 0.01, 0.02], "x": [0.0, 0.01, 0.02], "y": 0.0})
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     csv, _ = write_tracks(df, Path(d) / "a.csv", units="m", fps=100.0)
+    ...     read_tracks(csv).fps
+    100.0
+    """
+    if units not in ("px", "m"):
+        raise ValueError(f"The 'units' parameter must be one of ['m', 'px']. Got {units!r} instead.")
+    if units == "px" and calibration is None:
+        raise ValueError("The 'calibration' parameter must be given for units='px'. Got None instead.")
+    path = Path(path)
+    meta: dict[str, Any] = {"format": SIDECAR_FORMAT[0], "version": SIDECAR_FORMAT[1], "units": units}
+    if fps is not None:
+        meta["fps"] = fps
+    if calibration is not None:
+        meta["calibration"] = calibration.to_dict()
+    if board is not None:
+        meta["board"] = _board_to_dict(board)
+    if radius:
+        meta["radius"] = {str(k): v for k, v in radius.items()}
+    meta.update(extra or {})
+    frame.to_csv(path, index=False)
+    side = _sidecar_path(path)
+    side.write_text(json.dumps(meta, indent=2) + "\n")
+    return path, side

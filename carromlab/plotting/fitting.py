@@ -1,0 +1,167 @@
+"""Plots of friction fits: residuals against time, and speed against time with fitted curves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from ..fitting.friction_fit import FrictionFit
+
+__all__ = ["plot_residuals", "plot_speed"]
+
+_COMPONENTS = ("along", "across", "x", "y", "angle")
+_LAW_STYLES = ("-", "--", ":", "-.")
+
+
+def _axes(ax: Axes | None) -> Axes:
+    return plt.subplots(figsize=(7.0, 3.6), layout="constrained")[1] if ax is None else ax
+
+
+def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
+    cmap = plt.get_cmap("tab10")
+    return {d: cmap(k % 10) for k, d in enumerate(sorted(set(discs)))}
+
+
+def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str = "along", **kwargs: Any) -> Axes:
+    """Residuals (data minus fit) against time, one colour per disc.
+
+    Along the path a wrong friction law leaves a systematic pattern (an arch or an S per
+    segment); across it only noise remains. Points the robust loss down-weighted are drawn
+    hollow, outliers as crosses; residuals beyond 8 noise scales are drawn at the edge as
+    triangles pointing out. The band shows +-2 noise scales.
+
+    Parameters
+    ----------
+    fit : FrictionFit
+        A friction fit.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    component : {"along", "across", "x", "y", "angle"}
+        Residual shown: along or across the segment's path, a board coordinate (all in mm),
+        or the orientation (rad; tracks with angles only). Default ``"along"``.
+    **kwargs
+        Passed to the scatter of the points (e.g. ``s=6``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from carromlab.fitting import fit_friction, read_tracks, data_path
+    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> plot_residuals(fit).get_ylabel()
+    'residual along the path (mm)'
+    """
+    if component not in _COMPONENTS:
+        raise ValueError(f"The 'component' parameter must be one of {list(_COMPONENTS)}. Got {component!r} instead.")
+    res = fit.residuals
+    if component == "angle":
+        if "res_angle" not in res:
+            raise ValueError("The 'component' parameter can be 'angle' only for a fit of tracks with angles. Got 'angle' instead.")
+        r, scale, unit = res["res_angle"].to_numpy(), fit.noise["angle"], "rad"
+    else:
+        phi = res["segment"].map(fit.segments.set_index("segment")["direction"]).to_numpy()
+        c, s = np.cos(phi), np.sin(phi)
+        rx, ry = res["res_x"].to_numpy(), res["res_y"].to_numpy()
+        r = {"along": rx * c + ry * s, "across": -rx * s + ry * c, "x": rx, "y": ry}[component] * 1e3
+        scale, unit = fit.noise["position"] * 1e3, "mm"
+    ax = _axes(ax)
+    lim = 8.0 * scale
+    colors = _disc_colors(res["disc"])
+    t = res["t"].to_numpy()
+    style = {"s": 8, "linewidths": 0.8, **kwargs}
+    for d, color in colors.items():
+        sel = res["disc"].to_numpy() == d
+        full = sel & (res["weight"].to_numpy() >= 1.0) & (np.abs(r) <= lim)
+        down = sel & (res["weight"].to_numpy() < 1.0) & ~res["outlier"].to_numpy() & (np.abs(r) <= lim)
+        out = sel & res["outlier"].to_numpy() & (np.abs(r) <= lim)
+        ax.scatter(t[full], r[full], color=color, label=f"disc {d}", **style)
+        ax.scatter(t[down], r[down], facecolors="none", edgecolors=color, **style)
+        ax.scatter(t[out], r[out], marker="x", color=color, **style)
+        for sign, marker in ((1, "^"), (-1, "v")):
+            clip = sel & (sign * r > lim)
+            ax.scatter(t[clip], np.full(clip.sum(), sign * lim), marker=marker, color=color, **style)
+    ax.axhspan(-2 * scale, 2 * scale, color="0.85", zorder=0, label="±2 noise scales")
+    ax.axhline(0.0, color="0.4", linewidth=0.8)
+    ax.set_ylim(-1.1 * lim, 1.1 * lim)
+    where = {"along": "along the path", "across": "across the path", "x": "in x", "y": "in y", "angle": "in angle"}
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"residual {where[component]} ({unit})")
+    ax.set_title(
+        f"{fit.law}: noise {scale:.3g} {unit}, {int(res['outlier'].sum())} outliers, "
+        f"{int((res['weight'] < 1).sum())} down-weighted points",
+        fontsize="small",
+    )
+    ax.legend(fontsize="x-small", loc="upper right", ncol=2)
+    return ax
+
+
+def _data_speeds(res: pd.DataFrame, stride: int) -> pd.DataFrame:
+    """Finite-difference speeds of the non-outlier points of every segment, m/s."""
+    rows = []
+    for (d, s), g in res[~res["outlier"]].groupby(["disc", "segment"], sort=True):
+        t, x, y = g["t"].to_numpy(), g["x"].to_numpy(), g["y"].to_numpy()
+        if len(t) <= stride:
+            continue
+        dt = t[stride:] - t[:-stride]
+        v = np.hypot(x[stride:] - x[:-stride], y[stride:] - y[:-stride]) / dt
+        rows.append(pd.DataFrame({"disc": d, "segment": s, "t": 0.5 * (t[stride:] + t[:-stride]), "speed": v}))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["disc", "segment", "t", "speed"])
+
+
+def plot_speed(
+    fits: FrictionFit | Iterable[FrictionFit], ax: Axes | None = None, *, stride: int = 2, **kwargs: Any
+) -> Axes:
+    """Speed against time: finite differences of the tracked positions and the fitted laws.
+
+    Parameters
+    ----------
+    fits : FrictionFit or iterable of FrictionFit
+        One fit, or several fits of the same tracks (e.g. ``comparison.fits.values()``):
+        each law's curves get their own line style. The data points come from the first.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    stride : int
+        Speeds are |p[i + stride] - p[i]| / (t[i + stride] - t[i]) over non-outlier points
+        of a segment, >= 1. Default 2 (halves the noise of neighbouring differences).
+    **kwargs
+        Passed to every fitted curve (e.g. ``linewidth=2``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from carromlab.fitting import fit_friction, read_tracks, data_path
+    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> plot_speed(fit).get_ylabel()
+    'speed (m/s)'
+    """
+    fits = [fits] if isinstance(fits, FrictionFit) else list(fits)
+    if not fits:
+        raise ValueError("The 'fits' parameter must hold at least one FrictionFit. Got none instead.")
+    if isinstance(stride, bool) or not isinstance(stride, int) or stride < 1:
+        raise ValueError(f"The 'stride' parameter must be an int in the range [1, inf). Got {stride!r} instead.")
+    ax = _axes(ax)
+    colors = _disc_colors(fits[0].residuals["disc"])
+    data = _data_speeds(fits[0].residuals, stride)
+    for d, g in data.groupby("disc", sort=True):
+        ax.scatter(g["t"], g["speed"], s=6, color=colors[d], alpha=0.5, linewidths=0, label=f"disc {d} (data)")
+    for k, fit in enumerate(fits):
+        curves = fit.curves()
+        style = {"linewidth": 1.4, "linestyle": _LAW_STYLES[k % len(_LAW_STYLES)], **kwargs}
+        for (d, _), g in curves.groupby(["disc", "segment"], sort=True):
+            ax.plot(g["t"], g["speed"], color=colors.get(d, "0.3"), **style)
+        ax.plot([], [], color="0.2", label=f"{fit.law} (fit)", **style)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("speed (m/s)")
+    ax.set_ylim(bottom=0.0)
+    ax.legend(fontsize="x-small", loc="upper right", ncol=2)
+    return ax

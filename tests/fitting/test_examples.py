@@ -1,0 +1,52 @@
+"""The shipped example files load and are what data/make_examples.py makes; docstring
+examples of the fitting modules run."""
+
+import doctest
+import importlib
+import runpy
+import shutil
+
+import pytest
+
+from carromlab.fitting import data_path, read_calibration, read_tracks
+
+MODULES = [
+    "carromlab.fitting",
+    "carromlab.fitting.camera",
+    "carromlab.fitting.tracks",
+    "carromlab.fitting.segments",
+    "carromlab.fitting.friction_fit",
+    "carromlab.fitting.compare",
+    "carromlab.fitting.restitution_fit",
+    "carromlab.fitting.calibration_io",
+    "carromlab.fitting.synthetic",
+    "carromlab.plotting.fitting",
+]
+FILES = ["cushion_shot.csv", "spin_shot.csv", "trackpy_frames.csv"]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_example_files_load(name):
+    tracks = read_tracks(data_path(name))
+    assert tracks.discs == [0, 1] and tracks.board.name == "icf" and len(tracks.data) > 300
+    assert data_path(name).stat().st_size < 50_000
+
+
+def test_examples_are_reproducible(tmp_path):
+    script = tmp_path / "make_examples.py"
+    shutil.copy(data_path("make_examples.py"), script)
+    runpy.run_path(str(script), run_name="__main__")
+    for name in FILES + [n.replace(".csv", ".json") for n in FILES]:
+        assert (tmp_path / name).read_text() == data_path(name).read_text(), name
+    # the calibration is a least-squares fit: equal to rounding (BLAS threads may differ)
+    made = read_calibration(tmp_path / "example_calibration.toml")
+    shipped = read_calibration(data_path("example_calibration.toml"))
+    assert made.name == shipped.name
+    for field, value in shipped.params.to_dict().items():
+        assert getattr(made.params, field) == pytest.approx(value, rel=1e-6), field
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0

@@ -1,0 +1,96 @@
+"""Friction fits: exact recovery without noise, robustness, reports and bad input."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import PhysicsParams
+from carromlab.fitting import FITTABLE, Tracks, compare_laws, fit_friction, make_synthetic_tracks, segment_tracks
+
+from .scenarios import GENERATING, shot
+
+
+def clean(seed, law, **camera):
+    """The shot of ``seed`` filmed without outliers and dropouts."""
+    syn = shot(seed, law)
+    r = syn.result
+    return make_synthetic_tracks(r.scene, r.shot, r.params, outlier_rate=0.0, dropout=0.0, seed=seed, **camera)
+
+
+@pytest.mark.parametrize("law", list(GENERATING))
+def test_noiseless_tracks_give_the_generating_values(law):
+    syn = clean(0, law, pixel_noise=1e-3)
+    fit = fit_friction(segment_tracks(syn.tracks(), breaks=syn.breaks()), law)
+    for row in fit.estimates.itertuples(index=False):
+        assert row.estimate == pytest.approx(getattr(GENERATING[law], row.parameter), rel=2e-3), row
+    assert fit.success and fit.noise["position"] < 5e-6
+
+
+def test_outliers_are_down_weighted_and_reported():
+    syn = shot(4, "coulomb")
+    robust = fit_friction(syn.tracks(), "coulomb")
+    plain = fit_friction(syn.tracks(), "coulomb", loss="linear")
+    truth = syn.truth[~syn.truth["dropped"]][["disc", "frame", "outlier"]].rename(columns={"outlier": "displaced"})
+    res = robust.residuals.assign(frame=np.round(robust.residuals["t"] * 120).astype(int)).merge(truth, on=["disc", "frame"])
+    assert res["displaced"].sum() >= 3
+    assert res.loc[res["displaced"], "outlier"].all() and (res.loc[res["displaced"], "weight"] < 0.2).all()
+    assert res.loc[~res["displaced"], "outlier"].mean() < 0.005
+    # least squares is dragged by the outliers: its noise scale is several times the camera's
+    assert plain.noise["position"] > 3 * robust.noise["position"]
+    assert abs(robust.params.mu - 0.12) < 3 * robust.estimates["std_error"].iat[0]
+
+
+def test_a_wrong_law_leaves_a_pattern_and_loses():
+    comp = compare_laws(shot(1, "linear").tracks(), ["coulomb", "linear"])
+    assert comp.best == "linear" and comp.criteria["delta_bic"].iat[1] > 10
+    table = comp.table()
+    assert {"mu", "mu_se", "mu_v", "mu_v_se"} <= set(table.columns) and np.isnan(table.set_index("law").at["coulomb", "mu_v"])
+
+
+def test_result_tables():
+    fit = fit_friction(shot(2, "coulomb").tracks(), "coulomb", parameters=("mu", "air_drag"))
+    assert fit.estimates["parameter"].tolist() == ["mu", "air_drag"]
+    assert fit.covariance.shape == (2, 2) and np.allclose(fit.covariance, fit.covariance.T)
+    assert np.all(np.diag(fit.covariance) >= 0) and fit.params.air_drag == fit.estimates["estimate"].iat[1]
+    assert fit.n_params == 2 + 4 * len(fit.segments) + 1
+    assert fit.bic > fit.aic  # log n > 2
+    curves = fit.curves(n=50)
+    assert len(curves) == 50 * len(fit.segments) and (np.diff(curves.groupby("segment")["speed"].first()) != 0).any()
+
+
+def test_bad_input_is_named():
+    tracks = shot(0, "coulomb").tracks()
+    with pytest.raises(ValueError, match=r"'friction_law' parameter must be one of \['coulomb'"):
+        fit_friction(tracks, "viscous")
+    with pytest.raises(ValueError, match=r"'loss' parameter must be one of \['huber', 'linear', 'soft_l1'\]"):
+        fit_friction(tracks, loss="cauchy")
+    with pytest.raises(ValueError, match="'parameters' parameter must be one of"):
+        fit_friction(tracks, parameters=("mu", "e_disc"))
+    with pytest.raises(ValueError, match="'data' parameter must be a Tracks"):
+        fit_friction(pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}))
+    with pytest.raises(ValueError, match="'parameters' option cannot be passed"):
+        compare_laws(tracks, parameters=("mu",))
+    with pytest.raises(ValueError, match="distinct friction laws"):
+        compare_laws(tracks, ["coulomb", "coulomb"])
+
+
+def test_too_few_points():
+    t = np.arange(5) / 120.0
+    df = pd.DataFrame({"disc": 0, "t": t, "x": 2.0 * t, "y": 0.0})
+    with pytest.raises(ValueError, match="Too few points"):
+        fit_friction(Tracks(df), "coulomb")
+
+
+def test_spin_coupled_law_needs_radii():
+    tracks = shot(0, "coulomb").tracks()
+    bare = Tracks(tracks.data, board=tracks.board, fps=tracks.fps)
+    with pytest.raises(ValueError, match="'radius' of the tracks must be known"):
+        fit_friction(bare, "slide_spin")
+    assert fit_friction(bare, "coulomb").success  # positions alone do not need radii
+
+
+def test_fittable_ranges_match_physics_params():
+    for name, (lo, hi, _) in FITTABLE.items():
+        PhysicsParams(**{name: hi})
+        if lo > 0:
+            PhysicsParams(**{name: lo})

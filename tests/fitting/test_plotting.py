@@ -1,0 +1,47 @@
+"""Plots of fits: they draw what they say, on the axes given, and refuse bad options."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from carromlab.fitting import compare_laws, fit_friction, segment_tracks
+from carromlab.plotting.fitting import plot_residuals, plot_speed
+
+from .scenarios import shot
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    syn = shot(0, "linear", angle_noise=0.05)
+    return compare_laws(segment_tracks(syn.tracks()), ["coulomb", "linear"])
+
+
+def test_residuals_on_given_axes(comparison):
+    fig, ax = plt.subplots()
+    fit = comparison.fits["linear"]
+    assert plot_residuals(fit, ax, component="across") is ax
+    drawn = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
+    assert len(drawn) == len(fit.residuals)  # every point once (outliers clipped to the edge)
+    assert ax.get_ylabel() == "residual across the path (mm)"
+    assert plot_residuals(fit, component="angle").get_ylabel() == "residual in angle (rad)"
+
+
+def test_speed_curves_of_several_laws(comparison):
+    ax = plot_speed(comparison.fits.values())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "coulomb (fit)" in labels and "linear (fit)" in labels
+    n_segments = len(comparison.fits["linear"].segments)
+    assert len([ln for ln in ax.lines if len(ln.get_xdata())]) == 2 * n_segments
+
+
+def test_bad_options(comparison):
+    fit = comparison.fits["coulomb"]
+    with pytest.raises(ValueError, match="'component' parameter must be one of"):
+        plot_residuals(fit, component="z")
+    with pytest.raises(ValueError, match="'stride' parameter"):
+        plot_speed(fit, stride=0)
+    with pytest.raises(ValueError, match="at least one FrictionFit"):
+        plot_speed([])
+    plain = fit_friction(shot(0, "coulomb").tracks(), "coulomb")
+    with pytest.raises(ValueError, match="only for a fit of tracks with angles"):
+        plot_residuals(plain, component="angle")

@@ -1,0 +1,89 @@
+"""Impact detection and classification against the engine's event list."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab.fitting import Tracks, breaks_from_events, segment_tracks
+
+from .scenarios import shot
+
+SEEDS = range(8)
+
+
+def resolvable(truth, tracks, dt):
+    """Engine impacts a camera can resolve: tracked at least two frames on each side, no
+    other impact of the same disc within two frames, and not grazing (normal speed of at
+    least 0.2 m/s)."""
+    keep = []
+    for row in truth.itertuples(index=False):
+        ok = row.vn >= 0.2
+        for d in (row.disc, row.other):
+            if d < 0:
+                continue
+            t = tracks.disc(d)["t"].to_numpy()
+            ok &= (t < row.t).sum() >= 2 and (t > row.t).sum() >= 2
+            mine = truth[(truth["disc"] == d) | (truth["other"] == d)]
+            ok &= bool((np.abs(mine["t"] - row.t) < 2.5 * dt).sum() == 1)
+        keep.append(ok)
+    return truth[np.array(keep, dtype=bool)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_detected_impacts_match_the_engine(seed):
+    syn = shot(seed, "coulomb")
+    tracks = syn.tracks()
+    seg = segment_tracks(tracks)
+    dt = 1.0 / 120.0
+    ev = syn.result.events
+    truth = breaks_from_events(ev).assign(vn=ev.loc[ev["kind"].isin(["disc", "cushion", "peg"]), "vn"].to_numpy())
+    found = seg.impacts
+    assert len(found) <= len(truth), (found, truth)  # nothing invented
+    for row in resolvable(truth, tracks, dt).itertuples(index=False):
+        hit = found[(np.abs(found["t"] - row.t) < dt) & ((found["disc"] == row.disc) | (found["other"] == row.disc))]
+        assert len(hit) == 1, (row, found)
+        assert hit["kind"].iat[0] == row.kind
+        if row.kind == "cushion":
+            assert hit["where"].iat[0] == row.where
+            assert abs(hit["t"].iat[0] - row.t) < 2e-3
+
+
+def test_given_breaks_reproduce_the_detected_segments():
+    syn = shot(2, "coulomb")
+    tracks = syn.tracks()
+    auto = segment_tracks(tracks)
+    given = segment_tracks(tracks, breaks=syn.breaks())
+    # the same segments, up to a point within one frame of an impact (a coin barely moved)
+    assert len(auto.segments) == len(given.segments)
+    np.testing.assert_allclose(auto.segments["t_start"], given.segments["t_start"], atol=1.01 / 120)
+    assert given.impacts["dv"].isna().all() and given.impacts["kind"].tolist() == auto.impacts["kind"].tolist()
+
+
+def test_outliers_are_screened_and_rest_is_not_moving():
+    syn = shot(4, "coulomb")
+    seg = segment_tracks(syn.tracks())
+    kept = syn.truth[~syn.truth["dropped"]].reset_index(drop=True)
+    flagged = seg.points.merge(kept[["disc", "frame", "outlier"]], on=["disc", "frame"])
+    # every displaced detection is suspect; hardly any good one is
+    assert flagged.loc[flagged["outlier"], "suspect"].all()
+    assert flagged.loc[~flagged["outlier"], "suspect"].mean() < 0.01
+    first = seg.segments.iloc[0]
+    assert first["disc"] == 0 and not first["moving"]  # the coin waits for the striker
+
+
+def test_a_straight_slide_has_no_impact(rng):
+    t = np.arange(60) / 120.0
+    s = 2.0 * t - 0.5 * 1.2 * t**2
+    df = pd.DataFrame({"disc": 0, "t": t, "x": 0.6 * s + rng.normal(0, 5e-4, 60), "y": 0.8 * s + rng.normal(0, 5e-4, 60)})
+    seg = segment_tracks(Tracks(df))
+    assert seg.impacts.empty and seg.usable == [0]
+
+
+def test_bad_arguments():
+    tracks = shot(0, "coulomb").tracks()
+    with pytest.raises(ValueError, match=r"'window' parameter must be an int in the range \[3, inf\)"):
+        segment_tracks(tracks, window=2)
+    with pytest.raises(ValueError, match="'breaks' parameter must be a DataFrame with columns disc and t"):
+        segment_tracks(tracks, breaks=pd.DataFrame({"time": [0.1]}))
+    with pytest.raises(ValueError, match="at least 3 points"):
+        segment_tracks(Tracks(pd.DataFrame({"disc": [0, 1], "t": [0.0, 0.0], "x": 0.0, "y": 0.0})))

@@ -1,0 +1,95 @@
+"""Track tables: checks with clear messages, units, layouts, files and the noise estimate."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab.fitting import BoardCalibration, Tracks, read_tracks, write_tracks
+
+from .scenarios import shot
+
+
+def frame(**cols):
+    base = {"disc": [0, 0, 0, 1, 1, 1], "t": [0.0, 0.01, 0.02, 0.0, 0.01, 0.02], "x": 0.0, "y": 0.0}
+    base.update(cols)
+    return pd.DataFrame(base)
+
+
+@pytest.mark.parametrize(
+    "df, match",
+    [
+        (frame().drop(columns="y"), r"must have the columns \['disc', 't', 'x', 'y'\].*missing \['y'\]"),
+        (frame().iloc[:0], "at least one row"),
+        (frame(x=[0.0, np.nan, 0.0, 0.0, 0.0, 0.0]), r"finite numbers in column 'x'.*Got nan at row 1"),
+        (frame(t=[0.0, 0.02, 0.01, 0.0, 0.01, 0.02]), r"strictly increasing times.*row 2 \(disc 0\)"),
+        (frame(t=[0.0, 0.01, 0.01, 0.0, 0.01, 0.02]), "strictly increasing"),
+        (frame(disc=[0, 0, 0, 1.5, 1.5, 1.5]), "integers in column 'disc'"),
+        (frame(x=["a", 0, 0, 0, 0, 0]), "finite numbers in column 'x'"),
+    ],
+)
+def test_bad_tracks_are_rejected_with_the_row(df, match):
+    with pytest.raises(ValueError, match=match):
+        Tracks(df)
+
+
+def test_input_is_not_modified_and_rows_are_grouped_by_disc():
+    df = frame().sample(frac=1.0, random_state=0).sort_values("t", kind="stable")
+    before = df.copy()
+    tr = Tracks(df)
+    pd.testing.assert_frame_equal(df, before)
+    assert tr.data["disc"].is_monotonic_increasing and tr.discs == [0, 1]
+
+
+def test_trackpy_layout_in_pixels():
+    cal = BoardCalibration.from_scale(500.0, origin_px=(100.0, 100.0))
+    px = pd.DataFrame({"frame": [0, 1, 2, 5], "particle": 3, "x": [100.0, 110.0, 120.0, 150.0], "y": 100.0})
+    tr = Tracks.from_frame(px, calibration=cal, fps=50.0, radius=0.0155)
+    np.testing.assert_allclose(tr.data["t"], [0.0, 0.02, 0.04, 0.1])
+    np.testing.assert_allclose(tr.data["x"], [0.0, 0.02, 0.04, 0.1])
+    assert tr.report()["missing_frames"].tolist() == [2] and tr.radius == {3: 0.0155}
+    with pytest.raises(ValueError, match="'fps' parameter must be given"):
+        Tracks.from_frame(px, calibration=cal)
+
+
+def test_angles_follow_the_board_sense():
+    cal = BoardCalibration.from_scale(500.0, origin_px=(0.0, 0.0))
+    tr = Tracks.from_frame(frame(angle=0.5), calibration=cal)
+    assert np.all(tr.data["angle"] == -0.5)
+
+
+def test_radius_must_cover_every_disc():
+    with pytest.raises(ValueError, match=r"no radius for discs \[1\]"):
+        Tracks(frame(), radius={0: 0.0155})
+
+
+def test_noise_estimate_matches_the_camera():
+    syn = shot(0, "coulomb", angle_noise=0.05)
+    tr = syn.tracks()
+    # a median-based estimate from a few hundred points: within 20 %
+    assert tr.position_noise == pytest.approx(0.5e-3, rel=0.2)
+    assert tr.angle_noise == pytest.approx(0.05, rel=0.2)
+
+
+def test_file_round_trip_with_sidecar(tmp_path):
+    syn = shot(0, "coulomb")
+    csv, side = syn.write(tmp_path / "a.csv")
+    meta = json.loads(side.read_text())
+    assert meta["synthetic"] is True and meta["units"] == "px"
+    back = read_tracks(csv)
+    direct = syn.tracks()
+    np.testing.assert_allclose(back.data[["x", "y"]], direct.data[["x", "y"]], atol=2e-6)
+    assert back.radius == direct.radius and back.board.name == "icf" and back.fps == 120.0
+    csv2, _ = syn.write(tmp_path / "b.csv", layout="trackpy")
+    np.testing.assert_allclose(read_tracks(csv2).data["t"], direct.data["t"], atol=1e-12)
+
+
+def test_pixel_file_without_calibration(tmp_path):
+    df = frame()
+    csv, side = write_tracks(df, tmp_path / "p.csv", units="m")
+    meta = json.loads(side.read_text())
+    side.write_text(json.dumps({**meta, "units": "px"}))
+    with pytest.raises(ValueError, match="'calibration' parameter must be given"):
+        read_tracks(csv)
+    assert read_tracks(csv, calibration=BoardCalibration.metres()).discs == [0, 1]
