@@ -44,13 +44,16 @@ def shot_table(
         check_array("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
     ]
     try:
-        b = np.broadcast_arrays(*[np.atleast_1d(c) for c in cols])
+        shape = np.broadcast_shapes(*(np.shape(np.atleast_1d(c)) for c in cols))
     except ValueError:
         shapes = {n: np.shape(c) for n, c in zip(("x", "y", "angle", "speed", "spin"), cols)}
         raise ValueError(f"The shot parameters must broadcast to one length. Got shapes {shapes} instead.") from None
-    if b[0].ndim != 1:
-        raise ValueError(f"The shot parameters must be 1-d. Got shape {b[0].shape} instead.")
-    return np.ascontiguousarray(np.stack(b, axis=1))
+    if len(shape) != 1:
+        raise ValueError(f"The shot parameters must be 1-d. Got shape {shape} instead.")
+    out = np.empty((shape[0], 5))
+    for k, c in enumerate(cols):
+        out[:, k] = c
+    return out
 
 
 def simulate_batch(
