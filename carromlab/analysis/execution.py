@@ -10,11 +10,11 @@ import pandas as pd
 
 from .._validation import check_int
 from ..engine.batch import simulate_batch
-from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
+from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
-from .noise import NoiseModel
+from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 
 __all__ = ["Execution", "Executed", "build_execution", "placement_clear"]
@@ -111,9 +111,7 @@ class Execution:
                 err = {k: np.where(backward, thumb[k], v) for k, v in err.items()}
         u, depth = self.line.clip(nominal["placement"] + err["placement"], err["depth"])
         x, y = self.line.point(u, depth)
-        angle = nominal["angle"] + err["angle"]
-        speed = np.clip(nominal["speed"] * (1.0 + err["speed"]), 0.0, MAX_SPEED)
-        spin = np.clip(nominal["spin"] + err["spin"], -MAX_SPIN, MAX_SPIN)
+        angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
         valid = placement_clear(self.scene, x, y)
         batch = simulate_batch(
             self.scene, x[valid], y[valid], angle[valid], speed[valid], spin[valid],

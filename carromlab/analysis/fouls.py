@@ -29,7 +29,7 @@ from ..rules import VARIANTS, adjudicate, snap_placement
 from ..rules.engine_bridge import forward_of, outcomes_from_batch, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
-from .noise import NoiseModel
+from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 from .stats import CI_METHODS, binomial_ci
 from .store import describe
@@ -287,9 +287,7 @@ class _FoulTask:
         x = nominal["x"] + err["placement"] * fy + err["depth"] * fx
         y = nominal["y"] - err["placement"] * fx + err["depth"] * fy
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
-        angle = nominal["angle"] + err["angle"]
-        speed = np.clip(nominal["speed"] * (1.0 + err["speed"]), 0.0, MAX_SPEED)
-        spin = np.clip(nominal["spin"] + err["spin"], -MAX_SPIN, MAX_SPIN)
+        angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
         batch = simulate_batch(
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
             final_positions=True, forward=(fx, fy), carriers=(scene.striker,),

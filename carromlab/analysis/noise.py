@@ -18,6 +18,7 @@ import pandas as pd
 from scipy.stats import chi2
 
 from .._validation import check_choice, check_real
+from ..engine.scene import MAX_SPEED, MAX_SPIN
 from ._random import standard_normal, standard_uniform
 
 __all__ = ["DIMENSIONS", "DISTRIBUTIONS", "NOISE_PRESETS", "NoiseModel", "NoiseFit", "fit_noise"]
@@ -293,4 +294,22 @@ def fit_noise(
         spreads[name] = sd
     model = NoiseModel(**spreads, distribution=distribution)
     return NoiseFit(model=model, table=pd.DataFrame(rows))
+
+
+def executed_stroke(
+    angle: npt.ArrayLike, speed: npt.ArrayLike, spin: npt.ArrayLike, errors: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The executed aim (rad), speed (m/s) and spin (rad/s) of intended ones, given the
+    errors of :meth:`NoiseModel.errors`: the speed error is relative; speed and spin are
+    clipped to the engine's ranges ([0, 30] m/s, [-5000, 5000] rad/s).
+
+    Examples
+    --------
+    >>> [round(float(q), 6) for q in executed_stroke(1.0, 2.0, 0.0, {"angle": 0.01, "speed": 0.1, "spin": 5.0})]
+    [1.01, 2.2, 5.0]
+    """
+    a = np.asarray(angle, dtype=float) + errors["angle"]
+    v = np.clip(np.asarray(speed, dtype=float) * (1.0 + errors["speed"]), 0.0, MAX_SPEED)
+    w = np.clip(np.asarray(spin, dtype=float) + errors["spin"], -MAX_SPIN, MAX_SPIN)
+    return a, v, w
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from .._validation import check_int
-from ..analysis.noise import NoiseModel
-from ..engine.scene import MAX_SPEED, MAX_SPIN, Shot
+from ..analysis.noise import NoiseModel, executed_stroke
+from ..engine.scene import Shot
 from ..rules.state import GameState
 from .geometry import facing, legal_spots
 
@@ -87,10 +86,6 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     x = intended.x + e["placement"] * ny + e["depth"] * nx
     y = intended.y - e["placement"] * nx + e["depth"] * ny
     sx, sy, moved = legal_spots(state, x, y)
-    shot = Shot(
-        float(sx[0]), float(sy[0]),
-        intended.angle + e["angle"],
-        float(np.clip(intended.speed * (1.0 + e["speed"]), 0.0, MAX_SPEED)),
-        float(np.clip(intended.spin + e["spin"], -MAX_SPIN, MAX_SPIN)),
-    )  # fmt: skip
+    angle, speed, spin = executed_stroke(intended.angle, intended.speed, intended.spin, e)
+    shot = Shot(float(sx[0]), float(sy[0]), float(angle), float(speed), float(spin))
     return Executed(intended, shot, bool(moved[0] > 0.0), float(moved[0]))
