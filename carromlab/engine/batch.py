@@ -130,8 +130,18 @@ def simulate_batch(
     n_shots = len(shots)
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
+    fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
     setup = engine_setup(scene, params)
     n = scene.n_pieces + 1
+    kinds = np.array(scene.kinds)
+    kind_names = list(dict.fromkeys(scene.pieces["kind"]))
+    kind_bits = [np.uint64(sum(1 << int(i) for i in np.flatnonzero(kinds[:-1] == k))) for k in kind_names]
+    piece_code = np.array([1 + kind_names.index(k) for k in kinds[:-1]] + [0], dtype=np.int8)
+    carry = set(carriers) if carriers is not None else {scene.striker}
+    own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carry)
+    base = np.ascontiguousarray(scene.arrays["xy"]).reshape(-1, 2)
+
+    # engine outputs (filled by the compiled loop) and the columns derived from them
     pocketed = np.zeros(n_shots, np.uint64)
     ditched = np.zeros(n_shots, np.uint64)
     striker_status = np.zeros(n_shots, np.int8)
@@ -147,14 +157,15 @@ def simulate_batch(
     striker_first = np.zeros(m, np.int8)
     reach = np.zeros(m, np.float32)
     chain = np.zeros(m, np.uint64)
-    kinds_all = scene.kinds
-    carry = set(carriers) if carriers is not None else {scene.striker}
-    own = sum(1 << i for i, k in enumerate(kinds_all[:-1]) if k in carry)
-    fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
-    base = np.ascontiguousarray(scene.arrays["xy"]).reshape(-1, 2)
+    counts = np.zeros((len(kind_names), n_shots), np.int16)
+    first_kind = np.zeros(n_shots, np.int8)
+    n_off = np.zeros(n_shots, np.int16)
+    first_code = np.zeros(m, np.int8)
+    not_striker = ~np.uint64(1 << (n - 1))
+    one_place = np.size(x) == 1 and np.size(y) == 1
 
     def check(start: int) -> None:
-        stop = min(start + chunk_size, n_shots)
+        stop = 1 if one_place else min(start + chunk_size, n_shots)
         scene.check_placement(shots[start:stop, 0], shots[start:stop, 1], first_index=start)
 
     def run(start: int) -> None:
@@ -164,49 +175,59 @@ def simulate_batch(
             n_events, truncated, t_end, spread, final_xy, own, fx, fy,
             pocket, t_out, striker_first, reach, chain,
         )  # fmt: skip
+        # derived columns per chunk, in the worker: the serial tail stays small
+        sl = slice(start, stop)
+        for row, bits in zip(counts, kind_bits):
+            row[sl] = np.bitwise_count(pocketed[sl] & bits)
+        first_kind[sl] = piece_code[first[sl]]  # first = -1 (none) reads the striker's 0
+        n_off[sl] = np.bitwise_count(ditched[sl] & not_striker)
+        if details:
+            sf = striker_first[sl]
+            first_code[sl] = np.select([sf == c for c in (6, 2, 4)], [1, 2, 3], 0)
 
-    # placements are all checked before any shot runs, so a bad one leaves nothing half done
+    # placements are all checked before any shot runs, so a bad one leaves nothing half done;
+    # one placement broadcast to every shot is checked once
     starts = range(0, n_shots, chunk_size)
+    check_starts = starts[:1] if one_place else starts
     if workers == 1 or len(starts) <= 1:
-        for task in (check, run):
-            for s in starts:
+        for task, where in ((check, check_starts), (run, starts)):
+            for s in where:
                 task(s)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(check, starts))
+            list(pool.map(check, check_starts))
             list(pool.map(run, starts))
 
-    kinds = np.array(scene.kinds)
-    out = pd.DataFrame(
-        {"x": shots[:, 0], "y": shots[:, 1], "angle": shots[:, 2], "speed": shots[:, 3], "spin": shots[:, 4]}
-    )
-    for kind in dict.fromkeys(scene.pieces["kind"]):
-        bits = np.uint64(sum(1 << int(i) for i in np.flatnonzero(kinds[:-1] == kind)))
-        out[f"pocketed_{kind}"] = np.bitwise_count(pocketed & bits).astype(np.int16)
-    out["striker_pocketed"] = striker_status == 1
-    out["striker_fate"] = pd.Categorical.from_codes(striker_status, categories=list(STATUS.values()))
-    out["first_contact"] = first
-    fc_kinds = ["", *dict.fromkeys(scene.pieces["kind"])]
-    code = {k: c for c, k in enumerate(fc_kinds)}
-    piece_code = np.array([code[k] for k in kinds[:-1]] + [0], dtype=np.int8)
-    out["first_contact_kind"] = pd.Categorical.from_codes(
-        np.where(first >= 0, piece_code[np.maximum(first, 0)], 0), categories=fc_kinds
-    )
-    out["n_off"] = np.bitwise_count(ditched & ~np.uint64(1 << (n - 1))).astype(np.int16)
-    out["spread"] = spread
-    out["n_events"] = n_events
-    out["truncated"] = truncated.astype(bool)
-    out["t_end"] = t_end
-    out["pocketed_mask"] = pocketed
-    out["ditch_mask"] = ditched
+    cols: dict[str, object] = {name: shots[:, k] for k, name in enumerate(("x", "y", "angle", "speed", "spin"))}
+    cols |= {f"pocketed_{k}": c for k, c in zip(kind_names, counts)}
+    cols |= {
+        "striker_pocketed": striker_status == 1,
+        "striker_fate": _categorical(striker_status, list(STATUS.values())),
+        "first_contact": first,
+        "first_contact_kind": _categorical(first_kind, ["", *kind_names]),
+        "n_off": n_off,
+        "spread": spread,
+        "n_events": n_events,
+        "truncated": truncated.view(bool),
+        "t_end": t_end,
+        "pocketed_mask": pocketed,
+        "ditch_mask": ditched,
+    }
+    if details:
+        cols |= {
+            "striker_first": _categorical(first_code, STRIKER_FIRST),
+            "striker_reach": reach,
+            "chain_mask": chain,
+        }
+    out = pd.DataFrame(cols, copy=False)
     if final_positions:
         out.attrs["final_xy"] = final_xy
     if details:
-        out["striker_first"] = pd.Categorical.from_codes(
-            np.select([striker_first == c for c in (6, 2, 4)], [1, 2, 3], 0), categories=STRIKER_FIRST
-        )
-        out["striker_reach"] = reach
-        out["chain_mask"] = chain
         out.attrs["pocket"] = pocket
         out.attrs["t_out"] = t_out
     return out
+
+
+def _categorical(codes: np.ndarray, categories: list[str]) -> pd.Categorical:
+    """A categorical from codes the engine made (valid by construction: not re-checked)."""
+    return pd.Categorical.from_codes(codes, categories=categories, validate=False)

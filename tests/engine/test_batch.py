@@ -58,6 +58,9 @@ def test_batch_rejects_bad_shots():
         simulate_batch(scene, 0.0, Y0, 1.5, [1.0, -1.0])
     with pytest.raises(ValueError, match="striker placement.*at shot 1"):
         simulate_batch(scene, [0.0, 0.0], [Y0, 0.0], 1.5, 1.0)
+    # one placement broadcast to many shots is checked once, and still rejected
+    with pytest.raises(ValueError, match="must not overlap a piece.*Got \\(0, 0\\) m,"):
+        simulate_batch(scene, 0.0, 0.0, np.linspace(0, 1, 10_000), 1.0, chunk_size=100)
     with pytest.raises(ValueError, match="'workers'"):
         simulate_batch(scene, 0.0, Y0, 1.5, 1.0, workers=0)
     with pytest.raises(ValueError, match="broadcast"):
