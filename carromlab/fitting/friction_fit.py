@@ -21,7 +21,8 @@ orientation offset) and by forward differences elsewhere, grouped so that one ev
 the model serves one nuisance parameter of every segment, and the noise scales re-estimated
 by maximum likelihood until they settle (see :mod:`carromlab.fitting._robust`). With angles
 the fit starts from a positions-only fit and spins fitted to the unwrapped angles, because
-wrapped angle residuals have a local minimum every 2 pi.
+wrapped angle residuals have a local minimum every 2 pi. Unwrapping needs the disc to turn
+by less than pi between frames: spins below pi times the frame rate (377 rad/s at 120 fps).
 """
 
 from __future__ import annotations
@@ -381,8 +382,10 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
         a = np.unwrap(s.angle)
         m = min(len(s.t), 8)
         slope = float(np.polyfit(s.t[:m], a[:m], 1)[0])
-        # a positions-only fit of a spin-coupled law knows the spin's size, the angles its sign
-        w_start = math.copysign(spin[j], slope) if j in spin else slope
+        # starts: the angles' early slope and, for a spin-coupled law, the spin's size from
+        # the positions-only fit with the angles' sign (on a short segment that size can be
+        # far off, even at its bound): the start whose fit follows the angles better wins
+        starts = [slope] + ([math.copysign(spin[j], slope)] if j in spin else [])
 
         def turned(w0: float) -> np.ndarray:
             return free_slide(model.law, params, s.radius, loc["v0"], w0, s.t, with_angle=True)[3]
@@ -391,7 +394,8 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
             r = a - turned(float(w[0]))
             return r - np.median(r)
 
-        w0 = float(least_squares(res, [w_start], loss="soft_l1", f_scale=0.1).x[0])
+        best = min((least_squares(res, [w], loss="soft_l1", f_scale=0.1) for w in starts), key=lambda r: r.cost)
+        w0 = float(best.x[0])
         out.append((w0, float(np.median(a - turned(w0)))))
     return out
 

@@ -7,7 +7,7 @@ import pytest
 from carromlab import PhysicsParams
 from carromlab.fitting import FITTABLE, Tracks, compare_laws, fit_friction, make_synthetic_tracks, segment_tracks
 
-from .scenarios import GENERATING, shot
+from .scenarios import ANGLE_NOISE, GENERATING, shot
 
 
 def clean(seed, law, **camera):
@@ -24,6 +24,17 @@ def test_noiseless_tracks_give_the_generating_values(law):
     for row in fit.estimates.itertuples(index=False):
         assert row.estimate == pytest.approx(getattr(GENERATING[law], row.parameter), rel=2e-3), row
     assert fit.success and fit.noise["position"] < 5e-6
+
+
+@pytest.mark.parametrize("seed", [107, 141])
+def test_every_segment_spin_follows_its_angles(seed):
+    """Short segments whose positions alone put the spin far off (up to its 5000 rad/s
+    bound) still end in the angles' basin: every segment's angle residual is at the camera
+    noise (a wrong basin leaves residuals spread over (-pi, pi], rms 1.8 rad)."""
+    fit = fit_friction(shot(seed, "slide_spin", angle_noise=ANGLE_NOISE).tracks(), "slide_spin")
+    rms = fit.residuals.groupby("segment")["res_angle"].agg(lambda r: float(np.sqrt(np.mean(r**2))))
+    assert (rms < 2 * ANGLE_NOISE).all(), rms
+    assert fit.segments["omega0"].abs().max() < 200.0  # the shots start below 60 rad/s
 
 
 def test_outliers_are_down_weighted_and_reported():
