@@ -9,9 +9,11 @@ the three losses offered ("linear" is the Gaussian). That gives, with one readin
 * the noise scale sigma (its maximum-likelihood value given the residuals),
 * a log-likelihood for AIC and BIC that a few gross outliers cannot dominate (under the
   Gaussian they would: one 40-pixel outlier outweighs a thousand good points),
-* the covariance of the estimates by Huber's sandwich,
-  ``sigma^2 [sum psi(u)^2 / (n - p)] / [mean psi'(u)]^2 (J^T J)^-1``, which reduces to
-  ``s^2 (J^T J)^-1`` for the Gaussian.
+* the covariance of the estimates by the M-estimator sandwich ``A^-1 B A^-1`` with
+  ``A = sum psi'(u_i) J_i^T J_i`` and ``B = sum psi(u_i)^2 J_i^T J_i`` (P. J. Huber, Proc.
+  Fifth Berkeley Symp. 1, 221, 1967), summed residual by residual so that each channel
+  keeps its own effective noise level (see ``friction_fit._covariance``); for the
+  Gaussian with equal noise it is ``s^2 (J^T J)^-1`` in expectation.
 
 The tuning constants k give 95 % efficiency at Gaussian noise: 1.345 for Huber's loss
 (P. J. Huber, *Robust Statistics*, Wiley, 1981, doi:10.1002/0471725250; P. W. Holland and

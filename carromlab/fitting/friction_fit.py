@@ -585,17 +585,33 @@ def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
 
 
 def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray, list[int]]:
-    """Huber's sandwich covariance (see ``_robust``) and the columns that the data cannot
-    identify (a direction of the scaled J^T J with a singular value below 1e-9 of the largest)."""
+    """Sandwich covariance A^-1 B A^-1 of an M-estimator (see ``_robust``) and the columns
+    that the data cannot identify.
+
+    With J standardised, A = J^T diag(psi'(u)) J and B = J^T diag(psi(u)^2 / (1 - h)) J,
+    summed residual by residual: each channel (positions, angles) and each segment carries
+    its own effective noise level, so a misfit or a mis-estimated scale in one channel does
+    not set the error bars of parameters the other channel determines. h is the leverage of
+    a residual (the HC2 correction of J. G. MacKinnon and H. White, *J. Econom.* 29, 305,
+    1985, doi:10.1016/0304-4076(85)90158-7: without it, residuals of short segments, whose
+    own nuisance parameters absorb part of their noise, would understate it). For least
+    squares with equal noise this is s^2 (J^T J)^-1 in expectation. A column is not
+    identifiable when a direction of the column-scaled, psi'-weighted J has a singular value
+    below 1e-9 of the largest.
+    """
     n, p = J.shape
     psi, dpsi = lossfn.psi(u), lossfn.dpsi(u)
-    factor = (np.sum(psi**2) / (n - p)) / max(np.mean(dpsi), 1e-12) ** 2
     norms = np.linalg.norm(J, axis=0)
     norms[norms == 0.0] = 1.0
-    _, sv, vt = np.linalg.svd(J / norms, full_matrices=False)
+    Js = J / norms
+    U, sv, vt = np.linalg.svd(np.sqrt(dpsi)[:, None] * Js, full_matrices=False)
     null = sv < 1e-9 * sv[0]
-    inv = (vt[~null].T / sv[~null] ** 2) @ vt[~null]
-    cov = factor * inv / np.outer(norms, norms)
+    v = vt[~null]
+    h = np.minimum(np.sum(U[:, ~null] ** 2, axis=1), 0.99)
+    # A^-1 B A^-1 = C C^T with C = A^-1 J^T diag(psi / sqrt(1 - h)): positive semi-definite
+    # by construction, where forming the product would cancel in ill-conditioned directions
+    C = v.T @ ((Js @ v.T) / sv[~null] ** 2 * (psi / np.sqrt(1.0 - h))[:, None]).T
+    cov = C @ C.T / np.outer(norms, norms)
     bad = sorted({int(i) for v in vt[null] for i in np.flatnonzero(np.abs(v) > 0.1)})
     cov[bad, :] = np.nan
     cov[:, bad] = np.nan

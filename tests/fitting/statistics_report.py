@@ -1,0 +1,44 @@
+"""Print the figures behind the slow statistical tests as the table in docs/fitting.md.
+
+    python -m tests.fitting.statistics_report [--workers 2]
+
+Same trials as ``test_statistics.py`` (coverage on seeds 100-199, model selection on seeds
+100-149), one process per worker; about 15 minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from .scenarios import ANGLE_NOISE
+from .test_statistics import LAWS, covered, selected
+
+
+def _cell(job: tuple[str, str, float | None]) -> tuple[tuple[str, str, float | None], object]:
+    kind, law, angle_noise = job
+    if kind == "coverage":
+        return job, covered(law, range(100, 200), angle_noise=angle_noise)
+    return job, selected(law, range(100, 150))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    jobs = [("coverage", law, a) for law in LAWS for a in (None, ANGLE_NOISE)] + [("selection", law, None) for law in LAWS]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = dict(pool.map(_cell, jobs))
+
+    def rates(law: str, a: float | None) -> str:
+        return ", ".join(f"{p} {r:.2f}" for p, r in results[("coverage", law, a)].items())
+
+    print("| generating law | 95 % interval covers the truth (no angles) | (with angles) | BIC picks the law (with angles) |")
+    print("|---|---|---|---|")
+    for law in LAWS:
+        print(f"| `{law}` | {rates(law, None)} | {rates(law, ANGLE_NOISE)} | {results[('selection', law, None)]:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
