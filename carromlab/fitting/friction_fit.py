@@ -23,6 +23,8 @@ by maximum likelihood until they settle (see :mod:`carromlab.fitting._robust`). 
 the fit starts from a positions-only fit and spins fitted to the unwrapped angles, because
 wrapped angle residuals have a local minimum every 2 pi. Unwrapping needs the disc to turn
 by less than pi between frames: spins below pi times the frame rate (377 rad/s at 120 fps).
+Where the positions leave a law parameter undetermined or on a bound, the joint fit is also
+started from the given starting values, and the likelier of the two fits is kept.
 """
 
 from __future__ import annotations
@@ -496,18 +498,51 @@ def fit_friction(
             f"for {n_par + len(sigma)} parameters. Track the discs over more frames."
         )
     starts = [_initial_segment(s, needs_spin) for s in segs]
-    if tracks.has_angle:
-        # positions first, then spins from the unwrapped angles, then everything
-        first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]})
-        theta, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
-        base = first.params(theta)
-        for st, row in zip(starts, theta[first.k :].reshape(len(segs), first.q)):
-            st.update(zip(first.local, row))
-        spins = {j: st["omega0"] for j, st in enumerate(starts) if "omega0" in st}
-        for st, (w0, a0) in zip(starts, _initial_angles(first, theta, spins)):
+    if not tracks.has_angle:
+        theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
+        return _result(model, theta, lossfn, res)
+    # positions first, then spins from the unwrapped angles, then everything
+    first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]})
+    theta1, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
+    for st, row in zip(starts, theta1[first.k :].reshape(len(segs), first.q)):
+        st.update(zip(first.local, row))
+    law_starts = [first.params(theta1)]
+    if _law_undetermined(first, theta1, lossfn):
+        # the spins are started under the law, so a law the positions left undetermined (say
+        # mu_static of a shot that never slides slowly) can put them in wrong 2 pi basins:
+        # the given starting values get their own joint fit, and the likelier fit is kept
+        law_starts.append(base)
+    fits = []
+    for law in law_starts:
+        th = theta1.copy()
+        th[: first.k] = [getattr(law, n) for n in names]
+        seg_starts = [dict(st) for st in starts]
+        spins = {j: st["omega0"] for j, st in enumerate(seg_starts) if "omega0" in st}
+        for st, (w0, a0) in zip(seg_starts, _initial_angles(first, th, spins)):
             st.update(omega0=w0, theta0=a0)
-    theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
-    return _result(model, theta, lossfn, res)
+        joint = _Model(friction, base, names, local, segs, dict(sigma))
+        theta, res = _solve(joint, _pack(joint, law, seg_starts), lossfn, max_passes)
+        fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
+    _, joint, theta, res = max(fits, key=lambda f: f[0])
+    return _result(joint, theta, lossfn, res)
+
+
+def _law_undetermined(model: _Model, theta: np.ndarray, lossfn: Loss) -> bool:
+    """Whether a law parameter of a fit is not identifiable or sits on a bound."""
+    lo, hi = model.bounds()
+    _, bad = _covariance(model.jacobian(theta, lo, hi), model.residuals(theta), lossfn)
+    return any(i < model.k for i in bad) or bool(_at_bound(theta, lo, hi)[: model.k].any())
+
+
+def _at_bound(theta: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Parameters within 1e-6 of their range (or of 1 for an open range) of a bound."""
+    tol = 1e-6 * np.where(np.isfinite(hi - lo), hi - lo, 1.0)
+    return (theta - lo <= tol) | (hi - theta <= tol)
+
+
+def _loglik(model: _Model, theta: np.ndarray, lossfn: Loss) -> float:
+    """Log-likelihood of a fit's residuals, every channel at its fitted noise scale."""
+    return sum(lossfn.loglik(r, model.sigma[ch]) for ch, r in model.raw(theta).items())
 
 
 def _pack(model: _Model, base: PhysicsParams, starts: list[dict[str, float]]) -> np.ndarray:
@@ -627,10 +662,7 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
     k = model.k
     se = np.sqrt(np.diag(cov))
     tq = float(student_t.ppf(0.975, n - p))
-    span = hi - lo
-    at_bound = (theta - lo <= 1e-6 * np.where(np.isfinite(span), span, 1.0)) | (
-        hi - theta <= 1e-6 * np.where(np.isfinite(span), span, 1.0)
-    )
+    at_bound = _at_bound(theta, lo, hi)
     estimates = pd.DataFrame(
         {
             "parameter": list(model.names),
@@ -657,9 +689,7 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
             row[f"{name}_se"] = ses.get(name, math.nan)
         seg_rows.append(row)
     residuals = _residual_table(model, theta, u, lossfn)
-    loglik = 0.0
-    for ch, r in model.raw(theta).items():
-        loglik += lossfn.loglik(r, model.sigma[ch])
+    loglik = _loglik(model, theta, lossfn)
     n_params = p + len(model.sigma)
     message = str(res.message)
     if bad:
