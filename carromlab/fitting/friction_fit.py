@@ -381,6 +381,7 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
     out = []
     for j, s in enumerate(model.segs):
         loc = dict(zip(model.local, theta[model.k + j * model.q : model.k + (j + 1) * model.q]))
+        assert s.angle is not None  # called for tracks with angles only
         a = np.unwrap(s.angle)
         m = min(len(s.t), 8)
         slope = float(np.polyfit(s.t[:m], a[:m], 1)[0])
@@ -390,7 +391,9 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
         starts = [slope] + ([math.copysign(spin[j], slope)] if j in spin else [])
 
         def turned(w0: float) -> np.ndarray:
-            return free_slide(model.law, params, s.radius, loc["v0"], w0, s.t, with_angle=True)[3]
+            angle = free_slide(model.law, params, s.radius, loc["v0"], w0, s.t, with_angle=True)[3]
+            assert angle is not None  # with_angle=True
+            return angle
 
         def res(w: np.ndarray) -> np.ndarray:
             r = a - turned(float(w[0]))
@@ -482,7 +485,7 @@ def fit_friction(
             "couples into sliding. Got tracks without radii instead."
         )
     segs = _segments(seg, tracks)
-    local = ("x0", "y0", "direction", "v0")
+    local: tuple[str, ...] = ("x0", "y0", "direction", "v0")
     if tracks.has_angle:
         local += ("omega0", "theta0")
     elif needs_spin:
@@ -513,15 +516,15 @@ def fit_friction(
         # the given starting values get their own joint fit, and the likelier fit is kept
         law_starts.append(base)
     fits = []
-    for law in law_starts:
+    for law_start in law_starts:
         th = theta1.copy()
-        th[: first.k] = [getattr(law, n) for n in names]
+        th[: first.k] = [getattr(law_start, n) for n in names]
         seg_starts = [dict(st) for st in starts]
         spins = {j: st["omega0"] for j, st in enumerate(seg_starts) if "omega0" in st}
         for st, (w0, a0) in zip(seg_starts, _initial_angles(first, th, spins)):
             st.update(omega0=w0, theta0=a0)
         joint = _Model(friction, base, names, local, segs, dict(sigma))
-        theta, res = _solve(joint, _pack(joint, law, seg_starts), lossfn, max_passes)
+        theta, res = _solve(joint, _pack(joint, law_start, seg_starts), lossfn, max_passes)
         fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
     _, joint, theta, res = max(fits, key=lambda f: f[0])
     return _result(joint, theta, lossfn, res)
