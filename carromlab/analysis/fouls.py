@@ -25,7 +25,7 @@ from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
-from ..rules import VARIANTS, adjudicate, snap_placement
+from ..rules import VARIANTS, adjudicate, snap_placements
 from ..rules.engine_bridge import forward_of, outcomes_from_batch, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
@@ -254,8 +254,8 @@ def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tupl
     Each distinct point is snapped once (replicas of a noise-free shot share theirs).
     """
     points, inverse = np.unique(np.column_stack([x, y]), axis=0, return_inverse=True)
-    spots = np.array([snap_placement(state, float(px), float(py), radius) for px, py in points]).reshape(-1, 2)
-    sx, sy = spots[inverse.reshape(-1), 0], spots[inverse.reshape(-1), 1]
+    px, py = snap_placements(state, points[:, 0], points[:, 1], radius)
+    sx, sy = px[inverse.reshape(-1)], py[inverse.reshape(-1)]
     return sx, sy, (sx != x) | (sy != y)
 
 

@@ -2,13 +2,16 @@
 
 Each variant module (:mod:`~carromlab.rules.icf`, :mod:`~carromlab.rules.online`,
 :mod:`~carromlab.rules.hikone`, :mod:`~carromlab.rules.crokinole`) provides
-``new_game``, ``check_placement``, ``snap_placement`` and ``adjudicate``. The functions
+``new_game``, ``check_placement``, ``snap_placement``, ``snap_placements`` and ``adjudicate``. The functions
 here dispatch on ``state.variant``.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
+
+import numpy as np
+import numpy.typing as npt
 
 from .._validation import check_choice
 from ..equipment.board import Board
@@ -39,6 +42,7 @@ __all__ = [
     "online",
     "rotate_break",
     "snap_placement",
+    "snap_placements",
     "variant",
 ]
 
@@ -88,3 +92,11 @@ def snap_placement(
 ) -> tuple[float, float]:
     """The legal striker spot (m) nearest (x, y) under the rules of ``state.variant``."""
     return variant(state).snap_placement(state, x, y, striker_radius, board)
+
+
+def snap_placements(
+    state: GameState, x: npt.ArrayLike, y: npt.ArrayLike, striker_radius: float, board: Board | None = None
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The legal striker spots (m) nearest many centres (x, y) under the rules of
+    ``state.variant``, found on arrays; see the variant's function."""
+    return variant(state).snap_placements(state, x, y, striker_radius, board)

@@ -22,7 +22,7 @@ from .ruling import Ruling
 from .spots import clear_of, occupied
 from .state import GameState, Piece, register_json_type
 
-__all__ = ["CrokinoleOptions", "new_game", "check_placement", "snap_placement", "adjudicate", "round_totals"]
+__all__ = ["CrokinoleOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate", "round_totals"]
 
 #: Player colours: two players, or four individual players (CRK-5, seed order).
 COLOURS = {2: ("dark", "light"), 4: ("green", "red", "black", "white")}
@@ -124,7 +124,7 @@ def _region(state: GameState, board: Board, radius: float) -> Region:
     return Region("CRK-1", constraints, grid)
 
 
-check_placement, snap_placement = placement_functions("CRK-1", _region)
+check_placement, snap_placement, snap_placements = placement_functions("CRK-1", _region)
 
 
 def round_totals(state: GameState) -> tuple[int, ...]:

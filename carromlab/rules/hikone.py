@@ -23,7 +23,7 @@ from .ruling import Ruling
 from .spots import clear_of, occupied
 from .state import GameState, Piece, register_json_type
 
-__all__ = ["HikoneOptions", "new_game", "check_placement", "snap_placement", "adjudicate", "call_time", "inside_own_area"]
+__all__ = ["HikoneOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate", "call_time", "inside_own_area"]
 
 #: Pucks of each colour (HIK-1), and the score for pocketing the jack (HIK-11).
 PUCKS = 12
@@ -152,7 +152,7 @@ def _region(state: GameState, board: Board, radius: float) -> Region:
     return Region("HIK-2", constraints, band_grid(line.line, radius, radius))
 
 
-check_placement, snap_placement = placement_functions("HIK-2", _region)
+check_placement, snap_placement, snap_placements = placement_functions("HIK-2", _region)
 
 
 def call_time(state: GameState) -> GameState:

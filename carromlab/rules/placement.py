@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_real
+from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
 from .spots import GRID_STEP
 from .state import GameState
@@ -79,28 +79,45 @@ class Region:
         failed = [reason for reason, test in self.constraints if not bool(test(qx, qy)[0])]
         if not failed:
             return PlacementCheck(True, self.rule, "", 0.0, (x, y))
-        cx, cy = self.candidates
-        ok = np.ones(cx.shape, dtype=bool)
-        for _, test in self.constraints:
-            ok &= test(cx, cy)
-        if not ok.any():
+        nx, ny = self.nearest_many(qx, qy)
+        if np.isnan(nx[0]):
             return PlacementCheck(False, self.rule, failed[0], math.inf, None)
-        d = np.where(ok, np.hypot(cx - x, cy - y), np.inf)
-        i = int(np.argmin(d))
-        bx, by = self._refine(x, y, float(cx[i]), float(cy[i]))
+        bx, by = float(nx[0]), float(ny[0])
         return PlacementCheck(False, self.rule, failed[0], math.hypot(bx - x, by - y), (bx, by))
 
-    def _refine(self, x: float, y: float, bx: float, by: float) -> tuple[float, float]:
-        """Bisect from the legal candidate (bx, by) towards (x, y) for a nearer legal spot."""
-        lo, hi = 0.0, 1.0  # fractions of the way from the candidate to the query; lo is legal
+    def legal(self, x: FloatArray, y: FloatArray) -> npt.NDArray[np.bool_]:
+        """Whether each centre (m) meets every constraint."""
+        ok = np.ones(np.shape(x), dtype=bool)
+        for _, test in self.constraints:
+            ok &= test(x, y)
+        return ok
+
+    def nearest_many(self, x: FloatArray, y: FloatArray, chunk: int = 256) -> tuple[FloatArray, FloatArray]:
+        """The nearest legal spot of each centre (m): the centre itself where legal, NaN
+        where no legal spot exists. The first nearest legal candidate is refined by 40
+        bisection steps towards the centre (see :attr:`PlacementCheck.distance`)."""
+        sx, sy = x.astype(float), y.astype(float)
+        bad = np.flatnonzero(~self.legal(sx, sy))
+        if bad.size == 0:
+            return sx, sy
+        cx, cy = self.candidates
+        keep = self.legal(cx, cy)
+        if not keep.any():
+            sx[bad] = sy[bad] = np.nan
+            return sx, sy
+        lx, ly = cx[keep], cy[keep]
+        qx, qy = sx[bad], sy[bad]
+        i = np.concatenate(
+            [np.argmin(np.hypot(lx - qx[k : k + chunk, None], ly - qy[k : k + chunk, None]), axis=1) for k in range(0, bad.size, chunk)]
+        )
+        bx, by = lx[i], ly[i]
+        lo, hi = np.zeros(bad.size), np.ones(bad.size)  # fractions of the way to the query; lo is legal
         for _ in range(40):
             mid = 0.5 * (lo + hi)
-            px, py = np.array([bx + mid * (x - bx)]), np.array([by + mid * (y - by)])
-            if all(bool(test(px, py)[0]) for _, test in self.constraints):
-                lo = mid
-            else:
-                hi = mid
-        return bx + lo * (x - bx), by + lo * (y - by)
+            ok = self.legal(bx + mid * (qx - bx), by + mid * (qy - by))
+            lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
+        sx[bad], sy[bad] = bx + lo * (qx - bx), by + lo * (qy - by)
+        return sx, sy
 
 
 def _steps(lo: float, hi: float) -> FloatArray:
@@ -137,8 +154,8 @@ RegionBuilder = Callable[[GameState, Board, float], Region]
 
 def placement_functions(
     rule: str, region: RegionBuilder
-) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]]]:
-    """Build a variant's ``check_placement`` and ``snap_placement``.
+) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]], Callable[..., tuple[FloatArray, FloatArray]]]:
+    """Build a variant's ``check_placement``, ``snap_placement`` and ``snap_placements``.
 
     Parameters
     ----------
@@ -149,7 +166,7 @@ def placement_functions(
 
     Returns
     -------
-    check_placement, snap_placement : callable
+    check_placement, snap_placement, snap_placements : callable
         See their docstrings.
     """
 
@@ -173,6 +190,18 @@ def placement_functions(
         if verdict.nearest is None:
             raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
         return verdict.nearest
+
+    def snap_placements(
+        state: GameState, x: npt.ArrayLike, y: npt.ArrayLike, striker_radius: float, board: Board | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        px, py = np.broadcast_arrays(np.atleast_1d(check_array("x", x, unit="m")), np.atleast_1d(check_array("y", y, unit="m")))
+        reg = _region(state, striker_radius, board)
+        sx, sy = reg.nearest_many(px.ravel(), py.ravel())
+        if np.isnan(sx).any():
+            k = int(np.flatnonzero(np.isnan(sx))[0])
+            verdict = reg.judge(float(px.flat[k]), float(py.flat[k]))
+            raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+        return sx.reshape(px.shape), sy.reshape(px.shape)
 
     params = """
     Parameters
@@ -207,4 +236,30 @@ def placement_functions(
     ValueError
         If no legal spot exists.
     """
-    return check_placement, snap_placement
+    snap_placements.__doc__ = f"""The legal spots nearest many wanted striker placements (rule {rule}).
+
+    The same spots as :func:`snap_placement` gives one at a time, found on arrays.
+
+    Parameters
+    ----------
+    state : GameState
+        The state; the seat to shoot is ``state.shooter``.
+    x, y : array_like
+        Centres wanted, m, board frame; broadcast to one shape.
+    striker_radius : float
+        Radius of the striker (crokinole: the disc played), m, in (0, 0.1].
+    board : Board, optional
+        Board whose marks are used. Default ``state.board``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(x, y)`` of the legal spots, m (each placement itself where legal), of the
+        broadcast shape (at least 1-d).
+
+    Raises
+    ------
+    ValueError
+        If no legal spot exists.
+    """
+    return check_placement, snap_placement, snap_placements

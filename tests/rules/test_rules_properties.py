@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -129,3 +131,19 @@ def test_snapped_placement_is_legal_and_legal_placements_stay(variant, x, y):
         assert (sx, sy) == (x, y)
     else:
         assert math.isclose(verdict.distance, math.hypot(sx - x, sy - y))
+
+
+@pytest.mark.parametrize("variant", ["icf", "online", "hikone", "crokinole"])
+def test_snapping_many_placements_gives_the_one_at_a_time_spots(variant):
+    """ICF-3, ONL-1, HIK-2, CRK-1: ``snap_placements`` on 300 random centres (more than one
+    search chunk, most of them illegal) gives each centre the spot ``snap_placement`` gives it."""
+    state = FACTORIES[variant]()
+    radius = {"icf": 0.02065, "online": 0.02065, "hikone": 0.01525, "crokinole": 0.015875}[variant]
+    module = {"icf": icf, "online": online, "hikone": hikone, "crokinole": crokinole}[variant]
+    x, y = np.random.default_rng(5).uniform(-0.4, 0.4, (2, 300))
+    sx, sy = module.snap_placements(state, x, y, radius)
+    one = np.array([module.snap_placement(state, a, b, radius) for a, b in zip(x, y)])
+    np.testing.assert_allclose(np.c_[sx, sy], one, rtol=0, atol=1e-12)
+    assert np.mean((sx != x) | (sy != y)) > 0.5
+    with pytest.raises(ValueError, match="'x'.*Got nan"):
+        module.snap_placements(state, [0.0, np.nan], 0.0, radius)
