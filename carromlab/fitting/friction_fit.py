@@ -644,11 +644,11 @@ def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray,
     Js = J / norms
     U, sv, vt = np.linalg.svd(np.sqrt(dpsi)[:, None] * Js, full_matrices=False)
     null = sv < 1e-9 * sv[0]
-    v = vt[~null]
+    kept = vt[~null]
     h = np.minimum(np.sum(U[:, ~null] ** 2, axis=1), 0.99)
     # A^-1 B A^-1 = C C^T with C = A^-1 J^T diag(psi / sqrt(1 - h)): positive semi-definite
     # by construction, where forming the product would cancel in ill-conditioned directions
-    C = v.T @ ((Js @ v.T) / sv[~null] ** 2 * (psi / np.sqrt(1.0 - h))[:, None]).T
+    C = kept.T @ ((Js @ kept.T) / sv[~null] ** 2 * (psi / np.sqrt(1.0 - h))[:, None]).T
     cov = C @ C.T / np.outer(norms, norms)
     bad = sorted({int(i) for v in vt[null] for i in np.flatnonzero(np.abs(v) > 0.1)})
     cov[bad, :] = np.nan

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import check_placement
+from ..rules import snap_placements
 from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
@@ -124,12 +124,6 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     >>> round(float(y[0]), 4), round(float(moved[0]), 4)
     (-0.2685, 0.0315)
     """
-    r = shot_radius(state)
     xs, ys = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
-    out = np.empty((3, xs.size))
-    for k, (px, py) in enumerate(zip(xs, ys)):
-        verdict = check_placement(state, float(px), float(py), r)
-        if verdict.nearest is None:
-            raise ValueError(f"No legal placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
-        out[:, k] = (*verdict.nearest, verdict.distance)
-    return out[0], out[1], out[2]
+    sx, sy = snap_placements(state, xs, ys, shot_radius(state))
+    return sx, sy, np.hypot(sx - xs, sy - ys)

@@ -152,6 +152,10 @@ def arc_grid(r_lo: float, r_hi: float, a0: float, a1: float) -> tuple[FloatArray
 RegionBuilder = Callable[[GameState, Board, float], Region]
 
 
+def _no_legal_spot(state: GameState, verdict: PlacementCheck) -> ValueError:
+    return ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+
+
 def placement_functions(
     rule: str, region: RegionBuilder
 ) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]], Callable[..., tuple[FloatArray, FloatArray]]]:
@@ -188,7 +192,7 @@ def placement_functions(
     ) -> tuple[float, float]:
         verdict = check_placement(state, x, y, striker_radius, board)
         if verdict.nearest is None:
-            raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+            raise _no_legal_spot(state, verdict)
         return verdict.nearest
 
     def snap_placements(
@@ -199,8 +203,7 @@ def placement_functions(
         sx, sy = reg.nearest_many(px.ravel(), py.ravel())
         if np.isnan(sx).any():
             k = int(np.flatnonzero(np.isnan(sx))[0])
-            verdict = reg.judge(float(px.flat[k]), float(py.flat[k]))
-            raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
+            raise _no_legal_spot(state, reg.judge(float(px.flat[k]), float(py.flat[k])))
         return sx.reshape(px.shape), sy.reshape(px.shape)
 
     params = """

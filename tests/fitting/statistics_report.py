@@ -13,14 +13,14 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 from .scenarios import ANGLE_NOISE
-from .test_statistics import LAWS, covered, selected
+from .test_statistics import COVERAGE_SEEDS, LAWS, SELECTION_SEEDS, covered, selected
 
 
 def _cell(job: tuple[str, str, float | None]) -> tuple[tuple[str, str, float | None], object]:
     kind, law, angle_noise = job
     if kind == "coverage":
-        return job, covered(law, range(100, 200), angle_noise=angle_noise)
-    return job, selected(law, range(100, 150))
+        return job, covered(law, COVERAGE_SEEDS, angle_noise=angle_noise)
+    return job, selected(law, SELECTION_SEEDS)
 
 
 def main() -> None:

@@ -19,6 +19,8 @@ from carromlab.fitting import compare_laws, fit_friction
 from .scenarios import ANGLE_NOISE, GENERATING, shot
 
 LAWS = list(GENERATING)
+#: Seeds of the full runs: coverage trials and model-selection trials.
+COVERAGE_SEEDS, SELECTION_SEEDS = range(100, 200), range(100, 150)
 
 
 def covered(law: str, seeds, *, angle_noise=None) -> dict[str, float]:
@@ -51,11 +53,11 @@ def test_model_selection_sample(law):
 @pytest.mark.parametrize("angle_noise", [None, ANGLE_NOISE])
 @pytest.mark.parametrize("law", LAWS)
 def test_coverage_full(law, angle_noise):
-    for parameter, rate in covered(law, range(100, 200), angle_noise=angle_noise).items():
+    for parameter, rate in covered(law, COVERAGE_SEEDS, angle_noise=angle_noise).items():
         assert rate >= 0.9, (parameter, rate)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("law", LAWS)
 def test_model_selection_full(law):
-    assert selected(law, range(100, 150)) >= 0.9
+    assert selected(law, SELECTION_SEEDS) >= 0.9
