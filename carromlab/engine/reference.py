@@ -8,10 +8,15 @@ detection) use array operations.
 
 Each step of length ``dt``:
 
-1. every disc on the board slides exactly under the constant Coulomb deceleration
-   ``mu g`` along its velocity (the closed form, clamped at the stop, so a disc that stops
-   inside a step stops at the right place) and its spin decays at ``(4/3) mu g / R``
-   toward zero;
+1. every disc on the board slides along its velocity under the friction law of
+   ``params.friction_law``: the constant Coulomb law in closed form (clamped at the stop, so
+   a disc that stops inside a step stops at the right place; its spin decays at
+   ``(4/3) mu g / R`` toward zero); every other law by one classical Runge-Kutta step of
+   ``dv/dt = -g mu(v) F(eps) - k v^2``, ``dw/dt = -(2 g mu(v) / R) T(eps)`` (or the
+   independent spin decay ``(4/3) g mu(0) / R`` for laws without slide-spin coupling), with
+   ``F`` and ``T`` from :func:`carromlab.physics.friction.slide_spin_factors`, and a disc
+   whose speed would reach zero inside the step stops after ``v^2 / (2 a)`` at its current
+   deceleration ``a``;
 2. captures: a disc whose centre is inside a capture circle falls into that hole, a disc
    beyond the edge of a round board falls into the ditch;
 3. contacts: every overlapping pair, disc-cushion and disc-peg contact that is
@@ -37,6 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_array, check_choice, check_int, check_real
+from ..physics.friction import slide_spin_factors
 from ..physics.impacts import effective_restitution, resolve_fixed, resolve_pair
 from ..physics.params import PhysicsParams
 
@@ -153,6 +159,74 @@ def _slide(
     # Spin decays independently of the slide (docs/physics.md, Coulomb law).
     spin_decay = (4.0 / 3.0) * a / radii[on] * dt
     omg[on] = np.sign(omg[on]) * np.maximum(np.abs(omg[on]) - spin_decay, 0.0)
+
+
+def _mu_of_v(params: PhysicsParams, v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Friction coefficient mu(v) of the law ``params.friction_law`` at speeds ``v`` (m/s)."""
+    law = params.friction_law
+    if law == "linear":
+        return params.mu + params.mu_v * v
+    if law == "stribeck":
+        return params.mu + (params.mu_static - params.mu) * np.exp(-((v / params.stribeck_speed) ** 2))
+    return np.full_like(v, params.mu)
+
+
+def _rates(
+    params: PhysicsParams, v: NDArray[np.float64], w: NDArray[np.float64], radii: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """dv/dt (m/s^2) and d|w|/dt (rad/s^2) of sliding discs at speed v and spin magnitude w."""
+    v = np.maximum(v, 0.0)
+    w = np.maximum(w, 0.0)
+    mu = _mu_of_v(params, v)
+    if params.friction_law == "slide_spin":
+        spinning = w > 0.0
+        f = np.ones_like(v)
+        torque = np.zeros_like(v)
+        if spinning.any():
+            f[spinning], torque[spinning] = slide_spin_factors(v[spinning] / (radii[spinning] * w[spinning]))
+        dw = -2.0 * params.g * mu * torque / radii
+    else:
+        f = np.ones_like(v)
+        dw = np.where(w > 0.0, -(4.0 / 3.0) * params.g * _mu_of_v(params, np.zeros_like(v)) / radii, 0.0)
+    dv = np.where(v > 0.0, -params.g * mu * f - params.air_drag * v * v, 0.0)
+    return dv, dw
+
+
+def _slide_law(
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omg: NDArray[np.float64],
+    radii: NDArray[np.float64],
+    on: NDArray[np.bool_],
+    params: PhysicsParams,
+    dt: float,
+) -> None:
+    """Advance discs on the board by ``dt`` under any friction law (in place): one classical
+    Runge-Kutta step of (distance, speed, spin magnitude); a disc whose speed would reach
+    zero inside the step stops after v^2 / (2 a) at its deceleration a at the step start."""
+    idx = np.flatnonzero(on & ((np.hypot(vel[:, 0], vel[:, 1]) > 0.0) | (omg != 0.0)))
+    if len(idx) == 0:
+        return
+    v0 = np.hypot(vel[idx, 0], vel[idx, 1])
+    w0 = np.abs(omg[idx])
+    r = radii[idx]
+    k1v, k1w = _rates(params, v0, w0, r)
+    k2v, k2w = _rates(params, v0 + 0.5 * dt * k1v, w0 + 0.5 * dt * k1w, r)
+    k3v, k3w = _rates(params, v0 + 0.5 * dt * k2v, w0 + 0.5 * dt * k2w, r)
+    k4v, k4w = _rates(params, v0 + dt * k3v, w0 + dt * k3w, r)
+    v1 = v0 + dt / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v)
+    w1 = np.maximum(w0 + dt / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w), 0.0)
+    ds = dt / 6.0 * (v0 + 2.0 * (v0 + 0.5 * dt * k1v) + 2.0 * (v0 + 0.5 * dt * k2v) + v0 + dt * k3v)
+    stops = (v0 > 0.0) & ((v1 <= 0.0) | (v0 + dt * k1v <= 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ds = np.where(stops, v0 * v0 / (2.0 * -k1v), ds)
+    v1 = np.where(stops | (v0 <= 0.0), 0.0, v1)
+    ds = np.where(v0 > 0.0, ds, 0.0)
+    with np.errstate(invalid="ignore"):
+        u = np.where(v0[:, None] > 0.0, vel[idx] / v0[:, None], 0.0)
+    pos[idx] += u * ds[:, None]
+    vel[idx] = u * v1[:, None]
+    omg[idx] = np.sign(omg[idx]) * w1
 
 
 def _capture(
@@ -333,8 +407,8 @@ def simulate_reference(
     pegs : sequence of (x, y, radius)
         Fixed round pegs, m.
     params : PhysicsParams
-        Friction, impact and capture parameters. Only the ``"coulomb"`` friction law is
-        implemented here.
+        Friction, impact and capture parameters; every friction law is implemented (the
+        Coulomb law in closed form per step, the others by a Runge-Kutta step).
     dt : float
         Time step, s (> 0). The results are first-order accurate in ``dt``.
     t_max : float
@@ -350,8 +424,7 @@ def simulate_reference(
     Raises
     ------
     ValueError
-        If an input has the wrong shape or is out of range, or the friction law is not
-        ``"coulomb"``.
+        If an input has the wrong shape or is out of range.
 
     Notes
     -----
@@ -382,13 +455,13 @@ def simulate_reference(
     peg_arr = _geometry("pegs", pegs)
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {params!r} instead.")
-    check_choice("params.friction_law", params.friction_law, ("coulomb",))
     dt = check_real("dt", dt, low=0.0, low_open=True, unit="s")
     t_max = check_real("t_max", t_max, low=0.0, low_open=True, unit="s")
     max_sweeps = check_int("max_sweeps", max_sweeps, low=1)
 
     inertia = KAPPA * masses * radii**2
     a = params.deceleration
+    closed_form = params.friction_law == "coulomb" and params.air_drag == 0.0
     with np.errstate(invalid="ignore"):  # NaN marks holes too small to take the disc
         capture_radius = np.sqrt(hole_arr[None, :, 2] ** 2 - radii[:, None] ** 2)
     status = np.full(n_discs, ON_BOARD, dtype=np.int64)
@@ -413,7 +486,10 @@ def simulate_reference(
         if still(status == ON_BOARD):
             break
         t = step * dt  # not accumulated, so no drift over many steps
-        _slide(pos, vel, omg, radii, status == ON_BOARD, a, dt)
+        if closed_form:
+            _slide(pos, vel, omg, radii, status == ON_BOARD, a, dt)
+        else:
+            _slide_law(pos, vel, omg, radii, status == ON_BOARD, params, dt)
         capture(t)
         _contacts(t, pos, vel, omg, radii, masses, inertia, status == ON_BOARD,
                   not round_board, half_size, peg_arr, params, max_sweeps, records)

@@ -314,3 +314,35 @@ def test_invalid_input_names_the_parameter():
         run([[0.0, 0.0]], [[1.0, 0.0]], dt=0.0)
     with pytest.raises(ValueError, match="'shape' parameter"):
         run([[0.0, 0.0]], [[1.0, 0.0]], shape="oval")
+
+
+@pytest.mark.parametrize(("w0", "dist", "time"), [(100.0, 0.83, 1.67), (300.0, 2.09, 3.77)])
+def test_slide_spin_worked_values(w0, dist, time):
+    """PHYSICS.md worked table (mu = 0.1, R = 15.5 mm, v0 = 1 m/s; values to their last digit):
+    the reference's own Runge-Kutta integration of the Farkas law reproduces it, and slide and
+    spin stop in the same step (Farkas et al. 2003)."""
+    params = PhysicsParams(mu=0.1, friction_law="slide_spin")
+    res = run([[0.0, 0.0]], [[1.0, 0.0]], omegas=[w0], params=params, dt=1e-3, half_size=10.0)
+    assert res.positions[0, 0] == pytest.approx(dist, abs=0.005)
+    assert res.t_end == pytest.approx(time, abs=0.005 + 1e-3)
+
+
+@pytest.mark.parametrize(("law", "extra"), [("linear", {"mu_v": 0.05}), ("stribeck", {}), ("coulomb", {"air_drag": 0.5})])
+def test_speed_dependent_laws_against_quadrature(law, extra):
+    """Stopping distance int_0^v0 u du / f(u), f = g mu(u) + k u^2, by quadrature (scipy) vs the
+    reference's Runge-Kutta steps: within 1e-6 m at dt = 1e-3 s."""
+    from scipy.integrate import quad
+
+    params = PhysicsParams(mu=0.1, friction_law=law, **extra)
+    g, k = params.g, params.air_drag
+
+    def mu(u: float) -> float:
+        if law == "linear":
+            return params.mu + params.mu_v * u
+        if law == "stribeck":
+            return params.mu + (params.mu_static - params.mu) * math.exp(-((u / params.stribeck_speed) ** 2))
+        return params.mu
+
+    expected = quad(lambda u: u / (g * mu(u) + k * u * u), 0.0, 1.5, epsabs=1e-13)[0]
+    res = run([[0.0, 0.0]], [[1.5, 0.0]], params=params, dt=1e-3, half_size=10.0)
+    assert res.positions[0, 0] == pytest.approx(expected, abs=1e-6)
