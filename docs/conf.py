@@ -22,7 +22,9 @@ numpydoc_class_members_toctree = False
 autosummary_generate = True
 autodoc_typehints = "none"
 myst_enable_extensions = ["dollarmath", "colon_fence"]
-source_suffix = {".md": "myst-nb", ".rst": "restructuredtext", ".ipynb": "myst-nb"}
+# ".rst" first: autosummary writes its API stubs with the first suffix, and a stub written
+# as .md would be rendered by MyST as literal text instead of the docstring.
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 html_theme = "alabaster"
 html_static_path: list[str] = []

@@ -17,3 +17,11 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-5000:]
     assert (tmp_path / "index.html").exists()
+    # what a reader sees: every API page shows its docstring, not the raw directive
+    pages = sorted((tmp_path / "generated").glob("carromlab.*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        html = page.read_text()
+        assert ".. auto" not in html and ".. currentmodule" not in html, page.name
+    simulate_page = (tmp_path / "generated" / "carromlab.simulate.html").read_text()
+    assert "Parameters" in simulate_page and "Returns" in simulate_page

@@ -24,8 +24,8 @@ class StrikerLine:
     A placement is given by ``u``, the distance along the segment from its middle
     (positive towards the end ``(x1, y1)``), and ``depth``, the distance across it
     (positive towards the shooter's front: the left of the direction from ``(x0, y0)`` to
-    ``(x1, y1)``). Legal placements have |u| <= ``half_length`` and |depth| <=
-    ``half_width``.
+    ``(x1, y1)``). Legal placements have ``abs(u) <= half_length`` and
+    ``abs(depth) <= half_width``.
 
     Parameters
     ----------
@@ -142,8 +142,8 @@ class StrikerLine:
         return dx * ux + dy * uy, -dx * uy + dy * ux
 
     def clip(self, u: npt.ArrayLike, depth: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-        """Placements moved to the nearest legal ones (|u| <= half_length,
-        |depth| <= half_width), m.
+        """Placements moved to the nearest legal ones (``abs(u) <= half_length``,
+        ``abs(depth) <= half_width``), m.
 
         Examples
         --------

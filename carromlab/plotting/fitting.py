@@ -128,7 +128,7 @@ def plot_speed(
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     stride : int
-        Speeds are |p[i + stride] - p[i]| / (t[i + stride] - t[i]) over non-outlier points
+        Speeds are ``norm(p[i + stride] - p[i]) / (t[i + stride] - t[i])`` over non-outlier points
         of a segment, >= 1. Default 2 (halves the noise of neighbouring differences).
     **kwargs
         Passed to every fitted curve (e.g. ``linewidth=2``).
