@@ -14,8 +14,15 @@ stop when every speed < 1e-4 m/s or t > 20 s). See ``benchmarks/README.md``.
 
 Usage::
 
-    python benchmarks/run.py --quick --json /tmp/bench.json
-    python benchmarks/run.py --json bench.json              # full run, a few minutes
+    python benchmarks/run.py --quick --json /tmp/bench.json     # a few minutes
+    python benchmarks/run.py --json bench.json                  # full run
+    python benchmarks/run.py --pooltool-python VENV/bin/python  # pooltool in its own venv
+
+The varied-break cases time many different ICF breaks (seeded placements on the striker
+line, directions within +-10 deg of the pack, 4-9 m/s) in CPU time: carromlab's
+``simulate`` and ``simulate_batch``, pymunk with the friction callback and pymunk's C
+stepping alone on the same breaks, pooltool-billiards 0.6 on its own 9-ball break (in a
+subprocess, ``pooltool_break.py``), every friction law and a low restitution.
 
 The analysis cases (carromlab only) time the analyses of :mod:`carromlab.analysis` with
 the default physics: a success map, break studies and foul probabilities.
@@ -1002,7 +1009,7 @@ def print_report(res: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", type=Path, help="write the results as one JSON object to this file")
-    ap.add_argument("--quick", action="store_true", help="short run (under a minute)")
+    ap.add_argument("--quick", action="store_true", help="short run (a few minutes)")
     ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated subset of {list(CASES)}")
     ap.add_argument("--batch-n", type=int, default=None, help="shots in the batch cases (default 200,000 quick, 1,000,000 full)")
     ap.add_argument("--seed", type=int, default=2024)
