@@ -14,8 +14,15 @@ stop when every speed < 1e-4 m/s or t > 20 s). See ``benchmarks/README.md``.
 
 Usage::
 
-    python benchmarks/run.py --quick --json /tmp/bench.json
-    python benchmarks/run.py --json bench.json              # full run, a few minutes
+    python benchmarks/run.py --quick --json /tmp/bench.json     # a few minutes
+    python benchmarks/run.py --json bench.json                  # full run
+    python benchmarks/run.py --pooltool-python VENV/bin/python  # pooltool in its own venv
+
+The varied-break cases time many different ICF breaks (seeded placements on the striker
+line, directions within +-10 deg of the pack, 4-9 m/s) in CPU time: carromlab's
+``simulate`` and ``simulate_batch``, pymunk with the friction callback and pymunk's C
+stepping alone on the same breaks, pooltool-billiards 0.6 on its own 9-ball break (in a
+subprocess, ``pooltool_break.py``), every friction law and a low restitution.
 
 The analysis cases (carromlab only) time the analyses of :mod:`carromlab.analysis` with
 the default physics: a success map, break studies and foul probabilities.
@@ -32,6 +39,7 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -134,17 +142,31 @@ class PymunkTable:
     (effective 0.81 and 0.72).
     """
 
-    def __init__(self, board: Board, literal: bool = False) -> None:
+    def __init__(
+        self, board: Board, literal: bool = False, *, mu: float = MU, e_disc: float = E_DISC,
+        e_cushion: float = E_CUSHION, coin: tuple[float, float] = (RC, MC), striker: tuple[float, float] = (RS, MS),
+    ) -> None:  # fmt: skip
         if pymunk is None:
             raise RuntimeError("pymunk is not installed: pip install 'pymunk>=7'")
         self.h = board.half_size
         self.holes = [(hl.x, hl.y, hl.radius, hl.name) for hl in board.holes]
-        self.e_shape_disc = E_DISC if literal else math.sqrt(E_DISC)
-        self.e_shape_cushion = E_CUSHION if literal else E_CUSHION / math.sqrt(E_DISC)
+        self.mu, self.coin, self.striker = mu, coin, striker
+        self.e_shape_disc = e_disc if literal else math.sqrt(e_disc)
+        self.e_shape_cushion = e_cushion if literal else e_cushion / math.sqrt(e_disc)
         # any body outside this box cannot be within a capture radius of a corner pocket
         self.guard = min(min(abs(x), abs(y)) - r for x, y, r, _ in self.holes) if self.holes else math.inf
 
-    def shot(self, coins: list[tuple[float, float]], sx: float, sy: float, angle: float, speed: float) -> dict:
+    def shot(
+        self, coins: list[tuple[float, float]], sx: float, sy: float, angle: float, speed: float,
+        steps: int | None = None, removals: dict[int, int] | None = None,
+    ) -> dict:  # fmt: skip
+        """One shot. ``steps=None``: the peer's run (friction callback, pockets, stop rule);
+        the result's ``pocket_step`` maps each pocketed body to the step after which it went.
+        ``steps=n``: Chipmunk's C stepping alone on the same space (no velocity callback,
+        no pocket or stop check), exactly ``n`` steps, removing the bodies of ``removals``
+        (id -> step, a ``pocket_step`` of the peer's run) when that run did, so that as many
+        bodies are stepped; the result has ``step_s`` and ``step_cpu_s``, the wall and CPU
+        time of this loop alone."""
         space = pymunk.Space()
         space.iterations = ITERATIONS
         h = self.h
@@ -153,7 +175,7 @@ class PymunkTable:
             s.elasticity = self.e_shape_cushion
             s.friction = 0.0
             space.add(s)
-        dv = MU * G * DT
+        dv = self.mu * G * DT
 
         def coulomb(body, gravity, damping, dt):  # peer's velocity callback
             v = body.velocity
@@ -167,7 +189,8 @@ class PymunkTable:
         def add(x, y, r, m, ident):
             b = pymunk.Body(m, pymunk.moment_for_circle(m, 0, r))
             b.position = (x, y)
-            b.velocity_func = coulomb
+            if steps is None:
+                b.velocity_func = coulomb
             c = pymunk.Circle(b, r)
             c.elasticity = self.e_shape_disc
             c.friction = 0.0
@@ -177,11 +200,23 @@ class PymunkTable:
             return b
 
         for i, (x, y) in enumerate(coins):
-            add(x, y, RC, MC, i)
-        st = add(sx, sy, RS, MS, len(coins))
+            add(x, y, *self.coin, i)
+        st = add(sx, sy, *self.striker, len(coins))
         st.velocity = (speed * math.cos(angle), speed * math.sin(angle))
+        if steps is not None:
+            step, removals = space.step, removals or {}
+            parts = {rec[2]: rec[:2] for rec in live}
+            done, t0, c0 = 0, time.perf_counter(), time.process_time()
+            for cut in sorted({*removals.values(), steps}):
+                for _ in range(cut - done):
+                    step(DT)
+                done = cut
+                for i in [i for i, at in removals.items() if at == cut]:
+                    space.remove(*parts[i])
+            return {"steps": steps, "step_s": time.perf_counter() - t0, "step_cpu_s": time.process_time() - c0}
         holes, guard = self.holes, self.guard
         pocketed: dict[int, tuple[str, float]] = {}
+        pocket_step: dict[int, int] = {}
         t, steps = 0.0, 0
         while True:
             space.step(DT)
@@ -195,6 +230,7 @@ class PymunkTable:
                 for (hx, hy, _, name), cap in zip(holes, rec[3]):
                     if (x - hx) ** 2 + (y - hy) ** 2 < cap * cap:
                         pocketed[rec[2]] = (name, t)
+                        pocket_step[rec[2]] = steps
                         space.remove(rec[0], rec[1])
                         gone = gone or []
                         gone.append(rec)
@@ -207,6 +243,7 @@ class PymunkTable:
             "steps": steps,
             "t_end": t,
             "pocketed": pocketed,
+            "pocket_step": pocket_step,
             "final": {r[2]: tuple(r[0].position) for r in live},
         }
 
@@ -220,6 +257,7 @@ class Ctx:
     seed: int
     batch_n: int
     literal_elasticity: bool
+    pooltool_python: str = sys.executable  # interpreter that runs pooltool_break.py
     board: Board = field(init=False)
     params: PhysicsParams = field(init=False)
     cache: dict[str, Any] = field(default_factory=dict)
@@ -396,6 +434,259 @@ def case_batch_memory(ctx: Ctx) -> dict:
 
 
 # ----------------------------------------------------------------------------------------
+# Varied ICF breaks (Scene.icf_break): carromlab against three peers, per friction law
+# ----------------------------------------------------------------------------------------
+VARIED_AIM_DEG = 10.0  # direction uniform within +- this of the pack centre (deg)
+VARIED_SPEED = (4.0, 9.0)  # striker speed uniform in this range (m/s)
+#: Event budget of the friction-law rows. A varied break needs about 130 events; a break
+#: that cascades (about 3 % of slide-spin breaks in the break-study grid today) would cost
+#: up to the default 100,000 events, about 150 s each under slide-spin. ``n_truncated``
+#: counts the breaks that hit it.
+LAW_MAX_EVENTS = 20_000
+#: (label, PhysicsParams overrides) of the friction-law rows, on top of PhysicsParams();
+#: each row's ratio is to the first (Coulomb).
+FRICTION_LAWS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("coulomb", {"friction_law": "coulomb"}),
+    ("slide_spin", {"friction_law": "slide_spin"}),
+    ("linear", {"friction_law": "linear", "mu_v": 0.02}),
+    ("stribeck", {"friction_law": "stribeck"}),
+    ("coulomb_drag", {"friction_law": "coulomb", "air_drag": 0.03}),
+    ("slide_spin_drag", {"friction_law": "slide_spin", "air_drag": 0.03}),
+)
+LOW_E_DISC = 0.1  # restitution of the low-restitution row
+
+
+@dataclass(frozen=True)
+class Breaks:
+    """Seeded varied breaks from one scene: striker placement (m), direction (rad) and
+    speed (m/s) of every break."""
+
+    scene: Scene
+    x: np.ndarray
+    y: np.ndarray
+    angle: np.ndarray
+    speed: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def shot(self, k: int) -> Shot:
+        return Shot(float(self.x[k]), float(self.y[k]), float(self.angle[k]), float(self.speed[k]))
+
+    def head(self, n: int) -> Breaks:
+        """The first ``n`` breaks."""
+        return Breaks(self.scene, self.x[:n], self.y[:n], self.angle[:n], self.speed[:n])
+
+
+def varied_breaks(n: int, seed: int) -> Breaks:
+    """``n`` different ICF breaks from ``Scene.icf_break()`` (never one repeated shot).
+
+    The striker centre is on the south striker line (the middle of the two baselines,
+    y = -0.2526 m on the ICF board), x uniform over the legal placements of rule ICF-3
+    (rejection sampling with ``Baseline.striker_allowed``: |x| <= 0.2233 m less the two
+    gaps next to the base circles); direction uniform within +-VARIED_AIM_DEG of the
+    direction to the pack centre (the mean piece position); speed uniform in VARIED_SPEED.
+    """
+    from carromlab.analysis import StrikerLine
+
+    scene = Scene.icf_break()
+    line = StrikerLine.for_scene(scene)
+    base = scene.board.baseline("south")
+    r = scene.specs[scene.striker].radius
+    reach = line.half_length + r  # a striker covering a base circle reaches past its centre
+    rng = np.random.default_rng(seed)
+    xs = np.empty(0)
+    while len(xs) < n:
+        u = rng.uniform(-reach, reach, 2 * n)
+        xs = np.concatenate([xs, u[base.striker_allowed(u, line.y0, r)]])
+    x, y = xs[:n], np.full(n, line.y0)
+    cx, cy = scene.pieces["x"].mean(), scene.pieces["y"].mean()
+    angle = np.arctan2(cy - y, cx - x) + np.radians(rng.uniform(-VARIED_AIM_DEG, VARIED_AIM_DEG, n))
+    return Breaks(scene, x, y, angle, rng.uniform(*VARIED_SPEED, n))
+
+
+def _varied(ctx: Ctx) -> Breaks:
+    if "varied" not in ctx.cache:
+        ctx.cache["varied"] = varied_breaks(ctx.pick(200, 1000), ctx.seed)
+    return ctx.cache["varied"]
+
+
+def time_breaks(b: Breaks, params: PhysicsParams, passes: int, budget_s: float, min_breaks: int = 10) -> tuple[dict, np.ndarray]:
+    """Time ``simulate(record=False)`` on each break: ``passes`` passes over the breaks, or
+    fewer once ``budget_s`` (wall) is spent; the first pass stops early at the budget
+    (after ``min_breaks``) and later passes repeat the breaks it covered. Each break's
+    time is its median over the passes. Returns (figures, per-break CPU seconds)."""
+    simulate(b.scene, b.shot(0), params, record=False)  # warm up
+    m, wall, cpu, events, truncated = len(b), [], [], [], 0
+    start = time.perf_counter()
+    for p in range(passes):
+        w, c = [], []
+        for k in range(m):
+            w0, c0 = time.perf_counter(), time.process_time()
+            res = simulate(b.scene, b.shot(k), params, record=False)
+            c.append(time.process_time() - c0)
+            w.append(time.perf_counter() - w0)
+            if p == 0:
+                events.append(res.n_events)
+                truncated += bool(res.truncated)
+                if k + 1 >= min_breaks and time.perf_counter() - start > budget_s:
+                    m = k + 1
+                    break
+        wall.append(w)
+        cpu.append(c)
+        if time.perf_counter() - start > budget_s:
+            break
+    w_med, c_med = np.median(np.array(wall), axis=0), np.median(np.array(cpu), axis=0)
+    return {
+        "median_s": float(np.median(w_med)), "median_cpu_s": float(np.median(c_med)), "max_cpu_s": float(c_med.max()),
+        "events_per_cpu_s": float(np.sum(events) / c_med.sum()), "median_events": float(np.median(events)),
+        "max_events_seen": int(max(events)), "n_truncated": truncated, "breaks": m, "passes": len(cpu),
+        "friction_law": params.friction_law,
+    }, c_med  # fmt: skip
+
+
+def time_batch(b: Breaks, params: PhysicsParams, repeats: int, budget_s: float = math.inf) -> dict:
+    """``simulate_batch(..., workers=1)`` over the breaks, ``repeats`` times (fewer once
+    ``budget_s`` of wall time is spent): per-break mean wall and CPU time (median over the
+    repeats) and events per CPU-second. This is the engine's cost without the per-call
+    Python overhead of ``simulate``."""
+    simulate_batch(b.scene, b.x[:2], b.y[:2], b.angle[:2], b.speed[:2], params=params, workers=1)  # warm up
+    wall, cpu = [], []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        df = simulate_batch(b.scene, b.x, b.y, b.angle, b.speed, params=params, workers=1)
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        if time.perf_counter() - start > budget_s:
+            break
+    n, c = len(b), statistics.median(cpu)
+    return {"per_break_s": statistics.median(wall) / n, "per_break_cpu_s": c / n,
+            "events_per_cpu_s": float(df["n_events"].sum()) / c, "breaks": n, "repeats": len(cpu)}  # fmt: skip
+
+
+def _pymunk_for(scene: Scene, params: PhysicsParams, literal: bool) -> PymunkTable:
+    """A pymunk table with the scene's discs and the params' mu and restitution."""
+    radii, masses = set(scene.pieces["radius"]), set(scene.pieces["mass"])
+    if len(radii) != 1 or len(masses) != 1:
+        raise ValueError("the pymunk peer needs pieces of one radius and mass")
+    st = scene.specs[scene.striker]
+    return PymunkTable(scene.board, literal, mu=params.mu, e_disc=params.e_disc, e_cushion=params.e_cushion,
+                       coin=(radii.pop(), masses.pop()), striker=(st.radius, st.mass))  # fmt: skip
+
+
+def case_varied_breaks(ctx: Ctx) -> dict:
+    """Varied ICF breaks: carromlab ``simulate(record=False)`` and ``simulate_batch``
+    (1 thread) with the default physics, and with the peer's physics (Coulomb, no contact
+    friction); pymunk with the Coulomb velocity callback (a) and Chipmunk's C stepping
+    alone (b) on the first breaks of the same list; ratios on the same breaks (CPU time)."""
+    b = _varied(ctx)
+    default = PhysicsParams()
+    matched = PhysicsParams(friction_law="coulomb", mu_contact=0.0, mu_cushion=0.0)
+    passes, budget = ctx.pick(5, 5), ctx.pick(20.0, 60.0)
+    out: dict[str, Any] = {"breaks": len(b), "aim_deg": VARIED_AIM_DEG, "speed": list(VARIED_SPEED)}
+    out["carromlab"], c_cpu = time_breaks(b, default, passes, budget)
+    out["carromlab_batch"] = time_batch(b, default, passes)
+    out["carromlab_matched"], m_cpu = time_breaks(b, matched, passes, budget)
+    ctx.cache["varied_carromlab"] = out["carromlab"]
+    if pymunk is None:
+        out["pymunk"] = "unavailable: pymunk is not installed"
+        return out
+    pm = _pymunk_for(b.scene, default, ctx.literal_elasticity)
+    coins = list(zip(b.scene.pieces["x"], b.scene.pieces["y"]))
+    n_pm, pm_budget = ctx.pick(12, 60), ctx.pick(8.0, 60.0)
+    cb_cpu, c_cpu_steps, steps, removals, dur = [], [], [], [], []
+    start = time.perf_counter()
+    for k in range(n_pm):  # (a) the callback peer, as the peer script runs it
+        c0 = time.process_time()
+        r = pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]))
+        cb_cpu.append(time.process_time() - c0)
+        steps.append(r["steps"])
+        removals.append(r["pocket_step"])
+        dur.append(r["t_end"])
+        if time.perf_counter() - start > pm_budget:
+            break
+    m = len(cb_cpu)
+    for k in range(m):  # (b) C stepping alone: same space, the steps (a) needed; median of 3
+        runs = [pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]), steps=steps[k],
+                        removals=removals[k])["step_cpu_s"] for _ in range(3)]  # fmt: skip
+        c_cpu_steps.append(statistics.median(runs))
+    # ratios of the total CPU time of the same breaks (a median of a few varied breaks is noisy)
+    ref, ref_m = float(np.sum(c_cpu[:m])), float(np.sum(m_cpu[:m]))
+    cb, cs = statistics.median(cb_cpu), statistics.median(c_cpu_steps)
+    out["pymunk_callback"] = {"median_cpu_s": cb, "breaks": m, "median_steps": statistics.median(steps),
+                              "steps_per_cpu_s": sum(steps) / sum(cb_cpu), "mean_duration_s": statistics.fmean(dur)}  # fmt: skip
+    out["pymunk_c_steps"] = {"median_cpu_s": cs, "breaks": m, "steps_per_cpu_s": sum(steps) / sum(c_cpu_steps)}
+    out.update(
+        carromlab_same_breaks_cpu_s=ref, matched_same_breaks_cpu_s=ref_m,
+        ratio_pymunk_callback=sum(cb_cpu) / ref, ratio_pymunk_c=sum(c_cpu_steps) / ref,
+        ratio_pymunk_callback_matched=sum(cb_cpu) / ref_m, ratio_pymunk_c_matched=sum(c_cpu_steps) / ref_m,
+        pymunk_params={"mu": default.mu, "e_disc": default.e_disc, "e_cushion": default.e_cushion},
+    )  # fmt: skip
+    return out
+
+
+def case_pooltool_break(ctx: Ctx) -> dict:
+    """pooltool-billiards 0.6 on its own varied 9-ball breaks (``pooltool_break.py``, run in
+    a subprocess with ``--pooltool-python``): events per CPU-second against carromlab's."""
+    cmd = [ctx.pooltool_python, str(Path(__file__).with_name("pooltool_break.py")), "--n", str(ctx.pick(10, 50)),
+           "--seed", str(ctx.seed), "--budget", str(ctx.pick(5.0, 30.0))]  # fmt: skip
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+        out = json.loads(run.stdout.strip().splitlines()[-1]) if run.returncode == 0 and run.stdout.strip() else {
+            "unavailable": f"{Path(cmd[0]).name} exited {run.returncode}: " + (run.stderr.strip().splitlines() or [""])[-1]
+        }  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
+        out = {"unavailable": f"{type(exc).__name__}: {exc}"}
+    out["python"] = ctx.pooltool_python
+    ours = ctx.cache.get("varied_carromlab")
+    if ours and "unavailable" not in out:
+        out["ratio_events_per_cpu_s"] = ours["events_per_cpu_s"] / out["events_per_cpu_s"]
+    return out
+
+
+def case_friction_laws(ctx: Ctx) -> dict:
+    """Every friction law on the varied breaks (PhysicsParams() with the law's overrides and
+    max_events=LAW_MAX_EVENTS): median CPU time per ``simulate`` call and its ratio to
+    Coulomb's on the same breaks; the engine-only cost (``simulate_batch``, 1 thread, mean
+    per break) and its ratio to Coulomb's (``{law}_ratio``, the target: the per-call
+    overhead, the same for every law, does not dilute it)."""
+    sub = _varied(ctx).head(ctx.pick(100, 1000))
+    coulomb = PhysicsParams(max_events=LAW_MAX_EVENTS, **FRICTION_LAWS[0][1])
+    reps = ctx.pick(3, 5)
+    out: dict[str, Any] = {"max_events": LAW_MAX_EVENTS}
+    base: np.ndarray | None = None  # Coulomb's CPU time per break (simulate)
+    base_batch: dict[int, float] = {}  # breaks -> Coulomb's engine-only CPU time per break
+    for label, over in FRICTION_LAWS:
+        params = PhysicsParams(max_events=LAW_MAX_EVENTS, **over)
+        row, cpu = time_breaks(sub, params, reps, ctx.pick(6.0, 40.0))
+        m = row["breaks"]
+        batch = time_batch(sub.head(m), params, reps, ctx.pick(3.0, 20.0))
+        base = cpu if base is None else base
+        if m not in base_batch:
+            base_batch[m] = (batch if params == coulomb else time_batch(sub.head(m), coulomb, reps))["per_break_cpu_s"]
+        row.update(
+            ratio_to_coulomb=float(np.median(cpu) / np.median(base[:m])), overrides=over, batch=batch,
+            batch_ratio_to_coulomb=batch["per_break_cpu_s"] / base_batch[m],
+        )  # fmt: skip
+        out[label] = row
+        out[f"{label}_ratio"] = row["batch_ratio_to_coulomb"]
+        out[f"{label}_median_cpu_s"] = row["median_cpu_s"]
+    return out
+
+
+def case_low_restitution(ctx: Ctx) -> dict:
+    """The varied breaks with e_disc = LOW_E_DISC (default law, default event budget):
+    events per break, time, truncated breaks; ratio of time per break to e_disc = 0.9."""
+    sub = _varied(ctx).head(ctx.pick(100, 1000))
+    out, cpu = time_breaks(sub, PhysicsParams(e_disc=LOW_E_DISC), ctx.pick(3, 5), ctx.pick(15.0, 60.0))
+    ref, ref_cpu = time_breaks(sub, PhysicsParams(), 1, 5.0)
+    out.update(e_disc=LOW_E_DISC, ratio_to_e09=float(np.median(cpu) / np.median(ref_cpu[: len(cpu)])),
+               e09_median_events=ref["median_events"])  # fmt: skip
+    return out
+
+
+# ----------------------------------------------------------------------------------------
 # Analyses (carromlab only, default physics)
 # ----------------------------------------------------------------------------------------
 def _analysis_run(run: Callable[[], Any], shots: int, full_shots: int) -> tuple[dict, Any]:
@@ -502,6 +793,10 @@ CASES: dict[str, Callable[[Ctx], dict]] = {
     "cut_shot": case_cut_shot,
     "batch_cut_shots_per_s": case_batch_cut,
     "batch_memory": case_batch_memory,
+    "varied_breaks": case_varied_breaks,
+    "pooltool_break": case_pooltool_break,
+    "friction_laws": case_friction_laws,
+    "low_restitution": case_low_restitution,
     "success_map": case_success_map,
     "break_study": case_break_study,
     "break_study_slide_spin": case_break_study_slide_spin,
@@ -522,6 +817,16 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
         "success_map", "projected_full_s", "<=", 10.0, "success map, 1,000,000 shots <= 10 s",
     ),
     "break_study_s": ("break_study", "projected_full_s", "<=", 10.0, "ICF break study, 100,000 shots <= 10 s"),
+    "varied_vs_pymunk_c": ("varied_breaks", "ratio_pymunk_c", ">=", 30.0, "varied break >= 30x pymunk C stepping alone"),
+    "varied_vs_pymunk_callback": (
+        "varied_breaks", "ratio_pymunk_callback", ">=", 1000.0, "varied break >= 1000x pymunk with the callback",
+    ),
+    "slide_spin_vs_coulomb": ("friction_laws", "slide_spin_ratio", "<=", 1.5, "slide_spin <= 1.5x coulomb per break"),
+    "slide_spin_break_s": ("friction_laws", "slide_spin_median_cpu_s", "<=", 2e-4, "slide_spin varied break <= 0.2 ms"),
+    **{
+        f"{law}_vs_coulomb": ("friction_laws", f"{law}_ratio", "<=", 3.0, f"{law} <= 3x coulomb per break")
+        for law in ("linear", "stribeck", "coulomb_drag", "slide_spin_drag")
+    },
 }  # fmt: skip
 
 
@@ -550,7 +855,7 @@ def machine_info() -> dict:
 def evaluate_targets(cases: dict) -> dict:
     out = {}
     for name, (case, key, op, thr, desc) in TARGETS.items():
-        if case not in cases:
+        if key not in cases.get(case, {}):  # case not run, or its peer unavailable
             continue
         v = cases[case][key]
         met = v <= thr if op == "<=" else v >= thr
@@ -564,12 +869,75 @@ def _fmt_s(s: float) -> str:
     return f"{s * 1e3:.3f} ms" if s < 1 else f"{s:.2f} s"
 
 
+def print_varied(c: dict) -> None:
+    """The varied-break rows: carromlab, the three peers, the friction laws, low restitution."""
+    if not any(k in c for k in ("varied_breaks", "pooltool_break", "friction_laws", "low_restitution")):
+        return
+    v = c.get("varied_breaks", {})
+    print(f"\nvaried ICF breaks (Scene.icf_break(); striker x uniform on the legal striker line, +-{VARIED_AIM_DEG:g} deg of"
+          f" the pack, {VARIED_SPEED[0]:g}-{VARIED_SPEED[1]:g} m/s, seeded; CPU time per break, median over breaks)")  # fmt: skip
+    print(f"{'row':<38}{'per break':>12}{'events':>9}{'events/s/core':>15}{'peer/ours':>11}  notes")
+
+    def row(label: str, t: float, ev: Any, rate: float, ratio: str, note: str) -> None:
+        print(f"{label:<38}{_fmt_s(t):>12}{ev:>9}{rate:>15,.0f}{ratio:>11}  {note}")
+
+    if "carromlab" in v:
+        a, bt, m = v["carromlab"], v["carromlab_batch"], v["carromlab_matched"]
+        row(f"carromlab simulate ({a['friction_law']}, defaults)", a["median_cpu_s"], f"{a['median_events']:.0f}",
+            a["events_per_cpu_s"], "", f"{a['breaks']} breaks x {a['passes']} passes; wall {_fmt_s(a['median_s'])}")
+        row("carromlab simulate_batch, 1 thread", bt["per_break_cpu_s"], "", bt["events_per_cpu_s"], "",
+            f"mean per break over {bt['breaks']} breaks, median of {bt['repeats']}")
+        row("carromlab, the peer's physics", m["median_cpu_s"], f"{m['median_events']:.0f}", m["events_per_cpu_s"], "",
+            "coulomb, mu_contact = mu_cushion = 0 (what pymunk (a) models)")  # fmt: skip
+    if isinstance(v.get("pymunk"), str):
+        print(f"{'pymunk (a), (b)':<38}{v['pymunk']}")
+    elif "pymunk_callback" in v:
+        pa, pb, pp = v["pymunk_callback"], v["pymunk_c_steps"], v["pymunk_params"]
+        row("pymunk (a) Coulomb velocity callback", pa["median_cpu_s"], f"{pa['median_steps']:.0f}", pa["steps_per_cpu_s"],
+            f"{v['ratio_pymunk_callback']:.0f}x", f"steps; first {pa['breaks']} breaks; mu {pp['mu']}, e {pp['e_disc']} / "
+            f"{pp['e_cushion']}; {v['ratio_pymunk_callback_matched']:.0f}x the peer's physics")
+        row("pymunk (b) C stepping alone", pb["median_cpu_s"], f"{pa['median_steps']:.0f}", pb["steps_per_cpu_s"],
+            f"{v['ratio_pymunk_c']:.1f}x", f"steps; as many as (a) needed, no callback; "
+            f"{v['ratio_pymunk_c_matched']:.1f}x the peer's physics")  # fmt: skip
+    if "pooltool_break" in c:
+        p = c["pooltool_break"]
+        if "unavailable" in p:
+            print(f"{'pooltool (c) 9-ball break':<38}unavailable: {p['unavailable']}")
+        else:
+            ratio = f"{p['ratio_events_per_cpu_s']:.0f}x" if "ratio_events_per_cpu_s" in p else ""
+            row(f"pooltool {p['pooltool']} (c) own 9-ball break", p["median_cpu_s"], f"{p['events_per_break']:.0f}",
+                p["events_per_cpu_s"], ratio, f"a different game; {p['breaks']} breaks; ratio of events/s; "
+                f"first call {p['warmup_s']:.1f} s")  # fmt: skip
+    if "friction_laws" in c:
+        f = c["friction_laws"]
+        print(f"\nfriction laws on the varied breaks (PhysicsParams() + the law, max_events {f['max_events']:,}); "
+              "simulate: median CPU per call; engine: simulate_batch, 1 thread, mean CPU per break")
+        print(f"{'law':<20}{'simulate':>12}{'x coulomb':>11}{'engine':>12}{'x coulomb':>11}{'events':>9}"
+              f"{'events/s/core':>15}{'truncated':>11}  breaks x passes")  # fmt: skip
+        for label, over in FRICTION_LAWS:
+            r = f[label]
+            extra = ", ".join(f"{k} {w}" for k, w in over.items() if k != "friction_law")
+            print(f"{label:<20}{_fmt_s(r['median_cpu_s']):>12}{r['ratio_to_coulomb']:>10.2f}x"
+                  f"{_fmt_s(r['batch']['per_break_cpu_s']):>12}{r['batch_ratio_to_coulomb']:>10.2f}x{r['median_events']:>9.0f}"
+                  f"{r['batch']['events_per_cpu_s']:>15,.0f}{r['n_truncated']:>11}  {r['breaks']} x {r['passes']}"
+                  + (f"; {extra}" if extra else ""))  # fmt: skip
+    if "low_restitution" in c:
+        r = c["low_restitution"]
+        print(f"{'e_disc = ' + format(r['e_disc'], 'g'):<20}{_fmt_s(r['median_cpu_s']):>12}{r['ratio_to_e09']:>10.2f}x"
+              f"{'':>23}{r['median_events']:>9.0f}{r['events_per_cpu_s']:>15,.0f}{r['n_truncated']:>11}  {r['breaks']} x "
+              f"{r['passes']}; {r['friction_law']}; max {r['max_events_seen']:,} events; ratio to e_disc 0.9 "
+              f"({r['e09_median_events']:.0f} events)")  # fmt: skip
+
+
 def print_report(res: dict) -> None:
     c = res["cases"]
     la = res["machine"]["loadavg_at_start"]
-    print("\ncarromlab vs pymunk (same board, discs, mu = 0.2, e = 0.9 / 0.8)"
-          + (f"; load average at start {la[0]:.2f} on {res['machine']['cpu_count']} CPUs" if la else ""))
-    print(f"{'case':<24}{'carromlab':>16}{'pymunk':>16}{'ratio':>10}  notes")
+    load = f"; load average at start {la[0]:.2f} on {res['machine']['cpu_count']} CPUs" if la else ""
+    if any(k in c for k in ("icf_break", "cut_shot", "batch_cut_shots_per_s", "batch_memory")):
+        print("\ncarromlab vs pymunk (same board, discs, mu = 0.2, e = 0.9 / 0.8)" + load)
+        print(f"{'case':<24}{'carromlab':>16}{'pymunk':>16}{'ratio':>10}  notes")
+    else:
+        print(load.removeprefix("; "))
     if "icf_break" in c:
         b = c["icf_break"]
         print(
@@ -609,6 +977,7 @@ def print_report(res: dict) -> None:
     if "batch_memory" in c:
         m = c["batch_memory"]
         print(f"{'summary memory':<24}{m['bytes_per_shot']:>12.1f} B/shot -> {m['mb_per_million']:.1f} MB per 1M shots")
+    print_varied(c)
     analyses = [name for name in ("success_map", "break_study", "break_study_slide_spin", "foul_probabilities") if name in c]
     if analyses:
         print("\nanalyses (carromlab only, default physics, all local cores); * scaled down: the full-size"
@@ -640,7 +1009,7 @@ def print_report(res: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", type=Path, help="write the results as one JSON object to this file")
-    ap.add_argument("--quick", action="store_true", help="short run (under a minute)")
+    ap.add_argument("--quick", action="store_true", help="short run (a few minutes)")
     ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated subset of {list(CASES)}")
     ap.add_argument("--batch-n", type=int, default=None, help="shots in the batch cases (default 200,000 quick, 1,000,000 full)")
     ap.add_argument("--seed", type=int, default=2024)
@@ -648,13 +1017,17 @@ def main(argv: list[str] | None = None) -> int:
         "--peer-elasticity", action="store_true",
         help="give pymunk shapes the peer script's literal elasticities (0.9, 0.8; Chipmunk multiplies them: effective 0.81, 0.72)",
     )  # fmt: skip
+    ap.add_argument(
+        "--pooltool-python", default=os.environ.get("CARROMLAB_POOLTOOL_PYTHON", sys.executable),
+        help="Python interpreter with pooltool-billiards 0.6 installed (default $CARROMLAB_POOLTOOL_PYTHON, else this one)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     names = [n.strip() for n in args.cases.split(",") if n.strip()]
     unknown = [n for n in names if n not in CASES]
     if unknown:
         ap.error(f"unknown case(s) {unknown}; known: {list(CASES)}")
     ctx = Ctx(
-        quick=args.quick, seed=args.seed, literal_elasticity=args.peer_elasticity,
+        quick=args.quick, seed=args.seed, literal_elasticity=args.peer_elasticity, pooltool_python=args.pooltool_python,
         batch_n=args.batch_n or (200_000 if args.quick else 1_000_000),
     )  # fmt: skip
     res: dict[str, Any] = {"cases": {}, "machine": machine_info()}
@@ -664,6 +1037,7 @@ def main(argv: list[str] | None = None) -> int:
         res["cases"][name] = CASES[name](ctx)
         res["cases"][name]["wall_s"] = time.perf_counter() - t0
         print(f"  {name}: {res['cases'][name]['wall_s']:.1f} s", file=sys.stderr, flush=True)
+    res["machine"]["loadavg_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     res["targets"] = evaluate_targets(res["cases"])
     res["settings"] = {
         "quick": args.quick, "seed": args.seed, "batch_n": ctx.batch_n, "mu": MU, "g": G,
