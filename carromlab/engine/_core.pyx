@@ -59,6 +59,7 @@ cdef struct Params:
     double e_cush, mu_cush, beta_cush
     double e_peg, mu_peg, beta_peg
     double plastic
+    double tc                # contact duration of the TC model, s
     double vcap
     int max_events
 
@@ -88,6 +89,7 @@ cdef struct Sim:
     int* status
     int* hole
     double* tcap
+    double* tlast            # time of the disc's last impact, s (TC model)
     int* skip
     double* tn
     int* kind
@@ -574,16 +576,14 @@ cdef void predict(Sim* s, int i) noexcept nogil:
 
 cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv,
                  double* vj, double* wj, double mj_inv, double Rj, double Ij_inv,
-                 double nx, double ny, double e, double mu_c, double beta0,
-                 double plastic) noexcept nogil:
-    """Resolve an impact along n (from i to j). j may be fixed (mj_inv = Ij_inv = 0)."""
+                 double nx, double ny, double e, double mu_c, double beta0) noexcept nogil:
+    """Resolve an impact along n (from i to j) with normal restitution e. j may be fixed
+    (mj_inv = Ij_inv = 0)."""
     cdef double tx = -ny, ty = nx
     cdef double vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
     cdef double cc, Wn, Wt, Jn, Jt, beta
     if vn <= 0.0:
         return
-    if vn < plastic:
-        e = 0.0
     cc = (vi[0] - vj[0]) * tx + (vi[1] - vj[1]) * ty + Ri * wi[0] + Rj * wj[0]
     Wn = mi_inv + mj_inv
     Wt = Wn + Ri * Ri * Ii_inv + Rj * Rj * Ij_inv
@@ -600,6 +600,17 @@ cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv
     vj[0] += (Jn * nx + Jt * tx) * mj_inv
     vj[1] += (Jn * ny + Jt * ty) * mj_inv
     wj[0] -= Rj * Jt * Ij_inv
+
+
+cdef double restitution(Sim* s, int i, int j, double e, double vn) noexcept nogil:
+    """Normal restitution of an impact of disc i with disc j (j = -1: a fixed obstacle) at
+    normal speed vn: 1 while either disc's previous impact is less than the contact duration
+    ago (TC model), else 0 below the plastic speed, else e (docs/physics.md)."""
+    if s.t - s.tlast[i] < s.p.tc or (j >= 0 and s.t - s.tlast[j] < s.p.tc):
+        return 1.0
+    if vn < s.p.plastic:
+        return 0.0
+    return e
 
 
 cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nogil:
@@ -741,10 +752,12 @@ cdef int rec_event(Sim* s, int kind, int i, int j, int detail, double vn) noexce
 # ----------------------------------------------------------------------------------
 
 cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
-    """A disc at rest inside a capture circle falls (docs/physics.md)."""
+    """Disc i, if on the board and at rest inside a capture circle, falls (docs/physics.md)."""
     cdef Board* b = s.b
     cdef int k
     cdef double rho2, dx, dy
+    if s.status[i] != ST_BOARD or s.v0[i] > 0.0:
+        return
     for k in range(b.nholes):
         if b.hr[k] <= s.R[i]:
             continue
@@ -804,13 +817,14 @@ cdef int process(Sim* s, int i) noexcept nogil:
         s.v0[i] = 0.0
         s.ux[i] = 0.0
         s.uy[i] = 0.0
-        capture_if_inside(s, i)
     elif kind == EV_CUSHION:
         nx = 1.0 if part == 0 else (-1.0 if part == 1 else 0.0)
         ny = 1.0 if part == 2 else (-1.0 if part == 3 else 0.0)
         vn = vi[0] * nx + vi[1] * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, 0.0, 0.0,
-               nx, ny, p.e_cush, p.mu_cush, p.beta_cush, p.plastic)
+               nx, ny, restitution(s, i, -1, p.e_cush, vn), p.mu_cush, p.beta_cush)
+        if vn > 0.0:
+            s.tlast[i] = s.t
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
         if vn < p.plastic:
@@ -823,7 +837,9 @@ cdef int process(Sim* s, int i) noexcept nogil:
         ny /= d
         vn = vi[0] * nx + vi[1] * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, b.pr[part], 0.0,
-               nx, ny, p.e_peg, p.mu_peg, p.beta_peg, p.plastic)
+               nx, ny, restitution(s, i, -1, p.e_peg, vn), p.mu_peg, p.beta_peg)
+        if vn > 0.0:
+            s.tlast[i] = s.t
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
         if vn < p.plastic:
@@ -856,7 +872,11 @@ cdef int process(Sim* s, int i) noexcept nogil:
         ny /= d
         vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 1.0 / s.m[j], s.R[j],
-               1.0 / s.inertia[j], nx, ny, p.e_disc, p.mu_disc, p.beta_disc, p.plastic)
+               1.0 / s.inertia[j], nx, ny, restitution(s, i, j, p.e_disc, vn), p.mu_disc,
+               p.beta_disc)
+        if vn > 0.0:
+            s.tlast[i] = s.t
+            s.tlast[j] = s.t
         set_velocity(s, i, vi[0], vi[1])
         set_velocity(s, j, vj[0], vj[1])
         s.w0[i] = wi
@@ -867,6 +887,12 @@ cdef int process(Sim* s, int i) noexcept nogil:
         wy = vi[1] - vj[1]
         if pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
             merge_cluster(s, i, j, nx, ny)
+    # a disc brought to rest over a hole by an impact or a merge falls
+    capture_if_inside(s, i)
+    if j >= 0:
+        capture_if_inside(s, j)
+    for k in range(s.nmoved):
+        capture_if_inside(s, s.stack[k])
     track_striker(s, kind, i, j)
     if s.record:
         for k in range(s.nmoved):
@@ -925,22 +951,22 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if s.oom:
             return -2
         s.n_events += 1
-        # discs whose next event involved a changed disc must be re-predicted
+        # every disc whose motion changed (2), and every disc whose scheduled event involves
+        # one of them (1), is re-predicted
         for k in range(s.n):
             s.stale[k] = 0
+        s.stale[nxt] = 2
+        if j >= 0:
+            s.stale[j] = 2
         for k in range(s.nmoved):
-            s.stale[s.stack[k]] = 1   # moved by a cluster merge
+            s.stale[s.stack[k]] = 2   # moved by a cluster merge
         for k in range(s.n):
-            if k == nxt or k == j:
-                continue
-            if s.stale[k] or (s.kind[k] == EV_DISC and (s.partner[k] == nxt or (j >= 0 and s.partner[k] == j))):
+            if s.stale[k] == 0 and s.kind[k] == EV_DISC and s.stale[s.partner[k]] == 2:
+                s.stale[k] = 1
+        for k in range(s.n):
+            if s.stale[k]:
                 s.stale[k] = 1
                 s.tn[k] = INFINITY
-        s.tn[nxt] = INFINITY
-        s.stale[nxt] = 1
-        if j >= 0:
-            s.tn[j] = INFINITY
-            s.stale[j] = 1
         s.stale[nxt] = 0
         predict(s, nxt)
         if j >= 0:
@@ -961,7 +987,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 13
+DEF NDBL = 14
 DEF NINT = 9
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
@@ -986,6 +1012,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.v0 = d + 10 * n
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
+    s.tlast = d + 13 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.tab = <Table*> calloc(n + 1, sizeof(Table))
     if s.tn == NULL or s.tab == NULL:
@@ -1051,6 +1078,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
         s.status[i] = ST_BOARD
         s.hole[i] = -1
         s.tcap[i] = INFINITY
+        s.tlast[i] = -INFINITY
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
 
 
@@ -1080,7 +1108,7 @@ cdef class _Setup:
         self.b.pr = &self.pegs[2, 0] if self.b.npegs else NULL
         (self.p.e_disc, self.p.mu_disc, self.p.beta_disc, self.p.e_cush, self.p.mu_cush,
          self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
-         self.p.vcap, max_events) = params
+         self.p.tc, self.p.vcap, max_events) = params
         self.p.max_events = int(max_events)
         self.lp.numeric = law["numeric"]
         self.lp.slide_spin = law["slide_spin"]

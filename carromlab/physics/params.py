@@ -109,6 +109,7 @@ class PhysicsParams:
     mu_peg: float = 0.2
     beta0_peg: float = 0.0
     plastic_speed: float = 1e-3
+    contact_duration: float = 1e-4
     capture_speed_max: float = float("inf")
     max_events: int = 100_000
 
@@ -129,6 +130,7 @@ class PhysicsParams:
         for name in ("beta0_disc", "beta0_cushion", "beta0_peg"):
             check_real(name, getattr(self, name), low=-1.0, high=1.0)
         check_real("plastic_speed", self.plastic_speed, low=0.0, high=1.0, unit="m/s")
+        check_real("contact_duration", self.contact_duration, low=0.0, high=1e-2, unit="s")
         cap = self.capture_speed_max
         if not (isinstance(cap, (int, float)) and cap == float("inf")):
             check_real("capture_speed_max", cap, low=0.0, low_open=True, unit="m/s")
