@@ -361,18 +361,25 @@ cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo)
     return 0.5 * (lo + hi)
 
 
-cdef double first_contact_quartic(double* c, double T, double sigma) noexcept nogil:
-    """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
+cdef inline void gap_quartic(double dx, double dy, double wx, double wy, double qx, double qy,
+                             double dist, double sigma, double* c) noexcept nogil:
+    """Coefficients c[0..4] of f(t) = |D(t)|^2 - sigma^2 for the offset D = d + w t + q t^2
+    (d = (dx, dy) at distance dist, relative velocity w, half relative acceleration q)."""
+    c[4] = qx * qx + qy * qy
+    c[3] = 2.0 * (wx * qx + wy * qy)
+    c[2] = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
+    c[1] = 2.0 * (dx * wx + dy * wy)
+    c[0] = (dist - sigma) * (dist + sigma)
 
-    The interval is split at the real roots of f'' (a quadratic) and then of f' (on each
-    piece f' is monotone), so f is monotone on every final piece and the first contact
-    is bracketed exactly; grazing contacts are not missed.
-    """
+
+cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
+    """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
+    f' is monotone), so that the quartic f is monotone between consecutive points of
+    ``crit`` (at most 8); return the number of points."""
     cdef double pts[8]
-    cdef double crit[8]
     cdef int npts = 0, ncrit = 0, k
     cdef double A = 12.0 * c[4], B = 6.0 * c[3], C = 2.0 * c[2]
-    cdef double disc, q, r1, r2, tmp, lo, hi, flo, fhi, fa, fb
+    cdef double disc, q, r1, r2, tmp, lo, hi, flo, fhi
     # roots of f'' in (0, T)
     pts[npts] = 0.0
     npts += 1
@@ -412,6 +419,25 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
             ncrit += 1
     crit[ncrit] = T
     ncrit += 1
+    return ncrit
+
+
+cdef inline int closing(double* c, double hi, double sigma) noexcept nogil:
+    """True when a touching pair whose f = |D|^2 - sigma^2 decreases on [0, hi] (a monotone
+    piece) is an impact now: it approaches faster than V_EPS, or it would sink deeper
+    than TOUCH within the piece (pressed together, to any order in time)."""
+    return -c[1] > 2.0 * sigma * V_EPS or poly(c, hi) < -2.0 * sigma * TOUCH
+
+
+cdef double first_contact_quartic(double* c, double T, double sigma) noexcept nogil:
+    """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
+
+    f is monotone on every piece of ``monotone_pieces``, so the first contact is
+    bracketed exactly; grazing contacts are not missed.
+    """
+    cdef double crit[8]
+    cdef int ncrit = monotone_pieces(c, T, crit), k
+    cdef double lo, hi, fa, fb
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
         lo = crit[k]
@@ -426,7 +452,7 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
             if lo > 0.0:
                 return lo
             # touching at the start: an impact only if really approaching or pressed
-            if -c[1] > 2.0 * sigma * V_EPS or (c[1] <= 2.0 * sigma * V_EPS and c[2] < 0.0):
+            if closing(c, hi, sigma):
                 return 0.0
             continue
         if fb <= 0.0:
@@ -457,7 +483,8 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
         wy = vi * s.uy[i] - vj * s.uy[j]
         gdot = (dx * wx + dy * wy) / dist
         if gap <= TOUCH:
-            if gdot < -V_EPS:
+            # reached by stepping, any approach is an impact (else the steps shrink to 0)
+            if gdot < -V_EPS or (it > 0 and gdot < 0.0):
                 return tc
             if gdot <= V_EPS and it == 0:
                 ai = decel(s.lp, s.R[i], vi, fabs(spin_at(s, i, tc))) if vi > 0.0 else 0.0
@@ -530,11 +557,7 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
     qy = -0.5 * (s.a[i] * s.uy[i] - s.a[j] * s.uy[j])
-    c[4] = qx * qx + qy * qy
-    c[3] = 2.0 * (wx * qx + wy * qy)
-    c[2] = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
-    c[1] = 2.0 * (dx * wx + dy * wy)
-    c[0] = (dist - sigma) * (dist + sigma)
+    gap_quartic(dx, dy, wx, wy, qx, qy, dist, sigma, c)
     sd = first_contact_quartic(c, T, sigma)
     return s.t + sd if sd <= T else INFINITY
 
@@ -675,19 +698,30 @@ cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nog
     s.nmoved = top
 
 
-cdef inline int pressed(Sim* s, int i, int j) noexcept nogil:
-    """True when touching discs i, j do not separate and friction pushes them together."""
+cdef int pressed(Sim* s, int i, int j) noexcept nogil:
+    """True when touching discs i, j (rebased to now) do not separate and friction pushes
+    them together: their squared distance has a negative second derivative, or it
+    decreases on its first monotone piece and sinks deeper than TOUCH there (the test
+    ``first_contact_quartic`` applies, so a pair it would meet again at once is merged).
+    The quartic uses the current decelerations; it holds until the first disc stops."""
+    cdef double ai = accel_now(s, i), aj = accel_now(s, j), T = 1.0
     cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
-    cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j]
-    cdef double wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
-    cdef double ai = accel_now(s, i)
-    cdef double aj = accel_now(s, j)
-    cdef double qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
-    cdef double qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     cdef double d = sqrt(dx * dx + dy * dy)
-    cdef double f1 = 2.0 * (dx * wx + dy * wy)
-    cdef double f2 = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
-    return f1 <= 2.0 * d * V_EPS and f2 < 0.0
+    cdef double c[5]
+    cdef double crit[8]
+    gap_quartic(dx, dy, s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j],
+                -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
+                d, s.R[i] + s.R[j], c)
+    if c[1] > 2.0 * d * V_EPS:
+        return 0   # separating
+    if c[2] < 0.0:
+        return 1
+    if ai > 0.0 and s.v0[i] / ai < T:
+        T = s.v0[i] / ai
+    if aj > 0.0 and s.v0[j] / aj < T:
+        T = s.v0[j] / aj
+    monotone_pieces(c, T, crit)
+    return poly(c, crit[1]) < c[0] and closing(c, crit[1], s.R[i] + s.R[j])
 
 
 # ----------------------------------------------------------------------------------
