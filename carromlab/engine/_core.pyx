@@ -997,9 +997,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
         for k in range(s.n):
             if s.stale[k] == 0 and s.kind[k] == EV_DISC and s.stale[s.partner[k]] == 2:
                 s.stale[k] = 1
-        for k in range(s.n):
             if s.stale[k]:
-                s.stale[k] = 1
                 s.tn[k] = INFINITY
         s.stale[nxt] = 0
         predict(s, nxt)
