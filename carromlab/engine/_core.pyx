@@ -5,8 +5,10 @@ The model is specified in docs/physics.md. Between events every disc moves on a 
 line with constant deceleration ``a = mu g``; every event time is found in closed form or
 by a bracketed root finder on a monotone piece of a polynomial, so no contact is missed.
 The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
-109, 306 (1993): after an event only the discs involved and the discs whose next event
-involved them are re-predicted.
+109, 306 (1993): after an event only the discs whose motion changed (the two involved and
+any disc moved by a cluster merge) and the discs whose next event involves one of them are
+re-predicted. Impacts follow Walton's model with the TC model of Luding & McNamara
+(Granular Matter 1, 113, 1998) against inelastic collapse.
 
 Everything below ``run_sim`` works without the GIL so that batches run on all cores.
 """
