@@ -5,8 +5,10 @@ The model is specified in docs/physics.md. Between events every disc moves on a 
 line with constant deceleration ``a = mu g``; every event time is found in closed form or
 by a bracketed root finder on a monotone piece of a polynomial, so no contact is missed.
 The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
-109, 306 (1993): after an event only the discs involved and the discs whose next event
-involved them are re-predicted.
+109, 306 (1993): after an event only the discs whose motion changed (the two involved and
+any disc moved by a cluster merge) and the discs whose next event involves one of them are
+re-predicted. Impacts follow Walton's model with the TC model of Luding & McNamara
+(Granular Matter 1, 113, 1998) against inelastic collapse.
 
 Everything below ``run_sim`` works without the GIL so that batches run on all cores.
 """
@@ -59,6 +61,7 @@ cdef struct Params:
     double e_cush, mu_cush, beta_cush
     double e_peg, mu_peg, beta_peg
     double plastic
+    double tc                # contact duration of the TC model, s
     double vcap
     int max_events
 
@@ -88,6 +91,7 @@ cdef struct Sim:
     int* status
     int* hole
     double* tcap
+    double* tlast            # time of the disc's last impact, s (TC model)
     int* skip
     double* tn
     int* kind
@@ -359,18 +363,25 @@ cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo)
     return 0.5 * (lo + hi)
 
 
-cdef double first_contact_quartic(double* c, double T, double sigma) noexcept nogil:
-    """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
+cdef inline void gap_quartic(double dx, double dy, double wx, double wy, double qx, double qy,
+                             double dist, double sigma, double* c) noexcept nogil:
+    """Coefficients c[0..4] of f(t) = |D(t)|^2 - sigma^2 for the offset D = d + w t + q t^2
+    (d = (dx, dy) at distance dist, relative velocity w, half relative acceleration q)."""
+    c[4] = qx * qx + qy * qy
+    c[3] = 2.0 * (wx * qx + wy * qy)
+    c[2] = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
+    c[1] = 2.0 * (dx * wx + dy * wy)
+    c[0] = (dist - sigma) * (dist + sigma)
 
-    The interval is split at the real roots of f'' (a quadratic) and then of f' (on each
-    piece f' is monotone), so f is monotone on every final piece and the first contact
-    is bracketed exactly; grazing contacts are not missed.
-    """
+
+cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
+    """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
+    f' is monotone), so that the quartic f is monotone between consecutive points of
+    ``crit`` (at most 8); return the number of points."""
     cdef double pts[8]
-    cdef double crit[8]
     cdef int npts = 0, ncrit = 0, k
     cdef double A = 12.0 * c[4], B = 6.0 * c[3], C = 2.0 * c[2]
-    cdef double disc, q, r1, r2, tmp, lo, hi, flo, fhi, fa, fb
+    cdef double disc, q, r1, r2, tmp, lo, hi, flo, fhi
     # roots of f'' in (0, T)
     pts[npts] = 0.0
     npts += 1
@@ -410,6 +421,25 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
             ncrit += 1
     crit[ncrit] = T
     ncrit += 1
+    return ncrit
+
+
+cdef inline int closing(double* c, double hi, double sigma) noexcept nogil:
+    """True when a touching pair whose f = |D|^2 - sigma^2 decreases on [0, hi] (a monotone
+    piece) is an impact now: it approaches faster than V_EPS, or it would sink deeper
+    than TOUCH within the piece (pressed together, to any order in time)."""
+    return -c[1] > 2.0 * sigma * V_EPS or poly(c, hi) < -2.0 * sigma * TOUCH
+
+
+cdef double first_contact_quartic(double* c, double T, double sigma) noexcept nogil:
+    """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
+
+    f is monotone on every piece of ``monotone_pieces``, so the first contact is
+    bracketed exactly; grazing contacts are not missed.
+    """
+    cdef double crit[8]
+    cdef int ncrit = monotone_pieces(c, T, crit), k
+    cdef double lo, hi, fa, fb
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
         lo = crit[k]
@@ -424,7 +454,7 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
             if lo > 0.0:
                 return lo
             # touching at the start: an impact only if really approaching or pressed
-            if -c[1] > 2.0 * sigma * V_EPS or (c[1] <= 2.0 * sigma * V_EPS and c[2] < 0.0):
+            if closing(c, hi, sigma):
                 return 0.0
             continue
         if fb <= 0.0:
@@ -455,7 +485,8 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
         wy = vi * s.uy[i] - vj * s.uy[j]
         gdot = (dx * wx + dy * wy) / dist
         if gap <= TOUCH:
-            if gdot < -V_EPS:
+            # reached by stepping, any approach is an impact (else the steps shrink to 0)
+            if gdot < -V_EPS or (it > 0 and gdot < 0.0):
                 return tc
             if gdot <= V_EPS and it == 0:
                 ai = decel(s.lp, s.R[i], vi, fabs(spin_at(s, i, tc))) if vi > 0.0 else 0.0
@@ -528,11 +559,7 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
     qy = -0.5 * (s.a[i] * s.uy[i] - s.a[j] * s.uy[j])
-    c[4] = qx * qx + qy * qy
-    c[3] = 2.0 * (wx * qx + wy * qy)
-    c[2] = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
-    c[1] = 2.0 * (dx * wx + dy * wy)
-    c[0] = (dist - sigma) * (dist + sigma)
+    gap_quartic(dx, dy, wx, wy, qx, qy, dist, sigma, c)
     sd = first_contact_quartic(c, T, sigma)
     return s.t + sd if sd <= T else INFINITY
 
@@ -574,16 +601,14 @@ cdef void predict(Sim* s, int i) noexcept nogil:
 
 cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv,
                  double* vj, double* wj, double mj_inv, double Rj, double Ij_inv,
-                 double nx, double ny, double e, double mu_c, double beta0,
-                 double plastic) noexcept nogil:
-    """Resolve an impact along n (from i to j). j may be fixed (mj_inv = Ij_inv = 0)."""
+                 double nx, double ny, double e, double mu_c, double beta0) noexcept nogil:
+    """Resolve an impact along n (from i to j) with normal restitution e. j may be fixed
+    (mj_inv = Ij_inv = 0)."""
     cdef double tx = -ny, ty = nx
     cdef double vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
     cdef double cc, Wn, Wt, Jn, Jt, beta
     if vn <= 0.0:
         return
-    if vn < plastic:
-        e = 0.0
     cc = (vi[0] - vj[0]) * tx + (vi[1] - vj[1]) * ty + Ri * wi[0] + Rj * wj[0]
     Wn = mi_inv + mj_inv
     Wt = Wn + Ri * Ri * Ii_inv + Rj * Rj * Ij_inv
@@ -600,6 +625,17 @@ cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv
     vj[0] += (Jn * nx + Jt * tx) * mj_inv
     vj[1] += (Jn * ny + Jt * ty) * mj_inv
     wj[0] -= Rj * Jt * Ij_inv
+
+
+cdef double restitution(Sim* s, int i, int j, double e, double vn) noexcept nogil:
+    """Normal restitution of an impact of disc i with disc j (j = -1: a fixed obstacle) at
+    normal speed vn: 1 while either disc's previous impact is less than the contact duration
+    ago (TC model), else 0 below the plastic speed, else e (docs/physics.md)."""
+    if s.t - s.tlast[i] < s.p.tc or (j >= 0 and s.t - s.tlast[j] < s.p.tc):
+        return 1.0
+    if vn < s.p.plastic:
+        return 0.0
+    return e
 
 
 cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nogil:
@@ -664,19 +700,30 @@ cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nog
     s.nmoved = top
 
 
-cdef inline int pressed(Sim* s, int i, int j) noexcept nogil:
-    """True when touching discs i, j do not separate and friction pushes them together."""
+cdef int pressed(Sim* s, int i, int j) noexcept nogil:
+    """True when touching discs i, j (rebased to now) do not separate and friction pushes
+    them together: their squared distance has a negative second derivative, or it
+    decreases on its first monotone piece and sinks deeper than TOUCH there (the test
+    ``first_contact_quartic`` applies, so a pair it would meet again at once is merged).
+    The quartic uses the current decelerations; it holds until the first disc stops."""
+    cdef double ai = accel_now(s, i), aj = accel_now(s, j), T = 1.0
     cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
-    cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j]
-    cdef double wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
-    cdef double ai = accel_now(s, i)
-    cdef double aj = accel_now(s, j)
-    cdef double qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
-    cdef double qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     cdef double d = sqrt(dx * dx + dy * dy)
-    cdef double f1 = 2.0 * (dx * wx + dy * wy)
-    cdef double f2 = wx * wx + wy * wy + 2.0 * (dx * qx + dy * qy)
-    return f1 <= 2.0 * d * V_EPS and f2 < 0.0
+    cdef double c[5]
+    cdef double crit[8]
+    gap_quartic(dx, dy, s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j],
+                -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
+                d, s.R[i] + s.R[j], c)
+    if c[1] > 2.0 * d * V_EPS:
+        return 0   # separating
+    if c[2] < 0.0:
+        return 1
+    if ai > 0.0 and s.v0[i] / ai < T:
+        T = s.v0[i] / ai
+    if aj > 0.0 and s.v0[j] / aj < T:
+        T = s.v0[j] / aj
+    monotone_pieces(c, T, crit)
+    return poly(c, crit[1]) < c[0] and closing(c, crit[1], s.R[i] + s.R[j])
 
 
 # ----------------------------------------------------------------------------------
@@ -741,10 +788,12 @@ cdef int rec_event(Sim* s, int kind, int i, int j, int detail, double vn) noexce
 # ----------------------------------------------------------------------------------
 
 cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
-    """A disc at rest inside a capture circle falls (docs/physics.md)."""
+    """Disc i, if on the board and at rest inside a capture circle, falls (docs/physics.md)."""
     cdef Board* b = s.b
     cdef int k
     cdef double rho2, dx, dy
+    if s.status[i] != ST_BOARD or s.v0[i] > 0.0:
+        return
     for k in range(b.nholes):
         if b.hr[k] <= s.R[i]:
             continue
@@ -804,13 +853,14 @@ cdef int process(Sim* s, int i) noexcept nogil:
         s.v0[i] = 0.0
         s.ux[i] = 0.0
         s.uy[i] = 0.0
-        capture_if_inside(s, i)
     elif kind == EV_CUSHION:
         nx = 1.0 if part == 0 else (-1.0 if part == 1 else 0.0)
         ny = 1.0 if part == 2 else (-1.0 if part == 3 else 0.0)
         vn = vi[0] * nx + vi[1] * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, 0.0, 0.0,
-               nx, ny, p.e_cush, p.mu_cush, p.beta_cush, p.plastic)
+               nx, ny, restitution(s, i, -1, p.e_cush, vn), p.mu_cush, p.beta_cush)
+        if vn > 0.0:
+            s.tlast[i] = s.t
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
         if vn < p.plastic:
@@ -823,7 +873,9 @@ cdef int process(Sim* s, int i) noexcept nogil:
         ny /= d
         vn = vi[0] * nx + vi[1] * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, b.pr[part], 0.0,
-               nx, ny, p.e_peg, p.mu_peg, p.beta_peg, p.plastic)
+               nx, ny, restitution(s, i, -1, p.e_peg, vn), p.mu_peg, p.beta_peg)
+        if vn > 0.0:
+            s.tlast[i] = s.t
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
         if vn < p.plastic:
@@ -856,7 +908,11 @@ cdef int process(Sim* s, int i) noexcept nogil:
         ny /= d
         vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 1.0 / s.m[j], s.R[j],
-               1.0 / s.inertia[j], nx, ny, p.e_disc, p.mu_disc, p.beta_disc, p.plastic)
+               1.0 / s.inertia[j], nx, ny, restitution(s, i, j, p.e_disc, vn), p.mu_disc,
+               p.beta_disc)
+        if vn > 0.0:
+            s.tlast[i] = s.t
+            s.tlast[j] = s.t
         set_velocity(s, i, vi[0], vi[1])
         set_velocity(s, j, vj[0], vj[1])
         s.w0[i] = wi
@@ -867,6 +923,12 @@ cdef int process(Sim* s, int i) noexcept nogil:
         wy = vi[1] - vj[1]
         if pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
             merge_cluster(s, i, j, nx, ny)
+    # a disc brought to rest over a hole by an impact or a merge falls
+    capture_if_inside(s, i)
+    if j >= 0:
+        capture_if_inside(s, j)
+    for k in range(s.nmoved):
+        capture_if_inside(s, s.stack[k])
     track_striker(s, kind, i, j)
     if s.record:
         for k in range(s.nmoved):
@@ -925,22 +987,20 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if s.oom:
             return -2
         s.n_events += 1
-        # discs whose next event involved a changed disc must be re-predicted
+        # every disc whose motion changed (2), and every disc whose scheduled event involves
+        # one of them (1), is re-predicted
         for k in range(s.n):
             s.stale[k] = 0
-        for k in range(s.nmoved):
-            s.stale[s.stack[k]] = 1   # moved by a cluster merge
-        for k in range(s.n):
-            if k == nxt or k == j:
-                continue
-            if s.stale[k] or (s.kind[k] == EV_DISC and (s.partner[k] == nxt or (j >= 0 and s.partner[k] == j))):
-                s.stale[k] = 1
-                s.tn[k] = INFINITY
-        s.tn[nxt] = INFINITY
-        s.stale[nxt] = 1
+        s.stale[nxt] = 2
         if j >= 0:
-            s.tn[j] = INFINITY
-            s.stale[j] = 1
+            s.stale[j] = 2
+        for k in range(s.nmoved):
+            s.stale[s.stack[k]] = 2   # moved by a cluster merge
+        for k in range(s.n):
+            if s.stale[k] == 0 and s.kind[k] == EV_DISC and s.stale[s.partner[k]] == 2:
+                s.stale[k] = 1
+            if s.stale[k]:
+                s.tn[k] = INFINITY
         s.stale[nxt] = 0
         predict(s, nxt)
         if j >= 0:
@@ -961,7 +1021,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 13
+DEF NDBL = 14
 DEF NINT = 9
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
@@ -986,6 +1046,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.v0 = d + 10 * n
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
+    s.tlast = d + 13 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.tab = <Table*> calloc(n + 1, sizeof(Table))
     if s.tn == NULL or s.tab == NULL:
@@ -1051,6 +1112,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
         s.status[i] = ST_BOARD
         s.hole[i] = -1
         s.tcap[i] = INFINITY
+        s.tlast[i] = -INFINITY
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
 
 
@@ -1080,7 +1142,7 @@ cdef class _Setup:
         self.b.pr = &self.pegs[2, 0] if self.b.npegs else NULL
         (self.p.e_disc, self.p.mu_disc, self.p.beta_disc, self.p.e_cush, self.p.mu_cush,
          self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
-         self.p.vcap, max_events) = params
+         self.p.tc, self.p.vcap, max_events) = params
         self.p.max_events = int(max_events)
         self.lp.numeric = law["numeric"]
         self.lp.slide_spin = law["slide_spin"]

@@ -20,8 +20,8 @@ Each step of length ``dt``:
 2. captures: a disc whose centre is inside a capture circle falls into that hole, a disc
    beyond the edge of a round board falls into the ditch;
 3. contacts: every overlapping pair, disc-cushion and disc-peg contact that is
-   approaching gets a Walton impact (:mod:`carromlab.physics.impacts`, with the low-speed
-   plastic rule), and overlaps are removed by moving the discs apart along the normal.
+   approaching gets a Walton impact (:mod:`carromlab.physics.impacts`, with the TC model
+   on the step times and the low-speed plastic rule), and overlaps are removed by moving the discs apart along the normal.
    Sweeps over all contacts, in a fixed order, repeat until a sweep resolves no impact
    (at most ``max_sweeps`` times per step).
 
@@ -286,14 +286,16 @@ def _contacts(
     params: PhysicsParams,
     max_sweeps: int,
     records: list[ImpactRecord],
+    last: NDArray[np.float64],
 ) -> None:
     """Resolve approaching contacts and remove overlaps, sweeping in a fixed order (in place).
 
     Order within a sweep: disc pairs by (i, j) with i < j, then cushions by disc and
-    cushion number, then pegs by disc and peg number.
+    cushion number, then pegs by disc and peg number. ``last`` holds each disc's last
+    impact time (s, for the TC model) and is updated.
     """
     idx = np.flatnonzero(on)
-    ps = params.plastic_speed
+    ps, tc = params.plastic_speed, params.contact_duration
     for _ in range(max_sweeps):
         n_impacts = 0
 
@@ -311,12 +313,13 @@ def _contacts(
             n = d_vec / d if d > 0.0 else np.array([1.0, 0.0])
             vn = float(np.dot(vel[i] - vel[j], n))
             if vn > 0.0:
-                e = effective_restitution(vn, params.e_disc, ps)
+                e = effective_restitution(vn, params.e_disc, ps, t - max(last[i], last[j]), tc)
                 vel[i], omg[i], vel[j], omg[j] = resolve_pair(
                     vel[i], omg[i], masses[i], inertia[i], radii[i],
                     vel[j], omg[j], masses[j], inertia[j], radii[j],
                     n, e, params.mu_contact, params.beta0_disc,
                 )
+                last[i] = last[j] = t
                 records.append(ImpactRecord(t, "disc", i, j))
                 n_impacts += 1
             # Mass-weighted push keeps the pair's centre of mass in place.
@@ -332,11 +335,12 @@ def _contacts(
                         continue
                     vn = float(np.dot(vel[i], n))
                     if vn > 0.0:
-                        e = effective_restitution(vn, params.e_cushion, ps)
+                        e = effective_restitution(vn, params.e_cushion, ps, t - last[i], tc)
                         vel[i], omg[i] = resolve_fixed(
                             vel[i], omg[i], masses[i], inertia[i], radii[i],
                             n, e, params.mu_cushion, params.beta0_cushion,
                         )
+                        last[i] = t
                         records.append(ImpactRecord(t, "cushion", int(i), k))
                         n_impacts += 1
                     pos[i] -= depth * n
@@ -351,11 +355,12 @@ def _contacts(
                 n = d_vec / d if d > 0.0 else np.array([1.0, 0.0])
                 vn = float(np.dot(vel[i], n))
                 if vn > 0.0:
-                    e = effective_restitution(vn, params.e_peg, ps)
+                    e = effective_restitution(vn, params.e_peg, ps, t - last[i], tc)
                     vel[i], omg[i] = resolve_fixed(
                         vel[i], omg[i], masses[i], inertia[i], radii[i],
                         n, e, params.mu_peg, params.beta0_peg,
                     )
+                    last[i] = t
                     records.append(ImpactRecord(t, "peg", int(i), k))
                     n_impacts += 1
                 pos[i] -= (r_sum - d) * n
@@ -469,6 +474,7 @@ def simulate_reference(
     capture_time = np.full(n_discs, np.nan)
     was_inside = np.zeros((n_discs, len(hole_arr)), dtype=bool)
     records: list[ImpactRecord] = []
+    last_impact = np.full(n_discs, -np.inf)
     round_board = shape == "round"
 
     def capture(t: float) -> None:
@@ -492,7 +498,7 @@ def simulate_reference(
             _slide_law(pos, vel, omg, radii, status == ON_BOARD, params, dt)
         capture(t)
         _contacts(t, pos, vel, omg, radii, masses, inertia, status == ON_BOARD,
-                  not round_board, half_size, peg_arr, params, max_sweeps, records)
+                  not round_board, half_size, peg_arr, params, max_sweeps, records, last_impact)
     truncated = not still(status == ON_BOARD)
 
     return ReferenceResult(

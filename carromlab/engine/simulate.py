@@ -41,7 +41,8 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
         params.e_disc, params.mu_contact, params.beta0_disc,
         params.e_cushion, params.mu_cushion, params.beta0_cushion,
         params.e_peg, params.mu_peg, params.beta0_peg,
-        params.plastic_speed, params.capture_speed_max, params.max_events,
+        params.plastic_speed, params.contact_duration, params.capture_speed_max,
+        params.max_events,
     )  # fmt: skip
     return _core._Setup(
         b.shape == "round", b.half_size, holes, pegs, packed, law.engine(params),

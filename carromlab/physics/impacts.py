@@ -32,8 +32,17 @@ def _tangent(n: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.stack((-n[..., 1], n[..., 0]), axis=-1)
 
 
-def effective_restitution(vn: ArrayLike, e: ArrayLike, plastic_speed: float) -> FloatOrArray:
-    """Normal restitution after the low-speed rule: impacts slower than ``plastic_speed`` are plastic.
+def effective_restitution(
+    vn: ArrayLike,
+    e: ArrayLike,
+    plastic_speed: float,
+    since_impact: ArrayLike = np.inf,
+    contact_duration: float = 0.0,
+) -> FloatOrArray:
+    """Normal restitution after the TC model and the low-speed rule.
+
+    An impact of a body whose previous impact was less than ``contact_duration`` ago is
+    elastic; otherwise an impact slower than ``plastic_speed`` is plastic.
 
     Parameters
     ----------
@@ -43,24 +52,35 @@ def effective_restitution(vn: ArrayLike, e: ArrayLike, plastic_speed: float) -> 
         Normal restitution of the contact pair (dimensionless), in [0, 1].
     plastic_speed : float
         Normal speed below which an impact is plastic, m/s (``PhysicsParams.plastic_speed``).
+    since_impact : float or array_like
+        Time since the more recent previous impact of the two bodies, s (``inf`` if none;
+        a fixed obstacle has no memory, so only the disc's own impacts count).
+    contact_duration : float
+        Contact duration t_c of the TC model, s (``PhysicsParams.contact_duration``);
+        0 switches the TC model off.
 
     Returns
     -------
     float or ndarray
-        ``0`` where ``vn < plastic_speed``, else ``e`` (dimensionless).
+        ``1`` where ``since_impact < contact_duration``, else ``0`` where
+        ``vn < plastic_speed``, else ``e`` (dimensionless).
 
     Notes
     -----
-    Rule 1 of "Low-speed impacts and sustained contact" in ``docs/physics.md``, in the
-    spirit of the TC model of Luding & McNamara (*Granular Matter* 1, 113, 1998,
-    doi:10.1007/s100350050016): plastic slow impacts stop inelastic-collapse cascades.
+    The TC model of Luding & McNamara (*Granular Matter* 1, 113, 1998,
+    doi:10.1007/s100350050016) switches dissipation off in the rapid multiple impacts that
+    would otherwise collapse; the low-speed rule makes isolated slow impacts plastic
+    ("Low-speed impacts and sustained contact" in ``docs/physics.md``).
 
     Examples
     --------
     >>> float(effective_restitution(5e-4, 0.9, 1e-3)), float(effective_restitution(0.5, 0.9, 1e-3))
     (0.0, 0.9)
+    >>> float(effective_restitution(0.5, 0.1, 1e-3, since_impact=0.0, contact_duration=1e-4))
+    1.0
     """
-    out = np.where(np.asarray(vn, dtype=float) < plastic_speed, 0.0, np.asarray(e, dtype=float))
+    slow = np.where(np.asarray(vn, dtype=float) < plastic_speed, 0.0, np.asarray(e, dtype=float))
+    out = np.where(np.asarray(since_impact, dtype=float) < contact_duration, 1.0, slow)
     return out[()]
 
 

@@ -33,6 +33,8 @@ def test_bad_shot(kwargs, pattern):
         (dict(e_disc=1.2), r"'e_disc'.*\[0, 1\].*1.2"),
         (dict(g=float("nan")), r"'g'"),
         (dict(max_events=0), r"'max_events'"),
+        (dict(contact_duration=-1e-6), r"'contact_duration'.*\[0, 0.01\].*-1e-06"),
+        (dict(contact_duration=0.1), r"'contact_duration'.*0.1"),
         (dict(friction_law="magic"), r"'friction_law'.*coulomb.*magic"),
     ],
 )

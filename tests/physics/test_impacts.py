@@ -79,6 +79,14 @@ def test_effective_restitution_is_zero_below_plastic_speed_only():
     )
 
 
+def test_effective_restitution_is_one_within_the_contact_duration():
+    """TC model: elastic while the previous impact is less than contact_duration ago, at any speed."""
+    since = np.array([0.0, 4.9e-5, 5e-5, np.inf])
+    np.testing.assert_array_equal(effective_restitution(0.5, 0.2, 1e-3, since, 5e-5), [1.0, 1.0, 0.2, 0.2])
+    np.testing.assert_array_equal(effective_restitution(1e-4, 0.2, 1e-3, since, 5e-5), [1.0, 1.0, 0.0, 0.0])
+    assert effective_restitution(0.5, 0.2, 1e-3, 0.0, 0.0) == 0.2  # contact_duration 0: TC off
+
+
 # --- disc-disc ---------------------------------------------------------------------------
 
 
