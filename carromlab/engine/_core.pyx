@@ -123,6 +123,7 @@ cdef struct Sim:
     # 64-bit words of the discs whose swept capsule may cover it
     int gn, gw
     double glo, gcs          # half-size of the cell range and cell side, m
+    double gcs_inv           # 1 / gcs, 1/m
     double glim              # half-size of the square where contacts can happen, m
     double rmax              # largest disc radius, m
     cnp.uint64_t* cells
@@ -635,7 +636,7 @@ cdef inline void sort_ints(int* a, int m) noexcept nogil:
 
 cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     """Cell row or column of coordinate x (m), clamped to the grid."""
-    cdef double f = (x + s.glo) / s.gcs
+    cdef double f = (x + s.glo) * s.gcs_inv
     if f < 1.0:
         return 0
     if f >= s.gn - 1:
@@ -659,7 +660,7 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     cdef int r, c, w = i >> 6, c0, c1
     cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
     cdef double rr = s.R[i] + GRID_MARGIN, x0 = s.x0[i], y0 = s.y0[i], ux = 0.0, uy = 0.0
-    cdef double s1 = 0.0, smax, tstop, ylo, yhi, sa, sb, xa, xb
+    cdef double s1 = 0.0, smax, tstop, ylo, yhi, sa, sb, xa, xb, iuy
     for r in range(sp[0], sp[1] + 1):
         for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
             s.cells[(r * s.gn + c) * s.gw + w] &= ~bit
@@ -682,6 +683,7 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
             s1 = (-s.glim - y0) / uy
         if not (s1 > 0.0):
             s1 = 0.0
+    iuy = 1.0 / uy if uy != 0.0 else 0.0
     sp[0] = grid_index(s, (y0 if uy >= 0.0 else y0 + uy * s1) - rr)
     sp[1] = grid_index(s, (y0 + uy * s1 if uy >= 0.0 else y0) + rr)
     for r in range(sp[0], sp[1] + 1):
@@ -690,11 +692,11 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
         sa = 0.0
         sb = s1
         if uy > 0.0:
-            sa = max(sa, (ylo - y0) / uy)
-            sb = min(sb, (yhi - y0) / uy)
+            sa = max(sa, (ylo - y0) * iuy)
+            sb = min(sb, (yhi - y0) * iuy)
         elif uy < 0.0:
-            sa = max(sa, (yhi - y0) / uy)
-            sb = min(sb, (ylo - y0) / uy)
+            sa = max(sa, (yhi - y0) * iuy)
+            sb = min(sb, (ylo - y0) * iuy)
         if sa > sb:
             sp[2 + 2 * r] = 1
             sp[3 + 2 * r] = 0
@@ -1248,9 +1250,10 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.span)
 
 
-cdef int grid_alloc(Sim* s) noexcept nogil:
-    """Size the neighbour grid from the board's half-size and the largest disc (call once
-    the radii and the board are set); -1 when out of memory."""
+cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
+    """Size the neighbour grid from the board's half-size and the largest disc, at most
+    max_cells cells per side (call once the radii and the board are set); -1 when out of
+    memory."""
     cdef int i
     s.rmax = 0.0
     for i in range(s.n):
@@ -1258,11 +1261,12 @@ cdef int grid_alloc(Sim* s) noexcept nogil:
             s.rmax = s.R[i]
     s.glo = s.b.h + 2.0 * s.rmax + GRID_MARGIN
     s.gn = <int> (2.0 * s.glo / (GRID_CELL * s.rmax)) if s.rmax > 0.0 else 1
+    if s.gn > max_cells:
+        s.gn = max_cells
     if s.gn < 1:
         s.gn = 1
-    if s.gn > GRID_MAX:
-        s.gn = GRID_MAX
     s.gcs = 2.0 * s.glo / s.gn
+    s.gcs_inv = 1.0 / s.gcs
     s.gw = (s.n + 63) // 64
     s.cells = <cnp.uint64_t*> calloc(s.gn * s.gn * s.gw, sizeof(cnp.uint64_t))
     s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
@@ -1313,6 +1317,7 @@ cdef class _Setup:
     cdef double[:, ::1] holes
     cdef double[:, ::1] pegs
     cdef double[::1] R, m, inertia, a, alpha
+    cdef public int grid_cells   # most neighbour-grid cells per side; 1: the all-pairs scan
 
     def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
                  radius, mass, decel, spin_decel):
@@ -1347,6 +1352,7 @@ cdef class _Setup:
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
         self.a = np.array(decel, dtype=np.float64)
         self.alpha = np.array(spin_decel, dtype=np.float64)
+        self.grid_cells = GRID_MAX
 
     cdef int init(self, Sim* s) except -1:
         cdef int n = self.R.shape[0]
@@ -1360,7 +1366,7 @@ cdef class _Setup:
         s.b = &self.b
         s.p = &self.p
         s.lp = &self.lp
-        if grid_alloc(s) < 0:
+        if grid_alloc(s, self.grid_cells) < 0:
             sim_free(s)
             raise MemoryError("carromlab engine: out of memory")
         return 0
