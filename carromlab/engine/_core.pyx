@@ -5,8 +5,11 @@ The model is specified in docs/physics.md. Between events every disc moves on a 
 line with constant deceleration ``a = mu g``; every event time is found in closed form or
 by a bracketed root finder on a monotone piece of a polynomial, so no contact is missed.
 The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
-109, 306 (1993): after an event only the discs involved and the discs whose next event
-involved them are re-predicted.
+109, 306 (1993): after an event only the discs whose motion changed and the discs whose
+next event involved them are re-predicted. A grid of the discs' swept capsules limits a
+prediction to the discs that can meet, a tournament tree gives the next event and per-disc
+partner lists the discs to re-predict, so the cost of an event does not grow with the
+number of discs (docs/physics.md).
 
 Everything below ``run_sim`` works without the GIL so that batches run on all cores.
 """
