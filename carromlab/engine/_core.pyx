@@ -16,7 +16,7 @@ Everything below ``run_sim`` works without the GIL so that batches run on all co
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
+from libc.math cimport sqrt, ceil, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -50,8 +50,11 @@ DEF V_EPS = 1e-9
 # Thickening of the swept capsules of the neighbour grid beyond the disc radius (m): far
 # above TOUCH and rounding, far below a cell.
 DEF GRID_MARGIN = 1e-6
-# Grid cell side in units of the largest disc radius, and the most cells per side.
+# Grid cell side: at least GRID_CELL largest disc radii, and at most GRID_DENSITY sqrt(n)
+# cells per side for n discs (few discs: long capsules would cross many small cells for
+# few neighbours), at most GRID_MAX.
 DEF GRID_CELL = 2.0
+DEF GRID_DENSITY = 2.0
 DEF GRID_MAX = 64
 
 cdef struct Board:
@@ -1264,6 +1267,8 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
             s.rmax = s.R[i]
     s.glo = s.b.h + 2.0 * s.rmax + GRID_MARGIN
     s.gn = <int> (2.0 * s.glo / (GRID_CELL * s.rmax)) if s.rmax > 0.0 else 1
+    if s.gn > GRID_DENSITY * sqrt(<double> s.n):
+        s.gn = <int> ceil(GRID_DENSITY * sqrt(<double> s.n))
     if s.gn > max_cells:
         s.gn = max_cells
     if s.gn < 1:
