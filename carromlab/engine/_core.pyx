@@ -643,7 +643,7 @@ cdef inline void sort_ints(int* a, int m) noexcept nogil:
 cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     """Cell row or column of coordinate x (m), clamped to the grid."""
     cdef double f = (x + s.glo) * s.gcs_inv
-    if f < 1.0:
+    if not (f >= 1.0):
         return 0
     if f >= s.gn - 1:
         return s.gn - 1
@@ -1128,6 +1128,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.n_events += 1
         # re-predict every disc whose scheduled event involves a disc whose motion
         # changed (nxt, j and the discs moved by a cluster merge), and the moved discs
+        for q in range(s.nmoved):
+            s.stale[s.stack[q]] = 0
         ns = 0
         for q in range(-2, s.nmoved):
             c = nxt if q == -2 else (j if q == -1 else s.stack[q])
