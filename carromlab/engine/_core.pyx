@@ -8,7 +8,7 @@ The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput
 109, 306 (1993): after an event only the discs whose motion changed and the discs whose
 next event involved them are re-predicted. A grid of the discs' swept capsules limits a
 prediction to the discs that can meet, a tournament tree gives the next event and per-disc
-partner lists the discs to re-predict, so the cost of an event does not grow with the
+partner lists the discs to re-predict, so the cost of an event grows little with the
 number of discs (docs/physics.md).
 
 Everything below ``run_sim`` works without the GIL so that batches run on all cores.
