@@ -788,6 +788,49 @@ def case_foul_probabilities(ctx: Ctx) -> dict:
 
 
 #: name -> function(ctx) -> dict of figures.
+COST_N = (2, 10, 19, 40, 63)  # coins per scene in cost_per_event
+
+
+def _random_coins(rng: np.random.Generator, board: Board, n: int) -> Scene:
+    """n white/black coins placed uniformly without overlap (and clear of the pockets) in
+    the part of ``board`` beyond the south striker area."""
+    h, r = board.size / 2, 0.0155
+    pts: list[tuple[float, float]] = []
+    while len(pts) < n:
+        x, y = rng.uniform(-h + r, h - r), rng.uniform(-h + 0.17, h - r)
+        if all(math.hypot(x - p.x, y - p.y) > 0.05 for p in board.holes) and all(
+            math.hypot(x - u, y - v) > 2 * r + 1e-5 for u, v in pts
+        ):
+            pts.append((x, y))
+    kinds = ["white" if k % 2 else "black" for k in range(n)]
+    return Scene.from_frame(board, pd.DataFrame({"kind": kinds, "x": [p[0] for p in pts], "y": [p[1] for p in pts]}))
+
+
+def case_cost_per_event(ctx: Ctx) -> dict:
+    """Engine CPU time per event against the number of coins: random non-overlapping
+    scenes of n coins on the ICF board, each hit by many striker shots from the baseline
+    (x uniform in +-0.2 m, angle uniform in 20..160 deg, 4-9 m/s), default physics, one
+    thread. ns per event = CPU time of the simulate_batch calls / total events."""
+    rng = np.random.default_rng(ctx.seed)
+    scenes, shots = ctx.pick((3, 1000), (10, 2000))
+    out: dict[str, Any] = {"scenes": scenes, "shots_per_scene": shots, "ns_per_event": {}, "events_per_shot": {}}
+    for n in COST_N:
+        cpu, events = 0.0, 0
+        for _ in range(scenes):
+            scene = _random_coins(rng, ctx.board, n)
+            x = rng.uniform(-0.2, 0.2, shots)
+            angle = np.radians(rng.uniform(20.0, 160.0, shots))
+            speed = rng.uniform(4.0, 9.0, shots)
+            t0 = time.process_time()
+            df = simulate_batch(scene, x, -0.2526, angle, speed, workers=1)
+            cpu += time.process_time() - t0
+            events += int(df["n_events"].sum())
+        out["ns_per_event"][str(n)] = 1e9 * cpu / events
+        out["events_per_shot"][str(n)] = events / (scenes * shots)
+    out["ratio_63_10"] = out["ns_per_event"]["63"] / out["ns_per_event"]["10"]
+    return out
+
+
 CASES: dict[str, Callable[[Ctx], dict]] = {
     "icf_break": case_icf_break,
     "cut_shot": case_cut_shot,
@@ -801,6 +844,7 @@ CASES: dict[str, Callable[[Ctx], dict]] = {
     "break_study": case_break_study,
     "break_study_slide_spin": case_break_study_slide_spin,
     "foul_probabilities": case_foul_probabilities,
+    "cost_per_event": case_cost_per_event,
 }
 
 #: name -> (case, key, op, threshold, description)
@@ -827,6 +871,7 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
         f"{law}_vs_coulomb": ("friction_laws", f"{law}_ratio", "<=", 3.0, f"{law} <= 3x coulomb per break")
         for law in ("linear", "stribeck", "coulomb_drag", "slide_spin_drag")
     },
+    "cost_per_event_63_vs_10": ("cost_per_event", "ratio_63_10", "<=", 1.5, "ns per event, 63 coins <= 1.5x 10 coins"),
 }  # fmt: skip
 
 
@@ -998,6 +1043,11 @@ def print_report(res: dict) -> None:
             label = name + ("*" if a["scaled_down"] else "")
             print(f"{label:<24}{a['shots']:>12,}{_fmt_s(a['seconds']):>12}{a['shots_per_s']:>12,.0f}"
                   f"{a['full_shots']:>12,}{_fmt_s(a['projected_full_s']):>12}  {note}")
+    if "cost_per_event" in c:
+        e = c["cost_per_event"]
+        print("\ncost per event (1 thread, CPU time): " + ", ".join(
+            f"{n} coins {ns:.0f} ns ({e['events_per_shot'][n]:.0f} events/shot)" for n, ns in e["ns_per_event"].items()
+        ) + f"; 63/10 = {e['ratio_63_10']:.2f}")
     if res["targets"]:
         print("\ntargets")
         for t in res["targets"].values():

@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 class _Setup:
+    grid_cells: int
     def __init__(
         self,
         round_board: bool,

@@ -7,17 +7,23 @@ by a bracketed root finder on a monotone piece of a polynomial, so no contact is
 The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
 109, 306 (1993): after an event only the discs whose motion changed (the two involved and
 any disc moved by a cluster merge) and the discs whose next event involves one of them are
-re-predicted. Impacts follow Walton's model with the TC model of Luding & McNamara
-(Granular Matter 1, 113, 1998) against inelastic collapse.
+re-predicted. A grid of the discs' swept capsules limits a prediction to the discs that can
+meet, a tournament tree gives the next event and per-disc partner lists the discs to
+re-predict, so the cost of an event grows little with the number of discs (docs/physics.md).
+Impacts follow Walton's model with the TC model of Luding & McNamara (Granular Matter 1,
+113, 1998) against inelastic collapse.
 
 Everything below ``run_sim`` works without the GIL so that batches run on all cores.
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
+from libc.math cimport sqrt, ceil, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
 
 from ._laws cimport (LawParams, Table, decel, decel_bound, evaluate, integrate, table_free,
                      table_init, time_at_distance)
@@ -43,6 +49,15 @@ DEF ST_DITCH = 2
 # impact unless it is pressed together (m/s). Both far below the physics scales.
 DEF TOUCH = 1e-10
 DEF V_EPS = 1e-9
+# Thickening of the swept capsules of the neighbour grid beyond the disc radius (m): far
+# above TOUCH and rounding, far below a cell.
+DEF GRID_MARGIN = 1e-6
+# Grid cell side: at least GRID_CELL largest disc radii, and at most GRID_DENSITY sqrt(n)
+# cells per side for n discs (few discs: long capsules would cross many small cells for
+# few neighbours), at most GRID_MAX.
+DEF GRID_CELL = 2.0
+DEF GRID_DENSITY = 2.0
+DEF GRID_MAX = 64
 
 cdef struct Board:
     int round_board
@@ -114,6 +129,26 @@ cdef struct Sim:
     Params* p
     LawParams* lp
     Table* tab               # per-disc segment tables (numeric friction laws only)
+    # neighbour grid (predict): gn x gn cells over [-glo, glo]^2, each a mask of gw
+    # 64-bit words of the discs whose swept capsule may cover it
+    int gn, gw
+    double glo, gcs          # half-size of the cell range and cell side, m
+    double gcs_inv           # 1 / gcs, 1/m
+    double glim              # half-size of the square where contacts can happen, m
+    double rmax              # largest disc radius, m
+    cnp.uint64_t* cells
+    cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
+    int* span                # per disc 2 + 2 gn ints: rows r0, r1, then columns c0, c1 per row
+    # event queue: tournament tree over tn (leaves tp .. tp + n - 1, lowest index wins ties)
+    int tp
+    int* tree
+    # discs whose scheduled EV_DISC event names disc d: list whead[d], links wnext/wprev,
+    # wof[k] the list disc k is on (-1 for none)
+    int* whead
+    int* wnext
+    int* wprev
+    int* wof
+    int* slist               # discs to re-predict after an event
     int oom
     int record
     Rec rec
@@ -564,35 +599,198 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
     return s.t + sd if sd <= T else INFINITY
 
 
-cdef void predict(Sim* s, int i) noexcept nogil:
-    """Full re-prediction of disc i's next event; pair events are offered to partners."""
-    cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j
-    cdef double tc, hz
+# ----------------------------------------------------------------------------------
+# Event queue and neighbour grid
+# ----------------------------------------------------------------------------------
+
+cdef inline int queue_better(Sim* s, int a, int b) noexcept nogil:
+    """The earlier of the queue entries a and b (-1: empty); a ties with a lower index b
+    only when b is on its right, so the lowest disc index wins among equal times."""
+    if b < 0:
+        return a
+    if a < 0:
+        return b
+    return b if s.tn[b] < s.tn[a] else a
+
+
+cdef void queue_init(Sim* s) noexcept nogil:
+    """Build the tournament tree over the discs' next-event times tn."""
+    cdef int v
+    for v in range(s.tp):
+        s.tree[s.tp + v] = v if v < s.n else -1
+    for v in range(s.tp - 1, 0, -1):
+        s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+
+
+cdef inline void set_tn(Sim* s, int k, double t) noexcept nogil:
+    """Set disc k's next-event time and replay its path of the tournament tree."""
+    cdef int v = (s.tp + k) >> 1
+    s.tn[k] = t
+    while v >= 1:
+        s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+        v >>= 1
+
+
+cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept nogil:
+    """Schedule disc k's next event, keeping the partner lists in step."""
+    cdef int d = part if kind == EV_DISC else -1
+    cdef int o = s.wof[k]
+    if o != d:
+        if o >= 0:
+            if s.wprev[k] >= 0:
+                s.wnext[s.wprev[k]] = s.wnext[k]
+            else:
+                s.whead[o] = s.wnext[k]
+            if s.wnext[k] >= 0:
+                s.wprev[s.wnext[k]] = s.wprev[k]
+        if d >= 0:
+            s.wprev[k] = -1
+            s.wnext[k] = s.whead[d]
+            if s.whead[d] >= 0:
+                s.wprev[s.whead[d]] = k
+            s.whead[d] = k
+        s.wof[k] = d
+    s.kind[k] = kind
+    s.partner[k] = part
+    set_tn(s, k, t)
+
+
+cdef inline void sort_ints(int* a, int m) noexcept nogil:
+    """Insertion sort of a[0:m] (short lists)."""
+    cdef int q, r, v
+    for q in range(1, m):
+        v = a[q]
+        r = q - 1
+        while r >= 0 and a[r] > v:
+            a[r + 1] = a[r]
+            r -= 1
+        a[r + 1] = v
+
+
+cdef inline int grid_index(Sim* s, double x) noexcept nogil:
+    """Cell row or column of coordinate x (m), clamped to the grid."""
+    cdef double f = (x + s.glo) * s.gcs_inv
+    if not (f >= 1.0):
+        return 0
+    if f >= s.gn - 1:
+        return s.gn - 1
+    return <int> f
+
+
+cdef void grid_set(Sim* s, int i) noexcept nogil:
+    """Register disc i in the cells covered by its swept capsule: its current segment from
+    the start to the stop point (``motion_left``), clipped to the square where contacts
+    can happen, thickened by its radius and GRID_MARGIN. A disc not on the board leaves
+    the grid.
+
+    Every contact that ``pair_time`` can report lies on both discs' segments, with the
+    centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
+    (it is before its own cushion or ditch event), so both centres are inside the clip
+    square and the two capsules share a cell. Cells are rows of the swept shape: the x
+    extent of the segment points within the row band widened by the thickness.
+    """
+    cdef int* sp = s.span + i * (2 + 2 * s.gn)
+    cdef int r, c, w = i >> 6, c0, c1
+    cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
+    cdef double rr = s.R[i] + GRID_MARGIN, x0 = s.x0[i], y0 = s.y0[i], ux = 0.0, uy = 0.0
+    cdef double s1 = 0.0, smax, tstop, ylo, yhi, sa, sb, xa, xb, iuy
+    for r in range(sp[0], sp[1] + 1):
+        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
+            s.cells[(r * s.gn + c) * s.gw + w] &= ~bit
+    sp[0] = 0
+    sp[1] = -1
     if s.status[i] != ST_BOARD:
-        s.tn[i] = INFINITY
-        s.kind[i] = EV_NONE
-        s.partner[i] = -1
+        return
+    if s.v0[i] > 0.0:
+        ux = s.ux[i]
+        uy = s.uy[i]
+        motion_left(s, i, s.v0[i], 0.0, &smax, &tstop)
+        s1 = smax
+        if ux > 0.0 and (s.glim - x0) / ux < s1:
+            s1 = (s.glim - x0) / ux
+        elif ux < 0.0 and (-s.glim - x0) / ux < s1:
+            s1 = (-s.glim - x0) / ux
+        if uy > 0.0 and (s.glim - y0) / uy < s1:
+            s1 = (s.glim - y0) / uy
+        elif uy < 0.0 and (-s.glim - y0) / uy < s1:
+            s1 = (-s.glim - y0) / uy
+        if not (s1 > 0.0):
+            s1 = 0.0
+    iuy = 1.0 / uy if uy != 0.0 else 0.0
+    sp[0] = grid_index(s, (y0 if uy >= 0.0 else y0 + uy * s1) - rr)
+    sp[1] = grid_index(s, (y0 + uy * s1 if uy >= 0.0 else y0) + rr)
+    for r in range(sp[0], sp[1] + 1):
+        ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
+        yhi = INFINITY if r == s.gn - 1 else -s.glo + (r + 1) * s.gcs + rr
+        sa = 0.0
+        sb = s1
+        if uy > 0.0:
+            sa = max(sa, (ylo - y0) * iuy)
+            sb = min(sb, (yhi - y0) * iuy)
+        elif uy < 0.0:
+            sa = max(sa, (yhi - y0) * iuy)
+            sb = min(sb, (ylo - y0) * iuy)
+        if sa > sb:
+            sp[2 + 2 * r] = 1
+            sp[3 + 2 * r] = 0
+            continue
+        xa = x0 + ux * sa
+        xb = x0 + ux * sb
+        c0 = grid_index(s, min(xa, xb) - rr)
+        c1 = grid_index(s, max(xa, xb) + rr)
+        sp[2 + 2 * r] = c0
+        sp[3 + 2 * r] = c1
+        for c in range(c0, c1 + 1):
+            s.cells[(r * s.gn + c) * s.gw + w] |= bit
+
+
+cdef void grid_candidates(Sim* s, int i) noexcept nogil:
+    """s.cand = the discs other than i registered in a cell of disc i's capsule."""
+    cdef int* sp = s.span + i * (2 + 2 * s.gn)
+    cdef int r, c, w
+    cdef cnp.uint64_t* cell
+    for w in range(s.gw):
+        s.cand[w] = 0
+    for r in range(sp[0], sp[1] + 1):
+        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
+            cell = s.cells + (r * s.gn + c) * s.gw
+            for w in range(s.gw):
+                s.cand[w] |= cell[w]
+    s.cand[i >> 6] &= ~((<cnp.uint64_t> 1) << (i & 63))
+
+
+cdef void predict(Sim* s, int i) noexcept nogil:
+    """Full re-prediction of disc i's next event; pair events are offered to partners.
+
+    Only discs sharing a grid cell with i can meet it (``grid_candidates``); they are
+    visited in increasing index order, as a scan of all discs would, so the horizons and
+    hence the results are those of the all-pairs scan.
+    """
+    cdef double best = INFINITY
+    cdef int bk = EV_NONE, bp = -1, j, w
+    cdef double tc, hz
+    cdef cnp.uint64_t bits
+    if s.status[i] != ST_BOARD:
+        set_event(s, i, INFINITY, EV_NONE, -1)
         return
     single_events(s, i, &best, &bk, &bp)
-    for j in range(s.n):
-        if j == i or s.status[j] != ST_BOARD:
-            continue
-        hz = best if best < s.tn[j] else s.tn[j]
-        if s.stale[j]:
-            hz = best
-        tc = pair_time(s, i, j, hz)
-        if tc < best:
-            best = tc
-            bk = EV_DISC
-            bp = j
-        if tc < s.tn[j] and not s.stale[j]:
-            s.tn[j] = tc
-            s.kind[j] = EV_DISC
-            s.partner[j] = i
-    s.tn[i] = best
-    s.kind[i] = bk
-    s.partner[i] = bp
+    grid_candidates(s, i)
+    for w in range(s.gw):
+        bits = s.cand[w]
+        while bits:
+            j = 64 * w + __builtin_ctzll(bits)
+            bits &= bits - 1
+            hz = best if best < s.tn[j] else s.tn[j]
+            if s.stale[j]:
+                hz = best
+            tc = pair_time(s, i, j, hz)
+            if tc < best:
+                best = tc
+                bk = EV_DISC
+                bp = j
+            if tc < s.tn[j] and not s.stale[j]:
+                set_event(s, j, tc, EV_DISC, i)
+    set_event(s, i, best, bk, bp)
 
 
 # ----------------------------------------------------------------------------------
@@ -945,7 +1143,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
 
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
-    cdef int i, k, j, nxt
+    cdef int i, k, j, nxt, c, q, ns
     cdef double tmin
     for i in range(s.n):
         s.tn[i] = INFINITY
@@ -953,22 +1151,22 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.partner[i] = -1
         s.stale[i] = 0
         s.skip[i] = -1
+        s.whead[i] = -1
+        s.wof[i] = -1
         restart(s, i)
+        grid_set(s, i)
         if s.record and rec_segment(s, i) < 0:
             return -2
     if s.oom:
         return -2
+    queue_init(s)
     for i in range(s.n):
         predict(s, i)
     while True:
-        nxt = -1
-        tmin = INFINITY
-        for i in range(s.n):
-            if s.tn[i] < tmin:
-                tmin = s.tn[i]
-                nxt = i
-        if nxt < 0:
+        nxt = s.tree[1]
+        if nxt < 0 or not (s.tn[nxt] < INFINITY):
             break
+        tmin = s.tn[nxt]
         if s.n_events >= s.p.max_events:
             s.truncated = 1
             break
@@ -979,37 +1177,51 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if j == -2:
             return -2
         restart(s, nxt)
+        grid_set(s, nxt)
         if j >= 0:
             restart(s, j)
+            grid_set(s, j)
         for k in range(s.nmoved):
             if s.stack[k] != nxt and s.stack[k] != j:
                 restart(s, s.stack[k])
+                grid_set(s, s.stack[k])
         if s.oom:
             return -2
         s.n_events += 1
-        # every disc whose motion changed (2), and every disc whose scheduled event involves
-        # one of them (1), is re-predicted
-        for k in range(s.n):
-            s.stale[k] = 0
-        s.stale[nxt] = 2
+        # re-predict every disc whose scheduled event involves a disc whose motion
+        # changed (nxt, j and the discs moved by a cluster merge), and the moved discs
+        for q in range(s.nmoved):
+            s.stale[s.stack[q]] = 0
+        ns = 0
+        for q in range(-2, s.nmoved):
+            c = nxt if q == -2 else (j if q == -1 else s.stack[q])
+            if c < 0:
+                continue
+            if q >= 0 and c != nxt and c != j and not s.stale[c]:
+                s.stale[c] = 1
+                s.slist[ns] = c
+                ns += 1
+            k = s.whead[c]
+            while k >= 0:
+                if k != nxt and k != j and not s.stale[k]:
+                    s.stale[k] = 1
+                    s.slist[ns] = k
+                    ns += 1
+                k = s.wnext[k]
+        sort_ints(s.slist, ns)
+        for q in range(ns):
+            set_tn(s, s.slist[q], INFINITY)
+        set_tn(s, nxt, INFINITY)
         if j >= 0:
-            s.stale[j] = 2
-        for k in range(s.nmoved):
-            s.stale[s.stack[k]] = 2   # moved by a cluster merge
-        for k in range(s.n):
-            if s.stale[k] == 0 and s.kind[k] == EV_DISC and s.stale[s.partner[k]] == 2:
-                s.stale[k] = 1
-            if s.stale[k]:
-                s.tn[k] = INFINITY
-        s.stale[nxt] = 0
+            set_tn(s, j, INFINITY)
+            s.stale[j] = 1
         predict(s, nxt)
         if j >= 0:
             s.stale[j] = 0
             predict(s, j)
-        for k in range(s.n):
-            if s.stale[k]:
-                s.stale[k] = 0
-                predict(s, k)
+        for q in range(ns):
+            s.stale[s.slist[q]] = 0
+            predict(s, s.slist[q])
     # bring every disc to the final time
     for i in range(s.n):
         if s.status[i] == ST_BOARD:
@@ -1022,7 +1234,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 14
-DEF NINT = 9
+DEF NINT = 14
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1064,6 +1276,14 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.partner = q + 4 * n
     s.stale = q + 5 * n
     s.stack = q + 6 * n
+    s.whead = q + 7 * n
+    s.wnext = q + 8 * n
+    s.wprev = q + 9 * n
+    s.wof = q + 10 * n
+    s.slist = q + 11 * n
+    s.tp = 1
+    while s.tp < n:
+        s.tp *= 2
     s.record = 0
     s.rec.nev = 0
     s.rec.cap_ev = 0
@@ -1073,6 +1293,13 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.rec.cap_seg = 0
     s.rec.seg_f = NULL
     s.rec.seg_i = NULL
+    s.tree = <int*> calloc(2 * s.tp, sizeof(int))
+    s.cells = NULL
+    s.cand = NULL
+    s.span = NULL
+    if s.tree == NULL:
+        sim_free(s)
+        return -1
     return 0
 
 
@@ -1088,6 +1315,38 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.rec.ev_i)
     free(s.rec.seg_f)
     free(s.rec.seg_i)
+    free(s.tree)
+    free(s.cells)
+    free(s.cand)
+    free(s.span)
+
+
+cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
+    """Size the neighbour grid from the board's half-size and the largest disc, at most
+    max_cells cells per side (call once the radii and the board are set); -1 when out of
+    memory."""
+    cdef int i
+    s.rmax = 0.0
+    for i in range(s.n):
+        if s.R[i] > s.rmax:
+            s.rmax = s.R[i]
+    s.glo = s.b.h + 2.0 * s.rmax + GRID_MARGIN
+    s.gn = <int> (2.0 * s.glo / (GRID_CELL * s.rmax)) if s.rmax > 0.0 else 1
+    if s.gn > GRID_DENSITY * sqrt(<double> s.n):
+        s.gn = <int> ceil(GRID_DENSITY * sqrt(<double> s.n))
+    if s.gn > max_cells:
+        s.gn = max_cells
+    if s.gn < 1:
+        s.gn = 1
+    s.gcs = 2.0 * s.glo / s.gn
+    s.gcs_inv = 1.0 / s.gcs
+    s.gw = (s.n + 63) // 64
+    s.cells = <cnp.uint64_t*> calloc(s.gn * s.gn * s.gw, sizeof(cnp.uint64_t))
+    s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
+    s.span = <int*> calloc(s.n * (2 + 2 * s.gn), sizeof(int))
+    if s.cells == NULL or s.cand == NULL or s.span == NULL:
+        return -1
+    return 0
 
 
 cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* omega) noexcept nogil:
@@ -1114,6 +1373,14 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
         s.tcap[i] = INFINITY
         s.tlast[i] = -INFINITY
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
+    # the grid starts empty; contacts happen within 2 rmax of the board or of a start
+    memset(s.cells, 0, s.gn * s.gn * s.gw * sizeof(cnp.uint64_t))
+    s.glim = s.b.h
+    for i in range(s.n):
+        s.span[i * (2 + 2 * s.gn)] = 0
+        s.span[i * (2 + 2 * s.gn) + 1] = -1
+        s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
+    s.glim += 2.0 * s.rmax + GRID_MARGIN
 
 
 cdef class _Setup:
@@ -1124,6 +1391,7 @@ cdef class _Setup:
     cdef double[:, ::1] holes
     cdef double[:, ::1] pegs
     cdef double[::1] R, m, inertia, a, alpha
+    cdef public int grid_cells   # most neighbour-grid cells per side; 1: the all-pairs scan
 
     def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
                  radius, mass, decel, spin_decel):
@@ -1158,6 +1426,7 @@ cdef class _Setup:
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
         self.a = np.array(decel, dtype=np.float64)
         self.alpha = np.array(spin_decel, dtype=np.float64)
+        self.grid_cells = GRID_MAX
 
     cdef int init(self, Sim* s) except -1:
         cdef int n = self.R.shape[0]
@@ -1171,6 +1440,9 @@ cdef class _Setup:
         s.b = &self.b
         s.p = &self.p
         s.lp = &self.lp
+        if grid_alloc(s, self.grid_cells) < 0:
+            sim_free(s)
+            raise MemoryError("carromlab engine: out of memory")
         return 0
 
 
