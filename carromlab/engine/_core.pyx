@@ -107,6 +107,7 @@ cdef struct Sim:
     int* hole
     double* tcap
     double* tlast            # time of the disc's last impact, s (TC model)
+    int* plast               # what it hit then: disc j, or -2 - cushion, or -6 - peg; -1 none
     int* skip
     double* tn
     int* kind
@@ -825,15 +826,32 @@ cdef void walton(double* vi, double* wi, double mi_inv, double Ri, double Ii_inv
     wj[0] -= Rj * Jt * Ij_inv
 
 
-cdef double restitution(Sim* s, int i, int j, double e, double vn) noexcept nogil:
+cdef inline int again(Sim* s, int i, int other) noexcept nogil:
+    """True when disc i meets ``other`` (a disc, or -2 - cushion, -6 - peg) again less than
+    the contact duration after its previous impact, which was with ``other`` too: one
+    continuing contact (the partner's previous impact must have been with i as well)."""
+    return s.t - s.tlast[i] < s.p.tc and s.plast[i] == other and (other < 0 or s.plast[other] == i)
+
+
+cdef double restitution(Sim* s, int i, int j, double e, double vn, int cont) noexcept nogil:
     """Normal restitution of an impact of disc i with disc j (j = -1: a fixed obstacle) at
-    normal speed vn: 1 while either disc's previous impact is less than the contact duration
-    ago (TC model), else 0 below the plastic speed, else e (docs/physics.md)."""
+    normal speed vn (docs/physics.md): 0 for a continuing contact (``cont``); else 1 while
+    either disc's previous impact is less than the contact duration ago (TC model); else 0
+    below the plastic speed; else e."""
+    if cont:
+        return 0.0
     if s.t - s.tlast[i] < s.p.tc or (j >= 0 and s.t - s.tlast[j] < s.p.tc):
         return 1.0
     if vn < s.p.plastic:
         return 0.0
     return e
+
+
+cdef inline void remember(Sim* s, int i, int other, double vn) noexcept nogil:
+    """Record an impact (vn > 0) of disc i with ``other`` now, for the TC model."""
+    if vn > 0.0:
+        s.tlast[i] = s.t
+        s.plast[i] = other
 
 
 cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nogil:
@@ -1032,7 +1050,7 @@ cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
 
 cdef int process(Sim* s, int i) noexcept nogil:
     """Carry out disc i's scheduled event at time s.t; return the partner disc or -1."""
-    cdef int kind = s.kind[i], part = s.partner[i], j = -1, k
+    cdef int kind = s.kind[i], part = s.partner[i], j = -1, k, cont = 0
     cdef double vi[2]
     cdef double vj[2]
     cdef double wi, wj, nx, ny, d, vn = 0.0, wx, wy
@@ -1055,13 +1073,13 @@ cdef int process(Sim* s, int i) noexcept nogil:
         nx = 1.0 if part == 0 else (-1.0 if part == 1 else 0.0)
         ny = 1.0 if part == 2 else (-1.0 if part == 3 else 0.0)
         vn = vi[0] * nx + vi[1] * ny
+        cont = again(s, i, -2 - part)
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, 0.0, 0.0,
-               nx, ny, restitution(s, i, -1, p.e_cush, vn), p.mu_cush, p.beta_cush)
-        if vn > 0.0:
-            s.tlast[i] = s.t
+               nx, ny, restitution(s, i, -1, p.e_cush, vn, cont), p.mu_cush, p.beta_cush)
+        remember(s, i, -2 - part, vn)
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
-        if vn < p.plastic:
+        if cont or vn < p.plastic:
             merge_cluster(s, i, -1, nx, ny)
     elif kind == EV_PEG:
         nx = b.px[part] - s.x0[i]
@@ -1070,13 +1088,13 @@ cdef int process(Sim* s, int i) noexcept nogil:
         nx /= d
         ny /= d
         vn = vi[0] * nx + vi[1] * ny
+        cont = again(s, i, -6 - part)
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, b.pr[part], 0.0,
-               nx, ny, restitution(s, i, -1, p.e_peg, vn), p.mu_peg, p.beta_peg)
-        if vn > 0.0:
-            s.tlast[i] = s.t
+               nx, ny, restitution(s, i, -1, p.e_peg, vn, cont), p.mu_peg, p.beta_peg)
+        remember(s, i, -6 - part, vn)
         set_velocity(s, i, vi[0], vi[1])
         s.w0[i] = wi
-        if vn < p.plastic:
+        if cont or vn < p.plastic:
             merge_cluster(s, i, -1, nx, ny)
     elif kind == EV_HOLE:
         vn = s.v0[i]
@@ -1105,12 +1123,12 @@ cdef int process(Sim* s, int i) noexcept nogil:
         nx /= d
         ny /= d
         vn = (vi[0] - vj[0]) * nx + (vi[1] - vj[1]) * ny
+        cont = again(s, i, j)
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 1.0 / s.m[j], s.R[j],
-               1.0 / s.inertia[j], nx, ny, restitution(s, i, j, p.e_disc, vn), p.mu_disc,
+               1.0 / s.inertia[j], nx, ny, restitution(s, i, j, p.e_disc, vn, cont), p.mu_disc,
                p.beta_disc)
-        if vn > 0.0:
-            s.tlast[i] = s.t
-            s.tlast[j] = s.t
+        remember(s, i, j, vn)
+        remember(s, j, i, vn)
         set_velocity(s, i, vi[0], vi[1])
         set_velocity(s, j, vj[0], vj[1])
         s.w0[i] = wi
@@ -1119,7 +1137,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
             s.first_contact = j if i == s.striker else i
         wx = vi[0] - vj[0]
         wy = vi[1] - vj[1]
-        if pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
+        if cont or pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
             merge_cluster(s, i, j, nx, ny)
     # a disc brought to rest over a hole by an impact or a merge falls
     capture_if_inside(s, i)
@@ -1284,6 +1302,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.tp = 1
     while s.tp < n:
         s.tp *= 2
+    s.plast = q + 12 * n
     s.record = 0
     s.rec.nev = 0
     s.rec.cap_ev = 0
@@ -1372,6 +1391,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
         s.hole[i] = -1
         s.tcap[i] = INFINITY
         s.tlast[i] = -INFINITY
+        s.plast[i] = -1
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
     # the grid starts empty; contacts happen within 2 rmax of the board or of a start
     memset(s.cells, 0, s.gn * s.gn * s.gw * sizeof(cnp.uint64_t))

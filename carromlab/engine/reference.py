@@ -25,7 +25,8 @@ Each step of length ``dt``:
    Sweeps over all contacts, in a fixed order, repeat until a sweep resolves no impact
    (at most ``max_sweeps`` times per step).
 
-The sticky merge of pushing pairs (rule 2 of the low-speed rules) is not modelled: a pair
+The sticky merge of pushing pairs (rule 2 of the low-speed rules, and the continuing
+contact of a pair meeting again within the contact duration) is not modelled: a pair
 that is touching but not approaching is only kept from interpenetrating, and a pusher that
 catches up again within a step meets a plastic impact, which gives the same common normal
 velocity to first order in ``dt``.

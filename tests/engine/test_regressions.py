@@ -3,7 +3,8 @@
 Each case is a starting layout, physics parameters and one shot that once went wrong: an
 inelastic collapse that used the whole event budget, two discs left 1.26 mm (and 2.6 um,
 under air drag) inside each other, a crokinole pack whose clock stuck for 20,000 events,
-and a disc left at rest over a pocket. Checked: no truncation, a bounded number of
+a disc left at rest over a pocket, and (with the TC model) a pressed spinning pair that
+chattered until the event budget ran out. Checked: no truncation, a bounded number of
 events, no pair closer than the sum of radii minus 1e-10 m at any event time (or between
 two), and no disc at rest inside a capture circle.
 """
@@ -49,6 +50,15 @@ HEX12 = pd.DataFrame({"kind": ["dark"] * 12, "x": [
 POCKET18 = pd.DataFrame({'kind': ['white', 'queen', 'white', 'white', 'queen', 'black', 'queen', 'white', 'black', 'black', 'black', 'black', 'black', 'white', 'white', 'white', 'black', 'black'], 'x': [0.1609318774522625, 0.3545, 0.08588188642924827, 0.24681468203503448, 0.3545, 0.31588877564393875, -0.08340799384556774, -0.010946111069049302, 0.21395784507331012, -0.16295565433895612, 0.09701379936192267, 0.3545, 0.27319264905321655, -0.3545, 0.3545, -0.3545, -0.3545, 0.3545], 'y': [0.3545, 0.03121441419851373, -0.2136872067596652, -0.3545, -0.07308641800203614, 0.10579000647441883, 0.26681081754244124, 0.3543910852111826, -0.3545, 0.020770973717034236, -0.3545, 0.08902298302338968, 0.3545, 0.04590843836608283, 0.1387436454348166, -0.08586048117381812, 0.14365204765333867, 0.19583126031921866]})
 
 
+# found by fuzzing the TC model: a spinning disc pressed against another chattered in
+# elastic TC impacts every 8 us until the event budget (20,000) ran out
+CHATTER9 = pd.DataFrame([
+    ("white", -0.047457255305025314, 0.057976931187623565), ("black", -0.07619765336270644, 0.1779530070355665),
+    ("white", -0.07452283810404621, 0.07309163355814162), ("black", -0.04671894981189678, 0.18922644621454),
+    ("white", -0.10692451327977398, 0.17384690430464173), ("black", -0.020015409868324615, 0.20497195206484678),
+    ("white", -0.13240624719036692, 0.13840009494530897), ("black", -0.09285855374727814, 0.20409520278067134),
+    ("white", -0.1438996604660663, 0.16719074362285663)], columns=["kind", "x", "y"])
+
 CASES = {
     # inelastic collapse: 99,988 of 100,000 events at one instant
     "icf_break_low_restitution": dict(
@@ -91,6 +101,13 @@ CASES = {
                              plastic_speed=0.001, capture_speed_max=2.5158901683978594),
         shot=Shot(0.1943887591364954, 0.02305307409650137, 2.17580262237181, 9.006575407617042, 1069.464828559975),
         max_events=2000),
+    "slide_spin_pressed_chatter": dict(
+        scene=lambda: Scene.from_frame(Board.icf(), CHATTER9),
+        params=PhysicsParams(friction_law="slide_spin", mu=0.1786064345190964, e_disc=0.3,
+                             mu_contact=0.7241015381922826, beta0_disc=-0.9757086912997628,
+                             e_cushion=0.8716761522980825, air_drag=0.03, plastic_speed=0.0, max_events=20000),
+        shot=Shot(0.14819278266989638, -0.2526, 2.0516303616717724, 1.1181975360863352, 135.09233634080522),
+        max_events=600),
 }
 
 
