@@ -39,7 +39,7 @@ def main() -> None:
     overhead = BoardCalibration.from_scale(1000.0, origin_px=(960.0, 540.0))
     corners = [list(map(float, overhead.to_pixels(sx * H, sy * H))) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     syn = make_synthetic_tracks(
-        coin_scene(0.10, 0.15), Shot(-0.15, -0.25, 1.0272, 4.0), PhysicsParams(mu=0.12),
+        coin_scene(0.10, 0.15), Shot(-0.15, -0.25, 1.0272, 4.0), PhysicsParams(friction_law="coulomb", mu=0.12),
         camera=BoardCalibration.from_corners(corners, BOARD.size), seed=101,
     )  # fmt: skip
     syn.write(HERE / "cushion_shot.csv", notes="SYNTHETIC. Coulomb law, mu = 0.12; striker hits a coin, then cushions.")

@@ -17,7 +17,7 @@ from carromlab.engine.reference import IN_DITCH, IN_HOLE, ON_BOARD, simulate_ref
 from carromlab.physics.params import PhysicsParams
 
 R, M = 0.0155, 0.0052  # ICF coin radius (m) and mass (kg)
-PARAMS = PhysicsParams(mu=0.12)
+PARAMS = PhysicsParams(mu=0.12, friction_law="coulomb")  # the closed forms below are the Coulomb law's
 A = PARAMS.deceleration  # m/s^2
 
 

@@ -17,7 +17,7 @@ from carromlab import Board, PhysicsParams, Scene, Shot
 from carromlab.fitting import SyntheticTracks, make_synthetic_tracks
 
 GENERATING = {
-    "coulomb": PhysicsParams(mu=0.12),
+    "coulomb": PhysicsParams(friction_law="coulomb", mu=0.12),
     "linear": PhysicsParams(friction_law="linear", mu=0.10, mu_v=0.03),
     "stribeck": PhysicsParams(friction_law="stribeck", mu=0.10, mu_static=0.16, stribeck_speed=0.3),
     "slide_spin": PhysicsParams(friction_law="slide_spin", mu=0.12),

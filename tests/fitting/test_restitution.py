@@ -9,7 +9,9 @@ import pytest
 from carromlab import Board, PhysicsParams, Scene, Shot
 from carromlab.fitting import Tracks, fit_restitution, make_synthetic_tracks
 
-TRUTH = PhysicsParams()  # e_disc 0.9, e_cushion 0.75, mu_contact = mu_cushion = 0.12
+# e_disc 0.9, e_cushion 0.75, mu_contact = mu_cushion = 0.12; the Coulomb law, whose constant
+# deceleration is what fit_restitution(deceleration=...) removes around an impact
+TRUTH = PhysicsParams(friction_law="coulomb")
 
 
 def glancing(seed, **camera):
