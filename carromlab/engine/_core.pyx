@@ -72,6 +72,10 @@ cdef struct Rec:
     double* seg_f            # per segment: t0, x0, y0, vx, vy, w0
     int* seg_i               # per segment: disc, status
 
+cdef struct Now:
+    # Last evaluated state of a disc (numeric laws): at time T of the segment started at t0.
+    double T, t0, x, y, v, d, w
+
 cdef struct Sim:
     int n
     double* R
@@ -111,6 +115,7 @@ cdef struct Sim:
     Params* p
     LawParams* lp
     Seg* seg                 # per-disc segments (numeric friction laws only)
+    Now* now                 # per-disc cache of the last state_ex (numeric laws only)
     int oom
     int record
     Rec rec
@@ -131,7 +136,24 @@ cdef inline void state_ex(Sim* s, int i, double T, double* x, double* y, double*
         d[0] = 0.0
         return
     if s.lp.numeric:
+        # every prediction after an event evaluates the same discs at the same time
+        if s.now[i].T == T and s.now[i].t0 == s.t0[i]:
+            x[0] = s.now[i].x
+            y[0] = s.now[i].y
+            v[0] = s.now[i].v
+            d[0] = s.now[i].d
+            return
         seg_eval(s.lp, s.R[i], &s.seg[i], tau, d, v, &w)
+        s.now[i].T = T
+        s.now[i].t0 = s.t0[i]
+        s.now[i].x = s.x0[i] + s.ux[i] * d[0]
+        s.now[i].y = s.y0[i] + s.uy[i] * d[0]
+        s.now[i].v = v[0]
+        s.now[i].d = d[0]
+        s.now[i].w = w
+        x[0] = s.now[i].x
+        y[0] = s.now[i].y
+        return
     else:
         ts = s.v0[i] / s.a[i]
         if tau >= ts:
@@ -157,7 +179,10 @@ cdef inline double spin_at(Sim* s, int i, double T) noexcept nogil:
     if tau <= 0.0:
         return w
     if s.lp.slide_spin and s.v0[i] > 0.0:
-        seg_eval(s.lp, s.R[i], &s.seg[i], tau, &d, &v, &mag)
+        if s.now[i].T == T and s.now[i].t0 == s.t0[i]:
+            mag = s.now[i].w
+        else:
+            seg_eval(s.lp, s.R[i], &s.seg[i], tau, &d, &v, &mag)
         return mag if w >= 0.0 else -mag
     if w > 0.0:
         return w - dw if w > dw else 0.0
@@ -220,6 +245,7 @@ cdef void restart(Sim* s, int i) noexcept nogil:
     """Start the segment of disc i from its current velocity and spin."""
     if not s.lp.numeric:
         return
+    s.now[i].T = -INFINITY
     if seg_start(s.lp, s.R[i], s.v0[i] if s.status[i] == ST_BOARD else 0.0, fabs(s.w0[i]), &s.seg[i]) < 0:
         s.oom = 1
 
@@ -471,8 +497,8 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     cdef double wx, wy, gdot, g0, step, qx, qy, g2, ai, aj, di, dj, tstop, li, lj
     cdef int it
     if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
-            and fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]):
-        return INFINITY   # same motion: the offset never changes
+            and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
+        return INFINITY   # same motion (the spin moves a disc only under slide-spin): a fixed offset
     state_ex(s, i, s.t, &xi, &yi, &vi, &di)
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     motion_left(s, i, vi, di, &li, &tstop)
@@ -1034,11 +1060,13 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.tcap = d + 12 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
-    if s.tn == NULL or s.seg == NULL:
+    s.now = <Now*> calloc(n + 1, sizeof(Now))
+    if s.tn == NULL or s.seg == NULL or s.now == NULL:
         free(d)
         free(q)
         free(s.tn)
         free(s.seg)
+        free(s.now)
         return -1
     for i in range(n):
         seg_init(&s.seg[i])
@@ -1069,6 +1097,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
     for i in range(s.n):
         seg_free(&s.seg[i])
     free(s.seg)
+    free(s.now)
     free(s.rec.ev_f)
     free(s.rec.ev_i)
     free(s.rec.seg_f)
