@@ -8,10 +8,13 @@ detection) use array operations.
 
 Each step of length ``dt``:
 
-1. every disc on the board slides exactly under the constant Coulomb deceleration
-   ``mu g`` along its velocity (the closed form, clamped at the stop, so a disc that stops
-   inside a step stops at the right place) and its spin decays at ``(4/3) mu g / R``
-   toward zero;
+1. every disc on the board slides along its velocity: under the constant Coulomb law
+   exactly, with deceleration ``mu g`` (the closed form, clamped at the stop, so a disc
+   that stops inside a step stops at the right place) and its spin decaying at
+   ``(4/3) mu g / R`` toward zero; under every other friction law (mu(v), Stribeck, air
+   drag, slide-spin coupling; :mod:`carromlab.physics.friction`) by one explicit midpoint
+   step of the law's equations for speed and spin, a disc that would reverse inside the
+   step stopping at the distance its current deceleration gives;
 2. captures: a disc whose centre is inside a capture circle falls into that hole, a disc
    beyond the edge of a round board falls into the ditch;
 3. contacts: every overlapping pair, disc-cushion and disc-peg contact that is
@@ -37,6 +40,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_array, check_choice, check_int, check_real
+from ..physics.friction import get_law, slide_spin_factors
 from ..physics.impacts import effective_restitution, resolve_fixed, resolve_pair
 from ..physics.params import PhysicsParams
 
@@ -153,6 +157,53 @@ def _slide(
     # Spin decays independently of the slide (docs/physics.md, Coulomb law).
     spin_decay = (4.0 / 3.0) * a / radii[on] * dt
     omg[on] = np.sign(omg[on]) * np.maximum(np.abs(omg[on]) - spin_decay, 0.0)
+
+
+def _slide_law(
+    pos: NDArray[np.float64],
+    vel: NDArray[np.float64],
+    omg: NDArray[np.float64],
+    radii: NDArray[np.float64],
+    on: NDArray[np.bool_],
+    params: PhysicsParams,
+    dt: float,
+) -> None:
+    """Advance discs on the board by ``dt`` under any friction law (midpoint method, in place)."""
+    law = get_law(params.friction_law)
+    eng = law.engine(params)
+    g, mu, drag, coupled = params.g, params.mu, params.air_drag, bool(eng["slide_spin"])
+
+    def mu_of(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        if eng["mu_kind"] == 1:
+            return mu + params.mu_v * v
+        if eng["mu_kind"] == 2:
+            return mu + (params.mu_static - mu) * np.exp(-((v / params.stribeck_speed) ** 2))
+        return np.full_like(v, mu)
+
+    def rates(v: NDArray[np.float64], w: NDArray[np.float64], r: NDArray[np.float64]):
+        m = mu_of(v)
+        if not coupled:
+            return np.where(v > 0.0, -g * m - drag * v * v, 0.0), np.where(w > 0.0, -4.0 * g * mu_of(0.0 * v) / (3.0 * r), 0.0)
+        eps = np.divide(v, r * w, out=np.full_like(v, np.inf), where=w > 0.0)
+        F, T = slide_spin_factors(np.minimum(eps, 1e12))
+        F = np.where(np.isinf(eps), 1.0, F)
+        T = np.where(np.isinf(eps), 0.0, T)
+        return np.where(v > 0.0, -g * m * F - drag * v * v, 0.0), np.where(w > 0.0, -2.0 * g * m * T / r, 0.0)
+
+    idx = np.flatnonzero(on)
+    v = np.hypot(vel[idx, 0], vel[idx, 1])
+    w = np.abs(omg[idx])
+    r = radii[idx]
+    dv1, dw1 = rates(v, w, r)
+    dv2, dw2 = rates(np.maximum(v + 0.5 * dt * dv1, 0.0), np.maximum(w + 0.5 * dt * dw1, 0.0), r)
+    v1 = v + dt * dv2
+    stops = v1 <= 0.0
+    ds = np.where(stops, np.divide(v * v, -2.0 * dv1, out=np.zeros_like(v), where=dv1 < 0.0), 0.5 * dt * (v + v1))
+    v1 = np.maximum(v1, 0.0)
+    u = np.divide(vel[idx], v[:, None], out=np.zeros((len(idx), 2)), where=v[:, None] > 0.0)
+    pos[idx] += u * ds[:, None]
+    vel[idx] = u * v1[:, None]
+    omg[idx] = np.sign(omg[idx]) * np.maximum(w + dt * dw2, 0.0)
 
 
 def _capture(
@@ -333,8 +384,9 @@ def simulate_reference(
     pegs : sequence of (x, y, radius)
         Fixed round pegs, m.
     params : PhysicsParams
-        Friction, impact and capture parameters. Only the ``"coulomb"`` friction law is
-        implemented here.
+        Friction, impact and capture parameters; every registered friction law (the
+        constant Coulomb law without drag in closed form, the others by the midpoint
+        method).
     dt : float
         Time step, s (> 0). The results are first-order accurate in ``dt``.
     t_max : float
@@ -350,8 +402,7 @@ def simulate_reference(
     Raises
     ------
     ValueError
-        If an input has the wrong shape or is out of range, or the friction law is not
-        ``"coulomb"``.
+        If an input has the wrong shape or is out of range.
 
     Notes
     -----
@@ -382,13 +433,13 @@ def simulate_reference(
     peg_arr = _geometry("pegs", pegs)
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {params!r} instead.")
-    check_choice("params.friction_law", params.friction_law, ("coulomb",))
     dt = check_real("dt", dt, low=0.0, low_open=True, unit="s")
     t_max = check_real("t_max", t_max, low=0.0, low_open=True, unit="s")
     max_sweeps = check_int("max_sweeps", max_sweeps, low=1)
 
     inertia = KAPPA * masses * radii**2
     a = params.deceleration
+    closed_form = params.friction_law == "coulomb" and params.air_drag == 0.0
     with np.errstate(invalid="ignore"):  # NaN marks holes too small to take the disc
         capture_radius = np.sqrt(hole_arr[None, :, 2] ** 2 - radii[:, None] ** 2)
     status = np.full(n_discs, ON_BOARD, dtype=np.int64)
@@ -413,7 +464,10 @@ def simulate_reference(
         if still(status == ON_BOARD):
             break
         t = step * dt  # not accumulated, so no drift over many steps
-        _slide(pos, vel, omg, radii, status == ON_BOARD, a, dt)
+        if closed_form:
+            _slide(pos, vel, omg, radii, status == ON_BOARD, a, dt)
+        else:
+            _slide_law(pos, vel, omg, radii, status == ON_BOARD, params, dt)
         capture(t)
         _contacts(t, pos, vel, omg, radii, masses, inertia, status == ON_BOARD,
                   not round_board, half_size, peg_arr, params, max_sweeps, records)

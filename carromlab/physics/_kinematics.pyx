@@ -30,7 +30,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   v, s, t_stop below 1e-12 (tests/physics/test_kinematics.py);
 * speed-only laws (mu(v), Stribeck, any drag, spin decaying on its own): dv/dt = -f(v) is
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
-  functions of the remaining time rho (uniform step 5e-4 s, same integrator) up to
+  functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
   25 m/s; a segment is a look-up;
 * slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
   Dormand-Prince 5(4) per segment (rtol 1e-10), stored as knots with cubic Hermite
@@ -616,10 +616,10 @@ if ss_build() < 0:
 # Speed-only laws: V(rho) and D(rho) tables (one per CompiledLaw)
 # ----------------------------------------------------------------------------------
 
-DEF SP_H = 5e-4           # s, step of the remaining time
+DEF SP_H = 2.5e-4         # s, step of the remaining time
 DEF SP_SUB = 2
 DEF SP_VMAX = 25.0        # m/s
-DEF SP_CAP = 131072
+DEF SP_CAP = 262144
 
 
 cdef inline double speed_f(const LawParams* lp, double v) noexcept nogil:
