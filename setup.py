@@ -27,13 +27,13 @@ def get_extensions() -> list[Extension]:
     """Every compiled kernel of the package, with project-wide settings."""
     exts = [
         Extension(
-            f"carromlab.engine.{name}",
-            [f"carromlab/engine/{name}.pyx"],
+            f"carromlab.{name}",
+            [f"carromlab/{name.replace('.', '/')}.pyx"],
             include_dirs=[np.get_include()],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in ("_laws", "_core")
+        for name in ("physics._kinematics", "engine._core")
     ]
     return cythonize(exts, compiler_directives=DIRECTIVES)
 

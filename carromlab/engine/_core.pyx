@@ -25,8 +25,9 @@ from libc.string cimport memcpy, memset
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
-from ._laws cimport (LawParams, Table, decel, decel_bound, evaluate, integrate, table_free,
-                     table_init, time_at_distance)
+from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, decel_bound, seg_eval,
+                                            seg_free, seg_init, seg_start, seg_time_at)
+from carromlab.physics._kinematics import compiled_law
 
 cnp.import_array()
 
@@ -89,6 +90,10 @@ cdef struct Rec:
     double* seg_f            # per segment: t0, x0, y0, vx, vy, w0
     int* seg_i               # per segment: disc, status
 
+cdef struct Now:
+    # Last evaluated state of a disc (numeric laws): at time T of the segment started at t0.
+    double T, t0, x, y, v, d, w
+
 cdef struct Sim:
     int n
     double* R
@@ -129,7 +134,8 @@ cdef struct Sim:
     Board* b
     Params* p
     LawParams* lp
-    Table* tab               # per-disc segment tables (numeric friction laws only)
+    Seg* seg                 # per-disc segments (numeric friction laws only)
+    Now* now                 # per-disc cache of the last state_ex (numeric laws only)
     # neighbour grid (predict): gn x gn cells over [-glo, glo]^2, each a mask of gw
     # 64-bit words of the discs whose swept capsule may cover it
     int gn, gw
@@ -170,7 +176,24 @@ cdef inline void state_ex(Sim* s, int i, double T, double* x, double* y, double*
         d[0] = 0.0
         return
     if s.lp.numeric:
-        evaluate(s.lp, s.R[i], &s.tab[i], tau, d, v, &w)
+        # every prediction after an event evaluates the same discs at the same time
+        if s.now[i].T == T and s.now[i].t0 == s.t0[i]:
+            x[0] = s.now[i].x
+            y[0] = s.now[i].y
+            v[0] = s.now[i].v
+            d[0] = s.now[i].d
+            return
+        seg_eval(s.lp, s.R[i], &s.seg[i], tau, d, v, &w)
+        s.now[i].T = T
+        s.now[i].t0 = s.t0[i]
+        s.now[i].x = s.x0[i] + s.ux[i] * d[0]
+        s.now[i].y = s.y0[i] + s.uy[i] * d[0]
+        s.now[i].v = v[0]
+        s.now[i].d = d[0]
+        s.now[i].w = w
+        x[0] = s.now[i].x
+        y[0] = s.now[i].y
+        return
     else:
         ts = s.v0[i] / s.a[i]
         if tau >= ts:
@@ -196,7 +219,10 @@ cdef inline double spin_at(Sim* s, int i, double T) noexcept nogil:
     if tau <= 0.0:
         return w
     if s.lp.slide_spin and s.v0[i] > 0.0:
-        evaluate(s.lp, s.R[i], &s.tab[i], tau, &d, &v, &mag)
+        if s.now[i].T == T and s.now[i].t0 == s.t0[i]:
+            mag = s.now[i].w
+        else:
+            seg_eval(s.lp, s.R[i], &s.seg[i], tau, &d, &v, &mag)
         return mag if w >= 0.0 else -mag
     if w > 0.0:
         return w - dw if w > dw else 0.0
@@ -217,8 +243,8 @@ cdef inline void motion_left(Sim* s, int i, double v, double d, double* smax, do
     """Distance still to slide (m) and absolute stop time (s) of disc i, now at speed v
     having slid d in its segment."""
     if s.lp.numeric:
-        smax[0] = s.tab[i].s_stop - d
-        tstop[0] = s.t0[i] + s.tab[i].t_stop
+        smax[0] = s.seg[i].s_stop - d
+        tstop[0] = s.t0[i] + s.seg[i].t_stop
     else:
         smax[0] = v * v / (2.0 * s.a[i])
         tstop[0] = s.t + v / s.a[i]
@@ -227,7 +253,7 @@ cdef inline void motion_left(Sim* s, int i, double v, double d, double* smax, do
 cdef inline double travel(Sim* s, int i, double v, double d, double sd) noexcept nogil:
     """Time from now (s) for disc i, now at speed v having slid d, to slide sd more."""
     if s.lp.numeric:
-        return s.t0[i] + time_at_distance(&s.tab[i], d + sd) - s.t
+        return s.t0[i] + seg_time_at(s.lp, s.R[i], &s.seg[i], d + sd) - s.t
     return tau_of_s(v, s.a[i], sd)
 
 
@@ -256,17 +282,12 @@ cdef void rebase(Sim* s, int i) noexcept nogil:
 
 
 cdef void restart(Sim* s, int i) noexcept nogil:
-    """Integrate the segment table of disc i from its current velocity and spin."""
+    """Start the segment of disc i from its current velocity and spin."""
     if not s.lp.numeric:
         return
-    if s.v0[i] > 0.0 and s.status[i] == ST_BOARD:
-        if integrate(s.lp, s.R[i], s.v0[i], fabs(s.w0[i]), &s.tab[i]) < 0:
-            s.oom = 1
-    else:
-        s.tab[i].n = 0
-        s.tab[i].t_stop = 0.0
-        s.tab[i].s_stop = 0.0
-        s.tab[i].w_stop = fabs(s.w0[i])
+    s.now[i].T = -INFINITY
+    if seg_start(s.lp, s.R[i], s.v0[i] if s.status[i] == ST_BOARD else 0.0, fabs(s.w0[i]), &s.seg[i]) < 0:
+        s.oom = 1
 
 
 cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
@@ -498,19 +519,68 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
     return INFINITY
 
 
+cdef inline double point_segment2(double px, double py, double ax, double ay, double bx, double by) noexcept nogil:
+    """Squared distance from point p to the segment ab."""
+    cdef double ex = bx - ax, ey = by - ay, l2 = ex * ex + ey * ey, u = 0.0
+    if l2 > 0.0:
+        u = ((px - ax) * ex + (py - ay) * ey) / l2
+        u = 0.0 if u < 0.0 else (1.0 if u > 1.0 else u)
+    ex = ax + u * ex - px
+    ey = ay + u * ey - py
+    return ex * ex + ey * ey
+
+
+cdef double segments_apart(double ax, double ay, double bx, double by,
+                           double cx, double cy, double dx, double dy) noexcept nogil:
+    """Distance between the segments ab and cd (0 if they cross)."""
+    cdef double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    cdef double d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    cdef double d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    cdef double d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    cdef double m
+    if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and ((d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)):
+        return 0.0
+    m = point_segment2(ax, ay, cx, cy, dx, dy)
+    m = min(m, point_segment2(bx, by, cx, cy, dx, dy))
+    m = min(m, point_segment2(cx, cy, ax, ay, bx, by))
+    m = min(m, point_segment2(dx, dy, ax, ay, bx, by))
+    return sqrt(m)
+
+
 cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexcept nogil:
-    """First contact of two moving discs within T (s from now) for friction laws without a
-    closed form: conservative advancement. Since the second derivative of the gap is at
-    least -A (A bounds the two decelerations), gap(t + h) >= gap + gap' h - A h^2 / 2; each
-    step goes to the first root of that bound, so no contact is missed and an overlap can
-    never exceed TOUCH / 2."""
-    cdef double tc = s.t, tend = s.t + T, A, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
-    cdef double wx, wy, gdot, g0, step, qx, qy, g2, ai, aj
+    """First contact of two moving discs within T (s from now) for the friction laws
+    without a closed-form contact time.
+
+    Each disc slides on a straight line to a known stop, so a pair whose swept segments
+    stay further apart than sigma cannot meet, and a pair on identical segments keeps its
+    offset. Otherwise, conservative advancement on the exact positions: the second
+    derivative of the gap is at least -A, where A bounds the relative deceleration of the
+    two discs, so gap(t + h) >= gap + gap' h - A h^2 / 2 and each step goes to the first
+    root of that bound reduced by TOUCH / 2. Near a transversal contact the steps are
+    Newton steps from the entering side (quadratic convergence); no contact is missed and
+    an overlap can never exceed TOUCH / 2."""
+    cdef double tc = s.t, tend = s.t + T, A, Ai, Aj, cs, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
+    cdef double wx, wy, gdot, g0, step, qx, qy, g2, ai, aj, di, dj, tstop, li, lj
     cdef int it
-    state_at(s, i, s.t, &xi, &yi, &vi)
-    state_at(s, j, s.t, &xj, &yj, &vj)
-    A = decel_bound(s.lp, vi) + decel_bound(s.lp, vj)
-    for it in range(10000):
+    if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
+            and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
+        return INFINITY   # same motion (the spin moves a disc only under slide-spin): a fixed offset
+    state_ex(s, i, s.t, &xi, &yi, &vi, &di)
+    state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
+    motion_left(s, i, vi, di, &li, &tstop)
+    motion_left(s, j, vj, dj, &lj, &tstop)
+    if segments_apart(xi, yi, xi + s.ux[i] * li, yi + s.uy[i] * li,
+                      xj, yj, xj + s.ux[j] * lj, yj + s.uy[j] * lj) > sigma + TOUCH:
+        return INFINITY
+    Ai = decel_bound(s.lp, vi)
+    Aj = decel_bound(s.lp, vj)
+    # |a_i u_i - a_j u_j| over a_i in [0, Ai], a_j in [0, Aj]
+    cs = s.ux[i] * s.ux[j] + s.uy[i] * s.uy[j]
+    A = Ai * Ai + Aj * Aj - 2.0 * Ai * Aj * cs
+    if cs > 0.0:
+        A = max(A, max(Ai * Ai, Aj * Aj))
+    A = sqrt(A)
+    for it in range(100000):
         state_at(s, i, tc, &xi, &yi, &vi)
         state_at(s, j, tc, &xj, &yj, &vj)
         dx = xi - xj
@@ -533,6 +603,8 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
                 if g2 < -V_EPS:
                     return tc   # pressed together
         g0 = gap + 0.5 * TOUCH
+        if gap < 0.0:
+            g0 = 0.5 * TOUCH  # touching and not approaching: allow TOUCH / 2 more per step
         if A > 0.0:
             step = (gdot + sqrt(gdot * gdot + 2.0 * A * g0)) / A
         elif gdot < 0.0:
@@ -1278,15 +1350,17 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.tcap = d + 12 * n
     s.tlast = d + 13 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
-    s.tab = <Table*> calloc(n + 1, sizeof(Table))
-    if s.tn == NULL or s.tab == NULL:
+    s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
+    s.now = <Now*> calloc(n + 1, sizeof(Now))
+    if s.tn == NULL or s.seg == NULL or s.now == NULL:
         free(d)
         free(q)
         free(s.tn)
-        free(s.tab)
+        free(s.seg)
+        free(s.now)
         return -1
     for i in range(n):
-        table_init(&s.tab[i])
+        seg_init(&s.seg[i])
     s.status = q
     s.hole = q + n
     s.skip = q + 2 * n
@@ -1328,8 +1402,9 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.status)
     free(s.tn)
     for i in range(s.n):
-        table_free(&s.tab[i])
-    free(s.tab)
+        seg_free(&s.seg[i])
+    free(s.seg)
+    free(s.now)
     free(s.rec.ev_f)
     free(s.rec.ev_i)
     free(s.rec.seg_f)
@@ -1408,6 +1483,7 @@ cdef class _Setup:
     cdef Board b
     cdef Params p
     cdef LawParams lp
+    cdef CompiledLaw law         # owns the law's tables
     cdef double[:, ::1] holes
     cdef double[:, ::1] pegs
     cdef double[::1] R, m, inertia, a, alpha
@@ -1432,15 +1508,8 @@ cdef class _Setup:
          self.p.beta_cush, self.p.e_peg, self.p.mu_peg, self.p.beta_peg, self.p.plastic,
          self.p.tc, self.p.vcap, max_events) = params
         self.p.max_events = int(max_events)
-        self.lp.numeric = law["numeric"]
-        self.lp.slide_spin = law["slide_spin"]
-        self.lp.mu_kind = law["mu_kind"]
-        self.lp.g = law["g"]
-        self.lp.mu = law["mu"]
-        self.lp.mu_v = law["mu_v"]
-        self.lp.mu_s = law["mu_s"]
-        self.lp.v_s = law["v_s"]
-        self.lp.drag = law["drag"]
+        self.law = compiled_law(law)
+        self.lp = self.law.lp
         self.R = np.array(radius, dtype=np.float64)
         self.m = np.array(mass, dtype=np.float64)
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2

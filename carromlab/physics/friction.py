@@ -5,7 +5,7 @@ acts against the velocity of a uniform disc, so the disc's path is a straight li
 between events (Farkas et al. 2003 show that a uniform disc does not curve): the engine's
 geometry is shared by all laws, and a law only supplies the kinematics along the line.
 The constant Coulomb law is solved in closed form inside the engine; the others are
-integrated once per segment by the compiled engine (see ``carromlab.engine._laws``).
+integrated once per segment by the compiled engine (see ``carromlab.physics._kinematics``).
 
 A researcher adds a law by registering an object with the :class:`FrictionLaw` fields in
 :data:`FRICTION_LAWS`; its ``engine`` dict selects the compiled kinematics.
@@ -97,10 +97,10 @@ class Law:
         """Free sliding from speed ``v0`` (m/s) and spin ``omega0`` (rad/s) of a disc of
         radius ``radius`` (m): distance slid (m), speed (m/s) and spin (rad/s) at times
         ``t`` (s), and the stop time (s)."""
-        from ..engine import _laws
+        from . import _kinematics
 
         t = np.ascontiguousarray(t, dtype=float)
-        s, v, w, t_stop, _ = _laws.kinematics(self.engine(params), float(radius), float(v0), abs(float(omega0)), t)
+        s, v, w, t_stop, _ = _kinematics.kinematics(self.engine(params), float(radius), float(v0), abs(float(omega0)), t)
         return s, v, np.sign(omega0) * w, float(t_stop)
 
 
@@ -146,7 +146,7 @@ def slide_spin_factors(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     T(0) = 2/3, T(1) = 8/(9 pi) (Farkas et al., Phys. Rev. Lett. 90, 248302, 2003).
     """
     from .._validation import check_array
-    from ..engine import _laws
+    from . import _kinematics
 
     e = check_array("eps", np.atleast_1d(eps), low=0.0)
-    return _laws.farkas_FT(np.ascontiguousarray(e.ravel()))
+    return _kinematics.farkas_FT(np.ascontiguousarray(e.ravel()))

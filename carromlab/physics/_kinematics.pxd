@@ -1,0 +1,83 @@
+# C declarations of the friction-law kinematics of one sliding disc (carromlab.physics),
+# cimported by the compiled engine (carromlab.engine._core).
+
+cdef enum:
+    MU_CONSTANT = 0
+    MU_LINEAR = 1
+    MU_STRIBECK = 2
+
+# How the segments of a law are computed (LawParams.kind).
+cdef enum:
+    KIND_COULOMB = 0     # constant deceleration: closed form
+    KIND_SLIDE_SPIN = 1  # Farkas slide-spin, constant mu, no drag: universal tables
+    KIND_SPEED = 2       # dv/dt = -f(v), spin decaying on its own: per-law speed table
+    KIND_INTEGRATED = 3  # slide-spin with mu(v) or drag: Dormand-Prince per segment
+
+# How one segment is evaluated (Seg.mode).
+cdef enum:
+    SEG_REST = 0
+    SEG_COULOMB = 1
+    SEG_SLIDE_SPIN = 2
+    SEG_SPEED = 3
+    SEG_INTEGRATED = 4
+
+cdef struct LawParams:
+    int numeric          # 0: constant Coulomb solved in closed form by the engine; 1: segments
+    int kind             # KIND_*
+    int slide_spin       # couple slide and spin (Farkas et al. 2003)
+    int mu_kind          # MU_CONSTANT, MU_LINEAR, MU_STRIBECK
+    double g             # m/s^2
+    double mu            # kinetic (or mu_0) friction coefficient
+    double mu_v          # s/m, linear speed dependence
+    double mu_s          # static (low-speed) coefficient of the Stribeck curve
+    double v_s           # m/s, Stribeck speed
+    double drag          # 1/m, quadratic air drag: dv/dt -= drag v^2
+    # speed table of KIND_SPEED (owned by a CompiledLaw): nodes k h, k = 0 .. n - 1, of the
+    # time-to-stop rho; speed V(rho) and distance-to-stop D(rho), with dV/drho = f(V)
+    int n_sp
+    double h_sp          # s
+    double v_max         # m/s, V at the last node (faster segments are integrated)
+    const double* sp     # 3 n_sp values: V, D, f(V) at each node
+
+cdef struct Table:
+    # Dense output of one integrated segment, from tau = 0 to the stop, at accepted steps.
+    int n
+    int cap
+    double* t
+    double* s
+    double* v
+    double* w            # spin magnitude (the sign is the segment's)
+    double* dv
+    double* dw
+    double t_stop
+    double s_stop
+    double w_stop
+
+cdef struct Seg:
+    # One sliding segment from speed v0 and spin magnitude w0 (fixed size; a heap table
+    # only for SEG_INTEGRATED).
+    int mode             # SEG_*
+    int side             # slide-spin: +1 above the attractor eps*, -1 below
+    double v0, w0        # m/s, rad/s
+    double t_stop        # s (the remaining time rho0 at the start)
+    double s_stop        # m
+    double w_stop        # rad/s, spin when the sliding stops
+    double x0            # slide-spin: ln of the universal remaining time at the start
+    double a0            # SEG_COULOMB: deceleration, m/s^2
+    Table tb
+
+cdef void farkas(double eps, double* F, double* T) noexcept nogil
+cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil
+cdef double decel(const LawParams* lp, double R, double v, double w) noexcept nogil
+cdef double decel_bound(const LawParams* lp, double v) noexcept nogil
+cdef double spin_decel(const LawParams* lp, double R) noexcept nogil
+cdef void seg_init(Seg* sg) noexcept nogil
+cdef void seg_free(Seg* sg) noexcept nogil
+cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil
+cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
+                   double* sd, double* v, double* w) noexcept nogil
+cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil
+
+cdef class CompiledLaw:
+    cdef LawParams lp
+    cdef double[::1] buf

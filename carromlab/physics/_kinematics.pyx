@@ -1,0 +1,970 @@
+# cython: language_level=3
+"""Friction-law kinematics of one sliding disc (compiled; cimported by the event engine).
+
+Every law keeps a disc on a straight line; what differs is how speed v and spin w evolve:
+
+    dv/dt = -g mu(v) F(eps) - drag v^2,   dw/dt = -(2 g mu(v) / R) T(eps),  eps = v / (R w)
+
+with F = 1 and the spin decaying on its own at (4/3) g mu(0) / R when slide and spin are
+not coupled. F and T are the closed forms of Farkas, Bartels, Unger & Wolf, Phys. Rev.
+Lett. 90, 248302 (2003), evaluated with complete elliptic integrals computed by the
+arithmetic-geometric mean. mu(v) is constant, linear (mu + mu_v v) or a Stribeck curve
+(mu + (mu_s - mu) exp(-(v/v_s)^2); Armstrong-Helouvry, Dupont & Canudas de Wit,
+Automatica 30, 1083, 1994).
+
+A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four ways:
+
+* constant deceleration (Coulomb, or a slide-spin disc without spin): closed form;
+* slide-spin with constant mu and no drag: the equations are homogeneous of degree 0 in
+  (v, w), so every trajectory on one side of the attractor eps* = 0.6530 is a scaled copy
+  of one universal trajectory. With the remaining time rho, x = ln rho (in units of
+  mu g = 1), a = v / (mu g rho) and q = (distance to go) / (mu g rho^2), the system
+  eps' = eps G(eps) / a, a' = F - a, q' = a - 2 q (G = F - 2 eps T, ' = d/dx) is
+  autonomous in x. It is integrated once at import on a uniform grid of x (step 1/128,
+  Dormand-Prince 5 with 4 substeps) on each side of eps*, from the linearised
+  solution at |eps - eps*| = 1e-9 to eps = 1e7 (above) or 1e-7 (below), with the
+  power-law asymptotes beyond; values between nodes are cubic Hermite interpolants with
+  the exact derivatives. A segment is then one inverse look-up (eps0 -> x0) at its start
+  and one look-up per evaluation: rho = t_stop - tau, x = x0 + ln(rho / t_stop),
+  v = mu g a rho, distance to go = mu g q rho^2, w = v / (R eps). Relative error of
+  v, s, t_stop below 1e-12 (tests/physics/test_kinematics.py);
+* speed-only laws (mu(v), Stribeck, any drag, spin decaying on its own): dv/dt = -f(v) is
+  autonomous in v, so the speed V and the distance to go D are tabulated once per law as
+  functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
+  25 m/s; a segment is a look-up;
+* slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
+  Dormand-Prince 5(4) per segment (rtol 1e-10), stored as knots with cubic Hermite
+  interpolation (error below 1e-9 m), the slower path.
+"""
+
+from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
+from libc.stdlib cimport malloc, realloc, free
+
+DEF RTOL = 1e-10
+DEF ATOL_S = 1e-13
+DEF ATOL_V = 1e-13
+DEF ATOL_W = 1e-10
+DEF MAX_STEPS = 100000
+
+
+cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
+    """Complete elliptic integrals K(k), E(k) of modulus k < 1 (Gauss-Legendre AGM)."""
+    cdef double a = 1.0, b = sqrt((1.0 - k) * (1.0 + k)), c = k, an
+    cdef double s = 0.5 * k * k, p = 0.5
+    cdef int it
+    for it in range(60):
+        if fabs(c) <= 1e-15 * a:
+            break
+        an = 0.5 * (a + b)
+        c = 0.5 * (a - b)
+        b = sqrt(a * b)
+        a = an
+        p *= 2.0
+        s += p * c * c
+    K[0] = M_PI / (2.0 * a)
+    E[0] = K[0] * (1.0 - s)
+
+
+cdef void farkas(double eps, double* F, double* T) noexcept nogil:
+    """Friction force F(eps) and torque T(eps) factors of a uniform-pressure disc."""
+    cdef double K, E, e2, k, k2
+    if eps < 0.01:
+        e2 = eps * eps
+        F[0] = eps * (1.0 - e2 / 8.0 - e2 * e2 / 64.0)
+        agm_KE(eps, &K, &E)
+        T[0] = 4.0 * ((4.0 - 2.0 * e2) * E + (e2 - 1.0) * K) / (9.0 * M_PI)
+        return
+    if fabs(eps - 1.0) < 1e-13:
+        F[0] = 8.0 / (3.0 * M_PI)
+        T[0] = 8.0 / (9.0 * M_PI)
+        return
+    if eps <= 1.0:
+        e2 = eps * eps
+        agm_KE(eps, &K, &E)
+        F[0] = 4.0 * ((1.0 + e2) * E - (1.0 - e2) * K) / (3.0 * M_PI * eps)
+        T[0] = 4.0 * ((4.0 - 2.0 * e2) * E + (e2 - 1.0) * K) / (9.0 * M_PI)
+        return
+    k = 1.0 / eps
+    k2 = k * k
+    e2 = eps * eps
+    if eps <= 20.0:
+        agm_KE(k, &K, &E)
+        F[0] = 4.0 * ((1.0 + e2) * E - (e2 - 1.0) * K) / (3.0 * M_PI)
+        T[0] = 4.0 * eps * ((4.0 - 2.0 * e2) * E + (2.0 * e2 - 5.0 + 3.0 * k2) * K) / (9.0 * M_PI)
+        return
+    # series in 1/eps: the closed forms lose about eps^4 to cancellation out here
+    T[0] = k / 4.0 + k * k2 / 48.0 + 3.0 * k * k2 * k2 / 512.0
+    if eps > 100.0:
+        F[0] = 1.0 - k2 / 8.0 - k2 * k2 / 64.0
+    else:
+        agm_KE(k, &K, &E)
+        F[0] = 4.0 * ((1.0 + e2) * E - (e2 - 1.0) * K) / (3.0 * M_PI)
+
+
+cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil:
+    if lp.mu_kind == MU_LINEAR:
+        return lp.mu + lp.mu_v * v
+    if lp.mu_kind == MU_STRIBECK:
+        return lp.mu + (lp.mu_s - lp.mu) * exp(-(v / lp.v_s) * (v / lp.v_s))
+    return lp.mu
+
+
+cdef inline void rhs(const LawParams* lp, double R, double v, double w, double* dv, double* dw) noexcept nogil:
+    cdef double mu, F = 1.0, T = 0.0
+    if v < 0.0:
+        v = 0.0
+    if w < 0.0:
+        w = 0.0
+    mu = mu_of_v(lp, v)
+    if lp.slide_spin and w > 0.0:
+        farkas(v / (R * w), &F, &T)
+        dw[0] = -2.0 * lp.g * mu * T / R
+    else:
+        dw[0] = 0.0
+    dv[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
+
+
+cdef double decel(const LawParams* lp, double R, double v, double w) noexcept nogil:
+    """Current sliding deceleration, m/s^2."""
+    cdef double dv, dw
+    rhs(lp, R, v, w, &dv, &dw)
+    return -dv
+
+
+cdef double decel_bound(const LawParams* lp, double v) noexcept nogil:
+    """Upper bound of the deceleration from now on, for a disc now at speed v."""
+    cdef double mu = lp.mu
+    if lp.mu_kind == MU_LINEAR:
+        mu = lp.mu + (lp.mu_v * v if lp.mu_v > 0.0 else 0.0)
+    elif lp.mu_kind == MU_STRIBECK and lp.mu_s > mu:
+        mu = lp.mu_s
+    return lp.g * mu + lp.drag * v * v
+
+
+cdef double spin_decel(const LawParams* lp, double R) noexcept nogil:
+    """Spin deceleration of a disc spinning in place (eps = 0: T = 2/3), rad/s^2."""
+    return 4.0 * lp.g * mu_of_v(lp, 0.0) / (3.0 * R)
+
+
+cdef int grow(double** p, int cap) noexcept nogil:
+    cdef double* q = <double*> realloc(p[0], cap * sizeof(double))
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
+cdef int push(Table* tb, double t, double s, double v, double w, double dv, double dw) noexcept nogil:
+    cdef int k = tb.n
+    if k == tb.cap:
+        tb.cap = 2 * tb.cap + 32
+        if (grow(&tb.t, tb.cap) < 0 or grow(&tb.s, tb.cap) < 0 or grow(&tb.v, tb.cap) < 0
+                or grow(&tb.w, tb.cap) < 0 or grow(&tb.dv, tb.cap) < 0 or grow(&tb.dw, tb.cap) < 0):
+            return -1
+    tb.t[k] = t
+    tb.s[k] = s
+    tb.v[k] = v
+    tb.w[k] = w
+    tb.dv[k] = dv
+    tb.dw[k] = dw
+    tb.n = k + 1
+    return 0
+
+
+cdef void dp_step(const LawParams* lp, double R, double v, double w, double h,
+                  double dv1, double dw1, double* out) noexcept nogil:
+    """One Dormand-Prince 5(4) step of (s, v, w) from s = 0; out = s, v, w (order 5) and
+    the error estimates of s, v, w."""
+    cdef double kv[7]
+    cdef double kw[7]
+    cdef double ks[7]
+    cdef double vv, ww
+    kv[0] = dv1
+    kw[0] = dw1
+    ks[0] = v
+    vv = v + h * (0.2 * kv[0])
+    ww = w + h * (0.2 * kw[0])
+    ks[1] = vv
+    rhs(lp, R, vv, ww, &kv[1], &kw[1])
+    vv = v + h * (3.0 / 40.0 * kv[0] + 9.0 / 40.0 * kv[1])
+    ww = w + h * (3.0 / 40.0 * kw[0] + 9.0 / 40.0 * kw[1])
+    ks[2] = vv
+    rhs(lp, R, vv, ww, &kv[2], &kw[2])
+    vv = v + h * (44.0 / 45.0 * kv[0] - 56.0 / 15.0 * kv[1] + 32.0 / 9.0 * kv[2])
+    ww = w + h * (44.0 / 45.0 * kw[0] - 56.0 / 15.0 * kw[1] + 32.0 / 9.0 * kw[2])
+    ks[3] = vv
+    rhs(lp, R, vv, ww, &kv[3], &kw[3])
+    vv = v + h * (19372.0 / 6561.0 * kv[0] - 25360.0 / 2187.0 * kv[1] + 64448.0 / 6561.0 * kv[2]
+                  - 212.0 / 729.0 * kv[3])
+    ww = w + h * (19372.0 / 6561.0 * kw[0] - 25360.0 / 2187.0 * kw[1] + 64448.0 / 6561.0 * kw[2]
+                  - 212.0 / 729.0 * kw[3])
+    ks[4] = vv
+    rhs(lp, R, vv, ww, &kv[4], &kw[4])
+    vv = v + h * (9017.0 / 3168.0 * kv[0] - 355.0 / 33.0 * kv[1] + 46732.0 / 5247.0 * kv[2]
+                  + 49.0 / 176.0 * kv[3] - 5103.0 / 18656.0 * kv[4])
+    ww = w + h * (9017.0 / 3168.0 * kw[0] - 355.0 / 33.0 * kw[1] + 46732.0 / 5247.0 * kw[2]
+                  + 49.0 / 176.0 * kw[3] - 5103.0 / 18656.0 * kw[4])
+    ks[5] = vv
+    rhs(lp, R, vv, ww, &kv[5], &kw[5])
+    out[0] = h * (35.0 / 384.0 * ks[0] + 500.0 / 1113.0 * ks[2] + 125.0 / 192.0 * ks[3]
+                  - 2187.0 / 6784.0 * ks[4] + 11.0 / 84.0 * ks[5])
+    out[1] = v + h * (35.0 / 384.0 * kv[0] + 500.0 / 1113.0 * kv[2] + 125.0 / 192.0 * kv[3]
+                      - 2187.0 / 6784.0 * kv[4] + 11.0 / 84.0 * kv[5])
+    out[2] = w + h * (35.0 / 384.0 * kw[0] + 500.0 / 1113.0 * kw[2] + 125.0 / 192.0 * kw[3]
+                      - 2187.0 / 6784.0 * kw[4] + 11.0 / 84.0 * kw[5])
+    ks[6] = out[1]
+    rhs(lp, R, out[1], out[2], &kv[6], &kw[6])
+    # difference between the 5th- and 4th-order solutions
+    out[3] = h * (71.0 / 57600.0 * ks[0] - 71.0 / 16695.0 * ks[2] + 71.0 / 1920.0 * ks[3]
+                  - 17253.0 / 339200.0 * ks[4] + 22.0 / 525.0 * ks[5] - 1.0 / 40.0 * ks[6])
+    out[4] = h * (71.0 / 57600.0 * kv[0] - 71.0 / 16695.0 * kv[2] + 71.0 / 1920.0 * kv[3]
+                  - 17253.0 / 339200.0 * kv[4] + 22.0 / 525.0 * kv[5] - 1.0 / 40.0 * kv[6])
+    out[5] = h * (71.0 / 57600.0 * kw[0] - 71.0 / 16695.0 * kw[2] + 71.0 / 1920.0 * kw[3]
+                  - 17253.0 / 339200.0 * kw[4] + 22.0 / 525.0 * kw[5] - 1.0 / 40.0 * kw[6])
+
+
+cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
+    """Integrate a sliding segment from speed v0 (m/s) and spin magnitude w0 (rad/s) to
+    the stop; returns 0, or -1 when out of memory."""
+    cdef double t = 0.0, s = 0.0, v = v0, w = w0, dv, dw, h, err, sc, fac, hs
+    cdef double out[6]
+    cdef int steps = 0
+    tb.n = 0
+    rhs(lp, R, v, w, &dv, &dw)
+    if push(tb, t, s, v, w, dv, dw) < 0:
+        return -1
+    if v <= 0.0:
+        tb.t_stop = 0.0
+        tb.s_stop = 0.0
+        tb.w_stop = w
+        return 0
+    h = 0.05 * v / (-dv)
+    while steps < MAX_STEPS:
+        steps += 1
+        hs = v / (-dv)
+        if v <= 1e-9 * v0 or steps == MAX_STEPS:
+            # the last nanometres: the deceleration is constant to rounding here
+            t += hs
+            s += 0.5 * v * hs
+            w = w + dw * hs if w + dw * hs > 0.0 else 0.0
+            rhs(lp, R, 0.0, w, &dv, &dw)
+            if push(tb, t, s, 0.0, w, -decel_bound(lp, 0.0) if dv == 0.0 else dv, dw) < 0:
+                return -1
+            break
+        # never step onto the stop itself: friction is discontinuous there
+        if h > 0.9 * hs:
+            h = 0.9 * hs
+        dp_step(lp, R, v, w, h, dv, dw, out)
+        sc = ATOL_S + RTOL * fabs(s + out[0])
+        err = fabs(out[3]) / sc
+        sc = ATOL_V + RTOL * fabs(v)
+        err = max(err, fabs(out[4]) / sc)
+        sc = ATOL_W + RTOL * fabs(w)
+        err = max(err, fabs(out[5]) / sc)
+        if err > 1.0 or out[1] <= 0.0:
+            h *= max(0.2, 0.9 * pow(err, -0.2)) if out[1] > 0.0 else 0.5
+            continue
+        t += h
+        s += out[0]
+        v = out[1]
+        w = out[2] if out[2] > 0.0 else 0.0
+        rhs(lp, R, v, w, &dv, &dw)
+        if push(tb, t, s, v, w, dv, dw) < 0:
+            return -1
+        fac = 0.9 * pow(err, -0.2) if err > 1e-10 else 5.0
+        h *= min(5.0, max(0.2, fac))
+    tb.t_stop = tb.t[tb.n - 1]
+    tb.s_stop = tb.s[tb.n - 1]
+    tb.w_stop = tb.w[tb.n - 1]
+    return 0
+
+
+cdef inline int knot(const Table* tb, double tau) noexcept nogil:
+    """Index k with t[k] <= tau < t[k+1] (binary search)."""
+    cdef int lo = 0, hi = tb.n - 1, mid
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if tb.t[mid] <= tau:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline double hermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
+    cdef double u = x / h
+    cdef double u2 = u * u, u3 = u2 * u
+    return ((2.0 * u3 - 3.0 * u2 + 1.0) * y0 + (u3 - 2.0 * u2 + u) * h * d0
+            + (-2.0 * u3 + 3.0 * u2) * y1 + (u3 - u2) * h * d1)
+
+
+cdef inline double dhermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
+    cdef double u = x / h
+    cdef double u2 = u * u
+    return ((6.0 * u2 - 6.0 * u) * y0 / h + (3.0 * u2 - 4.0 * u + 1.0) * d0
+            + (-6.0 * u2 + 6.0 * u) * y1 / h + (3.0 * u2 - 2.0 * u) * d1)
+
+
+cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
+                   double* sd, double* v, double* w) noexcept nogil:
+    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
+    cdef int k
+    cdef double h, x, ww
+    if tau >= tb.t_stop:
+        sd[0] = tb.s_stop
+        v[0] = 0.0
+        ww = tb.w_stop - spin_decel(lp, R) * (tau - tb.t_stop)
+        w[0] = ww if ww > 0.0 else 0.0
+        return
+    if tau <= 0.0:
+        sd[0] = 0.0
+        v[0] = tb.v[0]
+        w[0] = tb.w[0]
+        return
+    k = knot(tb, tau)
+    h = tb.t[k + 1] - tb.t[k]
+    x = tau - tb.t[k]
+    sd[0] = hermite(tb.s[k], tb.s[k + 1], tb.v[k], tb.v[k + 1], h, x)
+    v[0] = hermite(tb.v[k], tb.v[k + 1], tb.dv[k], tb.dv[k + 1], h, x)
+    if v[0] < 0.0:
+        v[0] = 0.0
+    w[0] = hermite(tb.w[k], tb.w[k + 1], tb.dw[k], tb.dw[k + 1], h, x)
+    if w[0] < 0.0:
+        w[0] = 0.0
+
+
+cdef double time_at_distance(const Table* tb, double sd) noexcept nogil:
+    """Time (s) into the segment at which the disc has slid sd (m); the stop time if never."""
+    cdef int lo = 0, hi = tb.n - 1, mid, it
+    cdef double h, a, b, x, f, df
+    if sd <= 0.0:
+        return 0.0
+    if sd >= tb.s_stop:
+        return tb.t_stop
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if tb.s[mid] <= sd:
+            lo = mid
+        else:
+            hi = mid
+    h = tb.t[hi] - tb.t[lo]
+    a = 0.0
+    b = h
+    x = h * (sd - tb.s[lo]) / (tb.s[hi] - tb.s[lo])
+    for it in range(100):
+        f = hermite(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], h, x) - sd
+        if f > 0.0:
+            b = x
+        else:
+            a = x
+        if b - a <= 1e-15 * (1.0 + tb.t[hi]):
+            break
+        df = dhermite(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], h, x)
+        x = x - f / df if df > 0.0 else 0.5 * (a + b)
+        if not (x > a and x < b):
+            x = 0.5 * (a + b)
+    return tb.t[lo] + x
+
+
+cdef void table_init(Table* tb) noexcept nogil:
+    tb.n = 0
+    tb.cap = 0
+    tb.t = NULL
+    tb.s = NULL
+    tb.v = NULL
+    tb.w = NULL
+    tb.dv = NULL
+    tb.dw = NULL
+
+
+cdef void table_free(Table* tb) noexcept nogil:
+    free(tb.t)
+    free(tb.s)
+    free(tb.v)
+    free(tb.w)
+    free(tb.dv)
+    free(tb.dw)
+    table_init(tb)
+
+
+# ----------------------------------------------------------------------------------
+# Fixed-step Dormand-Prince 5 (building the tables)
+# ----------------------------------------------------------------------------------
+
+ctypedef void (*ode_fn)(const LawParams* lp, const double* y, double* dy) noexcept nogil
+
+cdef double DPA[6][5]
+cdef double DPB[6]
+DPA[1][0] = 1.0 / 5.0
+DPA[2][0] = 3.0 / 40.0
+DPA[2][1] = 9.0 / 40.0
+DPA[3][0] = 44.0 / 45.0
+DPA[3][1] = -56.0 / 15.0
+DPA[3][2] = 32.0 / 9.0
+DPA[4][0] = 19372.0 / 6561.0
+DPA[4][1] = -25360.0 / 2187.0
+DPA[4][2] = 64448.0 / 6561.0
+DPA[4][3] = -212.0 / 729.0
+DPA[5][0] = 9017.0 / 3168.0
+DPA[5][1] = -355.0 / 33.0
+DPA[5][2] = 46732.0 / 5247.0
+DPA[5][3] = 49.0 / 176.0
+DPA[5][4] = -5103.0 / 18656.0
+DPB[0] = 35.0 / 384.0
+DPB[1] = 0.0
+DPB[2] = 500.0 / 1113.0
+DPB[3] = 125.0 / 192.0
+DPB[4] = -2187.0 / 6784.0
+DPB[5] = 11.0 / 84.0
+
+
+cdef void rk5(ode_fn f, const LawParams* lp, double* y, int n, double h) noexcept nogil:
+    """One fifth-order Dormand-Prince step of the n <= 3 equations y' = f(y), in place."""
+    cdef double k[6][3]
+    cdef double z[3]
+    cdef int st, q, c
+    for st in range(6):
+        for c in range(n):
+            z[c] = y[c]
+            for q in range(st):
+                z[c] += h * DPA[st][q] * k[q][c]
+        f(lp, z, k[st])
+    for c in range(n):
+        for q in range(6):
+            y[c] += h * DPB[q] * k[q][c]
+
+
+cdef inline double hermite_at(const double* y, const double* d, int k, double h, double x) noexcept nogil:
+    return hermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
+
+
+# ----------------------------------------------------------------------------------
+# Slide-spin: the universal trajectory on each side of eps* (module tables)
+# ----------------------------------------------------------------------------------
+
+DEF SS_STEPS = 128        # table nodes per unit of x = ln rho
+DEF SS_SUB = 4            # integrator substeps per node
+DEF SS_D0 = 1e-9          # |eps - eps*| at the first node (x = 0)
+DEF SS_EPS_HI = 1e7       # last node above eps*
+DEF SS_EPS_LO = 1e-7      # last node below eps*
+DEF SS_CAP = 40000
+
+cdef double ss_eps          # attractor eps*: F(eps*) = 2 eps* T(eps*)
+cdef double ss_F            # F(eps*)
+cdef double ss_k            # growth rate of |eps - eps*| with x near the stop
+cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
+cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
+cdef double* ss_tab[2]      # per side 6 n values: eps, a, q and their x-derivatives
+
+
+cdef void ss_rhs(const LawParams* lp, const double* y, double* dy) noexcept nogil:
+    cdef double F, T
+    farkas(y[0], &F, &T)
+    dy[0] = y[0] * (F - 2.0 * y[0] * T) / y[1]
+    dy[1] = F - y[1]
+    dy[2] = y[1] - 2.0 * y[2]
+
+
+cdef double ss_G(double e) noexcept nogil:
+    cdef double F, T
+    farkas(e, &F, &T)
+    return F - 2.0 * e * T
+
+
+cdef int ss_build() noexcept nogil:
+    """Find eps*, linearise there and integrate both universal trajectories."""
+    global ss_eps, ss_F, ss_k, ss_ca, ss_cq
+    cdef double lo = 0.5, hi = 0.8, mid, F, T, Fp, Fm, dG, hs, d
+    cdef double y[3]
+    cdef double dy[3]
+    cdef double* tb
+    cdef int side, n, it
+    for it in range(200):
+        mid = 0.5 * (lo + hi)
+        if ss_G(mid) < 0.0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-17:
+            break
+    ss_eps = 0.5 * (lo + hi)
+    farkas(ss_eps, &F, &T)
+    ss_F = F
+    dG = (ss_G(ss_eps + 1e-5) - ss_G(ss_eps - 1e-5)) / 2e-5
+    farkas(ss_eps + 1e-5, &Fp, &T)
+    farkas(ss_eps - 1e-5, &Fm, &T)
+    ss_k = ss_eps * dG / ss_F
+    ss_ca = (Fp - Fm) / 2e-5 / (ss_k + 1.0)
+    ss_cq = ss_ca / (ss_k + 2.0)
+    hs = 1.0 / (SS_STEPS * SS_SUB)
+    for side in range(2):
+        tb = <double*> malloc(6 * SS_CAP * sizeof(double))
+        if tb == NULL:
+            return -1
+        d = SS_D0 if side == 0 else -SS_D0
+        y[0] = ss_eps + d
+        y[1] = ss_F + ss_ca * d
+        y[2] = 0.5 * ss_F + ss_cq * d
+        n = 0
+        while n < SS_CAP:
+            ss_rhs(NULL, y, dy)
+            tb[n] = y[0]
+            tb[SS_CAP + n] = y[1]
+            tb[2 * SS_CAP + n] = y[2]
+            tb[3 * SS_CAP + n] = dy[0]
+            tb[4 * SS_CAP + n] = dy[1]
+            tb[5 * SS_CAP + n] = dy[2]
+            n += 1
+            if (side == 0 and y[0] > SS_EPS_HI) or (side == 1 and y[0] < SS_EPS_LO):
+                break
+            for it in range(SS_SUB):
+                rk5(ss_rhs, NULL, y, 3, hs)
+        ss_n[side] = n
+        ss_tab[side] = tb
+    return 0
+
+
+cdef void ss_at(int side, double x, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q of the universal trajectory of one side at x = ln rho."""
+    cdef const double* tb = ss_tab[side]
+    cdef int n = ss_n[side], k
+    cdef double d, f, xh = (n - 1) / <double> SS_STEPS, h = 1.0 / SS_STEPS, u
+    if x <= 0.0:
+        d = SS_D0 * exp(ss_k * x)
+        if side:
+            d = -d
+        eps[0] = ss_eps + d
+        a[0] = ss_F + ss_ca * d
+        q[0] = 0.5 * ss_F + ss_cq * d
+        return
+    if x >= xh:
+        # power-law asymptotes: eps ~ rho^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ rho^(-1/4) below
+        if side == 0:
+            eps[0] = tb[n - 1] * exp(0.5 * (x - xh))
+            a[0] = tb[SS_CAP + n - 1]
+            q[0] = tb[2 * SS_CAP + n - 1]
+        else:
+            f = exp(-0.25 * (x - xh))
+            eps[0] = tb[n - 1] * f
+            a[0] = tb[SS_CAP + n - 1] * f
+            q[0] = tb[2 * SS_CAP + n - 1] * f
+        return
+    u = x * SS_STEPS
+    k = <int> u
+    if k > n - 2:
+        k = n - 2
+    u = x - k * h
+    eps[0] = hermite_at(tb, tb + 3 * SS_CAP, k, h, u)
+    a[0] = hermite_at(tb + SS_CAP, tb + 4 * SS_CAP, k, h, u)
+    q[0] = hermite_at(tb + 2 * SS_CAP, tb + 5 * SS_CAP, k, h, u)
+
+
+cdef double invert_hermite(const double* y, const double* d, int k, double h, double target) noexcept nogil:
+    """x in [0, h] where the monotone Hermite piece k equals target (Newton in a bracket)."""
+    cdef double lo = 0.0, hi = h, x, f, df
+    cdef bint inc = y[k + 1] > y[k]
+    cdef int it
+    x = h * (target - y[k]) / (y[k + 1] - y[k])
+    if not (x > 0.0 and x < h):
+        x = 0.5 * h
+    for it in range(60):
+        f = hermite_at(y, d, k, h, x) - target
+        if fabs(f) <= 1e-16 * fabs(target):
+            break
+        if (f < 0.0) == inc:
+            lo = x
+        else:
+            hi = x
+        if hi - lo <= 1e-16 * h:
+            break
+        df = dhermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
+        x = x - f / df if df != 0.0 else 0.5 * (lo + hi)
+        if not (x > lo and x < hi):
+            x = 0.5 * (lo + hi)
+    return x
+
+
+cdef double ss_x_of(int side, double e) noexcept nogil:
+    """x = ln rho of the universal trajectory of one side where eps = e."""
+    cdef const double* tb = ss_tab[side]
+    cdef int n = ss_n[side], lo = 0, hi = n - 1, mid
+    cdef double d = e - ss_eps, xh = (n - 1) / <double> SS_STEPS
+    if side == 1:
+        d = -d
+    if d <= 0.0:
+        return -INFINITY
+    if d <= SS_D0:
+        return log(d / SS_D0) / ss_k
+    if side == 0 and e >= tb[n - 1]:
+        return xh + 2.0 * log(e / tb[n - 1])
+    if side == 1 and e <= tb[n - 1]:
+        return xh - 4.0 * log(e / tb[n - 1])
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if (tb[mid] <= e) == (side == 0):
+            lo = mid
+        else:
+            hi = mid
+    return lo / <double> SS_STEPS + invert_hermite(tb, tb + 3 * SS_CAP, lo, 1.0 / SS_STEPS, e)
+
+
+if ss_build() < 0:
+    raise MemoryError("carromlab: out of memory building the slide-spin tables")
+
+
+# ----------------------------------------------------------------------------------
+# Speed-only laws: V(rho) and D(rho) tables (one per CompiledLaw)
+# ----------------------------------------------------------------------------------
+
+DEF SP_H = 2.5e-4         # s, step of the remaining time
+DEF SP_SUB = 2
+DEF SP_VMAX = 25.0        # m/s
+DEF SP_CAP = 262144
+
+
+cdef inline double speed_f(const LawParams* lp, double v) noexcept nogil:
+    return lp.g * mu_of_v(lp, v) + lp.drag * v * v
+
+
+cdef void sp_rhs(const LawParams* lp, const double* y, double* dy) noexcept nogil:
+    dy[0] = speed_f(lp, y[0])
+    dy[1] = y[0]
+
+
+cdef void sp_at(const LawParams* lp, double rho, double* v, double* d) noexcept nogil:
+    cdef const double* V = lp.sp
+    cdef const double* D = lp.sp + lp.n_sp
+    cdef const double* fV = lp.sp + 2 * lp.n_sp
+    cdef int k = <int> (rho / lp.h_sp)
+    cdef double u
+    if k > lp.n_sp - 2:
+        k = lp.n_sp - 2
+    if k < 0:
+        k = 0
+    u = rho - k * lp.h_sp
+    v[0] = hermite_at(V, fV, k, lp.h_sp, u)
+    d[0] = hermite_at(D, V, k, lp.h_sp, u)
+
+
+cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
+    """Remaining time (s) of a disc at speed v <= v_max."""
+    cdef const double* V = lp.sp
+    cdef int lo = 0, hi = lp.n_sp - 1, mid
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if V[mid] <= v:
+            lo = mid
+        else:
+            hi = mid
+    return lo * lp.h_sp + invert_hermite(V, lp.sp + 2 * lp.n_sp, lo, lp.h_sp, v)
+
+
+# ----------------------------------------------------------------------------------
+# Segments
+# ----------------------------------------------------------------------------------
+
+cdef void seg_init(Seg* sg) noexcept nogil:
+    sg.mode = SEG_REST
+    sg.v0 = 0.0
+    sg.w0 = 0.0
+    sg.t_stop = 0.0
+    sg.s_stop = 0.0
+    sg.w_stop = 0.0
+    table_init(&sg.tb)
+
+
+cdef void seg_free(Seg* sg) noexcept nogil:
+    table_free(&sg.tb)
+
+
+cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
+    """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
+    of memory."""
+    cdef double gm = lp.g * lp.mu, e, a, q
+    sg.v0 = v0
+    sg.w0 = w0
+    sg.w_stop = w0
+    sg.t_stop = 0.0
+    sg.s_stop = 0.0
+    if v0 <= 0.0:
+        sg.mode = SEG_REST
+        return 0
+    if lp.kind == KIND_COULOMB or (lp.kind == KIND_SLIDE_SPIN and w0 <= 0.0):
+        sg.mode = SEG_COULOMB
+        sg.a0 = gm
+        sg.t_stop = v0 / gm
+        sg.s_stop = 0.5 * v0 * sg.t_stop
+        sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
+    elif lp.kind == KIND_SLIDE_SPIN:
+        sg.mode = SEG_SLIDE_SPIN
+        e = v0 / (R * w0)
+        sg.side = 1 if e < ss_eps else 0
+        sg.x0 = ss_x_of(sg.side, e)
+        ss_at(sg.side, sg.x0, &e, &a, &q)
+        sg.t_stop = v0 / (gm * a)
+        sg.s_stop = gm * q * sg.t_stop * sg.t_stop
+        sg.w_stop = 0.0
+    elif lp.kind == KIND_SPEED and v0 <= lp.v_max:
+        sg.mode = SEG_SPEED
+        sg.t_stop = sp_rho_of(lp, v0)
+        sp_at(lp, sg.t_stop, &e, &sg.s_stop)
+        sg.w_stop = w0 - spin_decel(lp, R) * sg.t_stop
+    else:
+        sg.mode = SEG_INTEGRATED
+        if integrate(lp, R, v0, w0, &sg.tb) < 0:
+            return -1
+        sg.t_stop = sg.tb.t_stop
+        sg.s_stop = sg.tb.s_stop
+        sg.w_stop = sg.tb.w_stop
+    if sg.w_stop < 0.0:
+        sg.w_stop = 0.0
+    return 0
+
+
+cdef inline void seg_rho(const LawParams* lp, double R, const Seg* sg, double rho,
+                         double* rem, double* v, double* eps) noexcept nogil:
+    """Distance to go (m), speed (m/s) and eps at remaining time rho (s), for the closed
+    form and tabulated modes."""
+    cdef double gm = lp.g * lp.mu, a, q
+    if sg.mode == SEG_COULOMB:
+        v[0] = sg.a0 * rho
+        rem[0] = 0.5 * sg.a0 * rho * rho
+    elif sg.mode == SEG_SLIDE_SPIN:
+        ss_at(sg.side, sg.x0 + log1p((rho - sg.t_stop) / sg.t_stop), eps, &a, &q)
+        v[0] = gm * a * rho
+        rem[0] = gm * q * rho * rho
+    else:
+        sp_at(lp, rho, v, rem)
+
+
+cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
+                   double* sd, double* v, double* w) noexcept nogil:
+    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
+    cdef double rem, eps = 0.0, ww
+    if tau <= 0.0:
+        sd[0] = 0.0
+        v[0] = sg.v0
+        w[0] = sg.w0
+        return
+    if tau >= sg.t_stop:
+        sd[0] = sg.s_stop
+        v[0] = 0.0
+        ww = sg.w_stop - spin_decel(lp, R) * (tau - sg.t_stop)
+        w[0] = ww if ww > 0.0 else 0.0
+        return
+    if sg.mode == SEG_INTEGRATED:
+        evaluate(lp, R, &sg.tb, tau, sd, v, w)
+        if not lp.slide_spin:
+            ww = sg.w0 - spin_decel(lp, R) * tau
+            w[0] = ww if ww > 0.0 else 0.0
+        return
+    seg_rho(lp, R, sg, sg.t_stop - tau, &rem, v, &eps)
+    sd[0] = sg.s_stop - rem
+    if sd[0] < 0.0:
+        sd[0] = 0.0
+    if sg.mode == SEG_SLIDE_SPIN:
+        w[0] = v[0] / (R * eps)
+    elif lp.slide_spin:
+        w[0] = 0.0
+    else:
+        ww = sg.w0 - spin_decel(lp, R) * tau
+        w[0] = ww if ww > 0.0 else 0.0
+
+
+cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
+    """Time (s) into the segment at which the disc has slid sd (m); the stop time if never.
+    Newton on sqrt(distance to go) in the remaining time, kept in a bracket."""
+    cdef double target, lo = 0.0, hi, rho, rem, v, eps, f, df, r
+    cdef int it
+    if sd <= 0.0:
+        return 0.0
+    if sd >= sg.s_stop:
+        return sg.t_stop
+    if sg.mode == SEG_INTEGRATED:
+        return time_at_distance(&sg.tb, sd)
+    target = sqrt(sg.s_stop - sd)
+    hi = sg.t_stop
+    if sg.mode == SEG_COULOMB:
+        return sg.t_stop - target * sqrt(2.0 / sg.a0)
+    rho = sg.t_stop * target / sqrt(sg.s_stop)
+    for it in range(60):
+        seg_rho(lp, R, sg, rho, &rem, &v, &eps)
+        r = sqrt(rem) if rem > 0.0 else 0.0
+        f = r - target
+        if fabs(f) <= 1e-16 * target:
+            break
+        if f < 0.0:
+            lo = rho
+        else:
+            hi = rho
+        if hi - lo <= 2e-16 * sg.t_stop:
+            break
+        df = 0.5 * v / r if r > 0.0 else 0.0
+        rho = rho - f / df if df > 0.0 else 0.5 * (lo + hi)
+        if not (rho > lo and rho < hi):
+            rho = 0.5 * (lo + hi)
+    return sg.t_stop - rho
+
+
+# ----------------------------------------------------------------------------------
+# Compiled laws (one per parameter set, cached) and Python access for tests and fitting
+# ----------------------------------------------------------------------------------
+
+cdef class CompiledLaw:
+    """The compiled kinematics of one friction law and parameter set (with its speed
+    table when the law has one)."""
+
+    def __init__(self, dict law):
+        cdef LawParams* lp = &self.lp
+        cdef double y[2]
+        cdef double hs = SP_H / SP_SUB
+        cdef double* buf
+        cdef int n = 0, it
+        lp.numeric = law["numeric"]
+        lp.slide_spin = law["slide_spin"]
+        lp.mu_kind = law["mu_kind"]
+        lp.g = law["g"]
+        lp.mu = law["mu"]
+        lp.mu_v = law["mu_v"]
+        lp.mu_s = law["mu_s"]
+        lp.v_s = law["v_s"]
+        lp.drag = law["drag"]
+        lp.n_sp = 0
+        lp.h_sp = SP_H
+        lp.v_max = 0.0
+        lp.sp = NULL
+        if not lp.numeric:
+            lp.kind = KIND_COULOMB
+        elif lp.slide_spin:
+            lp.kind = KIND_SLIDE_SPIN if lp.mu_kind == MU_CONSTANT and lp.drag == 0.0 else KIND_INTEGRATED
+        else:
+            lp.kind = KIND_SPEED
+        if lp.kind != KIND_SPEED:
+            return
+        import numpy as np
+        full = np.empty((3, SP_CAP))
+        self.buf = full.ravel()
+        buf = &self.buf[0]
+        y[0] = 0.0
+        y[1] = 0.0
+        with nogil:
+            while n < SP_CAP:
+                buf[n] = y[0]
+                buf[SP_CAP + n] = y[1]
+                buf[2 * SP_CAP + n] = speed_f(lp, y[0])
+                n += 1
+                if y[0] >= SP_VMAX:
+                    break
+                for it in range(SP_SUB):
+                    rk5(sp_rhs, lp, y, 2, hs)
+        self.buf = np.ascontiguousarray(full[:, :n]).ravel()
+        lp.n_sp = n
+        lp.v_max = self.buf[n - 1]
+        lp.sp = &self.buf[0]
+
+    @property
+    def speed_table(self):
+        """(remaining time s, speed m/s, distance to go m) at the nodes of the speed table,
+        or None for a law without one."""
+        import numpy as np
+        if self.lp.n_sp == 0:
+            return None
+        b = np.asarray(self.buf).reshape(3, -1)
+        return np.arange(self.lp.n_sp) * self.lp.h_sp, b[0].copy(), b[1].copy()
+
+
+_CACHE: dict = {}
+
+
+def compiled_law(dict law):
+    """The :class:`CompiledLaw` of ``law`` (keys: numeric, slide_spin, mu_kind, g, mu, mu_v,
+    mu_s, v_s, drag), built once per parameter set and cached."""
+    key = tuple(sorted(law.items()))
+    got = _CACHE.get(key)
+    if got is None:
+        if len(_CACHE) >= 64:
+            _CACHE.clear()
+        got = _CACHE[key] = CompiledLaw(law)
+    return got
+
+
+def farkas_FT(double[::1] eps):
+    """F(eps) and T(eps) of the slide-spin law for an array of eps >= 0."""
+    import numpy as np
+    F = np.empty(eps.shape[0])
+    T = np.empty(eps.shape[0])
+    cdef double f, t
+    cdef Py_ssize_t i
+    for i in range(eps.shape[0]):
+        farkas(eps[i], &f, &t)
+        F[i] = f
+        T[i] = t
+    return F, T
+
+
+def slide_spin_constants():
+    """eps*, F(eps*), the near-stop growth rate k of |eps - eps*| per unit ln(rho), and the
+    number of table nodes above and below eps*."""
+    return {"eps_star": ss_eps, "F_star": ss_F, "k": ss_k, "nodes_above": ss_n[0], "nodes_below": ss_n[1]}
+
+
+def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
+    """Distance (m), speed (m/s) and spin magnitude (rad/s) at times tau (s) of a disc
+    starting at speed v0 and spin magnitude w0, under the law described by ``law``
+    (see :func:`compiled_law`). Also returns the stop time (s) and the segment mode
+    (0 rest, 1 closed form, 2 slide-spin table, 3 speed table, 4 integrated)."""
+    import numpy as np
+    cdef CompiledLaw cl = compiled_law(law)
+    cdef Seg sg
+    cdef Py_ssize_t i
+    cdef double a, b, c
+    seg_init(&sg)
+    s_out = np.empty(tau.shape[0])
+    v_out = np.empty(tau.shape[0])
+    w_out = np.empty(tau.shape[0])
+    try:
+        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+            raise MemoryError("carromlab: out of memory integrating a segment")
+        for i in range(tau.shape[0]):
+            seg_eval(&cl.lp, radius, &sg, tau[i], &a, &b, &c)
+            s_out[i] = a
+            v_out[i] = b
+            w_out[i] = c
+        return s_out, v_out, w_out, sg.t_stop, sg.mode
+    finally:
+        seg_free(&sg)
+
+
+def time_at(dict law, double radius, double v0, double w0, double[::1] sd):
+    """Times (s) at which a disc starting at (v0, w0) has slid the distances sd (m)."""
+    import numpy as np
+    cdef CompiledLaw cl = compiled_law(law)
+    cdef Seg sg
+    cdef Py_ssize_t i
+    seg_init(&sg)
+    out = np.empty(sd.shape[0])
+    try:
+        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+            raise MemoryError("carromlab: out of memory integrating a segment")
+        for i in range(sd.shape[0]):
+            out[i] = seg_time_at(&cl.lp, radius, &sg, sd[i])
+        return out
+    finally:
+        seg_free(&sg)
+
+
+def slide_spin_universal(int side, double[::1] x):
+    """eps, a = v / (mu g rho) and q = (distance to go) / (mu g rho^2) of the universal
+    slide-spin trajectory above (side 0) or below (side 1) eps*, at x = ln(mu g rho) for
+    rho the remaining time; and the inverse look-up x(eps) of the returned eps."""
+    import numpy as np
+    out = np.empty((4, x.shape[0]))
+    cdef double e, a, q
+    cdef Py_ssize_t i
+    for i in range(x.shape[0]):
+        ss_at(side, x[i], &e, &a, &q)
+        out[0, i] = e
+        out[1, i] = a
+        out[2, i] = q
+        out[3, i] = ss_x_of(side, e)
+    return out

@@ -1,0 +1,93 @@
+"""No overlap beyond 1e-10 m under any friction law (hypothesis fuzz).
+
+Small random scenes (some pairs placed touching) and random shots under every friction
+law and combination with air drag; at every event time (positions from the event log) and
+at the end, no two discs on the board may overlap by more than 1e-10 m, the bound of the
+engine's contact search (docs/physics.md).
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carromlab import Board, PhysicsParams, Scene, Shot, simulate
+from tests.engine.test_properties import SPECS, _scene_and_shot
+
+TOL = 1e-10
+LAWS = {
+    "coulomb": {},
+    "slide_spin": {"friction_law": "slide_spin"},
+    "linear": {"friction_law": "linear", "mu_v": 0.05},
+    "stribeck": {"friction_law": "stribeck"},
+    "coulomb+drag": {"air_drag": 0.05},
+    "slide_spin+drag": {"friction_law": "slide_spin", "air_drag": 0.05},
+}
+
+
+def _min_gap(res, frame):
+    r = res.scene.arrays["radius"]
+    worst = np.inf
+    for _, g in frame[frame["status"] == "board"].groupby("t") if "t" in frame else [(None, frame[frame["status"] == "board"])]:
+        xy = g[["x", "y"]].to_numpy()
+        rr = r[g["id"].to_numpy()] if "id" in g else r[g.index.to_numpy()]
+        d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) - (rr[:, None] + rr[None, :])
+        np.fill_diagonal(d, np.inf)
+        worst = min(worst, d.min())
+    return worst
+
+
+def _check(res):
+    assert not res.truncated
+    times = np.unique(res.events["t"].to_numpy())
+    if times.size:
+        assert _min_gap(res, res.positions_at(times)) >= -TOL
+    final = res.final.reset_index(drop=True)
+    assert _min_gap(res, final) >= -TOL
+
+
+def _with_touching(coords, touch):
+    """Scene of _scene_and_shot plus a disc touching the first coin at angle ``touch``."""
+    scene, shot = _scene_and_shot(*coords)
+    pieces = scene.pieces[["kind", "x", "y"]]
+    if len(pieces) and touch is not None:
+        r = SPECS["white"].radius
+        x, y = pieces["x"].iat[0] + 2 * r * math.cos(touch), pieces["y"].iat[0] + 2 * r * math.sin(touch)
+        xy = pieces[["x", "y"]].to_numpy()
+        h = Board.icf().half_size
+        if (np.all(np.hypot(xy[1:, 0] - x, xy[1:, 1] - y) > 2 * r + 1e-6) and abs(x) < h - r and abs(y) < h - r
+                and math.hypot(x - shot.x, y - shot.y) > 0.05
+                and all(math.hypot(x - hole.x, y - hole.y) > hole.capture_radius(r) for hole in Board.icf().holes)):
+            pieces = pd.concat([pieces, pd.DataFrame([("black", x, y)], columns=["kind", "x", "y"])], ignore_index=True)
+            scene = Scene(Board.icf(), pieces, SPECS)
+    return scene, shot
+
+
+scenes = st.tuples(
+    st.tuples(
+        st.lists(st.tuples(st.floats(-0.5, 0.5), st.floats(-0.3, 0.6)), min_size=1, max_size=6),
+        st.floats(-0.2, 0.2),
+        st.floats(0.3, math.pi - 0.3),
+        st.floats(0.5, 8.0),
+    ),
+    st.one_of(st.none(), st.floats(-math.pi, math.pi)),
+)
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(scene=scenes, e=st.sampled_from([0.0, 0.1, 0.5, 0.9]), spin=st.floats(-200.0, 200.0))
+def test_no_overlap_under_every_law(law, scene, e, spin):
+    sc, shot = _with_touching(*scene)
+    shot = Shot(shot.x, shot.y, shot.angle, shot.speed, spin=spin)
+    _check(simulate(sc, shot, PhysicsParams(e_disc=e, **LAWS[law])))
+
+
+@pytest.mark.parametrize("law", sorted(LAWS))
+def test_icf_break_into_the_touching_pack_under_every_law(law):
+    for k, x in enumerate(np.linspace(-0.08, 0.08, 3)):
+        shot = Shot(x, -0.2526, math.pi / 2 + 0.05 * (k - 1), 7.0)
+        _check(simulate(Scene.icf_break(), shot, PhysicsParams(**LAWS[law])))

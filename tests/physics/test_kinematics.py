@@ -1,0 +1,186 @@
+"""Tabulated friction kinematics (carromlab.physics._kinematics) against high-precision
+numerics.
+
+Slide-spin (Farkas et al., PRL 90, 248302, 2003): v(t), s(t), w(t), t_stop, s_stop of the
+universal tables against SciPy's DOP853 (rtol 1e-13) on the Farkas equations, over a sweep
+of (v0, w0) including eps0 near the attractor eps* = 0.6530, huge and tiny eps0, pure
+slide and pure spin. Documented bound: relative error of v, s, t_stop below 1e-11
+(measured about 1e-13), of w below 1e-10 of w0 (the reference's own accuracy).
+
+Speed-only laws: the remaining time T(v0) = int_0^v0 du / f(u) and distance
+S(v0) = int_0^v0 u du / f(u) against adaptive quadrature, and v(t) through
+T(v0) - T(v(t)) = t, to 1e-10 relative.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.integrate import quad, solve_ivp
+
+from carromlab import PhysicsParams
+from carromlab.physics import _kinematics as K
+from carromlab.physics.friction import get_law, slide_spin_factors
+
+G, R, MU = 9.81, 0.0155, 0.1
+EPS_STAR = K.slide_spin_constants()["eps_star"]
+
+
+def _law(**kw):
+    p = PhysicsParams(mu=MU, **kw)
+    return get_law(p.friction_law).engine(p)
+
+
+SLIDE_SPIN = _law(friction_law="slide_spin")
+
+
+def _farkas_reference(v0, w0):
+    """DOP853 at rtol 1e-13 on dv/dt = -mu g F, dw/dt = -2 mu g T / R, ds/dt = v, to the stop."""
+
+    def rhs(t, y):
+        v, w, _ = y
+        if v <= 0.0 or w <= 0.0:
+            return [0.0, 0.0, 0.0]
+        F, T = slide_spin_factors(np.array([v / (R * w)]))
+        return [-MU * G * F[0], -2.0 * MU * G * T[0] / R, v]
+
+    def stop(t, y):
+        return y[0] - 1e-12 * v0
+
+    stop.terminal = True
+    return solve_ivp(rhs, (0.0, 1e4), [v0, w0, 0.0], method="DOP853", rtol=1e-13, atol=1e-16,
+                     dense_output=True, events=stop)  # fmt: skip
+
+
+CASES = [
+    (1.0, 10.0),
+    (1.0, 100.0),
+    (1.0, 300.0),
+    (2.0, 1000.0),
+    (5.0, 50.0),
+    (0.5, 0.5 / (R * (EPS_STAR + 1e-6))),
+    (0.5, 0.5 / (R * (EPS_STAR - 1e-6))),
+    (0.5, 0.5 / (R * (EPS_STAR * (1 + 1e-3)))),
+    (3.0, 3.0 / (R * 1e4)),  # eps0 = 1e4: nearly pure slide
+    (1e-3, 1e-3 / (R * 1e-4)),  # eps0 = 1e-4: nearly pure spin
+]
+
+
+@pytest.mark.parametrize(("v0", "w0"), CASES)
+def test_slide_spin_tables_against_dop853(v0, w0):
+    ref = _farkas_reference(v0, w0)
+    t_ref = ref.t[-1]
+    tau = np.linspace(0.0, 0.999 * t_ref, 41)
+    s, v, w, t_stop, mode = K.kinematics(SLIDE_SPIN, R, v0, w0, tau)
+    assert mode == 2
+    y = ref.sol(tau)
+    s_stop = K.kinematics(SLIDE_SPIN, R, v0, w0, np.array([2 * t_stop]))[0][0]
+    assert t_stop == pytest.approx(t_ref, rel=1e-11)
+    assert s_stop == pytest.approx(ref.y[2, -1], rel=1e-11)
+    np.testing.assert_allclose(v, y[0], rtol=0, atol=1e-11 * v0)
+    np.testing.assert_allclose(s, y[2], rtol=0, atol=1e-11 * s_stop)
+    np.testing.assert_allclose(w, y[1], rtol=0, atol=1e-10 * w0)
+
+
+def test_slide_spin_tiny_eps_beyond_the_table():
+    """eps0 = 1e-9 (below the last node): the spin decays as if in place, v ~ w^(3/4)."""
+    v0, w0 = 1e-9 * R * 200.0, 200.0
+    _, v, w, t_stop, _ = K.kinematics(SLIDE_SPIN, R, v0, w0, np.array([0.0, 0.5]))
+    alpha = 4.0 * MU * G / (3.0 * R)
+    assert t_stop == pytest.approx(w0 / alpha, rel=1e-6)
+    assert w[1] == pytest.approx(w0 - alpha * 0.5, rel=1e-6)
+    assert v[1] / v0 == pytest.approx((w[1] / w0) ** 0.75, rel=1e-6)
+
+
+def test_pure_slide_and_pure_spin_limits():
+    t = np.linspace(0.0, 2.0, 21)
+    s, v, w, t_stop, mode = K.kinematics(SLIDE_SPIN, R, 1.5, 0.0, t)
+    a = MU * G
+    tt = np.minimum(t, 1.5 / a)
+    assert mode == 1 and t_stop == pytest.approx(1.5 / a, rel=1e-15)
+    np.testing.assert_allclose(s, 1.5 * tt - 0.5 * a * tt**2, rtol=0, atol=1e-14)
+    assert np.all(w == 0.0)
+    s, v, w, t_stop, mode = K.kinematics(SLIDE_SPIN, R, 0.0, 50.0, t)
+    assert mode == 0 and np.all(s == 0.0) and np.all(v == 0.0)
+    np.testing.assert_allclose(w, np.maximum(50.0 - 4.0 * a / (3.0 * R) * t, 0.0), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("v0", "w0"), [(1.0, 1.0), (1.0, 30.0), (1.0, 100.0), (0.3, 500.0), (4.0, 20.0)])
+def test_slide_and_spin_stop_at_the_same_instant(v0, w0):
+    """Farkas et al.: v and w vanish together, with eps -> eps* = 0.6530 at the stop."""
+    _, _, _, t_stop, _ = K.kinematics(SLIDE_SPIN, R, v0, w0, np.array([0.0]))
+    _, v, w, _, _ = K.kinematics(SLIDE_SPIN, R, v0, w0, t_stop * (1.0 - np.array([1e-3, 1e-6, 1e-9])))
+    assert np.all(v > 0.0) and np.all(w > 0.0)
+    assert np.all(np.diff(w) < 0.0) and w[-1] / w0 < 1e-7
+    # eps approaches eps* as a power of the remaining time
+    eps = v / (R * w)
+    assert np.all(np.diff(np.abs(eps - EPS_STAR)) < 0.0) and eps[-1] == pytest.approx(EPS_STAR, rel=2e-3)
+    _, v, w, _, _ = K.kinematics(SLIDE_SPIN, R, v0, w0, np.array([t_stop]))
+    assert v[0] == 0.0 and w[0] == 0.0
+
+
+def test_universal_table_inverse_look_up():
+    """x(eps(x)) = x away from the flat end near eps*, where eps carries x to 1e-10 only."""
+    x = np.linspace(15.0, 80.0, 5001)
+    for side in (0, 1):
+        e, a, q, xi = K.slide_spin_universal(side, x)
+        np.testing.assert_allclose(xi, x, rtol=0, atol=1e-9)
+        assert np.all(np.diff(e) > 0.0) if side == 0 else np.all(np.diff(e) < 0.0)
+
+
+def test_time_at_distance_inverts_the_distance():
+    for law in (SLIDE_SPIN, _law(friction_law="linear", mu_v=0.05), _law(friction_law="stribeck"), _law(air_drag=0.5)):
+        s, _, _, t_stop, _ = K.kinematics(law, R, 2.0, 120.0, np.linspace(0.0, 1.0, 101) * 1.2)
+        t = np.linspace(0.0, 1.0, 101) * 1.2
+        inside = t < t_stop
+        back = K.time_at(law, R, 2.0, 120.0, s[inside])
+        np.testing.assert_allclose(back, t[inside], rtol=0, atol=1e-12 * t_stop + 1e-13)
+
+
+SPEED_LAWS = {
+    "linear": dict(friction_law="linear", mu_v=0.02),
+    "stribeck": dict(friction_law="stribeck"),
+    "stribeck sharp": dict(friction_law="stribeck", mu_static=0.3, stribeck_speed=0.02),
+    "coulomb+drag": dict(air_drag=0.03),
+    "linear+drag": dict(friction_law="linear", mu_v=0.05, air_drag=0.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPEED_LAWS))
+@pytest.mark.parametrize("v0", [0.01, 0.3, 2.0, 9.0])
+def test_speed_tables_against_quadrature(name, v0):
+    p = PhysicsParams(mu=0.12, **SPEED_LAWS[name])
+    law = get_law(p.friction_law).engine(p)
+
+    def f(u):
+        mu = {0: p.mu, 1: p.mu + p.mu_v * u, 2: p.mu + (p.mu_static - p.mu) * math.exp(-((u / p.stribeck_speed) ** 2))}
+        return p.g * mu[law["mu_kind"]] + p.air_drag * u * u
+
+    def T(v):
+        return quad(lambda u: 1.0 / f(u), 0.0, v, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+
+    S = quad(lambda u: u / f(u), 0.0, v0, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+    t_ref = T(v0)
+    tau = np.linspace(0.0, t_ref, 9)[1:-1]
+    s, v, w, t_stop, mode = K.kinematics(law, R, v0, 10.0, np.append(tau, 2 * t_ref))
+    assert mode == 3
+    # 1e-10 relative; below a sharp Stribeck speed (few nodes per speed scale) 1e-10 s and 1e-12 m
+    assert t_stop == pytest.approx(t_ref, rel=1e-10, abs=1e-10)
+    assert s[-1] == pytest.approx(S, rel=1e-10, abs=1e-12)
+    np.testing.assert_allclose([t_ref - T(x) for x in v[:-1]], tau, rtol=0, atol=1e-10 * t_ref + 1e-10)
+    # the spin decays on its own at (4/3) g mu(0) / R
+    mu0 = p.mu_static if law["mu_kind"] == 2 else p.mu
+    np.testing.assert_allclose(w[:-1], np.maximum(10.0 - 4.0 * p.g * mu0 / (3.0 * R) * tau, 0.0), atol=1e-12)
+
+
+def test_speeds_above_the_table_are_integrated():
+    law = _law(friction_law="linear", mu_v=0.02)
+    tab = K.compiled_law(law).speed_table
+    assert tab is not None and tab[1][-1] >= 25.0
+    t = np.linspace(0.0, 3.0, 31)
+    s_hi, v_hi, _, ts_hi, mode_hi = K.kinematics(law, R, 30.0, 0.0, t)
+    assert mode_hi == 4
+    # restarted inside the table at a later state: the same motion
+    s_lo, v_lo, _, ts_lo, mode_lo = K.kinematics(law, R, v_hi[-1], 0.0, np.array([0.0, 1.0]))
+    assert mode_lo == 3
+    assert ts_hi - 3.0 == pytest.approx(ts_lo, rel=1e-8)
