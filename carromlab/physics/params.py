@@ -36,7 +36,10 @@ class PhysicsParams:
         Gravitational acceleration, m/s^2, in (0, 100]. Default 9.81.
     friction_law : str
         Name of the sliding friction law (see :data:`carromlab.physics.friction.FRICTION_LAWS`):
-        ``"coulomb"`` (constant mu, the default), ``"slide_spin"``, ``"linear"``, ``"stribeck"``.
+        ``"slide_spin"`` (the default: the measured coupling of sliding and spinning of a
+        uniform disc, Farkas et al., Phys. Rev. Lett. 90, 248302, 2003), ``"coulomb"``
+        (constant deceleration mu g, spin decaying on its own: the simpler model that
+        ignores the coupling), ``"linear"``, ``"stribeck"``.
     mu_v : float
         Speed coefficient of the ``"linear"`` law mu(v) = mu + mu_v v, s/m, in [0, 10].
         Default 0.
@@ -102,7 +105,7 @@ class PhysicsParams:
 
     mu: float = 0.12
     g: float = 9.81
-    friction_law: str = "coulomb"
+    friction_law: str = "slide_spin"
     mu_v: float = 0.0
     mu_static: float = 0.16
     stribeck_speed: float = 0.05

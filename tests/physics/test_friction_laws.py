@@ -147,7 +147,7 @@ def test_stribeck_limits():
 
 
 def test_constant_mu_engine_unchanged_by_the_numeric_path():
-    """The event engine with a vanishing drag (integrated segments, conservative
+    """The Coulomb law with a vanishing drag (tabulated segments, conservative
     advancement) agrees with the closed-form engine to 5e-9 m on a few-impact shot."""
     import pandas as pd
 
@@ -158,8 +158,8 @@ def test_constant_mu_engine_unchanged_by_the_numeric_path():
     scene = Scene(Board.icf(), frame, default_specs("icf"))
     for angle in np.linspace(1.2, 1.9, 8):
         shot = Shot(0.0, -h + 0.1174, angle, 3.0)
-        a = simulate(scene, shot, PhysicsParams(air_drag=1e-15)).final
-        b = simulate(scene, shot).final
+        a = simulate(scene, shot, PhysicsParams(friction_law="coulomb", air_drag=1e-15)).final
+        b = simulate(scene, shot, PhysicsParams(friction_law="coulomb")).final
         np.testing.assert_allclose(a[["x", "y"]], b[["x", "y"]], atol=5e-9)
         assert list(a["status"]) == list(b["status"])
 

@@ -141,7 +141,7 @@ SPEED_LAWS = {
     "linear": dict(friction_law="linear", mu_v=0.02),
     "stribeck": dict(friction_law="stribeck"),
     "stribeck sharp": dict(friction_law="stribeck", mu_static=0.3, stribeck_speed=0.02),
-    "coulomb+drag": dict(air_drag=0.03),
+    "coulomb+drag": dict(friction_law="coulomb", air_drag=0.03),
     "linear+drag": dict(friction_law="linear", mu_v=0.05, air_drag=0.5),
 }
 
