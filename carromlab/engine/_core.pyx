@@ -328,11 +328,20 @@ cdef inline void keep(double tc, int k, int part, double* best, int* bk, int* bp
         bp[0] = part
 
 
+cdef inline void keep_sd(double sd, int k, int part, double* sbest, int* kbest, int* pbest) noexcept nogil:
+    if sd < sbest[0]:
+        sbest[0] = sd
+        kbest[0] = k
+        pbest[0] = part
+
+
 cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
-    """Stop, cushions, holes, pegs and the board edge for disc i."""
+    """Stop, cushions, holes, pegs and the board edge for disc i. The candidates are
+    compared as path lengths; only the shortest is converted to a time."""
     cdef Board* b = s.b
     cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
-    cdef int k
+    cdef double sbest = INFINITY
+    cdef int k, kbest = -1, pbest = -1
     state_ex(s, i, s.t, &x, &y, &v, &d)
     if v <= 0.0:
         return
@@ -352,7 +361,7 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
             if sd < 0.0:
                 sd = 0.0
             if sd <= smax:
-                keep(s.t + travel(s, i, v, d, sd), EV_CUSHION, k, best, bk, bp)
+                keep_sd(sd, EV_CUSHION, k, &sbest, &kbest, &pbest)
     else:
         # first crossing of the surface edge (the centre leaves radius h)
         bb = x * ux + y * uy
@@ -364,7 +373,7 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
         else:
             sd = -bb + sqrt(bb * bb - cc)
         if sd <= smax:
-            keep(s.t + travel(s, i, v, d, sd), EV_DITCH, -1, best, bk, bp)
+            keep_sd(sd, EV_DITCH, -1, &sbest, &kbest, &pbest)
     for k in range(b.nholes):
         if k == s.skip[i] or b.hr[k] <= r:
             continue
@@ -374,11 +383,13 @@ cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept 
             continue  # already inside: it falls if it stops there
         sd = circle_entry(x - b.hx[k], y - b.hy[k], ux, uy, rho)
         if sd <= smax:
-            keep(s.t + travel(s, i, v, d, sd), EV_HOLE, k, best, bk, bp)
+            keep_sd(sd, EV_HOLE, k, &sbest, &kbest, &pbest)
     for k in range(b.npegs):
         sd = circle_entry(x - b.px[k], y - b.py[k], ux, uy, r + b.pr[k])
         if sd <= smax:
-            keep(s.t + travel(s, i, v, d, sd), EV_PEG, k, best, bk, bp)
+            keep_sd(sd, EV_PEG, k, &sbest, &kbest, &pbest)
+    if kbest >= 0:
+        keep(s.t + travel(s, i, v, d, sbest), kbest, pbest, best, bk, bp)
 
 
 cdef inline double poly(double* c, double t) noexcept nogil:

@@ -52,6 +52,14 @@ cdef struct Table:
     double t_stop
     double s_stop
     double w_stop
+    # tail after the last knot (constant mu, drag negligible): SEG_REST (none),
+    # SEG_COULOMB (no spin) or SEG_SLIDE_SPIN (universal table: side, x0), lasting rho
+    # and sliding s_tail
+    int tail
+    int side
+    double x0
+    double rho
+    double s_tail
 
 cdef struct Seg:
     # One sliding segment from speed v0 and spin magnitude w0 (fixed size; a heap table

@@ -34,7 +34,9 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   25 m/s; a segment is a look-up;
 * slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
   Dormand-Prince 5(4) per segment (rtol 1e-10), stored as knots with cubic Hermite
-  interpolation (error below 1e-9 m), the slower path.
+  interpolation (error below 1e-9 m), the slower path. With constant mu the integration
+  ends once drag v^2 < 1e-6 g mu; the rest (under 0.1 mm here) is the closed form or the
+  universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
 """
 
 from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
@@ -45,6 +47,7 @@ DEF ATOL_S = 1e-13
 DEF ATOL_V = 1e-13
 DEF ATOL_W = 1e-10
 DEF MAX_STEPS = 100000
+DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -230,6 +233,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
     cdef double out[6]
     cdef int steps = 0
     tb.n = 0
+    tb.tail = SEG_REST
     rhs(lp, R, v, w, &dv, &dw)
     if push(tb, t, s, v, w, dv, dw) < 0:
         return -1
@@ -271,12 +275,52 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
         rhs(lp, R, v, w, &dv, &dw)
         if push(tb, t, s, v, w, dv, dw) < 0:
             return -1
+        if lp.mu_kind == MU_CONSTANT and lp.drag * v * v <= TAIL_REL * lp.g * lp.mu:
+            tail_start(lp, R, v, w, tb)
+            return 0
         fac = 0.9 * pow(err, -0.2) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
     tb.t_stop = tb.t[tb.n - 1]
     tb.s_stop = tb.s[tb.n - 1]
     tb.w_stop = tb.w[tb.n - 1]
     return 0
+
+
+cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* tb) noexcept nogil:
+    """End the table at speed v, spin w with the closed-form or universal slide-spin
+    tail: drag changes the deceleration there by at most TAIL_REL."""
+    cdef double gm = lp.g * lp.mu, e, a, q
+    if lp.slide_spin and w > 0.0:
+        e = v / (R * w)
+        tb.tail = SEG_SLIDE_SPIN
+        tb.side = 1 if e < ss_eps else 0
+        tb.x0 = ss_x_of(tb.side, e)
+        ss_at(tb.side, tb.x0, &e, &a, &q)
+        tb.rho = v / (gm * a)
+        tb.s_tail = gm * q * tb.rho * tb.rho
+        tb.w_stop = 0.0
+    else:
+        tb.tail = SEG_COULOMB
+        tb.rho = v / gm
+        tb.s_tail = 0.5 * v * tb.rho
+        tb.w_stop = 0.0 if lp.slide_spin else w
+    tb.t_stop = tb.t[tb.n - 1] + tb.rho
+    tb.s_stop = tb.s[tb.n - 1] + tb.s_tail
+
+
+cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
+    """The tail of a table as a segment of its own, starting at the last knot."""
+    cdef int k = tb.n - 1
+    sg.mode = tb.tail
+    sg.side = tb.side
+    sg.x0 = tb.x0
+    sg.v0 = tb.v[k]
+    sg.w0 = tb.w[k]
+    sg.t_stop = tb.rho
+    sg.s_stop = tb.s_tail
+    sg.w_stop = tb.w_stop
+    sg.a0 = tb.v[k] / tb.rho
+    table_init(&sg.tb)
 
 
 cdef inline int knot(const Table* tb, double tau) noexcept nogil:
@@ -752,6 +796,15 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
         ww = sg.w_stop - spin_decel(lp, R) * (tau - sg.t_stop)
         w[0] = ww if ww > 0.0 else 0.0
         return
+    cdef Seg tl
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and tau > sg.tb.t[sg.tb.n - 1]:
+        tail_seg(&sg.tb, &tl)
+        seg_eval(lp, R, &tl, tau - sg.tb.t[sg.tb.n - 1], sd, v, w)
+        sd[0] += sg.tb.s[sg.tb.n - 1]
+        if not lp.slide_spin:
+            ww = sg.w0 - spin_decel(lp, R) * tau
+            w[0] = ww if ww > 0.0 else 0.0
+        return
     if sg.mode == SEG_INTEGRATED:
         evaluate(lp, R, &sg.tb, tau, sd, v, w)
         if not lp.slide_spin:
@@ -780,6 +833,10 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
         return 0.0
     if sd >= sg.s_stop:
         return sg.t_stop
+    cdef Seg tl
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and sd > sg.tb.s[sg.tb.n - 1]:
+        tail_seg(&sg.tb, &tl)
+        return sg.tb.t[sg.tb.n - 1] + seg_time_at(lp, R, &tl, sd - sg.tb.s[sg.tb.n - 1])
     if sg.mode == SEG_INTEGRATED:
         return time_at_distance(&sg.tb, sd)
     target = sqrt(sg.s_stop - sd)
