@@ -12,20 +12,27 @@ _HOW = (
 )
 
 
+#: Every compiled module of the package, with its source relative to the package.
+_MODULES = {"carromlab.engine._core": "engine/_core.pyx", "carromlab.physics._kinematics": "physics/_kinematics.pyx"}
+
+
 def check_build() -> None:
-    """Import the compiled core and compare it with its ``.pyx`` source.
+    """Import the compiled modules and compare each with its ``.pyx`` source.
 
     Raises
     ------
     ImportError
-        If ``carromlab.engine._core`` cannot be imported, or if its source file is
-        newer than the compiled module in a source checkout (a stale build).
+        If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``)
+        cannot be imported, or if its source file (or the ``.pxd`` declarations beside it)
+        is newer than the compiled module in a source checkout (a stale build).
     """
-    try:
-        mod = importlib.import_module("carromlab.engine._core")
-    except ImportError as exc:
-        raise ImportError(f"carromlab's compiled engine could not be imported ({exc}).\n{_HOW}") from exc
-    so = Path(mod.__file__ or "")
-    pyx = Path(__file__).parent / "engine" / "_core.pyx"
-    if pyx.exists() and so.exists() and so.suffix != ".pyx" and pyx.stat().st_mtime > so.stat().st_mtime + 1.0:
-        raise ImportError(f"carromlab's compiled engine {so.name} is older than {pyx.name} (a stale build).\n{_HOW}")
+    for name, source in _MODULES.items():
+        try:
+            mod = importlib.import_module(name)
+        except ImportError as exc:
+            raise ImportError(f"carromlab's compiled engine could not be imported ({exc}).\n{_HOW}") from exc
+        so = Path(mod.__file__ or "")
+        pyx = Path(__file__).parent / source
+        for src in (pyx, pyx.with_suffix(".pxd")):
+            if src.exists() and so.exists() and so.suffix != ".pyx" and src.stat().st_mtime > so.stat().st_mtime + 1.0:
+                raise ImportError(f"carromlab's compiled engine {so.name} is older than {src.name} (a stale build).\n{_HOW}")
