@@ -286,24 +286,31 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
     return 0
 
 
-cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* tb) noexcept nogil:
-    """End the table at speed v, spin w with the closed-form or universal slide-spin
-    tail: drag changes the deceleration there by at most TAIL_REL."""
+cdef int closed_start(const LawParams* lp, double R, double v, double w, int* side, double* x0,
+                      double* rho, double* s_left) noexcept nogil:
+    """Start of a constant-mu, drag-free slide at speed v > 0 (m/s) and spin magnitude w
+    (rad/s): the universal slide-spin tables when the law couples slide and spin and w > 0
+    (returns SEG_SLIDE_SPIN, sets side and x0), else the constant deceleration mu g
+    (returns SEG_COULOMB). Sets the time rho (s) and the distance s_left (m) still to slide."""
     cdef double gm = lp.g * lp.mu, e, a, q
     if lp.slide_spin and w > 0.0:
         e = v / (R * w)
-        tb.tail = SEG_SLIDE_SPIN
-        tb.side = 1 if e < ss_eps else 0
-        tb.x0 = ss_x_of(tb.side, e)
-        ss_at(tb.side, tb.x0, &e, &a, &q)
-        tb.rho = v / (gm * a)
-        tb.s_tail = gm * q * tb.rho * tb.rho
-        tb.w_stop = 0.0
-    else:
-        tb.tail = SEG_COULOMB
-        tb.rho = v / gm
-        tb.s_tail = 0.5 * v * tb.rho
-        tb.w_stop = 0.0 if lp.slide_spin else w
+        side[0] = 1 if e < ss_eps else 0
+        x0[0] = ss_x_of(side[0], e)
+        ss_at(side[0], x0[0], &e, &a, &q)
+        rho[0] = v / (gm * a)
+        s_left[0] = gm * q * rho[0] * rho[0]
+        return SEG_SLIDE_SPIN
+    rho[0] = v / gm
+    s_left[0] = 0.5 * v * rho[0]
+    return SEG_COULOMB
+
+
+cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* tb) noexcept nogil:
+    """End the table at speed v, spin w with the closed-form or universal slide-spin
+    tail: drag changes the deceleration there by at most TAIL_REL."""
+    tb.tail = closed_start(lp, R, v, w, &tb.side, &tb.x0, &tb.rho, &tb.s_tail)
+    tb.w_stop = w if tb.tail == SEG_COULOMB and not lp.slide_spin else 0.0
     tb.t_stop = tb.t[tb.n - 1] + tb.rho
     tb.s_stop = tb.s[tb.n - 1] + tb.s_tail
 
@@ -724,7 +731,7 @@ cdef void seg_free(Seg* sg) noexcept nogil:
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
     """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
     of memory."""
-    cdef double gm = lp.g * lp.mu, e, a, q
+    cdef double gm = lp.g * lp.mu, e
     sg.v0 = v0
     sg.w0 = w0
     sg.w_stop = w0
@@ -733,21 +740,10 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
     if v0 <= 0.0:
         sg.mode = SEG_REST
         return 0
-    if lp.kind == KIND_COULOMB or (lp.kind == KIND_SLIDE_SPIN and w0 <= 0.0):
-        sg.mode = SEG_COULOMB
+    if lp.kind == KIND_COULOMB or lp.kind == KIND_SLIDE_SPIN:
+        sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.x0, &sg.t_stop, &sg.s_stop)
         sg.a0 = gm
-        sg.t_stop = v0 / gm
-        sg.s_stop = 0.5 * v0 * sg.t_stop
         sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
-    elif lp.kind == KIND_SLIDE_SPIN:
-        sg.mode = SEG_SLIDE_SPIN
-        e = v0 / (R * w0)
-        sg.side = 1 if e < ss_eps else 0
-        sg.x0 = ss_x_of(sg.side, e)
-        ss_at(sg.side, sg.x0, &e, &a, &q)
-        sg.t_stop = v0 / (gm * a)
-        sg.s_stop = gm * q * sg.t_stop * sg.t_stop
-        sg.w_stop = 0.0
     elif lp.kind == KIND_SPEED and v0 <= lp.v_max:
         sg.mode = SEG_SPEED
         sg.t_stop = sp_rho_of(lp, v0)
