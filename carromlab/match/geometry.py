@@ -122,7 +122,7 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     >>> from carromlab.rules import icf
     >>> x, y, moved = legal_spots(icf.new_game(), [0.0], [-0.30])
     >>> round(float(y[0]), 4), round(float(moved[0]), 4)
-    (-0.2685, 0.0315)
+    (-0.2574, 0.0427)
     """
     xs, ys = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
     sx, sy = snap_placements(state, xs, ys, shot_radius(state))

@@ -134,7 +134,7 @@ def test_a_table_of_shots_plays_like_the_population(carrom_states):
 
 
 def test_illegal_placements_are_snapped_and_counted(carrom_states):
-    # ICF-3 puts the striker's centre anywhere between the baselines (+-15.9 mm); ONL-1 only
+    # ICF-3 puts the striker's centre within 4.75 mm of the baselines' midline (touching both); ONL-1 only
     # on their centre line
     pop = ShotPopulation(angle=(0.0, 0.0), speed=(0.3, 0.3), n=30, placement=(-0.1, 0.1))
     df = foul_probabilities(carrom_states, pop, noise=NoiseModel(depth=0.012), progress=False)

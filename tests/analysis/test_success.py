@@ -185,3 +185,21 @@ def test_most_forgiving_shot_next_to_a_blocking_piece():
     assert best["p_playable"].is_monotonic_decreasing
     blocked = best[best["route"] == "blocked"]
     assert (blocked["p_playable"] < blocked["p_success"]).all() and (blocked["n_invalid"] > 0).all()
+
+
+def test_icf_3_noisy_placements_touch_both_baselines():
+    """rule ICF-3: the ICF striker line's band is 2.065 - 1.59 = 0.475 cm, so placements drawn
+    with any depth error (clipped to the band) touch both baselines."""
+    from carromlab.analysis.execution import build_execution
+
+    scene = Scene.icf_break()
+    line = StrikerLine.for_scene(scene)
+    assert line.half_width == pytest.approx(0.00475, abs=1e-12)
+    ex = build_execution(scene, params=None, line=None, noise=NoiseModel(placement=0.05, depth=0.02), thumb_noise=None,
+                         replicas=200, seed=1, final_positions=False)  # fmt: skip
+    cells = pd.DataFrame({"cell": [0, 1], "placement": [0.0, 0.15], "angle": [1.5708] * 2, "speed": [0.5] * 2, "spin": [0.0] * 2})
+    rep = ex.run(cells, workers=1).replicas
+    base, r = scene.board.baseline("south"), scene.specs["striker"].radius
+    assert np.ptp(rep["y"]) > 0.009  # the depth errors reach both edges of the band
+    assert (base.outer.distance(rep["x"], rep["y"]) <= r + 1e-9).all()
+    assert (base.inner.distance(rep["x"], rep["y"]) <= r + 1e-9).all()

@@ -39,6 +39,29 @@ def test_random_shots_are_legal_and_face_the_board_rules_icf3_onl1_hik2_crk1(var
             assert lo <= shot.speed <= hi and shot.spin == 0.0
 
 
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("icf", 4), ("online", 2)])
+def test_icf_3_policy_placements_touch_both_baselines(variant, players, rng):
+    """rule ICF-3 (and ONL-1, on the midline): random and greedy placements, with coins lying
+    on and near the lines so that many wishes must be snapped, touch both baselines: each
+    line segment within one striker radius of the centre, |offset| <= 2.065 - 1.59 cm."""
+    r = shot_radius(new_state(variant, players))
+    for seat in range(players):
+        state = new_state(variant, players).with_(shooter=seat, board_shots=1)
+        base = state.board.baseline(state.seat_sides[seat])
+        w = ids(state, "white")
+        for k, pid in enumerate(w[:4]):  # coins across the seat's lines
+            f = 0.2 + 0.2 * k
+            cx, cy = base.centre.x0 + f * (base.centre.x1 - base.centre.x0), base.centre.y0 + f * (base.centre.y1 - base.centre.y0)
+            nx, ny = base.inner.x0 - base.outer.x0, base.inner.y0 - base.outer.y0
+            state = put(state, pid, cx + (k - 1.5) * 0.6 * nx, cy + (k - 1.5) * 0.6 * ny)
+        shots = [RandomPolicy().choose(state, rng) for _ in range(20)]
+        shots += [GreedyPolicy(n_candidates=8, placements=3, workers=1).choose(state, rng)]
+        for shot in shots:
+            assert base.outer.distance(shot.x, shot.y) <= r + 1e-9
+            assert base.inner.distance(shot.x, shot.y) <= r + 1e-9
+            assert check_placement(state, shot.x, shot.y, r).ok
+
+
 def test_hikone_first_shot_from_the_tee_then_the_area_line_rule_hik2(rng):
     """rule HIK-2: a seat's first shot of the board is played from its tee spot."""
     state = new_state("hikone")
