@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -16,18 +16,21 @@ from tqdm.auto import tqdm
 
 from .._validation import check_choice, check_int
 from ..analysis.noise import NoiseModel
+from ..engine.scene import Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, adjudicate
 from ..rules.engine_bridge import outcome_from_result
+from ..rules.outcome import ShotOutcome
+from ..rules.ruling import Ruling
 from ..rules.state import GameState
 from .conservation import Inventory
-from .execution import execute
+from .execution import Executed, execute
 from .policies import Policy, RandomPolicy
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, board_row, frame, game_row, shot_row
 from ..rules.engine_bridge import scene_for
 
-__all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "new_state", "game_seed", "play_game", "play_match"]
+__all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
 #: Default guard against endless boards: shots on one board (retakes included) after
 #: which the board is abandoned. Measured with random play on every seat: an ICF or
@@ -235,58 +238,145 @@ def play_game(
     >>> rec.end, int(rec.boards["n_shots"].sum()) == len(rec.shots)
     ('complete', True)
     """
-    settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
-    ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0), "seed": settings.seed}
-    return _Game(state, settings, ids).play()
+    game_ = Game(state, policies, params=params, noise=noise, seed=seed, max_shots_per_board=max_shots_per_board,
+                 max_boards=max_boards, record=record, game=game)
+    while game_.end is None:
+        game_.shoot()
+    return game_.record()
 
 
-class _Game:
-    """The loop of :func:`play_game` and the counters it keeps."""
+@dataclass(frozen=True, eq=False)
+class Played:
+    """One shot of a :class:`Game`, as it was played and ruled.
 
-    def __init__(self, state: GameState, settings: _Settings, ids: Mapping[str, Any]) -> None:
-        self.state, self.settings, self.ids = state, settings, ids
+    Attributes
+    ----------
+    before : GameState
+        The state before the shot.
+    executed : Executed
+        The intended and the executed shot.
+    outcome : ShotOutcome
+        What the engine made of it.
+    ruling : Ruling
+        What the rules made of it (``ruling.state`` is the state after it).
+    truncated : bool
+        Whether the engine ran out of its event budget.
+    """
+
+    before: GameState
+    executed: Executed
+    outcome: ShotOutcome
+    ruling: Ruling
+    truncated: bool
+
+
+class Game:
+    """A game in progress, played one shot at a time; :func:`play_game` plays one to its end.
+
+    Parameters
+    ----------
+    state, policies, params, noise, seed, max_shots_per_board, max_boards, record, game
+        As in :func:`play_game`.
+
+    Attributes
+    ----------
+    state : GameState
+        The current position.
+    end : str or None
+        None while the game runs; then ``"complete"``, ``"abandoned"`` or
+        ``"max_boards"`` (see :func:`play_game`).
+    n_shots : int
+        Shots played so far.
+
+    Examples
+    --------
+    >>> from carromlab.rules import crokinole
+    >>> g = Game(crokinole.new_game(options=crokinole.CrokinoleOptions(discs_per_player=2, game_target=5)),
+    ...          RandomPolicy(), seed=1)
+    >>> played = g.shoot()
+    >>> g.n_shots, played.before.shooter
+    (1, 0)
+    """
+
+    def __init__(
+        self, state: GameState, policies: Policy | Sequence[Policy], *, params: PhysicsParams | None = None,
+        noise: NoiseModel | Sequence[NoiseModel] | None = None, seed: int = 0,
+        max_shots_per_board: int = MAX_SHOTS_PER_BOARD, max_boards: int = MAX_BOARDS, record: bool = True,
+        game: int = 0,
+    ) -> None:  # fmt: skip
+        self.settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
+        self.ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0),
+                    "seed": self.settings.seed}  # fmt: skip
+        self.state = state
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
-        self.rng = np.random.default_rng([settings.seed, 1])
+        self.rng = np.random.default_rng([self.settings.seed, 1])
         self.shots: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
+        self.end: str | None = None
+        self._clock = (time.perf_counter(), time.process_time())
 
-    def play(self) -> GameRecord:
-        start, cpu = time.perf_counter(), time.process_time()
-        end = "complete"
-        while not self.state.game_over:
-            if self.board_shots >= self.settings.max_shots_per_board:
-                reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
-                self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, ruling=None, reason=reason))
-                end = "abandoned"
-                break
-            try:
-                over = self._shot()
-            except Exception as exc:
-                raise GameError(
-                    f"Game {self.ids['game']} ({self.state.variant}, seed {self.settings.seed}) failed at shot {self.n_shots} "
-                    f"(board {self.state.board_number}, seat {self.state.shooter}): {exc}",
-                    self.state.to_json(),
-                ) from exc
-            if over and not self.state.game_over and len(self.boards) >= self.settings.max_boards:
-                end = "max_boards"
-                break
+    def shoot(self, intended: Shot | None = None, *, policy: str = "agent") -> Played:
+        """Play the next shot: ``intended`` if given (recorded under the policy name
+        ``policy``), else the choice of the shooter's policy.
+
+        Parameters
+        ----------
+        intended : Shot, optional
+            The shooter's intended shot; execution noise and placement snapping apply
+            as to a policy's shot. Default: the seat's policy chooses.
+        policy : str
+            Name written in the shots table for an ``intended`` shot. Default ``"agent"``.
+
+        Returns
+        -------
+        Played
+
+        Raises
+        ------
+        ValueError
+            If the game is over.
+        GameError
+            If the shot fails (see :func:`play_game`).
+        """
+        if self.end is not None:
+            raise ValueError(f"The game is over (end={self.end!r}); no shot can be played.")
+        try:
+            played = self._shot(intended, policy)
+        except Exception as exc:
+            raise GameError(
+                f"Game {self.ids['game']} ({self.state.variant}, seed {self.settings.seed}) failed at shot {self.n_shots} "
+                f"(board {self.state.board_number}, seat {self.state.shooter}): {exc}",
+                self.state.to_json(),
+            ) from exc
+        if self.state.game_over:
+            self.end = "complete"
+        elif played.ruling.board_over and len(self.boards) >= self.settings.max_boards:
+            self.end = "max_boards"
+        elif self.board_shots >= self.settings.max_shots_per_board:
+            reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
+            self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, ruling=None, reason=reason))
+            self.end = "abandoned"
+        return played
+
+    def record(self) -> GameRecord:
+        """The tables of the shots played so far; the games row has ``end`` None until the game ends."""
         summary = game_row(
-            self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=end,
-            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=time.perf_counter() - start,
-            cpu_seconds=time.process_time() - cpu,
+            self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=self.end,
+            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=time.perf_counter() - self._clock[0],
+            cpu_seconds=time.process_time() - self._clock[1],
         )  # fmt: skip
         return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
 
-    def _shot(self) -> bool:
-        """Play one shot; whether it ended the board."""
+    def _shot(self, intended: Shot | None, name: str) -> Played:
         before = self.state
         seat = before.shooter
-        policy = self.settings.policies[seat]
-        executed = execute(before, policy.choose(before, self.rng), self.settings.noise[seat], seed=self.settings.seed,
-                           shot_index=self.n_shots)
+        if intended is None:
+            chooser = self.settings.policies[seat]
+            intended, name = chooser.choose(before, self.rng), chooser.name
+        executed = execute(before, intended, self.settings.noise[seat], seed=self.settings.seed, shot_index=self.n_shots)
         scene, scene_ids = scene_for(before)
         with warnings.catch_warnings():
             # recorded in the 'truncated' column instead
@@ -297,7 +387,7 @@ class _Game:
         self.inventory.check_shot(before, outcome, ruling)
         if self.settings.record:
             self.shots.append(shot_row(
-                self.ids, shot=self.n_shots, board_shot=self.board_shots, before=before, policy=policy.name,
+                self.ids, shot=self.n_shots, board_shot=self.board_shots, before=before, policy=name,
                 executed=executed, outcome=outcome, ruling=ruling, truncated=result.truncated,
             ))  # fmt: skip
         self.n_shots += 1
@@ -308,7 +398,7 @@ class _Game:
         if ruling.board_over:
             self.boards.append(board_row(self.ids, before, n_shots=self.board_shots, ruling=ruling, reason=""))
             self.board_shots = 0
-        return ruling.board_over
+        return Played(before, executed, outcome, ruling, result.truncated)
 
 
 def _play_one(task: tuple[int, dict[str, Any]]) -> GameRecord:
