@@ -433,6 +433,34 @@ def case_batch_memory(ctx: Ctx) -> dict:
             "n_shots": len(df), "columns": len(df.columns)}
 
 
+def case_batch_many_scenes(ctx: Ctx) -> dict:
+    """Cost per shot of a many-scene batch against the single-scene batch on the same shots,
+    1 thread, interleaved, best CPU time of each: the jittered cut shots and the varied ICF
+    breaks. The many-scene batch gets an (N, n_pieces, 2) stack of starting positions and
+    an (N, n_pieces) on-board mask whose rows hold the scene's own pieces (every row
+    validated), so both ways play the same physics and the ratio is the many-scene cost."""
+    cut_scene, sx, sy, angles, speed = _cut_batch_inputs(ctx, ctx.batch_n)
+    b = _varied(ctx)
+    out: dict[str, Any] = {}
+    for label, (scene, x, y, angle, v) in (("cut", (cut_scene, sx, sy, angles, speed)),
+                                           ("break", (b.scene, b.x, b.y, b.angle, b.speed))):  # fmt: skip
+        n = len(angle)
+        stack = np.repeat(scene.arrays["xy"][None], n, axis=0)
+        mask = np.ones((n, scene.n_pieces), bool)
+        params = ctx.params if label == "cut" else PhysicsParams()
+        best = {"single": math.inf, "many": math.inf}
+        simulate_batch(scene, x, y, angle, v, params=params, workers=1)  # warm up
+        for _ in range(ctx.pick(7, 9)):
+            for way, kw in (("single", {}), ("many", {"positions": stack, "on_board": mask})):
+                c0 = time.process_time()
+                simulate_batch(scene, x, y, angle, v, params=params, workers=1, **kw)
+                best[way] = min(best[way], time.process_time() - c0)
+        out[label] = {"n_shots": n, "single_cpu_s_per_shot": best["single"] / n,
+                      "many_cpu_s_per_shot": best["many"] / n, "ratio": best["many"] / best["single"]}  # fmt: skip
+    out["ratio_max"] = max(out["cut"]["ratio"], out["break"]["ratio"])
+    return out
+
+
 # ----------------------------------------------------------------------------------------
 # Varied ICF breaks (Scene.icf_break): carromlab against three peers, per friction law
 # ----------------------------------------------------------------------------------------
@@ -836,6 +864,7 @@ CASES: dict[str, Callable[[Ctx], dict]] = {
     "cut_shot": case_cut_shot,
     "batch_cut_shots_per_s": case_batch_cut,
     "batch_memory": case_batch_memory,
+    "batch_many_scenes": case_batch_many_scenes,
     "varied_breaks": case_varied_breaks,
     "pooltool_break": case_pooltool_break,
     "friction_laws": case_friction_laws,
@@ -856,6 +885,9 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
     "speedup_2_workers": ("batch_cut_shots_per_s", "speedup_2_workers", ">=", 1.8, "2-core batch >= 1.8x one core"),
     "mb_per_million_shots": (
         "batch_memory", "mb_per_million", "<=", 500.0, "1M-shot summary well under 1 GB (<= 500 MB)",
+    ),
+    "many_scenes_vs_one": (
+        "batch_many_scenes", "ratio_max", "<=", 1.2, "many-scene batch <= 1.2x the single-scene batch per shot",
     ),
     "success_map_s": (
         "success_map", "projected_full_s", "<=", 10.0, "success map, 1,000,000 shots <= 10 s",
@@ -1022,6 +1054,13 @@ def print_report(res: dict) -> None:
     if "batch_memory" in c:
         m = c["batch_memory"]
         print(f"{'summary memory':<24}{m['bytes_per_shot']:>12.1f} B/shot -> {m['mb_per_million']:.1f} MB per 1M shots")
+    if "batch_many_scenes" in c:
+        ms = c["batch_many_scenes"]
+        for label in ("cut", "break"):
+            r = ms[label]
+            print(f"{'many scenes, ' + label + 's':<24}{_fmt_s(r['many_cpu_s_per_shot']):>16}{'':>16}{'':>10}"
+                  f"  CPU per shot, 1 thread, N = {r['n_shots']:,} rows of positions; "
+                  f"{r['ratio']:.3f}x the single-scene batch ({_fmt_s(r['single_cpu_s_per_shot'])})")  # fmt: skip
     print_varied(c)
     analyses = [name for name in ("success_map", "break_study", "break_study_slide_spin", "foul_probabilities") if name in c]
     if analyses:

@@ -63,7 +63,8 @@ class StrikerLine:
         """The placement line of a side of the scene's board.
 
         ICF board: the middle of the two baselines between the base-circle centres, with
-        the half-gap as band (the striker touches both baselines, rule ICF-3). Hikone
+        :meth:`Baseline.striker_band` as band (the striker touches both baselines, rule
+        ICF-3: 4.75 mm for the 4.13 cm striker). Hikone
         board: the area line, the striker's centre within one striker radius of it (HIK-2).
 
         Parameters
@@ -88,7 +89,13 @@ class StrikerLine:
         board = scene.board
         if isinstance(board.marks, IcfMarks):
             b = board.baseline(side)  # type: ignore[arg-type]
-            seg, half_width = b.centre, 0.5 * b.gap
+            r = scene.specs[scene.striker].radius
+            seg, half_width = b.centre, b.striker_band(r)
+            if half_width < 0.0:
+                raise ValueError(
+                    f"The scene's striker must be at least as wide as the baselines' gap ({b.gap:g} m) to touch "
+                    f"both lines (ICF-3). Got diameter {2 * r:g} m instead."
+                )
         elif isinstance(board.marks, HikoneMarks):
             seg, half_width = board.area_line(side).line, scene.specs[scene.striker].radius  # type: ignore[arg-type]
         else:

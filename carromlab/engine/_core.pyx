@@ -45,6 +45,7 @@ DEF EV_PASS = 7      # crossing a capture circle too fast to fall
 DEF ST_BOARD = 0
 DEF ST_HOLE = 1
 DEF ST_DITCH = 2
+DEF ST_ABSENT = 3     # not on the board when the shot starts (a many-scene batch's masked piece)
 
 # Touching tolerance (m) and the approach speed below which a touching pair is not an
 # impact unless it is pressed together (m/s). Both far below the physics scales.
@@ -1454,7 +1455,11 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     return 0
 
 
-cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* omega) noexcept nogil:
+cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* omega,
+                    const unsigned char* present) noexcept nogil:
+    """Start a shot from ``pos``/``vel``/``omega`` (x, y pairs and spins of every disc).
+    ``present`` (one flag per disc, or NULL for all) marks the discs that exist: an absent
+    disc rests at the origin with status ST_ABSENT, outside the grid, and takes no part."""
     cdef int i
     s.t = 0.0
     s.n_events = 0
@@ -1469,11 +1474,17 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.rec.nseg = 0
     for i in range(s.n):
         s.t0[i] = 0.0
-        s.x0[i] = pos[2 * i]
-        s.y0[i] = pos[2 * i + 1]
-        set_velocity(s, i, vel[2 * i], vel[2 * i + 1])
-        s.w0[i] = omega[i]
-        s.status[i] = ST_BOARD
+        s.status[i] = ST_BOARD if present == NULL or present[i] else ST_ABSENT
+        if s.status[i] == ST_BOARD:
+            s.x0[i] = pos[2 * i]
+            s.y0[i] = pos[2 * i + 1]
+            set_velocity(s, i, vel[2 * i], vel[2 * i + 1])
+            s.w0[i] = omega[i]
+        else:
+            s.x0[i] = 0.0
+            s.y0[i] = 0.0
+            set_velocity(s, i, 0.0, 0.0)
+            s.w0[i] = 0.0
         s.hole[i] = -1
         s.tcap[i] = INFINITY
         s.tlast[i] = -INFINITY
@@ -1485,7 +1496,8 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     for i in range(s.n):
         s.span[i * (2 + 2 * s.gn)] = 0
         s.span[i * (2 + 2 * s.gn) + 1] = -1
-        s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
+        if s.status[i] == ST_BOARD:
+            s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
     s.glim += 2.0 * s.rmax + GRID_MARGIN
 
 
@@ -1558,7 +1570,7 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
         s.own = own
         s.fx = fx
         s.fy = fy
-        sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0])
+        sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0], NULL)
         with nogil:
             rc = run_sim(&s)
         if rc < 0:
@@ -1592,29 +1604,36 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
         sim_free(&s)
 
 
-def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shots, Py_ssize_t start,
+def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[:, ::1] present,
+              const double[:, ::1] shots, Py_ssize_t start,
               Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
               signed char[::1] striker_status, short[::1] first_contact,
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
               float[::1] spread, float[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
               signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
               float[::1] reach, cnp.uint64_t[::1] chain):
-    """Run shots[start:stop] from the pieces at ``base`` (the striker is the last disc),
-    writing one summary per shot into the output arrays, without the GIL.
+    """Run shots[start:stop], shot k from the pieces at ``pieces[k]`` of which those with
+    ``present[k]`` set exist (the striker is the last disc), writing one summary per shot
+    into the output arrays, without the GIL.
 
-    ``shots`` columns: x, y, angle (rad), speed (m/s), spin (rad/s). ``final_xy`` may be
-    an empty (0, 0, 2) array when final positions are not wanted, and ``hole_out``,
-    ``t_out`` (pocket index and capture time of every disc), ``striker_first``, ``reach``
-    and ``chain`` empty arrays when the rule details are not wanted.
+    ``pieces`` (m, n_pieces, 2) and ``present`` (m, n_pieces) hold one row per shot, or
+    one row (m = 1) that every shot starts from. ``shots`` columns: x, y, angle (rad),
+    speed (m/s), spin (rad/s); an absent piece stays at the origin, neither pocketed nor in
+    the ditch. ``final_xy`` may be an empty (0, 0, 2) array when final positions are not
+    wanted, and ``hole_out``, ``t_out``
+    (pocket index and capture time of every disc), ``striker_first``, ``reach`` and
+    ``chain`` empty arrays when the rule details are not wanted.
     """
     cdef Sim s
-    cdef int n = base.shape[0] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
+    cdef int n = pieces.shape[1] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
     cdef int keep_detail = hole_out.shape[0] > 0
+    cdef int pos_rows = pieces.shape[0] > 1, mask_rows = present.shape[0] > 1
     cdef double r
-    cdef Py_ssize_t k
+    cdef Py_ssize_t k, kp, km
     cdef double* pos
     cdef double* vel
     cdef double* om
+    cdef unsigned char* on
     cdef double acc
     cdef int cnt
     cdef cnp.uint64_t pm, dm
@@ -1622,24 +1641,29 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
     pos = <double*> calloc(2 * n, sizeof(double))
     vel = <double*> calloc(2 * n, sizeof(double))
     om = <double*> calloc(n, sizeof(double))
+    on = <unsigned char*> calloc(n, sizeof(unsigned char))
     try:
-        if pos == NULL or vel == NULL or om == NULL:
+        if pos == NULL or vel == NULL or om == NULL or on == NULL:
             raise MemoryError("carromlab engine: out of memory")
         s.striker = st
         s.own = own
         s.fx = fx
         s.fy = fy
+        on[st] = 1
         with nogil:
-            for i in range(n - 1):
-                pos[2 * i] = base[i, 0]
-                pos[2 * i + 1] = base[i, 1]
             for k in range(start, stop):
+                kp = k if pos_rows else 0
+                km = k if mask_rows else 0
+                for i in range(n - 1):
+                    pos[2 * i] = pieces[kp, i, 0]
+                    pos[2 * i + 1] = pieces[kp, i, 1]
+                    on[i] = present[km, i]
                 pos[2 * st] = shots[k, 0]
                 pos[2 * st + 1] = shots[k, 1]
                 vel[2 * st] = shots[k, 3] * cos_(shots[k, 2])
                 vel[2 * st + 1] = shots[k, 3] * sin_(shots[k, 2])
                 om[st] = shots[k, 4]
-                sim_reset(&s, pos, vel, om)
+                sim_reset(&s, pos, vel, om, on)
                 rc = run_sim(&s)
                 if rc < 0:
                     break
@@ -1652,7 +1676,7 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
                         pm |= (<cnp.uint64_t> 1) << i
                     elif s.status[i] == ST_DITCH:
                         dm |= (<cnp.uint64_t> 1) << i
-                    elif i != st:
+                    elif s.status[i] == ST_BOARD and i != st:
                         acc += sqrt(s.x0[i] * s.x0[i] + s.y0[i] * s.y0[i])
                         cnt += 1
                     if keep_xy:
@@ -1680,4 +1704,5 @@ def run_batch(_Setup setup, const double[:, ::1] base, const double[:, ::1] shot
         free(pos)
         free(vel)
         free(om)
+        free(on)
         sim_free(&s)

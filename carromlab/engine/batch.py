@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -10,11 +11,12 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._validation import check_array, check_int, check_real
+from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, engine_setup
 
-__all__ = ["simulate_batch", "shot_table", "STRIKER_FIRST"]
+__all__ = ["simulate_batch", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
@@ -56,6 +58,124 @@ def shot_table(
     return out
 
 
+def piece_stack(
+    scene: Scene, positions: ArrayLike | None, on_board: ArrayLike | None, n_shots: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Validate per-shot starting positions of ``scene``'s pieces.
+
+    Parameters
+    ----------
+    scene : Scene
+        Gives the board, the piece kinds and the default positions.
+    positions : array_like or None
+        Piece centres, m: (n_pieces, 2) for every shot, or (N, n_pieces, 2) one row per
+        shot; default the scene's positions. Entries of pieces off the board are ignored
+        (they may be NaN).
+    on_board : array_like of bool or None
+        Which pieces exist: (n_pieces,) or (N, n_pieces); default all.
+    n_shots : int
+        N, the number of shots.
+
+    Returns
+    -------
+    xy : numpy.ndarray
+        (m, n_pieces, 2) float64, m = 1 (shared by every shot) or N.
+    on : numpy.ndarray
+        (m', n_pieces) bool, m' = 1 or N.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the shot and the piece: a wrong shape, a non-finite
+        coordinate, a piece not wholly on the board, inside a hole's capture radius,
+        overlapping a peg or another piece (by more than 1e-9 m), for pieces on the board.
+    """
+    p = scene.n_pieces
+    xy = scene.arrays["xy"][None] if positions is None else _rows("positions", positions, (p, 2), n_shots, float)
+    on = np.ones((1, p), bool) if on_board is None else _rows("on_board", on_board, (p,), n_shots, bool)
+    xy, on = np.ascontiguousarray(xy, dtype=np.float64), np.ascontiguousarray(on)
+    if positions is None:  # the scene's own pieces, validated when it was made
+        return xy, on
+    r = scene.arrays["radius"][:-1]
+    board = scene.board
+    holes = np.array([(h.x, h.y) for h in board.holes]).reshape(-1, 2)
+    cap2 = np.array([[h.capture_radius(v) ** 2 for h in board.holes] for v in r]).reshape(p, -1)
+    pegs = np.array([(g.x, g.y, g.radius) for g in board.pegs]).reshape(-1, 3)
+    i, j = np.triu_indices(p, 1)
+    step = max(1, 2**20 // (1 + p + len(i) + p * (len(holes) + len(pegs))))  # shots per chunk
+    for start in range(0, max(len(xy), len(on)), step):
+        c_xy = xy if len(xy) == 1 else xy[start : start + step]
+        c_on = on if len(on) == 1 else on[start : start + step]
+        x, y = c_xy[..., 0], c_xy[..., 1]
+        # one combined test per shot and piece; a failing shot is then diagnosed alone
+        with np.errstate(invalid="ignore"):
+            bad = ~board.contains(x, y, r)  # False for NaN coordinates
+            for (hx, hy), c2 in zip(holes, cap2.T):
+                bad |= (x - hx) ** 2 + (y - hy) ** 2 < c2
+            for gx, gy, gr in pegs:
+                bad |= np.hypot(x - gx, y - gy) - (r + gr) < -OVERLAP_TOL
+            bad &= c_on
+            rows = bad.any(axis=1)
+            if len(i):
+                gap = np.hypot(x[:, i] - x[:, j], y[:, i] - y[:, j]) - (r[i] + r[j])
+                rows |= (c_on[:, i] & c_on[:, j] & (gap < -OVERLAP_TOL)).any(axis=1)
+        if rows.any():
+            k = int(np.argmax(rows))
+            _diagnose(scene, c_xy[k], c_on[0 if len(c_on) == 1 else k], k + start if len(rows) > 1 else "every shot")
+    return xy, on
+
+
+def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | str) -> None:
+    """Raise the ValueError that names what is wrong with one row of piece positions."""
+    frame = pd.DataFrame({"kind": scene.pieces["kind"].to_numpy()[on], "x": xy[on, 0], "y": xy[on, 1]})
+    ids = np.flatnonzero(on)
+    try:
+        Scene(scene.board, frame, scene.specs, scene.striker)
+    except ValueError as err:
+        # the layout's message names rows of the pieces on the board: name piece ids instead
+        text = str(err).removeprefix("The 'df' parameter ").removesuffix(" instead.")
+        text = re.sub(r"rows (\d+) and (\d+)", lambda m: f"pieces {ids[int(m[1])]} and {ids[int(m[2])]}", text)
+        text = re.sub(r"in row (\d+)", lambda m: f"for piece {ids[int(m[1])]}", text)
+        raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} at shot {shot} instead.") from None
+    raise AssertionError("a row failed the batch check but makes a valid scene")  # pragma: no cover
+
+
+def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype: type) -> np.ndarray:
+    """``value`` as an (m, *row) array, m = 1 (one row for every shot) or ``n_shots``."""
+    arr = np.asarray(value)
+    if dtype is bool and arr.dtype != bool:
+        raise ValueError(f"The {name!r} parameter must be a bool array. Got dtype {arr.dtype} instead.")
+    if dtype is float:
+        if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+            raise ValueError(f"The {name!r} parameter must be a real array (m). Got dtype {arr.dtype} instead.")
+        arr = arr.astype(np.float64, copy=False)
+    if arr.shape == row:
+        arr = arr[None]
+    if arr.shape[1:] != row or arr.shape[0] not in (1, n_shots):
+        want = ", ".join(map(str, row)) + ("," if len(row) == 1 else "")
+        raise ValueError(
+            f"The {name!r} parameter must have shape ({want}) or ({n_shots}, {want}) for {n_shots} shots. "
+            f"Got shape {arr.shape} instead."
+        )
+    return arr
+
+
+def _check_memory(n_shots: int, per_shot: int) -> None:
+    """Raise ValueError if the outputs of ``n_shots`` shots (``per_shot`` bytes each) would
+    not fit in the memory available now."""
+    need = n_shots * per_shot
+    try:
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not reported on this platform
+        return
+    if need > avail:
+        raise ValueError(
+            f"The shot parameters must ask for a batch whose outputs fit in memory "
+            f"({avail / 1e9:.3g} GB available, about {per_shot} bytes per shot). "
+            f"Got {n_shots} shots (about {need / 1e9:.3g} GB) instead: split the batch."
+        )
+
+
 def simulate_batch(
     scene: Scene,
     x: ArrayLike,
@@ -64,6 +184,8 @@ def simulate_batch(
     speed: ArrayLike,
     spin: ArrayLike = 0.0,
     *,
+    positions: ArrayLike | None = None,
+    on_board: ArrayLike | None = None,
     params: PhysicsParams | None = None,
     workers: int | None = None,
     chunk_size: int = 4096,
@@ -72,18 +194,33 @@ def simulate_batch(
     forward: tuple[float, float] = (0.0, 1.0),
     carriers: tuple[str, ...] | None = None,
 ) -> pd.DataFrame:
-    """Simulate N shots from the same scene and summarise each in one row.
+    """Simulate N shots, from one scene or from a starting position per shot, and
+    summarise each in one row.
 
     The shots run in the compiled engine with the GIL released, in chunks spread over
     ``workers`` threads. Event logs are not kept (use :func:`simulate` for one shot).
+    Shot k is the shot ``simulate`` plays on the scene holding the pieces of
+    ``on_board[k]`` at ``positions[k]`` (the same results, with the pieces keeping this
+    scene's ids).
 
     Parameters
     ----------
     scene : Scene
-        Starting position (the same for every shot).
+        The board, the piece kinds (ids 0 .. n_pieces - 1), the shot disc and the default
+        starting positions.
     x, y, angle, speed, spin : array_like
         Shot parameters, broadcast to one length N: placement (m), direction (rad),
         speed (m/s), spin (rad/s).
+    positions : array_like, optional
+        Starting piece centres, m: (n_pieces, 2), or (N, n_pieces, 2) one row per shot.
+        Default the scene's positions. Validated like a scene (every piece on the board
+        lies wholly on it, outside the holes' capture radii, clear of pegs and of the
+        other pieces).
+    on_board : array_like of bool, optional
+        Which pieces exist at the start: (n_pieces,) or (N, n_pieces). Default all. A
+        piece off the board takes no part: it is neither pocketed nor in the ditch, its
+        pocket is -1, its capture time inf and its final position NaN; its entries of
+        ``positions`` are ignored (NaN is fine).
     params : PhysicsParams, optional
         Physics parameters; default ``PhysicsParams()``.
     workers : int, optional
@@ -124,22 +261,41 @@ def simulate_batch(
     >>> df = simulate_batch(Scene.icf_break(), 0.0, -0.2526, np.pi / 2, [4.0, 6.0])
     >>> len(df)
     2
+
+    Two starting positions, the second without the queen (piece 0):
+
+    >>> scene = Scene.icf_break()
+    >>> mask = np.ones((2, scene.n_pieces), bool)
+    >>> mask[1, 0] = False
+    >>> df = simulate_batch(scene, 0.0, -0.2526, np.pi / 2, 6.0, on_board=mask)
+    >>> bool(df["pocketed_mask"][1] & 1)
+    False
     """
     params = params or PhysicsParams()
     shots = shot_table(x, y, angle, speed, spin)
-    n_shots = len(shots)
+    # a stack of starting positions broadcasts with the shot parameters
+    rows = [np.shape(a)[0] for a, d in ((positions, 3), (on_board, 2)) if a is not None and np.ndim(a) == d]
+    n_shots = max([len(shots), *rows])
+    if len(shots) not in (1, n_shots):
+        raise ValueError(
+            f"The shot parameters must broadcast with the {n_shots} rows of 'positions'/'on_board'. "
+            f"Got {len(shots)} shots instead."
+        )
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
-    setup = engine_setup(scene, params)
     n = scene.n_pieces + 1
+    _check_memory(n_shots, 120 + 8 * n * final_positions + (5 * n + 13) * details)
+    if len(shots) == 1:
+        shots = np.repeat(shots, n_shots, axis=0)
+    pieces, present = piece_stack(scene, positions, on_board, n_shots)
+    setup = engine_setup(scene, params)
     kinds = np.array(scene.kinds)
     kind_names = list(dict.fromkeys(scene.pieces["kind"]))
     kind_bits = [np.uint64(sum(1 << int(i) for i in np.flatnonzero(kinds[:-1] == k))) for k in kind_names]
     piece_code = np.array([1 + kind_names.index(k) for k in kinds[:-1]] + [0], dtype=np.int8)
     carry = set(carriers) if carriers is not None else {scene.striker}
     own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carry)
-    base = np.ascontiguousarray(scene.arrays["xy"]).reshape(-1, 2)
 
     # engine outputs (filled by the compiled loop) and the columns derived from them
     pocketed = np.zeros(n_shots, np.uint64)
@@ -162,16 +318,20 @@ def simulate_batch(
     n_off = np.zeros(n_shots, np.int16)
     first_code = np.zeros(m, np.int8)
     not_striker = ~np.uint64(1 << (n - 1))
-    one_place = np.size(x) == 1 and np.size(y) == 1
+    one_place = np.size(x) == 1 and np.size(y) == 1 and len(pieces) == 1 and len(present) == 1
+    absent = ~present
 
     def check(start: int) -> None:
-        stop = 1 if one_place else min(start + chunk_size, n_shots)
-        scene.check_placement(shots[start:stop, 0], shots[start:stop, 1], first_index=start)
+        sl = slice(start, 1 if one_place else min(start + chunk_size, n_shots))
+        scene.check_placement(
+            shots[sl, 0], shots[sl, 1], first_index=start,
+            pieces=pieces if len(pieces) == 1 else pieces[sl], on_board=present if len(present) == 1 else present[sl],
+        )  # fmt: skip
 
     def run(start: int) -> None:
         stop = min(start + chunk_size, n_shots)
         _core.run_batch(
-            setup, base, shots, start, stop, pocketed, ditched, striker_status, first,
+            setup, pieces, present.view(np.uint8), shots, start, stop, pocketed, ditched, striker_status, first,
             n_events, truncated, t_end, spread, final_xy, own, fx, fy,
             pocket, t_out, striker_first, reach, chain,
         )  # fmt: skip
@@ -181,6 +341,8 @@ def simulate_batch(
             row[sl] = np.bitwise_count(pocketed[sl] & bits)
         first_kind[sl] = piece_code[first[sl]]  # first = -1 (none) reads the striker's 0
         n_off[sl] = np.bitwise_count(ditched[sl] & not_striker)
+        if final_positions and absent.any():
+            final_xy[sl, :-1][np.broadcast_to(absent, (n_shots, n - 1))[sl]] = np.nan
         if details:
             sf = striker_first[sl]
             first_code[sl] = np.select([sf == c for c in (6, 2, 4)], [1, 2, 3], 0)

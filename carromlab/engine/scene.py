@@ -128,9 +128,22 @@ class Scene:
         of the pieces then the striker."""
         return self._arrays
 
-    def check_placement(self, x: np.ndarray, y: np.ndarray, *, first_index: int = 0) -> None:
+    def check_placement(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        *,
+        first_index: int = 0,
+        pieces: np.ndarray | None = None,
+        on_board: np.ndarray | None = None,
+    ) -> None:
         """Raise ValueError if a striker centre at (x, y) (m) is off the board or
-        overlaps a piece; names the first offending shot (counted from ``first_index``)."""
+        overlaps a piece; names the first offending shot (counted from ``first_index``).
+
+        ``pieces`` (m, n_pieces, 2) in m and ``on_board`` (m, n_pieces) bool give the
+        pieces each shot starts from (m = 1: every shot, or one row per shot); by default
+        this scene's pieces. Only pieces on the board can overlap.
+        """
         x = np.atleast_1d(np.asarray(x, dtype=float))
         y = np.atleast_1d(np.asarray(y, dtype=float))
         r = self.specs[self.striker].radius
@@ -143,15 +156,18 @@ class Scene:
                 f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
                 f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k + first_index}'} instead."
             )
-        xy = self._arrays["xy"]
-        if len(xy) == 0:
+        xy = self._arrays["xy"][None] if pieces is None else pieces
+        if self.n_pieces == 0:
             return
         rad = self._arrays["radius"][:-1]
         # chunks keep the (shots x pieces) distance table small for million-shot batches
         for start in range(0, x.size, 65536):
             sl = slice(start, start + 65536)
-            gap = np.hypot(x[sl, None] - xy[None, :, 0], y[sl, None] - xy[None, :, 1]) - (rad + r)
+            rows = xy if len(xy) == 1 else xy[sl]
+            gap = np.hypot(x[sl, None] - rows[:, :, 0], y[sl, None] - rows[:, :, 1]) - (rad + r)
             bad = gap < -1e-9
+            if on_board is not None:
+                bad &= on_board if len(on_board) == 1 else on_board[sl]
             if bad.any():
                 k, p = np.argwhere(bad)[0]
                 k += start

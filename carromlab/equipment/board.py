@@ -246,8 +246,8 @@ class Baseline:
     inner : Segment
         The baseline nearer the centre, likewise.
     centre : Segment
-        The line midway between them, from one base-circle centre to the other: the
-        striker's centre must lie in the band of half-width ``gap / 2`` around it.
+        The line midway between them, from one base-circle centre to the other: a
+        striker touching both lines has its centre within :meth:`striker_band` of it.
     base_circles : tuple of Circle
         The two base circles, (left, right) as seen by the shooter.
     fill_radius : float
@@ -274,25 +274,38 @@ class Baseline:
         """Distance between the outer and the inner baseline, m."""
         return math.hypot(self.inner.x0 - self.outer.x0, self.inner.y0 - self.outer.y0)
 
-    def _local(self, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-        """(along, across) coordinates: along the centre line from its midpoint (to the
-        shooter's right), across it towards the board centre, m."""
-        c = self.centre
-        length = c.length
-        tx, ty = (c.x1 - c.x0) / length, (c.y1 - c.y0) / length
-        mx, my = 0.5 * (c.x0 + c.x1), 0.5 * (c.y0 + c.y1)
-        px, py = np.broadcast_arrays(np.asarray(x, dtype=float) - mx, np.asarray(y, dtype=float) - my)
-        return px * tx + py * ty, -px * ty + py * tx
+    def striker_band(self, radius: float) -> float:
+        """Half-width of the band around the centre line in which the centre of a striker
+        of ``radius`` touches both baselines (rule ICF-3), m: ``radius - gap / 2``.
+
+        The lines have zero width (PHYSICS.md, "ICF carrom board and pieces"): a 4.13 cm
+        striker between lines 3.18 cm apart may sit 0.475 cm either side of the midline.
+        Negative when the striker is narrower than the gap (it cannot touch both).
+
+        Parameters
+        ----------
+        radius : float
+            Striker radius, m, > 0.
+
+        Examples
+        --------
+        >>> round(Board.icf().baseline("south").striker_band(0.02065), 5)
+        0.00475
+        """
+        r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
+        return r - 0.5 * self.gap
 
     def striker_allowed(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: float) -> BoolArray:
         """Whether a striker centred at (x, y) is legally placed on this side (rule ICF-3).
 
         The reading of ICF-3 implemented here (RULES.md, PHYSICS.md): the striker touches
-        both baselines, i.e. its centre lies between the two lines (boundaries included)
-        and, along the lines, within their extent or on a base circle it covers; each
-        base circle is either covered completely (centre distance + circle radius <=
-        striker radius) or not touched (centre distance >= circle radius + striker
-        radius); the striker does not touch either arrow line (distance > radius).
+        both baselines, i.e. both line segments come within one striker radius of its
+        centre (boundaries included; between the base circles: the centre lies within
+        :meth:`striker_band` of the centre line); each base circle is either covered
+        completely (centre distance + circle radius <= striker radius) or not touched
+        (centre distance >= circle radius + striker radius); the striker does not touch
+        either arrow line (distance > radius). Past the ends of the lines only a striker
+        covering the base circle touches both.
 
         Parameters
         ----------
@@ -307,16 +320,11 @@ class Baseline:
             True where the placement is legal.
         """
         r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
-        along, across = self._local(x, y)
         # boundaries count as legal, with _EPS of slack for round-off
-        ok = np.abs(across) <= 0.5 * self.gap + _EPS
-        covers_any = np.zeros_like(ok)
+        ok = (self.outer.distance(x, y) <= r + _EPS) & (self.inner.distance(x, y) <= r + _EPS)
         for circle in self.base_circles:
             d = np.hypot(np.asarray(x, dtype=float) - circle.x, np.asarray(y, dtype=float) - circle.y)
-            covers = d + circle.radius <= r + _EPS
-            ok &= covers | (d >= circle.radius + r - _EPS)
-            covers_any |= covers
-        ok &= (np.abs(along) <= 0.5 * self.centre.length + _EPS) | covers_any
+            ok &= (d + circle.radius <= r + _EPS) | (d >= circle.radius + r - _EPS)
         for arrow in self.arrows:
             ok &= arrow.distance(x, y) > r
         return np.asarray(ok)

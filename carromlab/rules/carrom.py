@@ -190,7 +190,7 @@ def carrom_region(state: GameState, board: Board, radius: float, *, rule: str, c
         constraints.insert(
             0, (f"{rule}: the striker slides on the centre line of the baselines", lambda x, y: line.centre.distance(x, y) <= LINE_TOL)
         )
-    across = 0.0 if centre_line else 0.5 * line.gap
+    across = 0.0 if centre_line else max(line.striker_band(radius), 0.0)
     return Region(rule, constraints, band_grid(line.centre, across, 0.0 if centre_line else radius))
 
 

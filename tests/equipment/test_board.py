@@ -147,18 +147,35 @@ def test_icf_sides_are_quarter_turns_of_south(icf, k):
 
 
 def test_striker_placement_rule_icf3(icf):
+    """ICF-3: the striker touches both baselines. By hand: lines 3.18 cm apart (zero
+    width), striker 4.13 cm across, so the centre may be at most 2.065 - 1.59 = 0.475 cm
+    from the midline; a base circle (radius 1.59 cm) is covered when the centre is within
+    0.475 cm of its centre and clear beyond 1.59 + 2.065 = 3.655 cm."""
     b = icf.baseline("south")
     r = DiscSpec.icf_striker().radius
+    assert r == pytest.approx(0.02065) and b.gap == pytest.approx(0.0318)
+    band, cover, clear = 0.00475, 0.00475, 0.03655
+    assert b.striker_band(r) == pytest.approx(band, abs=1e-12)
     yc = b.centre.y0
     right = b.base_circles[1]
+    eps = 1e-6
     cases = {
         "middle of the lines": ((0.0, yc), True),
-        "centre on the outer line": ((0.0, b.outer.y0), True),
-        "centre just outside the band": ((0.0, b.outer.y0 - 1e-4), False),
+        "just inside the band, outer side": ((0.0, yc - band + eps), True),
+        "just inside the band, inner side": ((0.1, yc + band - eps), True),
+        "just outside the band, outer side": ((0.0, yc - band - eps), False),
+        "just outside the band, inner side": ((-0.1, yc + band + eps), False),
+        "centre on the outer line: 1.1 cm short of the inner one": ((0.0, b.outer.y0), False),
+        "centre between the lines, off the band": ((0.0, yc + 0.01), False),
         "covers the base circle": ((right.x, right.y), True),
-        "covers it, 2 mm off": ((right.x + 0.002, right.y), True),
+        # past the lines' end, away from the arrow (direction (0.6, -0.8)): only covering counts
+        "covers it, past the lines' end": ((right.x + 0.6 * (cover - eps), right.y - 0.8 * (cover - eps)), True),
+        "past the lines' end, not covering it": ((right.x + 0.6 * (cover + eps), right.y - 0.8 * (cover + eps)), False),
+        "covers it, off the midline": ((right.x, right.y - cover + eps), True),
         "partly on the base circle": ((right.x - 0.01, yc), False),
-        "clear of the base circle": ((right.x - right.radius - r, yc), True),
+        "clear of the base circle": ((right.x - clear - eps, yc), True),
+        "clear of it, at the band's edge": ((right.x - clear - eps, yc + band - eps), True),
+        "just touching the base circle": ((right.x - clear + eps, yc), False),
         "beyond the lines": ((right.x + 0.03, yc), False),
     }
     x = [p[0] for p, _ in cases.values()]
@@ -166,6 +183,12 @@ def test_striker_placement_rule_icf3(icf):
     got = b.striker_allowed(x, y, r)
     assert got.shape == (len(cases),)
     assert dict(zip(cases, got.tolist())) == {k: v for k, (_, v) in cases.items()}
+
+
+def test_striker_narrower_than_the_gap_never_touches_both_lines(icf):
+    b = icf.baseline("south")
+    assert b.striker_band(0.015) < 0
+    assert not b.striker_allowed(np.linspace(-0.2, 0.2, 41), b.centre.y0, 0.015).any()
 
 
 def test_striker_touching_the_arrow_is_refused(icf):

@@ -71,14 +71,36 @@ def test_icf_2_seats_colours_and_counter_clockwise_order():
 
 
 # ---------------------------------------------------------------------------- ICF-3
-def test_icf_3_placement_between_baselines_is_legal(game):
+def test_icf_3_placement_touching_both_baselines_is_legal(game):
+    """By hand: lines 3.18 cm apart, striker 4.13 cm: centre within 0.475 cm of the midline."""
     base = game.board.baseline("south")
     mid_y = 0.5 * (base.outer.y0 + base.inner.y0)
+    band = R_STRIKER - 0.0159
+    assert math.isclose(band, 0.00475, abs_tol=1e-12)
     assert icf.check_placement(game, 0.0, mid_y, R_STRIKER).ok
-    # off the band between the lines
+    assert icf.check_placement(game, 0.05, mid_y - band + 1e-6, R_STRIKER).ok
+    assert icf.check_placement(game, -0.05, mid_y + band - 1e-6, R_STRIKER).ok
+    for y in (mid_y - band - 1e-6, mid_y + band + 1e-6, base.outer.y0, base.inner.y0):
+        verdict = icf.check_placement(game, 0.0, y, R_STRIKER)
+        assert not verdict.ok and verdict.rule == "ICF-3" and "touch both baselines" in verdict.reason
+    # a centre on a line is 1.59 - 0.475 = 1.115 cm from the nearest legal spot
+    verdict = icf.check_placement(game, 0.0, base.inner.y0, R_STRIKER)
+    assert math.isclose(verdict.distance, 0.0159 - band, abs_tol=1e-5)
+    assert verdict.nearest[1] == pytest.approx(mid_y + band, abs=1e-5)
     verdict = icf.check_placement(game, 0.0, mid_y + 0.03, R_STRIKER)
-    assert not verdict.ok and verdict.rule == "ICF-3"
-    assert math.isclose(verdict.distance, 0.03 - 0.5 * base.gap, abs_tol=1e-5)
+    assert math.isclose(verdict.distance, 0.03 - band, abs_tol=1e-5)
+
+
+def test_icf_3_snapped_and_random_placements_touch_both_baselines(game, rng):
+    """Snapping random wishes anywhere near the lines lands on spots touching both lines."""
+    base = game.board.baseline("south")
+    mid_y = base.centre.y0
+    x = rng.uniform(-0.25, 0.25, 300)
+    y = mid_y + rng.uniform(-0.03, 0.03, 300)
+    sx, sy = icf.snap_placements(game, x, y, R_STRIKER)
+    assert (base.outer.distance(sx, sy) <= R_STRIKER + 1e-9).all()
+    assert (base.inner.distance(sx, sy) <= R_STRIKER + 1e-9).all()
+    assert (np.abs(sy - mid_y) <= R_STRIKER - 0.5 * base.gap + 1e-9).all()
 
 
 def test_icf_3_base_circle_covered_or_clear_and_arrow(game):
