@@ -3,9 +3,10 @@ simulates, the rules adjudicate, and every shot is checked and recorded."""
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .. import __version__
 from .._validation import check_choice, check_int
+from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
 from ..engine.simulate import simulate
@@ -27,6 +30,7 @@ from ..rules.state import GameState
 from .conservation import Inventory
 from .execution import Executed, execute
 from .policies import Policy, RandomPolicy
+from .store import MatchStore
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, board_row, frame, game_row, shot_row
 from ..rules.engine_bridge import scene_for
 
@@ -423,6 +427,8 @@ def play_match(
     record: bool = True,
     workers: int = 1,
     progress: bool = False,
+    store: str | os.PathLike[str] | None = None,
+    chunk_games: int = 16,
 ) -> MatchRecord:
     """Play many games of a variant.
 
@@ -450,6 +456,13 @@ def play_match(
         Processes playing games in parallel, in [1, 256]. Default 1 (in this process).
     progress : bool
         Show a tqdm progress bar over the games. Default False.
+    store : str or os.PathLike, optional
+        Directory of a :class:`~carromlab.match.store.MatchStore`: the tables of every
+        chunk of ``chunk_games`` games are written there as Parquet when the chunk is
+        done, and a rerun with the same parameters plays only the chunks still missing
+        (the returned tables are read back from the store). Default: kept in memory.
+    chunk_games : int
+        Games per stored chunk, in [1, 10**7]. Default 16.
 
     Returns
     -------
@@ -471,6 +484,7 @@ def play_match(
     """
     n_games = check_int("n_games", n_games, low=1, high=10**7)
     workers = check_int("workers", workers, low=1, high=256)
+    chunk_games = check_int("chunk_games", chunk_games, low=1, high=10**7)
     if not isinstance(progress, bool):
         raise ValueError(f"The 'progress' parameter must be a bool. Got {progress!r} instead.")
     chosen: Policy | Sequence[Policy] = RandomPolicy() if policies is None else policies
@@ -481,15 +495,40 @@ def play_match(
         "noise": noise, "seed": seed, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
         "record": record,
     }  # fmt: skip
-    tasks = [(g, kwargs) for g in range(n_games)]
-    bar = dict(total=n_games, disable=not progress, desc=f"{variant} games", unit="game")
-    if workers == 1:
-        records = [_play_one(t) for t in tqdm(tasks, **bar)]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            records = list(tqdm(pool.map(_play_one, tasks, chunksize=max(1, n_games // (8 * workers))), **bar))
+    db = None
+    if store is not None:
+        manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "carromlab_version": __version__}
+        db = MatchStore(store, manifest)
+    done = db.completed() if db is not None else set()
+    chunks = [range(k, min(k + chunk_games, n_games)) for k in range(0, n_games, chunk_games)]
+    todo = [c for k, c in enumerate(chunks) if k not in done]
+    tasks = [(g, kwargs) for c in todo for g in c]
+    kept: list[GameRecord] = []
+    with tqdm(total=n_games, initial=n_games - len(tasks), disable=not progress, desc=f"{variant} games", unit="game") as bar:
+        pending = iter(todo)
+        chunk, buffer = next(pending, None), []
+        for rec in _records(tasks, workers):
+            bar.update()
+            if db is None:
+                kept.append(rec)
+                continue
+            buffer.append(rec)
+            if chunk is not None and len(buffer) == len(chunk):
+                db.write(chunk.start // chunk_games, buffer)
+                chunk, buffer = next(pending, None), []
+    if db is not None:
+        return db.read()
     return MatchRecord(
-        shots=pd.concat([r.shots for r in records], ignore_index=True),
-        boards=pd.concat([r.boards for r in records], ignore_index=True),
-        games=pd.concat([r.games for r in records], ignore_index=True),
+        shots=pd.concat([r.shots for r in kept], ignore_index=True),
+        boards=pd.concat([r.boards for r in kept], ignore_index=True),
+        games=pd.concat([r.games for r in kept], ignore_index=True),
     )
+
+
+def _records(tasks: list[tuple[int, dict[str, Any]]], workers: int) -> Iterator[GameRecord]:
+    """The records of the tasks' games, in task order, played here or by ``workers`` processes."""
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(_play_one, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_play_one, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
