@@ -78,11 +78,15 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     >>> round(shot.x, 4), round(shot.y, 4), round(shot.angle, 4), shot.speed
     (0.0, -0.2526, 1.5708, 6.0)
     """
-    a = np.asarray(action, dtype=float)
+    bad = ValueError(
+        f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead."
+    )
+    try:
+        a = np.asarray(action, dtype=float)
+    except (TypeError, ValueError):
+        raise bad from None
     if a.shape != (4,) or not np.all(np.isfinite(a)) or np.any(np.abs(a) > 1.0):
-        raise ValueError(
-            f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead."
-        )
+        raise bad
     place, aim, speed, spin = (float(v) for v in a)
     x, y = (float(v) for v in placement_target(state, 0.5 * (place + 1.0)))
     nx, ny = facing(state, x, y)
