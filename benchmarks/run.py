@@ -815,6 +815,90 @@ def case_foul_probabilities(ctx: Ctx) -> dict:
     return out
 
 
+def _engine_cpu_s(played: list) -> float:
+    """CPU time of the raw engine (``simulate(record=False)``) replaying played shots
+    from their positions: the engine's share of a shot."""
+    from carromlab.rules.engine_bridge import scene_for
+
+    scenes = [(scene_for(p.before)[0], p.executed.shot) for p in played]
+    t0 = time.process_time()
+    for scene, shot in scenes:
+        simulate(scene, shot, record=False)
+    return time.process_time() - t0
+
+
+#: (variant, seats) of the match cases.
+MATCH_VARIANTS = (("icf", 2), ("online", 2), ("hikone", 2), ("crokinole", 2), ("crokinole", 4))
+
+
+def case_match_games(ctx: Ctx) -> dict:
+    """Whole games by variant, random policy on every seat, no noise, one process: games
+    and shots per CPU-second (``carromlab.match.Game``: policy, noise, engine, rules,
+    conservation check, record), beside the raw engine's CPU time for the same shots.
+    Games run to their end (or a board guard of 2,000 shots) until a budget of 20,000
+    shots per variant (quick: 200, too few to finish a carrom game: games/s is then
+    missing; shots/game is the mean of the complete games)."""
+    from carromlab.match import Game, RandomPolicy, game_seed, new_state
+
+    budget = ctx.pick(200, 20_000)
+    out: dict[str, Any] = {"shot_budget": budget}
+    for variant, seats in MATCH_VARIANTS:
+        played, games, shots_in_games, g = [], 0, 0, 0
+        cpu = 0.0
+        while len(played) < budget:
+            game = Game(new_state(variant, seats), RandomPolicy(), seed=game_seed(ctx.seed, g), record=False)
+            g += 1
+            t0 = time.process_time()
+            while game.end is None and len(played) < budget:
+                played.append(game.shoot())
+            cpu += time.process_time() - t0
+            if game.end is not None:
+                games += 1
+                shots_in_games += game.n_shots
+        engine = _engine_cpu_s(played)
+        shots_per_game = shots_in_games / games if games else float("nan")
+        out[f"{variant}_{seats}"] = {
+            "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
+            "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game if games else float("nan"),
+            "engine_shots_per_cpu_s": len(played) / engine, "engine_share": engine / cpu,
+        }  # fmt: skip
+    return out
+
+
+def case_env_steps(ctx: Ctx) -> dict:
+    """Gymnasium ICF environment steps per CPU-second (``carromlab/ICF-v0``, random
+    opponent at club skill, uniform random actions, resets included), and shots per
+    step, beside the raw engine's CPU time for the same shots."""
+    import gymnasium
+
+    import carromlab.envs  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("carromlab/ICF-v0", opponent="random", skill="club").unwrapped
+    rng = np.random.default_rng(ctx.seed)
+    n_steps = ctx.pick(60, 3000)
+    env.reset(seed=ctx.seed)
+    played: list = []
+    shots = 0
+    t0 = time.process_time()
+    for _ in range(n_steps):
+        before = env.game.n_shots
+        *_, terminated, truncated, info = env.step(rng.uniform(-1, 1, 4).astype(np.float32))
+        shots += env.game.n_shots - before
+        if terminated or truncated:
+            env.reset()
+    cpu = time.process_time() - t0
+    # the engine's share: replay a game's worth of the same kind of shots
+    from carromlab.match import Game, RandomPolicy, new_state
+
+    game = Game(new_state("icf"), RandomPolicy(), seed=ctx.seed, record=False)
+    while game.end is None and len(played) < shots:
+        played.append(game.shoot())
+    engine = _engine_cpu_s(played)
+    return {"steps": n_steps, "steps_per_cpu_second": n_steps / cpu, "shots_per_step": shots / n_steps,
+            "engine_shots_per_cpu_s": len(played) / engine,
+            "engine_steps_per_cpu_s": len(played) / engine / (shots / n_steps)}  # fmt: skip
+
+
 #: name -> function(ctx) -> dict of figures.
 COST_N = (2, 10, 19, 40, 63)  # coins per scene in cost_per_event
 
@@ -874,6 +958,8 @@ CASES: dict[str, Callable[[Ctx], dict]] = {
     "break_study_slide_spin": case_break_study_slide_spin,
     "foul_probabilities": case_foul_probabilities,
     "cost_per_event": case_cost_per_event,
+    "match_games": case_match_games,
+    "env_steps": case_env_steps,
 }
 
 #: name -> (case, key, op, threshold, description)
@@ -904,6 +990,7 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
         for law in ("linear", "stribeck", "coulomb_drag", "slide_spin_drag")
     },
     "cost_per_event_63_vs_10": ("cost_per_event", "ratio_63_10", "<=", 1.5, "ns per event, 63 coins <= 1.5x 10 coins"),
+    "env_steps_per_s": ("env_steps", "steps_per_cpu_second", ">=", 5000.0, "ICF env >= 10,000 steps/s on 2 cores (5,000 per core)"),
 }  # fmt: skip
 
 
@@ -1087,6 +1174,20 @@ def print_report(res: dict) -> None:
         print("\ncost per event (1 thread, CPU time): " + ", ".join(
             f"{n} coins {ns:.0f} ns ({e['events_per_shot'][n]:.0f} events/shot)" for n, ns in e["ns_per_event"].items()
         ) + f"; 63/10 = {e['ratio_63_10']:.2f}")
+    if "match_games" in c:
+        mg = c["match_games"]
+        print(f"\nwhole games, random policy, 1 process (CPU time; budget {mg['shot_budget']:,} shots per variant)")
+        print(f"{'variant':<24}{'games/s':>12}{'shots/s':>12}{'shots/game':>12}{'engine shots/s':>16}  engine share")
+        for variant, seats in MATCH_VARIANTS:
+            r = mg[f"{variant}_{seats}"]
+            print(f"{variant + f' ({seats} seats)':<24}{r['games_per_cpu_s']:>12.3f}{r['shots_per_cpu_s']:>12,.0f}"
+                  f"{r['shots_per_game']:>12,.0f}{r['engine_shots_per_cpu_s']:>16,.0f}  {r['engine_share']:.1%}"
+                  f" ({r['complete_games']} complete games)")  # fmt: skip
+    if "env_steps" in c:
+        ev = c["env_steps"]
+        print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "
+              f"({ev['shots_per_step']:.2f} shots per step; the raw engine alone would allow "
+              f"{ev['engine_steps_per_cpu_s']:,.0f} steps, {ev['engine_shots_per_cpu_s']:,.0f} shots per CPU-second)")  # fmt: skip
     if res["targets"]:
         print("\ntargets")
         for t in res["targets"].values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from ._common import (add_noise_option, add_output_options, add_physics_options, add_subcommand, noise_model, output_dir,
@@ -16,6 +17,7 @@ EXAMPLES = """\
   carromlab match --variant hikone --players 4 --policy random --noise beginner
   carromlab match --variant crokinole --games 10 --format parquet
   carromlab match --games 50 --max-shots-per-board 300 --quiet   # cap long random boards
+  carromlab match --policy random --games 10000 --store icf-games   # Parquet, resumable: rerun to continue
 """
 
 _POLICIES = ("random", "greedy")
@@ -44,6 +46,10 @@ def add_parser(sub: Any) -> None:
     g = s.add_argument_group("run")
     g.add_argument("--seed", type=int, default=0, help="seed of the match, >= 0 (default 0); game g replays alone")
     g.add_argument("--workers", type=positive_int, default=None, help="processes playing games (default: all cores, at most one per game)")
+    g.add_argument("--store", metavar="DIR", default=None,
+                   help="write every shot, board and game to Parquet datasets in DIR/shots, DIR/boards, DIR/games, "
+                        "chunk by chunk; rerunning the same command resumes an interrupted run")  # fmt: skip
+    g.add_argument("--chunk-games", type=positive_int, default=16, help="games per stored chunk (default 16)")
     add_physics_options(s)
     add_output_options(s)
     s.set_defaults(func=run)
@@ -71,10 +77,12 @@ def run(args: argparse.Namespace) -> int:
     rec = play_match(
         args.variant, args.games, players=args.players, policies=policies, params=params,
         noise=noise_model(args.noise), seed=args.seed, max_shots_per_board=args.max_shots_per_board,
-        max_boards=args.max_boards, workers=workers, progress=not args.quiet,
+        max_boards=args.max_boards, workers=workers, progress=not args.quiet, store=args.store,
+        chunk_games=args.chunk_games,
     )  # fmt: skip
     out = output_dir(args)
-    files = write_tables(out, {"match_shots": rec.shots, "match_boards": rec.boards, "match_games": rec.games}, args.format)
+    files = [Path(args.store)] if args.store else write_tables(
+        out, {"match_shots": rec.shots, "match_boards": rec.boards, "match_games": rec.games}, args.format)
     ax = plot_match_summary(rec.boards)
     ax.set_title(f"{args.variant}, {args.players} players ({', '.join(p.name for p in policies)}; {args.noise} noise): "
                  "game score after each board (x: abandoned boards)", fontsize="small")  # fmt: skip

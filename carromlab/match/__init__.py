@@ -11,13 +11,13 @@ See ``docs/match.md`` for a how-to. Modules:
 ``scene.py``              the engine scene of a game state
 ``conservation.py``       piece conservation checks after every shot
 ``records.py``            the shots, boards and games tables
-``game.py``               :func:`play_game`, :func:`play_match`
+``game.py``               :class:`Game` (shot by shot), :func:`play_game`, :func:`play_match`
 ========================  =======================================================
 """
 
 from .conservation import ConservationError, Inventory, census
 from .execution import Executed, execute
-from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, GameError, game_seed, new_state, play_game, play_match
+from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, GameError, Played, game_seed, new_state, play_game, play_match
 from .policies import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord
 from .value import shot_values
@@ -31,11 +31,13 @@ __all__ = [
     "SPEED_RANGES",
     "ConservationError",
     "Executed",
+    "Game",
     "GameError",
     "GameRecord",
     "GreedyPolicy",
     "Inventory",
     "MatchRecord",
+    "Played",
     "Policy",
     "RandomPolicy",
     "census",

@@ -3,9 +3,10 @@ simulates, the rules adjudicate, and every shot is checked and recorded."""
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -14,20 +15,26 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .. import __version__
 from .._validation import check_choice, check_int
+from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
+from ..engine.scene import Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, adjudicate
 from ..rules.engine_bridge import outcome_from_result
+from ..rules.outcome import ShotOutcome
+from ..rules.ruling import Ruling
 from ..rules.state import GameState
 from .conservation import Inventory
-from .execution import execute
+from .execution import Executed, execute
 from .policies import Policy, RandomPolicy
+from .store import MatchStore
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, board_row, frame, game_row, shot_row
 from ..rules.engine_bridge import scene_for
 
-__all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "new_state", "game_seed", "play_game", "play_match"]
+__all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
 #: Default guard against endless boards: shots on one board (retakes included) after
 #: which the board is abandoned. Measured with random play on every seat: an ICF or
@@ -235,58 +242,145 @@ def play_game(
     >>> rec.end, int(rec.boards["n_shots"].sum()) == len(rec.shots)
     ('complete', True)
     """
-    settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
-    ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0), "seed": settings.seed}
-    return _Game(state, settings, ids).play()
+    game_ = Game(state, policies, params=params, noise=noise, seed=seed, max_shots_per_board=max_shots_per_board,
+                 max_boards=max_boards, record=record, game=game)
+    while game_.end is None:
+        game_.shoot()
+    return game_.record()
 
 
-class _Game:
-    """The loop of :func:`play_game` and the counters it keeps."""
+@dataclass(frozen=True, eq=False)
+class Played:
+    """One shot of a :class:`Game`, as it was played and ruled.
 
-    def __init__(self, state: GameState, settings: _Settings, ids: Mapping[str, Any]) -> None:
-        self.state, self.settings, self.ids = state, settings, ids
+    Attributes
+    ----------
+    before : GameState
+        The state before the shot.
+    executed : Executed
+        The intended and the executed shot.
+    outcome : ShotOutcome
+        What the engine made of it.
+    ruling : Ruling
+        What the rules made of it (``ruling.state`` is the state after it).
+    truncated : bool
+        Whether the engine ran out of its event budget.
+    """
+
+    before: GameState
+    executed: Executed
+    outcome: ShotOutcome
+    ruling: Ruling
+    truncated: bool
+
+
+class Game:
+    """A game in progress, played one shot at a time; :func:`play_game` plays one to its end.
+
+    Parameters
+    ----------
+    state, policies, params, noise, seed, max_shots_per_board, max_boards, record, game
+        As in :func:`play_game`.
+
+    Attributes
+    ----------
+    state : GameState
+        The current position.
+    end : str or None
+        None while the game runs; then ``"complete"``, ``"abandoned"`` or
+        ``"max_boards"`` (see :func:`play_game`).
+    n_shots : int
+        Shots played so far.
+
+    Examples
+    --------
+    >>> from carromlab.rules import crokinole
+    >>> g = Game(crokinole.new_game(options=crokinole.CrokinoleOptions(discs_per_player=2, game_target=5)),
+    ...          RandomPolicy(), seed=1)
+    >>> played = g.shoot()
+    >>> g.n_shots, played.before.shooter
+    (1, 0)
+    """
+
+    def __init__(
+        self, state: GameState, policies: Policy | Sequence[Policy], *, params: PhysicsParams | None = None,
+        noise: NoiseModel | Sequence[NoiseModel] | None = None, seed: int = 0,
+        max_shots_per_board: int = MAX_SHOTS_PER_BOARD, max_boards: int = MAX_BOARDS, record: bool = True,
+        game: int = 0,
+    ) -> None:  # fmt: skip
+        self.settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
+        self.ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0),
+                    "seed": self.settings.seed}  # fmt: skip
+        self.state = state
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
-        self.rng = np.random.default_rng([settings.seed, 1])
+        self.rng = np.random.default_rng([self.settings.seed, 1])
         self.shots: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
+        self.end: str | None = None
+        self._clock = (time.perf_counter(), time.process_time())
 
-    def play(self) -> GameRecord:
-        start, cpu = time.perf_counter(), time.process_time()
-        end = "complete"
-        while not self.state.game_over:
-            if self.board_shots >= self.settings.max_shots_per_board:
-                reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
-                self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, ruling=None, reason=reason))
-                end = "abandoned"
-                break
-            try:
-                over = self._shot()
-            except Exception as exc:
-                raise GameError(
-                    f"Game {self.ids['game']} ({self.state.variant}, seed {self.settings.seed}) failed at shot {self.n_shots} "
-                    f"(board {self.state.board_number}, seat {self.state.shooter}): {exc}",
-                    self.state.to_json(),
-                ) from exc
-            if over and not self.state.game_over and len(self.boards) >= self.settings.max_boards:
-                end = "max_boards"
-                break
+    def shoot(self, intended: Shot | None = None, *, policy: str = "agent") -> Played:
+        """Play the next shot: ``intended`` if given (recorded under the policy name
+        ``policy``), else the choice of the shooter's policy.
+
+        Parameters
+        ----------
+        intended : Shot, optional
+            The shooter's intended shot; execution noise and placement snapping apply
+            as to a policy's shot. Default: the seat's policy chooses.
+        policy : str
+            Name written in the shots table for an ``intended`` shot. Default ``"agent"``.
+
+        Returns
+        -------
+        Played
+
+        Raises
+        ------
+        ValueError
+            If the game is over.
+        GameError
+            If the shot fails (see :func:`play_game`).
+        """
+        if self.end is not None:
+            raise ValueError(f"The game is over (end={self.end!r}); no shot can be played.")
+        try:
+            played = self._shot(intended, policy)
+        except Exception as exc:
+            raise GameError(
+                f"Game {self.ids['game']} ({self.state.variant}, seed {self.settings.seed}) failed at shot {self.n_shots} "
+                f"(board {self.state.board_number}, seat {self.state.shooter}): {exc}",
+                self.state.to_json(),
+            ) from exc
+        if self.state.game_over:
+            self.end = "complete"
+        elif played.ruling.board_over and len(self.boards) >= self.settings.max_boards:
+            self.end = "max_boards"
+        elif self.board_shots >= self.settings.max_shots_per_board:
+            reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
+            self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, ruling=None, reason=reason))
+            self.end = "abandoned"
+        return played
+
+    def record(self) -> GameRecord:
+        """The tables of the shots played so far; the games row has ``end`` None until the game ends."""
         summary = game_row(
-            self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=end,
-            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=time.perf_counter() - start,
-            cpu_seconds=time.process_time() - cpu,
+            self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=self.end,
+            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=time.perf_counter() - self._clock[0],
+            cpu_seconds=time.process_time() - self._clock[1],
         )  # fmt: skip
         return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
 
-    def _shot(self) -> bool:
-        """Play one shot; whether it ended the board."""
+    def _shot(self, intended: Shot | None, name: str) -> Played:
         before = self.state
         seat = before.shooter
-        policy = self.settings.policies[seat]
-        executed = execute(before, policy.choose(before, self.rng), self.settings.noise[seat], seed=self.settings.seed,
-                           shot_index=self.n_shots)
+        if intended is None:
+            chooser = self.settings.policies[seat]
+            intended, name = chooser.choose(before, self.rng), chooser.name
+        executed = execute(before, intended, self.settings.noise[seat], seed=self.settings.seed, shot_index=self.n_shots)
         scene, scene_ids = scene_for(before)
         with warnings.catch_warnings():
             # recorded in the 'truncated' column instead
@@ -297,7 +391,7 @@ class _Game:
         self.inventory.check_shot(before, outcome, ruling)
         if self.settings.record:
             self.shots.append(shot_row(
-                self.ids, shot=self.n_shots, board_shot=self.board_shots, before=before, policy=policy.name,
+                self.ids, shot=self.n_shots, board_shot=self.board_shots, before=before, policy=name,
                 executed=executed, outcome=outcome, ruling=ruling, truncated=result.truncated,
             ))  # fmt: skip
         self.n_shots += 1
@@ -308,7 +402,7 @@ class _Game:
         if ruling.board_over:
             self.boards.append(board_row(self.ids, before, n_shots=self.board_shots, ruling=ruling, reason=""))
             self.board_shots = 0
-        return ruling.board_over
+        return Played(before, executed, outcome, ruling, result.truncated)
 
 
 def _play_one(task: tuple[int, dict[str, Any]]) -> GameRecord:
@@ -333,6 +427,8 @@ def play_match(
     record: bool = True,
     workers: int = 1,
     progress: bool = False,
+    store: str | os.PathLike[str] | None = None,
+    chunk_games: int = 16,
 ) -> MatchRecord:
     """Play many games of a variant.
 
@@ -360,6 +456,13 @@ def play_match(
         Processes playing games in parallel, in [1, 256]. Default 1 (in this process).
     progress : bool
         Show a tqdm progress bar over the games. Default False.
+    store : str or os.PathLike, optional
+        Directory of a :class:`~carromlab.match.store.MatchStore`: the tables of every
+        chunk of ``chunk_games`` games are written there as Parquet when the chunk is
+        done, and a rerun with the same parameters plays only the chunks still missing
+        (the returned tables are read back from the store). Default: kept in memory.
+    chunk_games : int
+        Games per stored chunk, in [1, 10**7]. Default 16.
 
     Returns
     -------
@@ -381,6 +484,7 @@ def play_match(
     """
     n_games = check_int("n_games", n_games, low=1, high=10**7)
     workers = check_int("workers", workers, low=1, high=256)
+    chunk_games = check_int("chunk_games", chunk_games, low=1, high=10**7)
     if not isinstance(progress, bool):
         raise ValueError(f"The 'progress' parameter must be a bool. Got {progress!r} instead.")
     chosen: Policy | Sequence[Policy] = RandomPolicy() if policies is None else policies
@@ -391,15 +495,40 @@ def play_match(
         "noise": noise, "seed": seed, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
         "record": record,
     }  # fmt: skip
-    tasks = [(g, kwargs) for g in range(n_games)]
-    bar = dict(total=n_games, disable=not progress, desc=f"{variant} games", unit="game")
-    if workers == 1:
-        records = [_play_one(t) for t in tqdm(tasks, **bar)]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            records = list(tqdm(pool.map(_play_one, tasks, chunksize=max(1, n_games // (8 * workers))), **bar))
+    db = None
+    if store is not None:
+        manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "carromlab_version": __version__}
+        db = MatchStore(store, manifest)
+    done = db.completed() if db is not None else set()
+    chunks = [range(k, min(k + chunk_games, n_games)) for k in range(0, n_games, chunk_games)]
+    todo = [c for k, c in enumerate(chunks) if k not in done]
+    tasks = [(g, kwargs) for c in todo for g in c]
+    kept: list[GameRecord] = []
+    with tqdm(total=n_games, initial=n_games - len(tasks), disable=not progress, desc=f"{variant} games", unit="game") as bar:
+        pending = iter(todo)
+        chunk, buffer = next(pending, None), []
+        for rec in _records(tasks, workers):
+            bar.update()
+            if db is None:
+                kept.append(rec)
+                continue
+            buffer.append(rec)
+            if chunk is not None and len(buffer) == len(chunk):
+                db.write(chunk.start // chunk_games, buffer)
+                chunk, buffer = next(pending, None), []
+    if db is not None:
+        return db.read()
     return MatchRecord(
-        shots=pd.concat([r.shots for r in records], ignore_index=True),
-        boards=pd.concat([r.boards for r in records], ignore_index=True),
-        games=pd.concat([r.games for r in records], ignore_index=True),
+        shots=pd.concat([r.shots for r in kept], ignore_index=True),
+        boards=pd.concat([r.boards for r in kept], ignore_index=True),
+        games=pd.concat([r.games for r in kept], ignore_index=True),
     )
+
+
+def _records(tasks: list[tuple[int, dict[str, Any]]], workers: int) -> Iterator[GameRecord]:
+    """The records of the tasks' games, in task order, played here or by ``workers`` processes."""
+    if workers == 1 or len(tasks) <= 1:
+        yield from map(_play_one, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_play_one, tasks, chunksize=max(1, len(tasks) // (8 * workers)))

@@ -14,7 +14,10 @@ from ..equipment.layout import default_specs
 from .outcome import ShotOutcome
 from .state import GameState
 
-__all__ = ["GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
+__all__ = ["FORWARD", "GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
+
+#: Unit vector from each side towards the centre of the board.
+FORWARD = {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}
 
 #: Equipment family of each rule variant.
 GAME_OF_VARIANT = {"icf": "icf", "online": "icf", "hikone": "hikone", "crokinole": "crokinole"}
@@ -164,8 +167,7 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
 
 def forward_of(state: GameState) -> tuple[float, float]:
     """Unit vector from the shooter's side towards the centre of the board."""
-    side = state.seat_sides[state.shooter]
-    return {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}[side]
+    return FORWARD[state.seat_sides[state.shooter]]
 
 
 def _baseline_reach(state: GameState) -> float:

@@ -60,3 +60,37 @@ def play(state: GameState, *outcomes: ShotOutcome):
         ruling = adjudicate(state, out)
         state = ruling.state
     return ruling
+
+
+def assert_arrays_agree(states, outcomes, *, place: bool = True, rulings=None) -> None:
+    """Adjudicate the (state, outcome) pairs on arrays and one by one with the reference
+    ``adjudicate`` (or compare with its ``rulings`` when given), and assert that every
+    field of every ruling and new state agrees.
+
+    With ``place=False`` the returned pieces' spots are not searched: their positions are
+    compared as unknown."""
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays, adjudicate_arrays
+
+    games = GameArrays.from_states(states)
+    got = adjudicate_arrays(games, OutcomeArrays.from_outcomes(outcomes, games), place=place)
+    new = got.state.to_states()
+    for g, (state, outcome) in enumerate(zip(states, outcomes)):
+        ref = adjudicate(state, outcome) if rulings is None else rulings[g]
+        ref_state = ref.state
+        if not place and ref.returned:
+            back = {pl.piece_id for pl in ref.returned}
+            ref_state = ref_state.with_(pieces=tuple(replace(p, x=None, y=None) if p.id in back else p for p in ref_state.pieces))
+        where = f"game {g} ({state.variant}, shooter {state.shooter}, board shot {state.board_shots}): outcome {outcome!r}"
+        assert got.foul_rules(g) == tuple(f.rule for f in ref.fouls), where
+        assert got.applied_rules(g) == ref.applied, where
+        placed = got.placements(g)
+        assert [(pl.piece_id, pl.kind, pl.rule) for pl in placed] == [(pl.piece_id, pl.kind, pl.rule) for pl in ref.returned], where
+        if place:
+            assert placed == ref.returned, where
+        assert bool(got.turn_continues[g]) == ref.turn_continues, where
+        assert bool(got.retake[g]) == ref.retake, where
+        assert int(got.next_shooter[g]) == ref.next_shooter, where
+        assert bool(got.board_over[g]) == ref.board_over, where
+        assert (None if got.board_winner[g] < 0 else int(got.board_winner[g])) == ref.board_winner, where
+        assert tuple(int(v) for v in got.board_points[g]) == ref.board_points, where
+        assert new[g] == ref_state, where

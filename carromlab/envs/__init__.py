@@ -1,0 +1,45 @@
+"""Reinforcement-learning environments on the match engine: one team against built-in
+opponents (Gymnasium) or every seat an agent (PettingZoo AEC).
+
+See ``docs/envs.md``. Importing this package registers the Gymnasium ids
+(:data:`~carromlab.envs.registration.ENV_IDS`). Modules:
+
+====================  ==========================================================
+``observation.py``    :func:`observation_space`, :func:`observe` (what a seat sees)
+``action.py``         :func:`action_space`, :func:`shot_of_action` (action -> shot)
+``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`
+``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
+``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
+``multi.py``          :class:`CarromAECEnv` (``pettingzoo.AECEnv``)
+``registration.py``   :func:`register_envs`, :data:`ENV_IDS`
+====================  ==========================================================
+"""
+
+from .action import SPIN_LIMIT, action_space, shot_of_action
+from .multi import CarromAECEnv
+from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe
+from .opponents import OPPONENTS, SKILLS, opponent
+from .registration import ENV_IDS, register_envs
+from .rewards import RewardWeights, shot_reward
+from .single import CarromEnv
+
+__all__ = [
+    "ENV_IDS",
+    "OPPONENTS",
+    "POSITION_LIMIT",
+    "QUEEN_CODES",
+    "SKILLS",
+    "SPIN_LIMIT",
+    "CarromAECEnv",
+    "CarromEnv",
+    "RewardWeights",
+    "action_space",
+    "observation_space",
+    "observe",
+    "opponent",
+    "register_envs",
+    "shot_of_action",
+    "shot_reward",
+]
+
+register_envs()

@@ -1,0 +1,139 @@
+"""Every seat a learning agent: a PettingZoo AEC environment for 2 or 4 seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .._validation import check_int
+from ..analysis.noise import NoiseModel
+from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
+from ..match.policies import RandomPolicy
+from ..physics.params import PhysicsParams
+from .action import action_space, shot_of_action
+from .observation import observation_space, observe
+from .rewards import RewardWeights, shot_reward
+
+__all__ = ["CarromAECEnv"]
+
+
+class CarromAECEnv(AECEnv):
+    """A game of one variant between agents ``"seat_0"`` .. ``"seat_{n-1}"`` (2 or 4;
+    the rules have no 3-seat game), in the rules' order of play.
+
+    The agent to act is the seat to shoot (``state.shooter``): a turn that continues
+    (a pocketed own coin, a retake) selects the same agent again. Its action and
+    observation are those of :class:`carromlab.envs.CarromEnv`
+    (:func:`~carromlab.envs.action.shot_of_action`,
+    :func:`~carromlab.envs.observation.observe` from the agent's seat). After every
+    shot each agent gets :func:`~carromlab.envs.rewards.shot_reward` of its team (so
+    partners in doubles get the same rewards). Every agent terminates when the rules
+    end the game and is truncated when a guard stops it.
+
+    Parameters
+    ----------
+    variant : {"icf", "online", "hikone", "crokinole"}
+        The rules. Default ``"icf"``.
+    players : {2, 4}
+        Seats. Default 2.
+    options : optional
+        The variant's options. Default its defaults.
+    noise : NoiseModel or sequence of NoiseModel, optional
+        Execution noise of every seat or of each. Default none.
+    rewards : RewardWeights, optional
+        Weights of the reward's terms. Default ``RewardWeights()``.
+    params : PhysicsParams, optional
+        The physics. Default ``PhysicsParams()``.
+    max_shots_per_board, max_boards : int
+        Guards of :func:`carromlab.match.play_game`.
+    render_mode : None
+        No rendering.
+
+    Examples
+    --------
+    >>> env = CarromAECEnv("crokinole", players=4)
+    >>> env.reset(seed=0)
+    >>> env.agent_selection
+    'seat_0'
+    """
+
+    metadata = {"name": "carromlab_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(
+        self, variant: str = "icf", *, players: int = 2, options: Any = None,
+        noise: NoiseModel | list[NoiseModel] | None = None, rewards: RewardWeights | None = None,
+        params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
+        max_boards: int = MAX_BOARDS, render_mode: None = None,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        if render_mode is not None:
+            raise ValueError(f"The 'render_mode' parameter must be None. Got {render_mode!r} instead.")
+        self.render_mode = None
+        self._start = new_state(variant, check_int("players", players, low=2, high=4), options)
+        self.rewards_weights = RewardWeights() if rewards is None else rewards
+        if not isinstance(self.rewards_weights, RewardWeights):
+            raise ValueError(f"The 'rewards' parameter must be a RewardWeights or None. Got {rewards!r} instead.")
+        # every shot comes from an agent: the policy is never asked
+        self._game_kwargs = {"policies": RandomPolicy(name="agent"), "noise": noise, "params": params,
+                             "max_shots_per_board": max_shots_per_board, "max_boards": max_boards}  # fmt: skip
+        Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
+        self.possible_agents = [f"seat_{s}" for s in range(self._start.n_players)]
+        self._observation_space = observation_space(self._start)
+        self._action_space = action_space()
+        self.game: Game | None = None
+        self._np_random = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of every agent (:func:`~carromlab.envs.observation.observation_space`)."""
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of every agent (:func:`~carromlab.envs.action.action_space`)."""
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; with ``seed``, the same game for the same actions."""
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.game = Game(self._start, seed=int(self._np_random.integers(2**63 - 1)), **self._game_kwargs)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.state.shooter]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The observation of ``agent``'s seat."""
+        assert self.game is not None
+        return observe(self.game.state, self.possible_agents.index(agent))
+
+    def step(self, action: Any) -> None:
+        """Play the selected agent's shot (``None`` for an agent that is done).
+
+        Raises
+        ------
+        ValueError
+            If the action is not in the action space.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None
+        played = self.game.shoot(shot_of_action(self.game.state, action), policy=agent)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            seat = self.possible_agents.index(a)
+            self.rewards[a] = shot_reward(played, self.game.state.team_of(seat), self.rewards_weights)
+            self.infos[a] = {"end": self.game.end}
+        if self.game.end is not None:
+            done = self.terminations if self.game.end == "complete" else self.truncations
+            for a in self.agents:
+                done[a] = True
+        self.agent_selection = self.possible_agents[self.game.state.shooter]
+        self._accumulate_rewards()

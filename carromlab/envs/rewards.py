@@ -1,0 +1,81 @@
+"""The rewards of the reinforcement-learning environments: pieces, points and the win."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._validation import check_real
+from ..match.game import Played
+
+__all__ = ["RewardWeights", "shot_reward"]
+
+
+@dataclass(frozen=True)
+class RewardWeights:
+    """Weights of the three terms of a team's reward for one shot, whoever played it.
+
+    ``pieces``
+        Per piece of the team's colour that fell in a pocket (crokinole: the 20-hole)
+        on the shot, +1; per piece of another team's colour, -1; the queen, the jack
+        and the striker count 0. A piece counts for the owner of its colour whoever
+        pocketed it (ICF-4, HIK-3), by the colours of the board the shot was played on.
+    ``points``
+        Change of (the team's game total - the best other team's game total), in
+        points: scores move when a board ends (ICF-7, ONL-5, HIK-8, CRK-5).
+    ``win``
+        On the shot that ends the game: +1 if the team won, -1 if another team won, 0
+        for a draw.
+
+    Parameters
+    ----------
+    pieces : float
+        Weight per piece. Default 1.
+    points : float
+        Weight per point. Default 1.
+    win : float
+        Weight of the win. Default 10.
+
+    Examples
+    --------
+    >>> RewardWeights(points=0.0).win
+    10.0
+    """
+
+    pieces: float = 1.0
+    points: float = 1.0
+    win: float = 10.0
+
+    def __post_init__(self) -> None:
+        for name in ("pieces", "points", "win"):
+            object.__setattr__(self, name, check_real(name, getattr(self, name)))
+
+
+def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
+    """The reward of ``team`` for one played shot (see :class:`RewardWeights`).
+
+    Parameters
+    ----------
+    played : Played
+        The shot, from :meth:`carromlab.match.Game.shoot`.
+    team : int
+        The rewarded team.
+    weights : RewardWeights
+        Weights of the terms.
+
+    Returns
+    -------
+    float
+    """
+    before, after = played.before, played.ruling.state
+    own = before.colours[team]
+    fallen = [p.kind for p in played.outcome.pocketed if p.kind != "striker"]
+    pieces = sum(k == own for k in fallen) - sum(k in before.colours and k != own for k in fallen)
+
+    def margin(scores: tuple[int, ...]) -> int:
+        return scores[team] - max(s for t, s in enumerate(scores) if t != team)
+
+    points = margin(after.game_scores) - margin(before.game_scores)
+    win = 0
+    if after.game_over and after.winner is not None:
+        win = 1 if after.winner == team else -1
+    return weights.pieces * pieces + weights.points * points + weights.win * win

@@ -1,0 +1,140 @@
+"""One learning team against built-in opponents: a :class:`gymnasium.Env` per variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from .._validation import check_int
+from ..analysis.noise import NoiseModel
+from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
+from ..physics.params import PhysicsParams
+from .action import action_space, shot_of_action
+from .observation import observation_space, observe
+from .opponents import opponent as built_in
+from .rewards import RewardWeights, shot_reward
+
+__all__ = ["CarromEnv"]
+
+
+class CarromEnv(gymnasium.Env):
+    """A game of one variant: the agent plays every seat of its team, built-in
+    opponents play the others.
+
+    Each :meth:`step` plays the agent's shot (:func:`carromlab.envs.action.shot_of_action`
+    of the action, executed with the agent's ``noise``), then every opponent shot until
+    the agent's team is to shoot again or the game ends, each by
+    :meth:`carromlab.match.Game.shoot` (engine, rules and the piece-conservation check).
+    The observation is the agent's view after them
+    (:func:`carromlab.envs.observation.observation_space`); the reward sums
+    :func:`carromlab.envs.rewards.shot_reward` of the agent's team over all those shots.
+    ``terminated`` when the rules end the game; ``truncated`` when a guard stops it
+    (``max_shots_per_board``, ``max_boards``, see :func:`carromlab.match.play_game`).
+    A seeded :meth:`reset` replays the same game for the same actions.
+
+    Parameters
+    ----------
+    variant : {"icf", "online", "hikone", "crokinole"}
+        The rules. Default ``"icf"``.
+    players : {2, 4}
+        Seats (see :func:`carromlab.match.new_state`). Default 2.
+    options : optional
+        The variant's options. Default its defaults.
+    seat : int
+        The agent's seat (its team is every seat of the same team). Default 0 (breaks
+        or opens the first board).
+    opponent : {"random", "greedy"}
+        Policy of the other seats (:func:`carromlab.envs.opponents.opponent`). Default
+        ``"greedy"``.
+    skill : {"none", "expert", "club", "beginner"}
+        Execution noise of the opponents. Default ``"club"``.
+    noise : NoiseModel, optional
+        Execution noise of the agent. Default none.
+    rewards : RewardWeights, optional
+        Weights of the reward's terms. Default ``RewardWeights()``.
+    params : PhysicsParams, optional
+        The physics. Default ``PhysicsParams()``.
+    max_shots_per_board, max_boards : int
+        Guards of :func:`carromlab.match.play_game`.
+    render_mode : None
+        No rendering.
+
+    Examples
+    --------
+    >>> env = CarromEnv("crokinole", opponent="random")
+    >>> obs, info = env.reset(seed=1)
+    >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    >>> info["shots"] >= 1
+    True
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self, variant: str = "icf", *, players: int = 2, options: Any = None, seat: int = 0, opponent: str = "greedy",
+        skill: str = "club", noise: NoiseModel | None = None, rewards: RewardWeights | None = None,
+        params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
+        max_boards: int = MAX_BOARDS, render_mode: None = None,
+    ) -> None:  # fmt: skip
+        if render_mode is not None:
+            raise ValueError(f"The 'render_mode' parameter must be None. Got {render_mode!r} instead.")
+        self._start = new_state(variant, players, options)
+        self.seat = check_int("seat", seat, low=0, high=self._start.n_players - 1)
+        self.team = self._start.team_of(self.seat)
+        self._agent_seats = frozenset(s for s in range(self._start.n_players) if self._start.team_of(s) == self.team)
+        policy, skill_noise = built_in(opponent, skill, params)
+        if noise is not None and not isinstance(noise, NoiseModel):
+            raise ValueError(f"The 'noise' parameter must be a NoiseModel or None. Got {noise!r} instead.")
+        self.rewards = RewardWeights() if rewards is None else rewards
+        if not isinstance(self.rewards, RewardWeights):
+            raise ValueError(f"The 'rewards' parameter must be a RewardWeights or None. Got {rewards!r} instead.")
+        seats = range(self._start.n_players)
+        self._game_kwargs = {
+            "policies": policy,
+            "noise": [(noise or NoiseModel()) if s in self._agent_seats else skill_noise for s in seats],
+            "params": params, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
+        }  # fmt: skip
+        self.observation_space = observation_space(self._start)
+        self.action_space = action_space()
+        self.game: Game | None = None
+        self._carry = 0.0
+        Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new game; its seed is drawn from the environment's generator."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63 - 1))
+        self.game = Game(self._start, seed=game_seed, **self._game_kwargs)
+        self._carry, shots = self._opponents()
+        return observe(self.game.state, self.seat), {"game_seed": game_seed, "shots": shots}
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Play the agent's shot and the opponents' replies (see the class notes).
+
+        Raises
+        ------
+        ValueError
+            If the action is not in the action space, or the episode is over (call
+            :meth:`reset`).
+        """
+        if self.game is None or self.game.end is not None:
+            raise ValueError("The episode is over or not started: call reset() first.")
+        played = self.game.shoot(shot_of_action(self.game.state, action), policy="agent")
+        reward = self._carry + shot_reward(played, self.team, self.rewards)
+        more, shots = self._opponents()
+        info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": [f.rule for f in played.ruling.fouls],
+                "end": self.game.end}  # fmt: skip
+        self._carry = 0.0
+        obs = observe(self.game.state, self.seat)
+        return obs, float(reward + more), self.game.end == "complete", self.game.end in ("abandoned", "max_boards"), info
+
+    def _opponents(self) -> tuple[float, int]:
+        """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""
+        assert self.game is not None
+        reward, shots = 0.0, 0
+        while self.game.end is None and self.game.state.shooter not in self._agent_seats:
+            reward += shot_reward(self.game.shoot(), self.team, self.rewards)
+            shots += 1
+        return reward, shots

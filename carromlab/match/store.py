@@ -1,0 +1,81 @@
+"""A resumable Parquet store of a match: the shots, boards and games tables in chunks
+of games, each table a :class:`carromlab.analysis.store.SweepStore`.
+
+Layout of a store directory::
+
+    shots/   boards/   games/     one SweepStore each: a manifest and part files
+                                   part-000000.parquet (games 0 .. chunk_games - 1), ...
+
+A chunk is complete when its games part exists (written after its shots and boards), so
+a run stopped at any point resumes with the first incomplete chunk.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..analysis.store import SweepStore
+from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, frame
+
+__all__ = ["TABLES", "MatchStore"]
+
+#: The tables of a match store, in the order a chunk writes them.
+TABLES = ("shots", "boards", "games")
+_COLUMNS = {"shots": SHOT_COLUMNS, "boards": BOARD_COLUMNS, "games": GAME_COLUMNS}
+
+
+class MatchStore:
+    """The tables of one match, chunk by chunk, checked against its manifest.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Directory; created if missing.
+    manifest : dict
+        JSON-ready description of the match (variant, seats, policies, noise, physics,
+        guards, seed, number of games, chunking, carromlab version). A directory holding
+        a different match is an error.
+
+    Raises
+    ------
+    ValueError
+        If the directory holds a different match; the message names what differs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from carromlab.match import play_game, new_state, RandomPolicy
+    >>> from carromlab.rules.crokinole import CrokinoleOptions
+    >>> rec = play_game(new_state("crokinole", options=CrokinoleOptions(discs_per_player=1, game_target=3)), RandomPolicy())
+    >>> db = MatchStore(tempfile.mkdtemp(), {"demo": 1})
+    >>> db.write(0, [rec])
+    >>> db.completed(), len(db.read().games)
+    ({0}, 1)
+    """
+
+    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}) for name in TABLES}
+
+    def completed(self) -> set[int]:
+        """Chunks whose games part is present and of this match."""
+        return self._stores["games"].completed()
+
+    def write(self, chunk: int, records: list[GameRecord]) -> None:
+        """Write the tables of one chunk's games (the games table last)."""
+        for name in TABLES:
+            self._stores[name].write(chunk, pd.concat([getattr(r, name) for r in records], ignore_index=True))
+
+    def read(self) -> MatchRecord:
+        """Every complete chunk's tables, in chunk order, with the dtypes of
+        :data:`~carromlab.match.records.SHOT_COLUMNS` and its siblings."""
+        chunks = sorted(self.completed())
+        tables = {}
+        for name in TABLES:
+            parts = [frame([], _COLUMNS[name])] + [self._stores[name].read(k) for k in chunks]
+            tables[name] = pd.concat(parts, ignore_index=True).astype(_COLUMNS[name])
+        return MatchRecord(**tables)

@@ -1,0 +1,257 @@
+"""Game states of N games of one variant as a struct of numpy arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...equipment.board import Board
+from ..state import GameState, Piece
+
+__all__ = ["WHERE", "QUEEN", "GameArrays"]
+
+#: Codes of ``GameArrays.where``: the index of a piece's location (:data:`~carromlab.rules.state.LOCATIONS`).
+WHERE = ("board", "pocketed", "hand", "ditch", "hole")
+#: Codes of ``GameArrays.queen_status`` (:data:`~carromlab.rules.state.QUEEN_STATUSES`).
+QUEEN = ("none", "board", "pending", "covered")
+
+IntArray = npt.NDArray[np.int64]
+
+# the fields every game of a GameArrays shares, and must share to be stacked
+_SHARED = ("variant", "options", "board", "radii", "seat_sides", "striker_id")
+
+
+def _none(v: int) -> int | None:
+    return None if v < 0 else int(v)
+
+
+@dataclass(frozen=True, eq=False)
+class GameArrays:
+    """The states of N games of one variant, field by field as arrays (struct of arrays).
+
+    Row ``g`` of every array is game ``g``; column ``j`` of the piece arrays is the piece
+    with id ``j`` (the variants number their pieces 0..P-1). Build one with
+    :meth:`from_states`, read games back with :meth:`to_states`. The fields mirror
+    :class:`~carromlab.rules.state.GameState` (see it for their meaning); a missing value
+    (no position, no seat, no team) is NaN or -1. The arrays are never changed in place
+    by the rules: every adjudication returns new ones.
+
+    Parameters
+    ----------
+    variant, options, board, radii, seat_sides, striker_id
+        Shared by every game, as in :class:`~carromlab.rules.state.GameState`.
+    palette : tuple of str
+        The piece kinds and colours; ``kind`` and ``colours`` index it.
+    kind : numpy.ndarray of int8, shape (P,)
+        Kind of each piece (index into ``palette``).
+    where : numpy.ndarray of int8, shape (N, P)
+        Location of each piece (index into :data:`WHERE`).
+    xy : numpy.ndarray of float64, shape (N, P, 2)
+        Centre of each piece on the board, m (NaN when off the board or unknown).
+    by : numpy.ndarray of int8, shape (N, P)
+        Seat that pocketed each piece, -1 for none.
+    colours : numpy.ndarray of int8, shape (N, T)
+        Colour owned by each team (index into ``palette``).
+    shooter, shot_in_turn, board_shots, break_attempts, board_number, board_first : numpy.ndarray of int64, shape (N,)
+        Seat to shoot and the counters.
+    seat_shots : numpy.ndarray of int64, shape (N, S)
+        Shots of each seat on the current board.
+    queen_status : numpy.ndarray of int8, shape (N,)
+        Index into :data:`QUEEN`.
+    queen_team : numpy.ndarray of int8, shape (N,)
+        Team whose cover is pending or that covered, -1 for none.
+    dues, game_scores : numpy.ndarray of int64, shape (N, T)
+        Coins owed and total points of each team.
+    board_history : numpy.ndarray of object, shape (N,)
+        Each game's tuple of finished boards' points (ragged, so kept as tuples).
+    time_called, game_over : numpy.ndarray of bool, shape (N,)
+    winner : numpy.ndarray of int8, shape (N,)
+        Winning team, -1 for none.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> games = GameArrays.from_states([icf.new_game()] * 3)
+    >>> len(games), games.where.shape, games.to_states()[0] == icf.new_game()
+    (3, (3, 19), True)
+    """
+
+    variant: str
+    options: Any
+    board: Board
+    radii: tuple[tuple[str, float], ...]
+    seat_sides: tuple[str, ...]
+    striker_id: int | None
+    palette: tuple[str, ...]
+    kind: npt.NDArray[np.int8]
+    where: npt.NDArray[np.int8]
+    xy: npt.NDArray[np.float64]
+    by: npt.NDArray[np.int8]
+    colours: npt.NDArray[np.int8]
+    shooter: IntArray
+    shot_in_turn: IntArray
+    board_shots: IntArray
+    break_attempts: IntArray
+    seat_shots: IntArray
+    queen_status: npt.NDArray[np.int8]
+    queen_team: npt.NDArray[np.int8]
+    dues: IntArray
+    board_number: IntArray
+    board_first: IntArray
+    board_history: npt.NDArray[np.object_]
+    game_scores: IntArray
+    time_called: npt.NDArray[np.bool_]
+    game_over: npt.NDArray[np.bool_]
+    winner: npt.NDArray[np.int8]
+
+    # ------------------------------------------------------------------ shape
+    def __len__(self) -> int:
+        return len(self.shooter)
+
+    @property
+    def n_pieces(self) -> int:
+        """Pieces per game (P)."""
+        return len(self.kind)
+
+    @property
+    def n_players(self) -> int:
+        """Seats (S)."""
+        return len(self.seat_sides)
+
+    @property
+    def n_teams(self) -> int:
+        """Teams (T)."""
+        return self.colours.shape[1]
+
+    @property
+    def team(self) -> IntArray:
+        """Team of the seat to shoot, shape (N,)."""
+        return self.shooter % self.n_teams
+
+    def code(self, kind: str) -> int:
+        """Index of a piece kind or colour in ``palette`` (-1 if absent)."""
+        return self.palette.index(kind) if kind in self.palette else -1
+
+    def radius_of(self) -> npt.NDArray[np.float64]:
+        """Radius of each piece, m, shape (P,)."""
+        radii = dict(self.radii)
+        return np.array([radii[self.palette[k]] for k in self.kind], dtype=float)
+
+    def count(self, colour: npt.ArrayLike, where: str = "board") -> IntArray:
+        """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game."""
+        code = WHERE.index(where)
+        return np.count_nonzero((self.where == code) & (self.kind == np.asarray(colour)[:, None]), axis=1)
+
+    def take(self, rows: npt.ArrayLike) -> GameArrays:
+        """The games at ``rows`` (indices or a boolean mask, repeats allowed), as new arrays."""
+        rows = np.asarray(rows)
+        per_game = {f.name: getattr(self, f.name)[rows] for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
+        return replace(self, **per_game)
+
+    # ------------------------------------------------------------------ conversion
+    @classmethod
+    def from_states(cls, states: Sequence[GameState]) -> GameArrays:
+        """Stack game states of one variant.
+
+        Parameters
+        ----------
+        states : sequence of GameState
+            At least one state; all share the variant, options, board, radii, seats,
+            striker id and pieces (ids 0..P-1 in order, the same kinds).
+
+        Returns
+        -------
+        GameArrays
+
+        Raises
+        ------
+        ValueError
+            If ``states`` is empty, holds something else than GameState objects, or
+            the states differ in a shared field.
+        """
+        states = list(states)
+        if not states or not all(isinstance(s, GameState) for s in states):
+            raise ValueError("The 'states' parameter must be a non-empty sequence of GameState objects.")
+        first = states[0]
+        kinds = tuple(p.kind for p in first.pieces)
+        if tuple(p.id for p in first.pieces) != tuple(range(len(kinds))):
+            raise ValueError(f"The 'states' parameter must number its pieces 0..P-1 in order. Got ids {[p.id for p in first.pieces]}.")
+        for i, s in enumerate(states):
+            bad = [name for name in _SHARED if getattr(s, name) != getattr(first, name)]
+            if tuple(p.kind for p in s.pieces) != kinds or tuple(p.id for p in s.pieces) != tuple(range(len(kinds))):
+                bad.append("pieces")
+            if bad:
+                raise ValueError(f"The 'states[{i}]' parameter must share {bad} with states[0] to be stacked.")
+        palette = tuple(dict.fromkeys(kinds + tuple(c for s in states for c in s.colours)))
+        nan = np.nan
+
+        def col(fn: Any, dtype: Any) -> np.ndarray:
+            return np.array([fn(s) for s in states], dtype=dtype)
+
+        return cls(
+            variant=first.variant,
+            options=first.options,
+            board=first.board,
+            radii=first.radii,
+            seat_sides=first.seat_sides,
+            striker_id=first.striker_id,
+            palette=palette,
+            kind=np.array([palette.index(k) for k in kinds], dtype=np.int8).reshape(len(kinds)),
+            where=col(lambda s: [WHERE.index(p.where) for p in s.pieces], np.int8).reshape(len(states), len(kinds)),
+            xy=col(lambda s: [(nan, nan) if p.x is None else (p.x, p.y) for p in s.pieces], float).reshape(len(states), len(kinds), 2),
+            by=col(lambda s: [-1 if p.by is None else p.by for p in s.pieces], np.int8).reshape(len(states), len(kinds)),
+            colours=col(lambda s: [palette.index(c) for c in s.colours], np.int8),
+            shooter=col(lambda s: s.shooter, np.int64),
+            shot_in_turn=col(lambda s: s.shot_in_turn, np.int64),
+            board_shots=col(lambda s: s.board_shots, np.int64),
+            break_attempts=col(lambda s: s.break_attempts, np.int64),
+            seat_shots=col(lambda s: s.seat_shots, np.int64),
+            queen_status=col(lambda s: QUEEN.index(s.queen_status), np.int8),
+            queen_team=col(lambda s: -1 if s.queen_team is None else s.queen_team, np.int8),
+            dues=col(lambda s: s.dues, np.int64),
+            board_number=col(lambda s: s.board_number, np.int64),
+            board_first=col(lambda s: s.board_first, np.int64),
+            board_history=_objects([s.board_history for s in states]),
+            game_scores=col(lambda s: s.game_scores, np.int64),
+            time_called=col(lambda s: s.time_called, bool),
+            game_over=col(lambda s: s.game_over, bool),
+            winner=col(lambda s: -1 if s.winner is None else s.winner, np.int8),
+        )
+
+    def to_states(self) -> list[GameState]:
+        """The games as :class:`~carromlab.rules.state.GameState` objects, in row order."""
+        kinds = [self.palette[k] for k in self.kind]
+        out = []
+        for g in range(len(self)):
+            xy = self.xy[g]
+            pieces = tuple(
+                Piece(j, kinds[j], WHERE[w], *((None, None) if np.isnan(xy[j, 0]) else (float(xy[j, 0]), float(xy[j, 1]))), _none(b))
+                for j, (w, b) in enumerate(zip(self.where[g], self.by[g]))
+            )
+            out.append(
+                GameState(
+                    variant=self.variant, options=self.options, board=self.board, radii=self.radii,
+                    colours=tuple(self.palette[c] for c in self.colours[g]), seat_sides=self.seat_sides,
+                    pieces=pieces, striker_id=self.striker_id, shooter=int(self.shooter[g]),
+                    shot_in_turn=int(self.shot_in_turn[g]), board_shots=int(self.board_shots[g]),
+                    break_attempts=int(self.break_attempts[g]), seat_shots=tuple(int(v) for v in self.seat_shots[g]),
+                    queen_status=QUEEN[self.queen_status[g]], queen_team=_none(self.queen_team[g]),
+                    dues=tuple(int(v) for v in self.dues[g]), board_number=int(self.board_number[g]),
+                    board_first=int(self.board_first[g]), board_history=self.board_history[g],
+                    game_scores=tuple(int(v) for v in self.game_scores[g]), time_called=bool(self.time_called[g]),
+                    game_over=bool(self.game_over[g]), winner=_none(self.winner[g]),
+                )  # fmt: skip
+            )
+        return out
+
+
+def _objects(values: list[Any]) -> npt.NDArray[np.object_]:
+    """A 1-d object array of the values (numpy would otherwise nest tuples)."""
+    out = np.empty(len(values), dtype=object)
+    for i, v in enumerate(values):
+        out[i] = v
+    return out

@@ -1,0 +1,354 @@
+"""Pocket accounting on arrays: the working copy of N games during one adjudication, and
+the rulings it produces. The array form of :mod:`carromlab.rules.ledger`: every step
+takes a mask of the games it applies to, so that the variants read as the one-game rules
+do, branch by branch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..ruling import Placement
+from ..spots import nearest_free_spot
+from .games import WHERE, GameArrays, _objects
+from .outcomes import OutcomeArrays, _rank
+
+__all__ = ["RulingArrays", "ArrayLedger", "check_outcomes"]
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+BOARD, POCKETED, HAND, DITCH, HOLE = range(len(WHERE))
+
+
+def _bad(g: int, message: str) -> ValueError:
+    return ValueError(f"The 'outcomes' parameter is inconsistent with the game state of game {g}: {message}.")
+
+
+def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntArray | None = None) -> None:
+    """Raise ValueError if an outcome cannot have happened from its game (the array form
+    of :func:`carromlab.rules.ledger.check_outcome`).
+
+    Parameters
+    ----------
+    games : GameArrays
+        The states before the shots.
+    outcomes : OutcomeArrays
+        One shot per game.
+    shot_piece : numpy.ndarray of int, optional
+        Crokinole: the disc played in each game (it may come from the hand).
+    """
+    if not isinstance(outcomes, OutcomeArrays) or len(outcomes) != len(games):
+        raise ValueError(f"The 'outcomes' parameter must be an OutcomeArrays with {len(games)} rows, one per game.")
+    if outcomes.fell.shape[1] != games.n_pieces + 1:
+        raise ValueError(f"The 'outcomes' parameter must have {games.n_pieces} pieces per shot. Got {outcomes.fell.shape[1] - 1}.")
+    if games.game_over.any():
+        g = int(np.flatnonzero(games.game_over)[0])
+        raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
+    on = games.where == BOARD
+    if shot_piece is not None:
+        on = on.copy()
+        on[np.arange(len(games)), shot_piece] = True
+    named = (outcomes.fell[:, :-1] > 0) | (outcomes.left_board > 0) | (outcomes.on_frame > 0)
+    lying = outcomes.touched | outcomes.chain
+    if shot_piece is not None:
+        lying = lying & (np.arange(games.n_pieces) != shot_piece[:, None])
+    checks = (
+        (named & ~on, "it names a piece that is not on the board"),
+        (lying & (games.where != BOARD), "the striker touched a piece that was not lying on the board"),
+        (~np.isnan(outcomes.final_xy[..., 0]) & ~on, "final positions put on the board a piece that was not there"),
+    )
+    for bad, message in checks:
+        if bad.any():
+            g, j = np.argwhere(bad)[0]
+            raise _bad(int(g), f"{message} (piece {int(j)})")
+    first = outcomes.first_touch
+    if ((first >= 0) & ~np.take_along_axis(outcomes.touched, np.maximum(first, 0)[:, None], 1)[:, 0]).any():
+        raise _bad(int(np.flatnonzero(first >= 0)[0]), "the first touch must be among the pieces touched")
+
+
+@dataclass(frozen=True, eq=False)
+class RulingArrays:
+    """The rulings on N shots (struct of arrays); the array form of
+    :class:`~carromlab.rules.ruling.Ruling`.
+
+    Fouls, applied rules and returned pieces keep their order as ranks: 0 means absent,
+    k the k-th. Foul messages are not kept (the rule ids say what happened).
+
+    Parameters
+    ----------
+    rules : tuple of str
+        The rule ids of the variant: the columns of ``fouls`` and ``applied``.
+    fouls : numpy.ndarray of int16, shape (N, len(rules))
+        Order of each rule among the shot's fouls (``Ruling.fouls``).
+    applied : numpy.ndarray of int16, shape (N, len(rules))
+        Order of each rule among the rules that decided something (``Ruling.applied``).
+    returned : numpy.ndarray of int16, shape (N, P)
+        Order in which pieces were put back (``Ruling.returned``); their spots are in
+        ``state.xy`` (NaN when adjudicated with ``place=False``).
+    returned_rule : numpy.ndarray of int8, shape (N, P)
+        Rule that sent each returned piece back (index into ``rules``), -1 for none.
+    turn_continues, retake, board_over : numpy.ndarray of bool, shape (N,)
+    next_shooter : numpy.ndarray of int64, shape (N,)
+    board_winner : numpy.ndarray of int8, shape (N,)
+        Team that won the board, -1 for none.
+    board_points : numpy.ndarray of int64, shape (N, T)
+        Points of each team on the board (zeros unless it is over).
+    state : GameArrays
+        The games after the shots.
+    """
+
+    rules: tuple[str, ...]
+    fouls: npt.NDArray[np.int16]
+    applied: npt.NDArray[np.int16]
+    returned: npt.NDArray[np.int16]
+    returned_rule: npt.NDArray[np.int8]
+    turn_continues: BoolArray
+    retake: BoolArray
+    next_shooter: IntArray
+    board_over: BoolArray
+    board_winner: npt.NDArray[np.int8]
+    board_points: IntArray
+    state: GameArrays
+
+    def __len__(self) -> int:
+        return len(self.next_shooter)
+
+    def foul(self, rule: str) -> BoolArray:
+        """Whether each shot was called for the foul ``rule`` (e.g. ``"ICF-11"``), shape (N,).
+
+        Raises
+        ------
+        ValueError
+            If the variant has no rule of that id.
+        """
+        if rule not in self.rules:
+            raise ValueError(f"The 'rule' parameter must be one of {list(self.rules)}. Got {rule!r} instead.")
+        return self.fouls[:, self.rules.index(rule)] > 0
+
+    @property
+    def any_foul(self) -> BoolArray:
+        """Whether each shot was called for any foul, shape (N,)."""
+        return (self.fouls > 0).any(axis=1)
+
+    def _ordered(self, ranks: npt.NDArray[np.int16], g: int) -> tuple[str, ...]:
+        cols = np.flatnonzero(ranks[g])
+        return tuple(self.rules[c] for c in cols[np.argsort(ranks[g, cols])])
+
+    def foul_rules(self, g: int) -> tuple[str, ...]:
+        """Rule ids of game ``g``'s fouls, in order (``[f.rule for f in Ruling.fouls]``)."""
+        return self._ordered(self.fouls, g)
+
+    def applied_rules(self, g: int) -> tuple[str, ...]:
+        """``Ruling.applied`` of game ``g``."""
+        return self._ordered(self.applied, g)
+
+    def placements(self, g: int) -> tuple[Placement, ...]:
+        """``Ruling.returned`` of game ``g`` (positions NaN when not placed)."""
+        cols = np.flatnonzero(self.returned[g])
+        st = self.state
+        return tuple(
+            Placement(int(j), st.palette[st.kind[j]], float(st.xy[g, j, 0]), float(st.xy[g, j, 1]), self.rules[self.returned_rule[g, j]])
+            for j in cols[np.argsort(self.returned[g, cols])]
+        )
+
+
+class ArrayLedger:
+    """Working copy of N games during one adjudication (the array form of
+    :class:`carromlab.rules.ledger.Ledger`).
+
+    Parameters
+    ----------
+    games : GameArrays
+        The states before the shots (never changed).
+    outcomes : OutcomeArrays
+        The shots, checked with :func:`check_outcomes`.
+    rules : tuple of str
+        The variant's rule ids.
+    """
+
+    def __init__(self, games: GameArrays, outcomes: OutcomeArrays, rules: tuple[str, ...]) -> None:
+        n, p = len(games), games.n_pieces
+        self.g, self.o, self.rules = games, outcomes, rules
+        self.rows = np.arange(n)
+        self.where, self.xy, self.by = games.where.copy(), games.xy.copy(), games.by.copy()
+        self.dues = games.dues.copy()
+        self._step = 0
+        self._applied = np.zeros((n, len(rules)), np.int32)
+        self._fouls = np.zeros((n, len(rules)), np.int32)
+        self._queue = np.zeros((n, p), np.int32)
+        self._queued = np.zeros(n, np.int32)
+        self._queue_rule = np.full((n, p), -1, np.int8)
+        self._returned = np.zeros((n, p), np.int16)
+        self._returned_rule = np.full((n, p), -1, np.int8)
+        self._changes: list[tuple[BoolArray, str, Any]] = []
+        #: pieces that fell in the shot (the striker column dropped)
+        self.fell = outcomes.fell[:, :p] > 0
+
+    # ------------------------------------------------------------------ bookkeeping
+    def note(self, m: BoolArray, *rules: str) -> None:
+        """Record rules that decided something in the games ``m``."""
+        for rule in rules:
+            self._step += 1
+            c = self.rules.index(rule)
+            self._applied[m & (self._applied[:, c] == 0), c] = self._step
+
+    def foul(self, m: BoolArray, rule: str) -> None:
+        """Record a foul in the games ``m``."""
+        self._step += 1
+        c = self.rules.index(rule)
+        self._fouls[m & (self._fouls[:, c] == 0), c] = self._step
+        self.note(m, rule)
+
+    def of_kind(self, colour: npt.ArrayLike) -> BoolArray:
+        """Pieces of a kind (palette index per game), shape (N, P)."""
+        return self.g.kind[None, :] == np.asarray(colour)[:, None]
+
+    def count(self, colour: npt.ArrayLike, where: int = BOARD) -> IntArray:
+        """Pieces of a kind (palette index per game) at a location code now, shape (N,)."""
+        return np.count_nonzero(self.of_kind(colour) & (self.where == where), axis=1)
+
+    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
+        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
+        self.where[mask] = where
+        self.xy[mask] = np.broadcast_to(xy, self.xy.shape)[mask] if np.ndim(xy) else xy
+        self.by[mask] = np.broadcast_to(by, self.by.shape)[mask] if np.ndim(by) else by
+
+    def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
+        """Apply the final positions and move the pocketed pieces, in the games ``m``."""
+        final = self.o.final_xy
+        self.set(m[:, None] & ~np.isnan(final[..., 0]), BOARD, final)
+        self.set(m[:, None] & self.fell, pocket_to, by=self.g.shooter[:, None])
+
+    def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None) -> None:
+        """Queue the pieces of ``mask`` to be put back, in order of ``key`` then id
+        (pieces already queued stay where they are in the queue)."""
+        new = mask & (self._queue == 0)
+        if not new.any():
+            return
+        key = np.zeros(new.shape) if key is None else np.broadcast_to(np.asarray(key, dtype=float), new.shape)
+        rank = _rank(new, key)
+        self.set(new, BOARD)
+        self._queue[new] = (self._queued[:, None] + rank)[new]
+        self._queued += np.count_nonzero(new, axis=1).astype(np.int32)
+        self._queue_rule[new] = self.rules.index(rule)
+
+    def penalty(self, m: BoolArray, team: IntArray, n: int, rule: str) -> None:
+        """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
+        games ``m``; a shortfall becomes a due."""
+        colour = self.g.colours[self.rows, team]
+        pool = m[:, None] & self.of_kind(colour) & (self.where == POCKETED)
+        self.send_back(pool & (np.cumsum(pool, axis=1) <= n), rule)
+        short = m & (np.count_nonzero(pool, axis=1) < n)
+        self.dues[self.rows[short], team[short]] += n - np.count_nonzero(pool[short], axis=1)
+        self.note(short, rule)
+
+    def pay_dues(self, m: BoolArray, rule: str) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone)."""
+        pay = np.zeros_like(self.fell)
+        for t in range(self.g.n_teams):
+            cand = m[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
+            take = cand & (_rank(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
+            self.dues[:, t] -= np.count_nonzero(take, axis=1)
+            pay |= take
+        self.send_back(pay, rule, self.o.fell[:, :-1])
+
+    def still_pocketed(self, mask: BoolArray) -> BoolArray:
+        """The pieces of ``mask`` that are still in a pocket."""
+        return mask & (self.where == POCKETED)
+
+    @property
+    def returning(self) -> BoolArray:
+        """Games with pieces queued to be put back, shape (N,)."""
+        return self._queued > 0
+
+    def drop_returns(self, m: BoolArray) -> None:
+        """Forget the queued pieces of the games ``m`` (their board is being reset)."""
+        self._queue[m] = 0
+        self._queued[m] = 0
+        self._queue_rule[m] = -1
+
+    def place(self, m: BoolArray, target: npt.ArrayLike, *, within: npt.ArrayLike | None = None, far: npt.ArrayLike | None = None, enabled: bool = True) -> None:
+        """Put the queued pieces of the games ``m`` back at the nearest free spots to
+        ``target`` (m, per game or shared), in queue order; see
+        :meth:`carromlab.rules.ledger.Ledger.place`. ``enabled=False`` records the
+        returns but leaves their positions unknown (NaN)."""
+        m = m & self.returning
+        n = len(self.rows)
+        target = np.broadcast_to(np.asarray(target, dtype=float), (n, 2))
+        self._returned[m] = self._queue[m]
+        self._returned_rule[m] = self._queue_rule[m]
+        if enabled:
+            radius = self.g.radius_of()
+            for g in np.flatnonzero(m):
+                for j in np.argsort(np.where(self._queue[g] > 0, self._queue[g], np.iinfo(np.int32).max))[: self._queued[g]]:
+                    keep = (self.where[g] == BOARD) & ~np.isnan(self.xy[g, :, 0])
+                    keep[j] = False
+                    discs = np.column_stack([self.xy[g, keep], radius[keep]])
+                    lim = None if within is None else float(np.broadcast_to(within, (n,))[g])
+                    spot = nearest_free_spot(self.g.board, tuple(target[g]), float(radius[j]), discs, within=lim)
+                    if spot is None and far is not None:
+                        spot = nearest_free_spot(self.g.board, tuple(np.broadcast_to(far, (n, 2))[g]), float(radius[j]), discs)
+                    if spot is None:
+                        raise RuntimeError(f"No free spot on the board for piece {j} of game {g}.")
+                    self.xy[g, j] = spot
+        self.drop_returns(m)
+
+    # ------------------------------------------------------------------ result
+    def change(self, m: BoolArray, **fields: Any) -> None:
+        """Set fields of the new state in the games ``m`` (values per game or shared);
+        applied in order by :meth:`ruling`, after the default counters."""
+        for name, value in fields.items():
+            self._changes.append((m, name, value))
+
+    def ruling(
+        self,
+        *,
+        turn_continues: BoolArray,
+        next_shooter: IntArray,
+        retake: BoolArray,
+        board_over: BoolArray,
+        board_winner: npt.ArrayLike,
+        board_points: IntArray,
+    ) -> RulingArrays:
+        """Assemble the new states and the rulings (see :meth:`carromlab.rules.ledger.Ledger.ruling`)."""
+        if self.returning.any():
+            raise RuntimeError("Queued pieces were not placed.")
+        g, n = self.g, len(self.rows)
+        played = ~retake
+        seat_shots = g.seat_shots.copy()
+        seat_shots[self.rows[played], g.shooter[played]] += 1
+        new: dict[str, Any] = {
+            "where": self.where, "xy": self.xy, "by": self.by, "dues": self.dues,
+            "shooter": np.asarray(next_shooter, np.int64).copy(),
+            "shot_in_turn": np.where(retake, g.shot_in_turn, np.where(turn_continues, g.shot_in_turn + 1, 0)),
+            "board_shots": g.board_shots + played,
+            "break_attempts": np.where(retake, g.break_attempts + 1, 0),
+            "seat_shots": seat_shots,
+        }  # fmt: skip
+        for m, name, value in self._changes:
+            if name not in new:
+                new[name] = getattr(g, name).copy()
+            arr = new[name]
+            if name == "board_history":
+                arr[m] = _objects([value[i] for i in np.flatnonzero(m)])
+            elif np.ndim(value) and np.shape(value)[0] == n:
+                arr[m] = np.asarray(value)[m]
+            else:
+                arr[m] = value
+        return RulingArrays(
+            rules=self.rules,
+            fouls=_rank(self._fouls > 0, self._fouls.astype(float)),
+            applied=_rank(self._applied > 0, self._applied.astype(float)),
+            returned=self._returned,
+            returned_rule=self._returned_rule,
+            turn_continues=np.asarray(turn_continues, bool),
+            retake=np.asarray(retake, bool),
+            next_shooter=np.asarray(next_shooter, np.int64),
+            board_over=np.asarray(board_over, bool),
+            board_winner=np.asarray(board_winner, np.int8),
+            board_points=np.asarray(board_points, np.int64),
+            state=replace(g, **new),
+        )

@@ -1,0 +1,256 @@
+"""Outcomes of N shots as a struct of numpy arrays, from ShotOutcome objects or straight
+from the engine's detailed batch columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..engine_bridge import FORWARD
+from ..outcome import ShotOutcome
+from .games import WHERE, GameArrays
+
+__all__ = ["FATES", "OutcomeArrays", "shot_pieces"]
+
+#: Codes of ``OutcomeArrays.fate`` (:data:`~carromlab.rules.outcome.STRIKER_FATES`).
+FATES = ("board", "pocketed", "off_board", "frame", "ditch")
+
+
+def shot_pieces(games: GameArrays) -> npt.NDArray[np.int64]:
+    """Id of the crokinole disc each shooter plays next (the lowest in hand), -1 for
+    carrom and Hikone; shape (N,). The array form of
+    :func:`carromlab.rules.engine_bridge.shot_piece`.
+
+    Raises
+    ------
+    ValueError
+        If a crokinole shooter has no disc in hand.
+    """
+    if games.variant != "crokinole":
+        return np.full(len(games), -1, dtype=np.int64)
+    own = games.colours[np.arange(len(games)), games.team]
+    hand = (games.where == WHERE.index("hand")) & (games.kind == own[:, None])
+    if not hand.any(axis=1).all():
+        g = int(np.flatnonzero(~hand.any(axis=1))[0])
+        raise ValueError(f"The 'games' parameter must leave every shooter a disc in hand. Game {g} has none.")
+    return np.argmax(hand, axis=1).astype(np.int64)
+
+
+def _rank(mask: npt.NDArray[np.bool_], key: npt.NDArray[np.float64]) -> npt.NDArray[np.int16]:
+    """1-based rank of each True entry of ``mask`` by ``key`` then column, 0 elsewhere."""
+    n, m = mask.shape
+    keyed = np.where(mask, key, np.inf)
+    order = np.lexsort((np.broadcast_to(np.arange(m), (n, m)), keyed), axis=1)
+    rank = np.empty((n, m), dtype=np.int16)
+    np.put_along_axis(rank, order, np.arange(1, m + 1, dtype=np.int16)[None, :], axis=1)
+    return np.where(mask, rank, 0).astype(np.int16)
+
+
+@dataclass(frozen=True, eq=False)
+class OutcomeArrays:
+    """What happened in N shots, one row per shot, in game piece ids (struct of arrays).
+
+    Row ``g`` is the shot played from game ``g`` of a :class:`GameArrays`; column ``j``
+    of the piece arrays is piece id ``j``. The fields mirror
+    :class:`~carromlab.rules.outcome.ShotOutcome`; lists that keep an order are ranks
+    (0: not listed, k: the k-th listed).
+
+    Parameters
+    ----------
+    fell : numpy.ndarray of int16, shape (N, P + 1)
+        Order in which pieces fell into a pocket (crokinole: the 20-hole), 0 for none;
+        the last column is the carrom or Hikone striker.
+    first_touch : numpy.ndarray of int64, shape (N,)
+        First piece the striker touched, -1 for none.
+    fate : numpy.ndarray of int8, shape (N,)
+        Where the shot piece ended (index into :data:`FATES`).
+    left_board, on_frame : numpy.ndarray of int16, shape (N, P)
+        Order of the other pieces in ``ShotOutcome.left_board`` and ``on_frame``.
+    striker_left_baseline : numpy.ndarray of bool, shape (N,)
+        The striker left the shooter's baseline area (ICF-16).
+    touched : numpy.ndarray of bool, shape (N, P)
+        Pieces the striker touched directly.
+    cushion_first : numpy.ndarray of bool, shape (N,)
+        The striker hit the frame before any piece (HIK-9).
+    chain : numpy.ndarray of bool, shape (N, P)
+        Crokinole: discs struck by the disc played directly or through own discs (CRK-3).
+    final_xy : numpy.ndarray of float64, shape (N, P, 2)
+        Resting position of the pieces on the board, m; NaN keeps the previous one.
+    striker : numpy.ndarray of int64, shape (N,)
+        Crokinole: the disc played; -1 for the carrom or Hikone striker.
+    timed_out : numpy.ndarray of bool, shape (N,)
+        The shooter ran out of time (ONL-8, HIK-10).
+    """
+
+    fell: npt.NDArray[np.int16]
+    first_touch: npt.NDArray[np.int64]
+    fate: npt.NDArray[np.int8]
+    left_board: npt.NDArray[np.int16]
+    on_frame: npt.NDArray[np.int16]
+    striker_left_baseline: npt.NDArray[np.bool_]
+    touched: npt.NDArray[np.bool_]
+    cushion_first: npt.NDArray[np.bool_]
+    chain: npt.NDArray[np.bool_]
+    final_xy: npt.NDArray[np.float64]
+    striker: npt.NDArray[np.int64]
+    timed_out: npt.NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return len(self.fate)
+
+    @classmethod
+    def from_outcomes(cls, outcomes: Sequence[ShotOutcome], games: GameArrays) -> OutcomeArrays:
+        """Stack scripted or translated outcomes, one per game of ``games``.
+
+        Parameters
+        ----------
+        outcomes : sequence of ShotOutcome
+            One per game, in row order.
+        games : GameArrays
+            The states the shots were played from (for the number of pieces and the
+            striker id).
+
+        Raises
+        ------
+        ValueError
+            If the lengths differ or an outcome names an id outside 0..P-1 (the striker
+            aside).
+        """
+        outcomes = list(outcomes)
+        n, p = len(games), games.n_pieces
+        if len(outcomes) != n or not all(isinstance(o, ShotOutcome) for o in outcomes):
+            raise ValueError(f"The 'outcomes' parameter must hold {n} ShotOutcome objects, one per game. Got {len(outcomes)}.")
+        fell = np.zeros((n, p + 1), np.int16)
+        left, frame = np.zeros((n, p), np.int16), np.zeros((n, p), np.int16)
+        touched, chain = np.zeros((n, p), bool), np.zeros((n, p), bool)
+        final = np.full((n, p, 2), np.nan)
+        crokinole = games.variant == "crokinole"
+
+        def col(pid: int, name: str) -> int:
+            if not 0 <= pid < p:
+                raise ValueError(f"The 'outcomes' parameter names piece {pid} in {name}; the ids are 0..{p - 1}.")
+            return pid
+
+        for g, o in enumerate(outcomes):
+            for k, f in enumerate(o.pocketed, 1):
+                fell[g, p if f.kind == "striker" and not crokinole else col(f.piece_id, "pocketed")] = k
+            for k, pid in enumerate(o.left_board, 1):
+                left[g, col(pid, "left_board")] = k
+            for k, pid in enumerate(o.on_frame, 1):
+                frame[g, col(pid, "on_frame")] = k
+            for pid in o.striker_touched:
+                touched[g, col(pid, "striker_touched")] = True
+            for pid in o.chain:
+                chain[g, col(pid, "chain")] = True
+            if o.final_positions is not None:
+                fp = o.final_positions
+                keep = fp["on_board"].to_numpy() & (fp["id"].to_numpy() < p)
+                final[g, fp["id"].to_numpy()[keep]] = fp[["x", "y"]].to_numpy()[keep]
+        return cls(
+            fell=fell,
+            first_touch=np.array([-1 if o.first_touch is None else o.first_touch for o in outcomes], np.int64),
+            fate=np.array([FATES.index(o.striker_fate) for o in outcomes], np.int8),
+            left_board=left,
+            on_frame=frame,
+            striker_left_baseline=np.array([o.striker_left_baseline for o in outcomes], bool),
+            touched=touched,
+            cushion_first=np.array([o.cushion_first for o in outcomes], bool),
+            chain=chain,
+            final_xy=final,
+            striker=np.array([-1 if o.striker is None else o.striker for o in outcomes], np.int64),
+            timed_out=np.array([o.timed_out for o in outcomes], bool),
+        )
+
+    @classmethod
+    def from_batch(cls, batch: pd.DataFrame, games: GameArrays, ids: npt.ArrayLike) -> OutcomeArrays:
+        """The outcomes of a detailed engine batch, one shot per game, without building
+        a ShotOutcome per shot.
+
+        The same reading as :func:`carromlab.rules.engine_bridge.outcomes_from_batch`:
+        the striker touched only its first contact (the batch keeps no more), it left
+        the baseline area when its centre went beyond the shooter's inner baseline
+        (ICF-16), pieces fell in order of capture time (then scene order).
+
+        Parameters
+        ----------
+        batch : pandas.DataFrame
+            From :func:`carromlab.simulate_batch` with ``details=True`` and
+            ``final_positions=True`` (``forward`` and ``carriers`` as for
+            :func:`~carromlab.rules.engine_bridge.outcomes_from_batch`), one row per game.
+        games : GameArrays
+            The games the shots were played from.
+        ids : array_like of int, shape (n,) or (N, n)
+            Game id of each scene piece (the striker excluded), for all shots or per shot
+            (from :func:`~carromlab.rules.engine_bridge.scene_for`).
+
+        Raises
+        ------
+        ValueError
+            If the batch lacks the detailed columns or its length differs from the games'.
+        """
+        need = {"striker_first", "striker_reach", "chain_mask", "ditch_mask", "first_contact", "striker_fate"}
+        if not need <= set(batch.columns) or not {"final_xy", "pocket", "t_out"} <= set(batch.attrs):
+            raise ValueError("The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True).")
+        n, p = len(games), games.n_pieces
+        if len(batch) != n:
+            raise ValueError(f"The 'batch' parameter must have one row per game ({n}). Got {len(batch)} rows.")
+        pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
+        m = pocket.shape[1] - 1  # scene pieces; column m is the striker
+        ids = np.broadcast_to(np.asarray(ids, dtype=np.int64), (n, m))
+        played = shot_pieces(games)
+        # game column of every scene column: the striker is the disc played (crokinole) or column P
+        target = np.concatenate([ids, np.where(played >= 0, played, p)[:, None]], axis=1)
+        rows = np.arange(n)[:, None]
+        bits = (batch["ditch_mask"].to_numpy()[:, None] >> np.arange(m + 1, dtype=np.uint64)) & np.uint64(1)
+        ditched = bits.astype(bool)
+        fell_scene = _rank(pocket >= 0, t_out.astype(np.float64))
+        fell = np.zeros((n, p + 1), np.int16)
+        fell[rows, target] = fell_scene
+        on_board = (pocket < 0) & ~ditched
+        final = np.full((n, p + 1, 2), np.nan)
+        final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
+        final[:, p] = np.nan
+        left = np.zeros((n, p), np.int16)
+        left_scene = _rank(ditched[:, :m], np.zeros((n, m)))
+        left[rows, ids] = left_scene
+        first = batch["first_contact"].to_numpy().astype(np.int64)
+        first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
+        touched = np.zeros((n, p), bool)
+        touched[np.flatnonzero(first_id >= 0), first_id[first_id >= 0]] = True
+        chain = np.zeros((n, p), bool)
+        if games.variant == "crokinole":
+            cbits = (batch["chain_mask"].to_numpy()[:, None] >> np.arange(m, dtype=np.uint64)) & np.uint64(1)
+            chain[rows, ids] = cbits.astype(bool)
+        fate_names = batch["striker_fate"].cat.categories
+        fate = np.array([FATES.index(c) for c in fate_names], np.int8)[batch["striker_fate"].cat.codes.to_numpy()]
+        return cls(
+            fell=fell,
+            first_touch=first_id,
+            fate=fate,
+            left_board=left,
+            on_frame=np.zeros((n, p), np.int16),
+            # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
+            striker_left_baseline=batch["striker_reach"].to_numpy() > _baseline_reach(games).astype(np.float32),
+            touched=touched,
+            cushion_first=(batch["striker_first"] == "cushion").to_numpy(),
+            chain=chain,
+            final_xy=final[:, :p],
+            striker=played,
+            timed_out=np.zeros(n, bool),
+        )
+
+
+def _baseline_reach(games: GameArrays) -> npt.NDArray[np.float64]:
+    """Forward coordinate of each shooter's inner baseline (ICF-16), m; -inf off carrom."""
+    out = np.full(len(games), -np.inf)
+    if games.variant not in ("icf", "online"):
+        return out
+    for seat, side in enumerate(games.seat_sides):
+        inner = games.board.baseline(side).inner
+        fx, fy = FORWARD[side]
+        out[games.shooter == seat] = fx * inner.x0 + fy * inner.y0
+    return out

@@ -1,0 +1,55 @@
+"""A match written to a Parquet store: the same tables as in memory, resumed after a
+lost chunk by playing only that chunk, refused for different parameters."""
+
+import pandas as pd
+import pytest
+
+from carromlab.cli import main
+from carromlab.match import play_match
+from carromlab.rules.crokinole import CrokinoleOptions
+
+from .conftest import SEED
+
+SMALL = CrokinoleOptions(discs_per_player=1, game_target=3)
+TIMES = ["seconds", "cpu_seconds"]
+
+
+def _match(**kw):
+    return play_match("crokinole", 5, options=SMALL, seed=SEED, **kw)
+
+
+def test_stored_tables_equal_the_tables_in_memory_and_resume_plays_only_missing_chunks(tmp_path):
+    stored = _match(store=tmp_path, chunk_games=2)
+    memory = _match()
+    pd.testing.assert_frame_equal(stored.shots, memory.shots)
+    pd.testing.assert_frame_equal(stored.boards, memory.boards)
+    pd.testing.assert_frame_equal(stored.games.drop(columns=TIMES), memory.games.drop(columns=TIMES))
+
+    parts = {t: sorted((tmp_path / t).glob("part-*.parquet")) for t in ("shots", "boards", "games")}
+    assert [len(p) for p in parts.values()] == [3, 3, 3]  # games 0-1, 2-3, 4
+    kept = {p: p.stat().st_mtime_ns for p in parts["games"] if p.name != "part-000001.parquet"}
+    (tmp_path / "games" / "part-000001.parquet").unlink()  # as if stopped after writing chunk 1's shots
+    resumed = _match(store=tmp_path, chunk_games=2)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept
+    pd.testing.assert_frame_equal(resumed.shots, stored.shots)
+    pd.testing.assert_frame_equal(resumed.games.drop(columns=TIMES), stored.games.drop(columns=TIMES))
+
+
+def test_a_store_of_another_match_is_refused(tmp_path):
+    _match(store=tmp_path, chunk_games=5)
+    with pytest.raises(ValueError, match="holds a different sweep .*n_games"):
+        play_match("crokinole", 6, options=SMALL, seed=SEED, store=tmp_path, chunk_games=5)
+    with pytest.raises(ValueError, match="'chunk_games' parameter"):
+        _match(chunk_games=0)
+
+
+def test_cli_match_store(tmp_path, capsys):
+    store = tmp_path / "games-db"
+    argv = ["match", "--variant", "crokinole", "--games", "3", "--policy", "random", "--workers", "1",
+            "--store", str(store), "--chunk-games", "2", "--out", str(tmp_path)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "wins:" in out and str(store) in out
+    games = pd.read_parquet(store / "games")
+    assert games["game"].tolist() == [0, 1, 2] and not (tmp_path / "match_shots.csv").exists()
+    assert len(pd.read_parquet(store / "shots")) == games["n_shots"].sum()
