@@ -19,6 +19,7 @@ import pandas as pd
 from scipy.ndimage import uniform_filter
 
 from .. import __version__
+from .._angles import with_deg_columns
 from .._validation import check_choice, check_int, check_real
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..engine.simulate import simulate
@@ -37,6 +38,8 @@ from .sweep import check_backend, run_sweep
 __all__ = ["success_map", "margin_of_error", "most_forgiving_shots"]
 
 _CELL_COLUMNS = ("cell", "placement", "x", "y", "aim", "angle", "speed", "spin")
+#: The radian columns of a margin_of_error table, each followed by its ``_deg`` twin.
+_MARGIN_ANGLES = ("best_aim", "best_angle", "aim_low", "aim_high", "aim_window", "margin", "cut")
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +88,7 @@ class _SuccessTask:
         for name, values in rate.items():
             rows[name] = values
         rows["n_truncated"] = count(batch["truncated"]).astype(np.int64)
-        return rows
+        return with_deg_columns(rows, ("aim", "angle"))
 
 
 def _evaluate(
@@ -194,6 +197,8 @@ def success_map(
         ``x``, ``y`` (m), ``aim`` (the grid's angle value, rad), ``angle`` (direction,
         rad), ``speed`` (m/s), ``spin`` (rad/s); for goals with a target piece, the
         nominal geometry ``cut`` (rad, NaN if the straight path misses the target),
+        every radian column followed by its twin in degrees (``aim_deg``, ``angle_deg``,
+        ``cut_deg``),
         ``target_distance`` (m), ``pocket`` and ``pocket_distance`` (m), see
         :func:`target_geometry`; ``n_valid``, ``n_invalid``, ``n_success``;
         ``p_success`` with ``ci_low``, ``ci_high``; ``p_foul``, ``p_striker_pocketed``,
@@ -282,7 +287,9 @@ def margin_of_error(success: pd.DataFrame, *, threshold: float = 0.5) -> pd.Data
         (rad); ``margin`` (rad, the smaller distance from the best aim to an edge of its
         window); ``speed_low``, ``speed_high``, ``speed_window`` (m/s); and, for goals
         with a target, the best shot's ``cut`` (rad), ``target_distance`` (m),
-        ``pocket``, ``pocket_distance`` (m). Windows are NaN where no cell succeeds.
+        ``pocket``, ``pocket_distance`` (m). Every radian column is followed by its twin
+        in degrees (``best_aim_deg``, ``margin_deg``, ...). Windows are NaN where no cell
+        succeeds.
 
     Examples
     --------
@@ -336,7 +343,7 @@ def margin_of_error(success: pd.DataFrame, *, threshold: float = 0.5) -> pd.Data
         rows.append(row)
     order = ["placement", "spin", "x", "y", "best_aim", "best_angle", "best_speed", "p_best", "aim_low", "aim_high",
              "aim_window", "margin", "speed_low", "speed_high", "speed_window", *geometry]  # fmt: skip
-    return pd.DataFrame(rows, columns=order)
+    return with_deg_columns(pd.DataFrame(rows, columns=order), _MARGIN_ANGLES)
 
 
 def _steps(values: tuple[float, ...]) -> float:
