@@ -31,8 +31,8 @@ BEST_EXAMPLES = """\
 """
 
 
-def _add_shared(p: argparse.ArgumentParser) -> None:
-    """Position, target and physics options of both subcommands."""
+def _add_shared(p: argparse.ArgumentParser, *, store: bool) -> None:
+    """Position, target and physics options of both subcommands (``store``: with --store)."""
     p.add_argument("--variant", choices=["icf", "online", "hikone"], default="icf",
                    help="board and pieces: icf and online play on the ICF board, hikone on the Hikone board "
                         "(default icf)")  # fmt: skip
@@ -43,7 +43,7 @@ def _add_shared(p: argparse.ArgumentParser) -> None:
     g.add_argument("--pocket", choices=["any", "sw", "se", "ne", "nw"], default="any", help="pocket it must fall in (default any)")
     add_noise_option(p)
     add_physics_options(p)
-    add_backend_options(p)
+    add_backend_options(p, store=store)
     add_output_options(p)
 
 
@@ -55,7 +55,7 @@ def add_parsers(sub: Any) -> None:
                     "interval, and a PNG of the map on the board and over placement x aim.",
         examples=SUCCESS_EXAMPLES,
     )  # fmt: skip
-    _add_shared(s)
+    _add_shared(s, store=True)
     g = s.add_argument_group("grid")
     g.add_argument("--placements", type=positive_int, default=30, help="placements over the whole line (default 30)")
     g.add_argument("--angles", type=positive_int, default=41, help="aims, evenly over the aim range (default 41)")
@@ -73,7 +73,7 @@ def add_parsers(sub: Any) -> None:
                     "degrees. Writes the options table and a PNG of the best shot on the board.",
         examples=BEST_EXAMPLES,
     )  # fmt: skip
-    _add_shared(b)
+    _add_shared(b, store=False)
     g = b.add_argument_group("goal accounting")
     g.add_argument("--opponent-falls", choices=["spoils", "allowed"], default="spoils",
                    help="an opponent piece falling in the same shot: spoils the pot (default) or is allowed")  # fmt: skip
