@@ -53,6 +53,8 @@ _LABELS = ("striker_first", "first_contact", "first_contact_kind", "touched", "f
 _ANGLES = ("angle", "aim_low", "aim_high", "aim_window", "margin", "cut")
 #: Stage numbers keying the noise streams (with the seed): each stage draws its own.
 _COARSE, _REFINE, _SELECT, _FRESH, _WINDOW = 0, 1, 100, 101, 102
+#: Moves of a candidate at one step size before the step halves.
+_MOVES = 3
 
 
 def _pivot(scene: Scene, cells: pd.DataFrame, first_contact: np.ndarray) -> np.ndarray:
@@ -171,11 +173,12 @@ def plan_shots(
     2. Those are played ``replicas[0]`` times with noise; per route, ``candidates``
        distinct shots (placement or direction apart) with the highest success rate
        (ties: the rate of their grid neighbours) start the refinement.
-    3. ``refine`` rounds of a local pattern search, the steps halving from the grid's:
-       each candidate moves to the best of its 3 x 3 x 3 neighbours (placement, aim,
+    3. ``refine`` rounds of a local compass search, the steps halving from the grid's
+       and the replicas doubling from ``replicas[1]`` each round: each candidate moves
+       (up to 3 times a round) to the best of its 3 x 3 x 3 neighbours (placement, aim,
        log speed, within the grid's speed range; the aim turning with the placement to
        stay on the piece struck first, or the cushion point of a bank) that still
-       succeeds exactly by the same route, judged on ``replicas[1]`` replicas.
+       succeeds exactly by the same route.
     4. The candidates are compared on ``replicas[2]`` replicas; per route the best
        ``per_route`` distinct ones are the options.
     5. Each option is evaluated on ``replicas[3]`` fresh replicas (the probability and
@@ -214,8 +217,9 @@ def plan_shots(
     candidates : int
         Shots refined per route, in [1, 50]. Default 4.
     replicas : tuple of 4 int
-        Replicas per shot of the coarse stage, the refinement, the comparison and the
-        fresh evaluation, each in [1, 2**21]. Default (32, 128, 1000, 4000).
+        Replicas per shot of the coarse stage, the first refinement round (doubling each
+        round), the comparison and the fresh evaluation, each in [1, 2**21]. Default
+        (32, 128, 1000, 4000).
     refine : int
         Refinement rounds, in [0, 10]. Default 3.
     window_replicas : int
@@ -331,36 +335,44 @@ def plan_shots(
         seed_route += [r] * len(picked)
     if not seeds:
         return with_deg_columns(pd.DataFrame(columns=columns), _ANGLES)
-    cur = cells.iloc[seeds][["placement", "angle", "speed", "spin"]].to_numpy(dtype=float)
+    cur = cells.iloc[seeds][["placement", "angle", "speed", "spin"]].to_numpy(dtype=float, copy=True)
     routes_arr = np.array(seed_route)
     pivot = _pivot(scene, cells.iloc[seeds], labels["first_contact"].to_numpy()[seeds])
 
-    # 3: pattern search; offsets ordered with the centre first, so ties keep the centre
+    # 3: compass search; offsets ordered with the centre first, so ties keep the centre
     offsets = np.array(np.meshgrid([0.0, -1.0, 1.0], [0.0, -1.0, 1.0], [0.0, -1.0, 1.0], indexing="ij")).reshape(3, -1).T
-    n_seed, n_off = len(cur), len(offsets)
+    n_off = len(offsets)
+    stage = _REFINE
     for rnd in range(refine):
-        scale = 0.5**rnd
-        u0 = np.repeat(cur[:, 0], n_off)
-        x0, y0 = execution.line.point(u0, 0.0)
-        px, py = np.repeat(pivot[:, 0], n_off), np.repeat(pivot[:, 1], n_off)
-        rel = cur[:, 1].repeat(n_off) - np.arctan2(py - y0, px - x0)
-        u = np.clip(u0 + np.tile(offsets[:, 0], n_seed) * du * scale, -h, h)
-        x, y = execution.line.point(u, 0.0)
-        th = np.arctan2(py - y, px - x) + rel + np.tile(offsets[:, 1], n_seed) * da * scale
-        v = np.clip(cur[:, 2].repeat(n_off) * np.exp(np.tile(offsets[:, 2], n_seed) * dl * scale), *speed_range)
-        local = plan.cells_at(u, wrap_angle(th), v, cur[:, 3].repeat(n_off))
-        lab = plan.labels(local)
-        ok = lab["success"].to_numpy() & (lab["route"].to_numpy() == routes_arr.repeat(n_off))
-        ok[::n_off] = True  # the centre stays a candidate
-        score = np.full(len(local), -1.0)
-        idx = np.flatnonzero(ok)
-        score[idx] = plan.rates(local.iloc[idx], replicas[1], _REFINE + rnd, np.arange(len(local))[idx] // n_off)["p_success"].fillna(0.0).to_numpy()
-        best = np.argmax(score.reshape(n_seed, n_off), axis=1)
-        cur = local[["placement", "angle", "speed", "spin"]].to_numpy(dtype=float)[np.arange(n_seed) * n_off + best]
+        scale, moving = 0.5**rnd, np.arange(len(cur))
+        for _ in range(_MOVES):
+            if len(moving) == 0:
+                break
+            c, n_seed = cur[moving], len(moving)
+            u0 = np.repeat(c[:, 0], n_off)
+            x0, y0 = execution.line.point(u0, 0.0)
+            px, py = np.repeat(pivot[moving, 0], n_off), np.repeat(pivot[moving, 1], n_off)
+            rel = c[:, 1].repeat(n_off) - np.arctan2(py - y0, px - x0)
+            u = np.clip(u0 + np.tile(offsets[:, 0], n_seed) * du * scale, -h, h)
+            x, y = execution.line.point(u, 0.0)
+            th = np.arctan2(py - y, px - x) + rel + np.tile(offsets[:, 1], n_seed) * da * scale
+            v = np.clip(c[:, 2].repeat(n_off) * np.exp(np.tile(offsets[:, 2], n_seed) * dl * scale), *speed_range)
+            local = plan.cells_at(u, wrap_angle(th), v, c[:, 3].repeat(n_off))
+            lab = plan.labels(local)
+            ok = lab["success"].to_numpy() & (lab["route"].to_numpy() == routes_arr[moving].repeat(n_off))
+            ok[::n_off] = True  # the centre stays a candidate
+            score = np.full(len(local), -1.0)
+            idx = np.flatnonzero(ok)
+            key = moving.repeat(n_off)[idx]  # a candidate and its neighbours share their noise
+            score[idx] = plan.rates(local.iloc[idx], min(replicas[1] << rnd, MAX_REPLICAS), stage, key)["p_success"].fillna(0.0).to_numpy()
+            stage += 1
+            best = np.argmax(score.reshape(n_seed, n_off), axis=1)
+            cur[moving] = local[["placement", "angle", "speed", "spin"]].to_numpy(dtype=float)[np.arange(n_seed) * n_off + best]
+            moving = moving[best != 0]
 
     # 4: compare the candidates; per route the best distinct ones
     final = plan.cells_at(cur[:, 0], cur[:, 1], cur[:, 2], cur[:, 3])
-    compare = plan.rates(final, replicas[2], _SELECT, np.zeros(n_seed))
+    compare = plan.rates(final, replicas[2], _SELECT, np.zeros(len(cur)))
     score = compare["p_success"].fillna(0.0).to_numpy()
     chosen: list[tuple[str, int, int]] = []  # (route, rank within the route, candidate)
     for r in routes:
