@@ -29,7 +29,7 @@ from .conftest import BOARD
 #: A quick search of the white-into-NE cut of two_coin_scene (forward half, coarse).
 QUICK = dict(
     placement=np.linspace(-0.2191, 0.2191, 7), angle_deg=np.arange(20.0, 160.0, 0.5), speed=[1.5, 2.5, 4.0, 6.0],
-    replicas=(16, 32, 300, 1500), refine=2, window_replicas=60, progress=False, workers=1,
+    replicas=(16, 32, 200, 1000), refine=1, window_replicas=40, progress=False, workers=1,
 )  # fmt: skip
 
 
@@ -69,7 +69,7 @@ def test_plan_columns_ranks_and_degrees(plan):
     assert set(plan["route"]) <= set(ROUTES) and plan["route"].is_unique  # per_route=1
     assert plan["p_success"].is_monotonic_decreasing
     assert (plan["ci_low"] <= plan["p_success"]).all() and (plan["p_success"] <= plan["ci_high"]).all()
-    assert (plan["n_valid"] + plan["n_invalid"] == 1500).all()
+    assert (plan["n_valid"] + plan["n_invalid"] == 1000).all()
     for col in ("angle", "aim_low", "aim_high", "aim_window", "margin", "cut"):
         np.testing.assert_allclose(plan[f"{col}_deg"], np.degrees(plan[col]))
     ok = plan["aim_window"].notna()
