@@ -91,6 +91,19 @@ def add_parsers(sub: Any) -> None:
     b.set_defaults(func=run_best_shot)
 
 
+def _path(r: Any) -> str:
+    """What an option's exact shot does, in words (from its labels)."""
+    if r.striker_first == "cushion":
+        return f"the striker hits a cushion, then the {r.first_contact_kind}"
+    text = f"the striker hits the {r.first_contact_kind} first (cut {r.cut_deg:+.1f} deg)"
+    if r.route == "bank":
+        return text + ", which falls off a cushion"
+    if r.route == "combination":
+        struck = f"{r.first_contact_kind} {r.first_contact}"
+        return text + (", which falls after touching another piece" if struck in r.fell.split(", ") else ", which moves the piece that falls")
+    return text
+
+
 def _routes(text: str) -> list[str]:
     from ..analysis.routes import ROUTES
 
@@ -200,9 +213,7 @@ def run_best_shot(args: argparse.Namespace) -> int:
         print(
             f"  {r.rank}. {r.route:<11} p(success) = {r.p_success:.3f} [95 % CI {r.ci_low:.3f}, {r.ci_high:.3f}], "
             f"aim window {r.aim_window_deg:.2f} deg (margin +-{r.margin_deg:.2f}): placement {r.placement:+.3f} m, "
-            f"direction {r.angle_deg:7.2f} deg, {r.speed:.2f} m/s, {r.technique}; the striker hits "
-            f"{'a cushion, then ' if r.striker_first == 'cushion' else ''}the {r.first_contact_kind} first"
-            f"{'' if np.isnan(r.cut_deg) else f' (cut {r.cut_deg:+.1f} deg)'}; falls: {r.fell or 'nothing'}"
+            f"direction {r.angle_deg:7.2f} deg, {r.speed:.2f} m/s, {r.technique}; {_path(r)}; falls: {r.fell or 'nothing'}"
         )
     report(files, started)
     return 0
