@@ -333,8 +333,6 @@ def plan_shots(
         picked = _distinct(u_all, a_all, order, candidates, sep_u, sep_a)
         seeds += picked
         seed_route += [r] * len(picked)
-    if not seeds:
-        return with_deg_columns(pd.DataFrame(columns=columns), _ANGLES)
     cur = cells.iloc[seeds][["placement", "angle", "speed", "spin"]].to_numpy(dtype=float, copy=True)
     routes_arr = np.array(seed_route)
     pivot = _pivot(scene, cells.iloc[seeds], labels["first_contact"].to_numpy()[seeds])
