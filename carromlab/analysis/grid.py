@@ -64,7 +64,7 @@ class ShotGrid:
     >>> g = ShotGrid(placement=[-0.1, 0.0, 0.1], angle=np.radians([80, 90]), speed=[2.0, 4.0])
     >>> g.shape, g.n_cells
     ((3, 2, 2, 1), 12)
-    >>> ShotGrid(placement=[0.0], angle_deg=[80, 90], speed=[2.0]) == g.__class__([0.0], np.radians([80, 90]), [2.0])
+    >>> ShotGrid(placement=[0.0], angle_deg=[80, 90], speed=[2.0]) == ShotGrid([0.0], np.radians([80, 90]), [2.0])
     True
     >>> ShotGrid(placement=[], angle=[1.0], speed=[2.0])
     Traceback (most recent call last):
