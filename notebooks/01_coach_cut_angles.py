@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from carromlab import Board, PhysicsParams, Scene, Shot, simulate
-from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, StrikerLine, margin_of_error, most_forgiving_shots, success_map
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, StrikerLine, margin_of_error, plan_shots, success_map
 from carromlab.plotting import plot_shot
 from carromlab.plotting.analysis import plot_best_shot, plot_margins, plot_parameter_heatmap, plot_success_board
 
@@ -103,16 +103,17 @@ margins[["placement", "best_aim", "aim_low", "aim_high", "p_best"]].head() if "p
 plot_margins(margins);
 
 # %% [markdown]
-# ## The most forgiving shot
-# A coarse search over placement, direction (forward, banks off the cushions, and thumb
-# or backward shots) and speed, refined around the best cells, ranked by success
-# probability under the same noise.
+# ## The shot planner
+# The best shot of each route (direct, cut, bank, combination), each named from what the
+# simulated shot does, with its success probability from fresh replicas, its 95 % interval
+# and its aim window in degrees (the aims around it that still succeed at least half as often).
 
 # %%
-best = most_forgiving_shots(scene, goal, noise=NoiseModel.preset("club"), top_k=3,
-                            replicas=(8, 32, 64) if SMALL else (16, 128, 1000), refine=1 if SMALL else 2,
-                            params=params, progress=False)
-best
+best = plan_shots(scene, goal, noise=NoiseModel.preset("club"), params=params, progress=False,
+                  **(dict(placement=[-0.1, 0.0, 0.1], angle_deg=np.arange(30.0, 150.0, 1.0), speed=[2.5, 4.0],
+                          replicas=(8, 16, 64, 200), refine=1, window_replicas=20) if SMALL else {}))
+best[["rank", "route", "p_success", "ci_low", "ci_high", "aim_window_deg", "margin_deg", "placement", "angle_deg",
+      "speed", "first_contact_kind", "fell"]]
 
 # %%
 plot_best_shot(best, scene, params=params);

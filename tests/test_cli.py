@@ -82,13 +82,15 @@ def test_success_map_on_the_example_and_on_a_position_file(tmp_path, capsys):
 
 
 def test_best_shot_small_search(tmp_path, capsys):
-    out = run_ok(capsys, "best-shot", "--placements", "3", "--angle-step-deg", "10", "--speeds", "2",
-                 "--replicas", "4,8,16", "--refine", "1", "--top-k", "2", "--out", str(tmp_path))  # fmt: skip
+    out = run_ok(capsys, "best-shot", "--placements", "5", "--angle-step-deg", "1", "--speeds", "3",
+                 "--replicas", "4,8,16,32", "--refine", "1", "--window-replicas", "8", "--routes", "direct,cut",
+                 "--per-route", "2", "--out", str(tmp_path))  # fmt: skip
     best = pd.read_csv(tmp_path / "best_shots.csv")
-    assert {"rank", "x", "y", "angle", "speed", "p_success", "ci_low", "ci_high", "technique", "route"} <= set(best.columns)
-    assert 1 <= len(best) <= 2 and (best["n_valid"] == 16).all()
+    assert {"rank", "route", "x", "y", "angle", "angle_deg", "speed", "p_success", "ci_low", "ci_high", "aim_window_deg",
+            "margin_deg", "technique", "first_contact", "fell"} <= set(best.columns)  # fmt: skip
+    assert 1 <= len(best) <= 4 and set(best["route"]) <= {"direct", "cut"} and (best["n_valid"] + best["n_invalid"] == 32).all()
     assert_png(tmp_path / "best_shot.png")
-    assert "1. placement" in out
+    assert "1. " in out and "aim window" in out and "deg" in out and "95 % CI" in out
 
 
 def test_fouls_population(tmp_path, capsys):
@@ -164,6 +166,7 @@ BAD = {
     "success-map": (["--target", "7", "--replicas", "2"], "--target"),
     "success-map example": (["--variant", "hikone", "--example", "midgame", "--target", "9", "--replicas", "2"], "--target"),
     "best-shot": (["--replicas", "4,8"], "--replicas"),
+    "best-shot routes": (["--routes", "direct,masse"], "--routes"),
     "fouls": (["--variants", "icf,snooker", "--n", "2"], "--variants"),
     "fouls mixed boards": (["--variants", "icf,hikone", "--n", "2"], "--variants"),
     "fouls shots": (["--shots", "no/such/file.csv"], "--shots"),

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._angles import angle_array
 from ..engine.scene import Scene
 from .goals import Target
 
@@ -75,9 +76,12 @@ def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) 
     return angle[rows, best], cut[rows, best]
 
 
-def cut_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, cut: npt.ArrayLike) -> FloatArray:
+def cut_aim(
+    scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, cut: npt.ArrayLike | None = None,
+    *, cut_deg: npt.ArrayLike | None = None,
+) -> FloatArray:  # fmt: skip
     """Aim direction (rad) from placements (x, y) (m) that hits the target with the given
-    cut angle (rad, in (-pi/2, pi/2)).
+    cut angle (``cut`` in rad, in (-pi/2, pi/2), or ``cut_deg`` in degrees).
 
     With D the distance to the target's centre, the path passes it at the offset
     R sin(cut), so the aim turns by asin(R sin(cut) / D) away from the line of centres.
@@ -86,11 +90,12 @@ def cut_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, cu
     --------
     >>> from carromlab.analysis.goals import PocketPiece
     >>> scene = Scene.icf_break()
-    >>> float(cut_aim(scene, PocketPiece(1).target(scene), 0.0, -0.2526, 0.0)[0]) == np.pi / 2
+    >>> float(cut_aim(scene, PocketPiece(1).target(scene), 0.0, -0.2526, cut_deg=0.0)[0]) == np.pi / 2
     True
     """
+    cut = angle_array("cut", cut, cut_deg)
     cx, cy, reach, _, _ = _target(scene, target)
-    px, py, phi = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), np.asarray(cut, dtype=float))
+    px, py, phi = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), cut)
     dist = np.hypot(cx - px, cy - py)
     return np.arctan2(cy - py, cx - px) - np.arcsin(np.clip(reach * np.sin(phi) / dist, -1.0, 1.0))
 
@@ -110,7 +115,10 @@ def pack_direction(scene: Scene, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArr
     return np.arctan2(cy - py, cx - px)
 
 
-def target_geometry(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike) -> pd.DataFrame:
+def target_geometry(
+    scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike | None = None,
+    *, angle_deg: npt.ArrayLike | None = None,
+) -> pd.DataFrame:  # fmt: skip
     """Geometry of nominal shots at a target, the quantities of billiards' aiming tables.
 
     Parameters
@@ -122,12 +130,12 @@ def target_geometry(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.Array
     x, y : array_like
         Striker placements, m.
     angle : array_like
-        Aim directions, rad.
+        Aim directions, rad (or ``angle_deg``, degrees).
 
     Returns
     -------
     pandas.DataFrame
-        ``cut`` (rad; NaN when the straight path misses the target), ``target_distance``
+        ``cut`` (rad; NaN when the straight path misses the target) and ``cut_deg``, ``target_distance``
         (striker centre to target centre, m), ``pocket`` (the allowed pocket closest to
         the target's departure direction; on a miss, to the direction of the line of
         centres), ``pocket_distance``
@@ -142,8 +150,9 @@ def target_geometry(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.Array
     >>> geo["cut"].round(3).tolist(), round(float(geo["target_distance"].iat[0]), 3)
     ([0.0, nan], 0.4)
     """
+    angle = angle_array("angle", angle, angle_deg)
     cx, cy, reach, holes, names = _target(scene, target)
-    px, py, th = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), np.asarray(angle, dtype=float))
+    px, py, th = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), angle)
     dist = np.hypot(cx - px, cy - py)
     psi = wrap_angle(np.arctan2(cy - py, cx - px) - th)
     offset = dist * np.sin(psi)
@@ -155,6 +164,7 @@ def target_geometry(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.Array
     return pd.DataFrame(
         {
             "cut": cut,
+            "cut_deg": np.degrees(cut),
             "target_distance": dist,
             "pocket": pd.Categorical(np.asarray(names)[k], categories=names),
             "pocket_distance": np.hypot(holes[k, 0] - cx, holes[k, 1] - cy),

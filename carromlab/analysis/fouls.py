@@ -20,6 +20,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .. import __version__
+from .._angles import angle_array
 from .._validation import check_array, check_choice, check_int, check_real
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
@@ -118,7 +119,7 @@ class ShotPopulation:
     angle : tuple of float
         Range (low, high) of the aim, rad, relative to the shooter's forward direction
         (:func:`carromlab.rules.engine_bridge.forward_of`; counter-clockwise positive,
-        0 = straight at the far side), within [-pi, pi].
+        0 = straight at the far side), within [-pi, pi]. Or give ``angle_deg``.
     speed : tuple of float
         Range of the striker speed, m/s, within [0, 30].
     n : int
@@ -132,6 +133,8 @@ class ShotPopulation:
         Range of the spin, rad/s, within [-5000, 5000]. Default (0, 0).
     seed : int
         Seed of the draws, >= 0. Default 0.
+    angle_deg : tuple of float, optional
+        The aim range in degrees, instead of ``angle`` (stored as radians).
 
     Raises
     ------
@@ -160,15 +163,21 @@ class ShotPopulation:
     spin: tuple[float, float] = (0.0, 0.0)
     seed: int = 0
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self, angle: tuple[float, float] | None = None, speed: tuple[float, float] | None = None, n: int | None = None,
+        placement: tuple[float, float] | None = None, spin: tuple[float, float] = (0.0, 0.0), seed: int = 0,
+        *, angle_deg: tuple[float, float] | None = None,
+    ) -> None:  # fmt: skip
         put = object.__setattr__
-        put(self, "angle", _range("angle", self.angle, low=-math.pi, high=math.pi, unit="rad"))
-        put(self, "speed", _range("speed", self.speed, low=0.0, high=MAX_SPEED, unit="m/s"))
-        put(self, "spin", _range("spin", self.spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
-        if self.placement is not None:
-            put(self, "placement", _range("placement", self.placement, unit="m"))
-        check_int("n", self.n, low=1)
-        check_int("seed", self.seed, low=0)
+        for name, value in (("speed", speed), ("n", n)):
+            if value is None:
+                raise ValueError(f"The {name!r} parameter is required.")
+        put(self, "angle", _range("angle", angle_array("angle", angle, angle_deg), low=-math.pi, high=math.pi, unit="rad"))
+        put(self, "speed", _range("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
+        put(self, "spin", _range("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
+        put(self, "placement", None if placement is None else _range("placement", placement, unit="m"))
+        put(self, "n", check_int("n", n, low=1))
+        put(self, "seed", check_int("seed", seed, low=0))
 
     def shots(self, state: GameState) -> pd.DataFrame:
         """The intended shots of the population from ``state`` (its shooter's line).

@@ -20,9 +20,20 @@ import pandas as pd
 from .._validation import check_choice, check_int
 from ..engine.scene import Scene
 
-__all__ = ["FoulCheck", "Goal", "GoalOutcome", "Target", "BasicFouls", "PocketPiece", "PocketAny", "AvoidFoul"]
+__all__ = [
+    "FoulCheck", "Goal", "GoalOutcome", "Target", "BasicFouls", "PocketPiece", "PocketAny", "AvoidFoul",
+    "OPPONENT_KINDS", "OPPONENT_FALLS",
+]  # fmt: skip
 
 BoolArray = npt.NDArray[np.bool_]
+
+#: The other side's kind of each side's kind (carrom coins, Hikone pucks, crokinole discs):
+#: the default opponent of a pocketing goal.
+OPPONENT_KINDS = {"white": "black", "black": "white", "red": "green", "green": "red", "dark": "light", "light": "dark"}
+#: How an opponent piece falling in the shot counts for a pocketing goal: ``"spoils"`` (no
+#: success: the piece is the opponent's gain, and its last coin is a foul in carrom, ICF-14)
+#: or ``"allowed"`` (the goal looks only at its own pieces).
+OPPONENT_FALLS = ("spoils", "allowed")
 
 
 class GoalOutcome(NamedTuple):
@@ -138,6 +149,32 @@ def _verdict(achieved: BoolArray, foul: BoolArray, value: npt.ArrayLike, allow_f
     return GoalOutcome(success, foul, np.asarray(value, dtype=float))
 
 
+def _check_opponent(goal: PocketPiece | PocketAny) -> None:
+    check_choice("opponent_falls", goal.opponent_falls, OPPONENT_FALLS)
+    if goal.opponent is not None:
+        kinds = (goal.opponent,) if isinstance(goal.opponent, str) else tuple(goal.opponent)
+        if not all(isinstance(k, str) for k in kinds):
+            raise ValueError(f"The 'opponent' parameter must be a kind or a sequence of kinds. Got {goal.opponent!r} instead.")
+        object.__setattr__(goal, "opponent", kinds)
+
+
+def _opponent_kinds(goal: PocketPiece | PocketAny, own: Sequence[str]) -> tuple[str, ...]:
+    """The kinds whose falling spoils the goal (none with ``opponent_falls="allowed"``)."""
+    if goal.opponent_falls == "allowed":
+        return ()
+    if goal.opponent is not None:
+        return tuple(goal.opponent)
+    return tuple(dict.fromkeys(OPPONENT_KINDS[k] for k in own if k in OPPONENT_KINDS))
+
+
+def _opponent_fell(batch: pd.DataFrame, kinds: Sequence[str]) -> BoolArray:
+    fell = np.zeros(len(batch), dtype=bool)
+    for k in kinds:
+        if f"pocketed_{k}" in batch.columns:
+            fell |= batch[f"pocketed_{k}"].to_numpy() > 0
+    return fell
+
+
 @dataclass(frozen=True)
 class PocketPiece:
     """Pocket one piece, in a given pocket or in any.
@@ -154,10 +191,18 @@ class PocketPiece:
         Count a pocketing with a foul as a success. Default False.
     fouls : FoulCheck
         Default :class:`BasicFouls`.
+    opponent : str or sequence of str, optional
+        The opponent's kinds. Default None: the other side of the piece's kind
+        (:data:`OPPONENT_KINDS`: white <-> black, red <-> green, dark <-> light; none for
+        the queen or the jack).
+    opponent_falls : {"spoils", "allowed"}
+        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        Default ``"spoils"``: the shot is no success.
 
     Notes
     -----
-    ``value`` is 1.0 when the piece fell in an allowed pocket, foul or not.
+    ``value`` is 1.0 when the piece fell in an allowed pocket, foul or not, whatever
+    else fell.
 
     Examples
     --------
@@ -173,9 +218,12 @@ class PocketPiece:
     pocket: str | None = None
     allow_foul: bool = False
     fouls: FoulCheck = field(default_factory=BasicFouls)
+    opponent: str | Sequence[str] | None = None
+    opponent_falls: str = "spoils"
 
     def __post_init__(self) -> None:
         _check_fouls(self.fouls)
+        _check_opponent(self)
 
     @property
     def needs_final_positions(self) -> bool:
@@ -205,14 +253,20 @@ class PocketPiece:
         self.check(scene)
         return Target(self._piece_id(scene), (self.pocket,) if self.pocket is not None else tuple(_holes(scene)))
 
+    def spoilers(self, scene: Scene) -> tuple[str, ...]:
+        """The kinds whose falling spoils the goal (see ``opponent_falls``)."""
+        return _opponent_kinds(self, [str(scene.pieces["kind"].iat[self._piece_id(scene)])])
+
     def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
-        """Success: the piece fell (in the named pocket) without a foul."""
+        """Success: the piece fell (in the named pocket) without a foul and, unless
+        ``opponent_falls="allowed"``, without an opponent piece."""
         pid = self._piece_id(scene)
         if self.pocket is None:
-            achieved = (batch["pocketed_mask"].to_numpy() >> np.uint64(pid)) & np.uint64(1) == 1
+            fell = (batch["pocketed_mask"].to_numpy() >> np.uint64(pid)) & np.uint64(1) == 1
         else:
-            achieved = _pocket_of(scene, batch, pid) == _holes(scene).index(self.pocket)
-        return _verdict(achieved, self.fouls(scene, batch), achieved, self.allow_foul)
+            fell = _pocket_of(scene, batch, pid) == _holes(scene).index(self.pocket)
+        achieved = fell & ~_opponent_fell(batch, self.spoilers(scene))
+        return _verdict(achieved, self.fouls(scene, batch), fell, self.allow_foul)
 
 
 @dataclass(frozen=True)
@@ -229,6 +283,12 @@ class PocketAny:
         Count a pocketing with a foul as a success. Default False.
     fouls : FoulCheck
         Default :class:`BasicFouls`.
+    opponent : str or sequence of str, optional
+        The opponent's kinds. Default None: the other side of each of ``kinds``
+        (:data:`OPPONENT_KINDS`).
+    opponent_falls : {"spoils", "allowed"}
+        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        Default ``"spoils"``: the shot is no success.
 
     Notes
     -----
@@ -247,6 +307,8 @@ class PocketAny:
     min_count: int = 1
     allow_foul: bool = False
     fouls: FoulCheck = field(default_factory=BasicFouls)
+    opponent: str | Sequence[str] | None = None
+    opponent_falls: str = "spoils"
 
     def __post_init__(self) -> None:
         kinds = (self.kinds,) if isinstance(self.kinds, str) else tuple(self.kinds)
@@ -255,6 +317,7 @@ class PocketAny:
         object.__setattr__(self, "kinds", kinds)
         check_int("min_count", self.min_count, low=1)
         _check_fouls(self.fouls)
+        _check_opponent(self)
 
     @property
     def needs_final_positions(self) -> bool:
@@ -272,10 +335,16 @@ class PocketAny:
         """None: no single piece is aimed at."""
         return None
 
+    def spoilers(self, scene: Scene) -> tuple[str, ...]:
+        """The kinds whose falling spoils the goal (see ``opponent_falls``)."""
+        return _opponent_kinds(self, self.kinds)  # type: ignore[arg-type]
+
     def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
-        """Success: at least ``min_count`` pieces of the kinds fell without a foul."""
+        """Success: at least ``min_count`` pieces of the kinds fell without a foul and,
+        unless ``opponent_falls="allowed"``, without an opponent piece."""
         count = sum(batch[f"pocketed_{k}"].to_numpy(dtype=np.int64) for k in self.kinds)
-        return _verdict(count >= self.min_count, self.fouls(scene, batch), count, self.allow_foul)
+        achieved = (count >= self.min_count) & ~_opponent_fell(batch, self.spoilers(scene))
+        return _verdict(achieved, self.fouls(scene, batch), count, self.allow_foul)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .._angles import angle_array
 from .._validation import check_array, check_choice
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from .aiming import cut_aim, ghost_aim, pack_direction
@@ -47,19 +48,24 @@ class ShotGrid:
         :class:`StrikerLine`); each within the line's half-length (checked by the
         analysis).
     angle : array_like
-        Aim values, rad; their meaning is set by ``aim``.
+        Aim values, rad, in [-2 pi, 2 pi] (in [-pi/2, pi/2] for ``aim="cut"``); their
+        meaning is set by ``aim``. Or give ``angle_deg``.
     speed : array_like
         Striker speeds, m/s, in [0, 30].
     spin : array_like
         Striker spins, rad/s, in [-5000, 5000]. Default (0,).
     aim : {"absolute", "ghost", "cut", "pack"}
         Meaning of ``angle`` (:data:`AIM_MODES`). Default ``"absolute"``.
+    angle_deg : array_like, optional
+        The aim values in degrees, instead of ``angle`` (stored as radians).
 
     Examples
     --------
     >>> g = ShotGrid(placement=[-0.1, 0.0, 0.1], angle=np.radians([80, 90]), speed=[2.0, 4.0])
     >>> g.shape, g.n_cells
     ((3, 2, 2, 1), 12)
+    >>> ShotGrid(placement=[0.0], angle_deg=[80, 90], speed=[2.0]) == ShotGrid([0.0], np.radians([80, 90]), [2.0])
+    True
     >>> ShotGrid(placement=[], angle=[1.0], speed=[2.0])
     Traceback (most recent call last):
     ...
@@ -72,14 +78,20 @@ class ShotGrid:
     spin: Sequence[float] = (0.0,)
     aim: str = "absolute"
 
-    def __post_init__(self) -> None:
-        check_choice("aim", self.aim, AIM_MODES)
-        bound = math.pi / 2 if self.aim == "cut" else None
+    def __init__(
+        self, placement: Sequence[float], angle: Sequence[float] | None = None, speed: Sequence[float] | None = None,
+        spin: Sequence[float] = (0.0,), aim: str = "absolute", *, angle_deg: Sequence[float] | None = None,
+    ) -> None:  # fmt: skip
+        check_choice("aim", aim, AIM_MODES)
+        if speed is None:
+            raise ValueError("The 'speed' parameter (m/s) is required.")
+        bound = math.pi / 2 if aim == "cut" else None
         axes = {
-            "placement": _axis("placement", self.placement, unit="m"),
-            "angle": _axis("angle", self.angle, low=None if bound is None else -bound, high=bound, unit="rad"),
-            "speed": _axis("speed", self.speed, low=0.0, high=MAX_SPEED, unit="m/s"),
-            "spin": _axis("spin", self.spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
+            "placement": _axis("placement", placement, unit="m"),
+            "angle": _axis("angle", angle_array("angle", angle, angle_deg), low=None if bound is None else -bound, high=bound, unit="rad"),
+            "speed": _axis("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
+            "spin": _axis("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
+            "aim": aim,
         }
         for name, values in axes.items():
             object.__setattr__(self, name, values)

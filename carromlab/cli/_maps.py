@@ -1,5 +1,5 @@
 """``carromlab success-map`` and ``carromlab best-shot``: how likely a pot is, over a grid of
-shots or at the most forgiving shot, from a position."""
+shots or at the most forgiving shot of each route (the shot planner), from a position."""
 
 from __future__ import annotations
 
@@ -23,15 +23,16 @@ SUCCESS_EXAMPLES = """\
 """
 
 BEST_EXAMPLES = """\
-  carromlab best-shot                                     # the 'cut' example, club noise, top 5
+  carromlab best-shot                                     # the 'cut' example, club noise: the best shot of each route
   carromlab best-shot --position my_position.csv --target 3 --pocket nw --noise beginner
-  carromlab best-shot --top-k 10 --replicas 32,256,2000   # a finer search
-  carromlab best-shot --placements 5 --angle-step-deg 5 --speeds 3 --replicas 8,16,64 --refine 1   # quick
+  carromlab best-shot --routes direct,cut --per-route 3   # three options of each of two routes
+  carromlab best-shot --opponent-falls allowed            # an opponent piece falling too still counts as a success
+  carromlab best-shot --placements 5 --angle-step-deg 2 --speeds 3 --replicas 8,16,64,400 --refine 1   # quick
 """
 
 
-def _add_shared(p: argparse.ArgumentParser) -> None:
-    """Position, target and physics options of both subcommands."""
+def _add_shared(p: argparse.ArgumentParser, *, store: bool) -> None:
+    """Position, target and physics options of both subcommands (``store``: with --store)."""
     p.add_argument("--variant", choices=["icf", "online", "hikone"], default="icf",
                    help="board and pieces: icf and online play on the ICF board, hikone on the Hikone board "
                         "(default icf)")  # fmt: skip
@@ -42,7 +43,7 @@ def _add_shared(p: argparse.ArgumentParser) -> None:
     g.add_argument("--pocket", choices=["any", "sw", "se", "ne", "nw"], default="any", help="pocket it must fall in (default any)")
     add_noise_option(p)
     add_physics_options(p)
-    add_backend_options(p)
+    add_backend_options(p, store=store)
     add_output_options(p)
 
 
@@ -54,7 +55,7 @@ def add_parsers(sub: Any) -> None:
                     "interval, and a PNG of the map on the board and over placement x aim.",
         examples=SUCCESS_EXAMPLES,
     )  # fmt: skip
-    _add_shared(s)
+    _add_shared(s, store=True)
     g = s.add_argument_group("grid")
     g.add_argument("--placements", type=positive_int, default=30, help="placements over the whole line (default 30)")
     g.add_argument("--angles", type=positive_int, default=41, help="aims, evenly over the aim range (default 41)")
@@ -64,29 +65,61 @@ def add_parsers(sub: Any) -> None:
     s.set_defaults(func=run_success_map)
 
     b = add_subcommand(
-        sub, "best-shot", help="the most forgiving shots for a pot (coarse search + refinement)",
-        description="Search the whole circle of directions (direct, bank and thumb shots), the placements and "
-                    "speeds for the shots most likely to pocket the target under execution noise; write the top-k "
-                    "table and a PNG of the best shot on the board.",
+        sub, "best-shot", help="the shot planner: the most forgiving shot of each route for a pot",
+        description="Plan a pot: search the placements, the whole circle of directions and the speeds for the shots "
+                    "that pocket the target when played exactly, refine the most forgiving of each route (direct, "
+                    "cut, bank, combination; named from what the simulated shot does), and report each with its "
+                    "success probability from fresh noisy replicas, its 95 % interval and its aim window in "
+                    "degrees. Writes the options table and a PNG of the best shot on the board.",
         examples=BEST_EXAMPLES,
     )  # fmt: skip
-    _add_shared(b)
+    _add_shared(b, store=False)
+    g = b.add_argument_group("goal accounting")
+    g.add_argument("--opponent-falls", choices=["spoils", "allowed"], default="spoils",
+                   help="an opponent piece falling in the same shot: spoils the pot (default) or is allowed")  # fmt: skip
     g = b.add_argument_group("search")
-    g.add_argument("--top-k", type=positive_int, default=5, help="shots returned (default 5)")
+    g.add_argument("--routes", type=_routes, default=None, help="routes to plan, comma-separated (default all: direct,cut,bank,combination)")
+    g.add_argument("--per-route", type=positive_int, default=1, help="options per route (default 1)")
     g.add_argument("--placements", type=positive_int, default=15, help="coarse placements over the whole line (default 15)")
-    g.add_argument("--angle-step-deg", type=float, default=1.0, help="coarse directions: every A degrees of the full circle (default 1)")
+    g.add_argument("--angle-step-deg", type=float, default=0.25, help="coarse directions: every A degrees of the full circle (default 0.25)")
     g.add_argument("--speeds", type=positive_int, default=8, help="coarse speeds from 1 to 8 m/s, geometric (default 8)")
-    g.add_argument("--replicas", type=float_list(3, int), default=[16, 128, 1000],
-                   help="replicas per cell of the coarse stage, the refinements and the final ranking (default 16,128,1000)")  # fmt: skip
-    g.add_argument("--refine", type=int, default=2, help="refinement rounds (default 2)")
+    g.add_argument("--replicas", type=float_list(4, int), default=[32, 128, 1000, 4000],
+                   help="replicas per shot of the coarse stage, the refinement, the comparison and the fresh evaluation "
+                        "(default 32,128,1000,4000)")  # fmt: skip
+    g.add_argument("--refine", type=int, default=3, help="refinement rounds (default 3)")
+    g.add_argument("--window-replicas", type=positive_int, default=200, help="replicas per aim of the aim-window scan (default 200)")
     b.set_defaults(func=run_best_shot)
+
+
+def _path(r: Any) -> str:
+    """What an option's exact shot does, in words (from its labels)."""
+    if r.striker_first == "cushion":
+        return f"the striker hits a cushion, then the {r.first_contact_kind}"
+    text = f"the striker hits the {r.first_contact_kind} first (cut {r.cut_deg:+.1f} deg)"
+    if r.route == "bank":
+        return text + ", which falls off a cushion"
+    if r.route == "combination":
+        struck = f"{r.first_contact_kind} {r.first_contact}"
+        return text + (", which falls after touching another piece" if struck in r.fell.split(", ") else ", which moves the piece that falls")
+    return text
+
+
+def _routes(text: str) -> list[str]:
+    from ..analysis.routes import ROUTES
+
+    routes = [r.strip() for r in text.split(",") if r.strip()]
+    bad = [r for r in routes if r not in ROUTES]
+    if not routes or bad:
+        raise argparse.ArgumentTypeError(f"must be comma-separated routes of {','.join(ROUTES)}. Got {text!r} instead.")
+    return routes
 
 
 def _goal(args: argparse.Namespace, scene: Any) -> Any:
     from ..analysis import PocketPiece
 
     target: int | str = int(args.target) if args.target.lstrip("-").isdigit() else args.target
-    goal = PocketPiece(target, None if args.pocket == "any" else args.pocket)
+    goal = PocketPiece(target, None if args.pocket == "any" else args.pocket,
+                       opponent_falls=getattr(args, "opponent_falls", "spoils"))  # fmt: skip
     try:
         goal.check(scene)
     except ValueError as exc:
@@ -103,17 +136,6 @@ def _target_note(scene: Any, goal: Any, pocket: str) -> str:
     target = goal.target(scene)
     kind = scene.pieces["kind"].iat[target.piece]
     return f"the {kind} (piece {target.piece}) into {'any pocket' if pocket == 'any' else 'the ' + pocket.upper() + ' pocket'}"
-
-
-def _nominal_succeeds(scene: Any, goal: Any, row: Any, params: Any) -> bool:
-    """Whether the shot of ``row``, played exactly, pockets the target as the goal asks."""
-    from ..engine.scene import Shot
-    from ..engine.simulate import simulate
-
-    target = goal.target(scene)
-    res = simulate(scene, Shot(row.x, row.y, row.angle, row.speed, row.spin), params)
-    fell = res.pocketed[(res.pocketed["id"] == target.piece) & res.pocketed["pocket"].isin(target.pockets)]
-    return not fell.empty and res.striker_fate == "board"
 
 
 def run_success_map(args: argparse.Namespace) -> int:
@@ -157,7 +179,8 @@ def run_success_map(args: argparse.Namespace) -> int:
 
 
 def run_best_shot(args: argparse.Namespace) -> int:
-    from ..analysis import StrikerLine, most_forgiving_shots
+    from ..analysis import StrikerLine, plan_shots
+    from ..analysis.routes import ROUTES
     from ..plotting.analysis import plot_best_shot
 
     started = time.perf_counter()
@@ -169,27 +192,28 @@ def run_best_shot(args: argparse.Namespace) -> int:
     replicas = tuple(args.replicas)
     h = StrikerLine.for_scene(scene).half_length
     with backend(args) as run_on:
-        best = most_forgiving_shots(
+        plan = plan_shots(
             scene, goal, noise=noise_model(args.noise), placement=np.linspace(-h, h, args.placements),
-            angle=np.radians(np.arange(-180.0, 180.0, step)), speed=np.geomspace(1.0, 8.0, args.speeds),
-            top_k=args.top_k, replicas=replicas, refine=args.refine, params=params, seed=args.seed,
-            store=args.store, **run_on,
+            angle_deg=np.arange(-180.0, 180.0, step), speed=np.geomspace(1.0, 8.0, args.speeds),
+            routes=args.routes or ROUTES, per_route=args.per_route, candidates=max(4, args.per_route),
+            replicas=replicas, refine=args.refine, window_replicas=args.window_replicas, params=params,
+            seed=args.seed, **run_on,
         )  # fmt: skip
-    if best.empty:
-        raise ValueError("The search found no playable shot: every candidate placement overlaps a piece (try --placements).")
+    if plan.empty:
+        raise ValueError("The planner found no shot that pockets the target when played exactly (try more --placements, "
+                         "a smaller --angle-step-deg or more --speeds).")  # fmt: skip
     out = output_dir(args)
-    files = write_tables(out, {"best_shots": best}, args.format)
-    ax = plot_best_shot(best, scene, params=params)
+    files = write_tables(out, {"best_shots": plan}, args.format)
+    ax = plot_best_shot(plan, scene, params=params)
     files.append(save_figure(ax.get_figure(), out / "best_shot.png"))
 
-    print(f"most forgiving shots to pocket {_target_note(scene, goal, args.pocket)}, {_position_note(args)}, "
-          f"{args.noise} noise ({replicas[2]} replicas each):")  # fmt: skip
-    for r in best.itertuples():
+    print(f"shot plan to pocket {_target_note(scene, goal, args.pocket)}, {_position_note(args)}, {args.noise} noise "
+          f"(p from {replicas[3]} fresh replicas each; an opponent piece falling: {args.opponent_falls}):")  # fmt: skip
+    for r in plan.itertuples():
         print(
-            f"  {r.rank}. placement {r.placement:+.3f} m, direction {math.degrees(r.angle):7.2f} deg, {r.speed:.2f} m/s "
-            f"({r.technique}, {r.route}): p(success) = {r.p_success:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+            f"  {r.rank}. {r.route:<11} p(success) = {r.p_success:.3f} [95 % CI {r.ci_low:.3f}, {r.ci_high:.3f}], "
+            f"aim window {r.aim_window_deg:.2f} deg (margin +-{r.margin_deg:.2f}): placement {r.placement:+.3f} m, "
+            f"direction {r.angle_deg:7.2f} deg, {r.speed:.2f} m/s, {r.technique}; {_path(r)}; falls: {r.fell or 'nothing'}"
         )
-    if not _nominal_succeeds(scene, goal, best.iloc[0], params):
-        print("  note: shot 1 played exactly (best_shot.png) misses; its p(success) is over the noisy executions.")
     report(files, started)
     return 0

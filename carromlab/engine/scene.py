@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._angles import angle_value
 from .._validation import check_real
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
@@ -187,16 +188,30 @@ class Shot:
     x, y : float
         Striker centre, m (board centre at the origin, the first player at y < 0).
     angle : float
-        Direction of travel, radians counter-clockwise from +x (pi/2: straight up the board).
+        Direction of travel, radians counter-clockwise from +x (pi/2: straight up the board),
+        in [-2 pi, 2 pi]; or give ``angle_deg`` instead.
     speed : float
         Initial speed, m/s, in [0, 30].
     spin : float
         Initial spin, rad/s, counter-clockwise positive, in [-5000, 5000]. Default 0.
+    angle_deg : float, optional
+        Direction of travel in degrees, instead of ``angle`` (stored as radians).
+
+    Raises
+    ------
+    ValueError
+        If an input is out of range, ``angle`` and ``angle_deg`` are both or neither
+        given, or ``angle`` lies beyond 2 pi rad (degrees typed as radians: the message
+        suggests ``angle_deg``).
 
     Examples
     --------
-    >>> Shot.from_deg(0.0, -0.25, angle_deg=90.0, speed=4.0).angle == math.pi / 2
+    >>> Shot(0.0, -0.25, angle_deg=90.0, speed=4.0).angle == math.pi / 2
     True
+    >>> Shot(0, -0.2526, angle=90, speed=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'angle' parameter is in radians and must lie in [-2π, 2π] (±6.283 rad). Got 90 rad (5156.6 degrees) instead; did you mean angle_deg=90?
     """
 
     x: float
@@ -205,18 +220,23 @@ class Shot:
     speed: float
     spin: float = 0.0
 
-    def __post_init__(self) -> None:
-        check_real("x", self.x, unit="m")
-        check_real("y", self.y, unit="m")
-        check_real("angle", self.angle, unit="rad")
-        check_real("speed", self.speed, low=0.0, high=MAX_SPEED, unit="m/s")
-        check_real("spin", self.spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s")
+    def __init__(
+        self, x: float, y: float, angle: float | None = None, speed: float | None = None, spin: float = 0.0,
+        *, angle_deg: float | None = None,
+    ) -> None:  # fmt: skip
+        if speed is None:
+            raise ValueError("The 'speed' parameter (m/s) is required.")
+        object.__setattr__(self, "x", check_real("x", x, unit="m"))
+        object.__setattr__(self, "y", check_real("y", y, unit="m"))
+        object.__setattr__(self, "angle", angle_value("angle", angle, angle_deg))
+        object.__setattr__(self, "speed", check_real("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
+        object.__setattr__(self, "spin", check_real("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
 
     @classmethod
     def from_deg(cls, x: float, y: float, *, angle_deg: float, speed: float, spin: float = 0.0) -> Shot:
-        """A shot with its direction in degrees (counter-clockwise from +x)."""
-        check_real("angle_deg", angle_deg, unit="deg")
-        return cls(x, y, math.radians(angle_deg), speed, spin)
+        """A shot with its direction in degrees (counter-clockwise from +x); the same as
+        ``Shot(x, y, angle_deg=angle_deg, speed=speed, spin=spin)``."""
+        return cls(x, y, angle_deg=angle_deg, speed=speed, spin=spin)
 
     @property
     def angle_deg(self) -> float:

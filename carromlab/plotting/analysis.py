@@ -232,13 +232,13 @@ def plot_best_shot(
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
-    """The nominal shot of a :func:`most_forgiving_shots` candidate, simulated and drawn
+    """The nominal shot of a :func:`~carromlab.analysis.plan_shots` option, simulated and drawn
     on the board with its success probability.
 
     Parameters
     ----------
     candidates : pandas.DataFrame
-        A :func:`most_forgiving_shots` result (or any table with ``rank``, ``x``, ``y``,
+        A :func:`~carromlab.analysis.plan_shots` result (or any table with ``rank``, ``x``, ``y``,
         ``angle``, ``speed``, ``spin``, ``p_success``).
     scene : Scene
         The scene of the search.

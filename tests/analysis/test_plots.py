@@ -6,7 +6,7 @@ import pytest
 from matplotlib.axes import Axes
 
 from carromlab import Scene
-from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, margin_of_error, most_forgiving_shots, success_map
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, margin_of_error, plan_shots, success_map
 from carromlab.analysis.breaks import break_study
 from carromlab.plotting.analysis import (
     plot_best_shot,
@@ -50,9 +50,10 @@ def test_success_plots(smap, tmp_path):
 
 
 def test_best_shot_plot(two_coin_scene):
-    best = most_forgiving_shots(two_coin_scene, PocketPiece(0), noise=NoiseModel.preset("expert"),
-                                placement=[0.0, 0.1], angle=np.radians(np.arange(40.0, 100.0, 2.0)), speed=[2.5, 3.5],
-                                top_k=2, replicas=(4, 8, 16), refine=0, progress=False)  # fmt: skip
+    best = plan_shots(two_coin_scene, PocketPiece(0), noise=NoiseModel.preset("expert"), placement=[0.0, 0.1],
+                      angle_deg=np.arange(40.0, 100.0, 0.5), speed=[2.5, 3.5], replicas=(4, 8, 16, 16), refine=0,
+                      window_replicas=4, progress=False)  # fmt: skip
+    assert not best.empty
     ax = plot_best_shot(best, two_coin_scene)
     assert isinstance(ax, Axes) and "rank 1: p(success)" in ax.get_title()
     with pytest.raises(ValueError, match="'rank' parameter must be one of"):

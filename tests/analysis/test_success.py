@@ -1,4 +1,4 @@
-"""Success maps with known answers, margins of error and the most forgiving shot."""
+"""Success maps with known answers and margins of error."""
 
 import math
 
@@ -16,7 +16,6 @@ from carromlab.analysis import (
     ShotGrid,
     StrikerLine,
     margin_of_error,
-    most_forgiving_shots,
     success_map,
 )
 
@@ -145,46 +144,6 @@ def test_margin_of_error_without_success_and_bad_input(straight_scene):
         margin_of_error(pd.DataFrame({"a": [1]}))
     with pytest.raises(ValueError, match="'threshold'"):
         margin_of_error(df, threshold=0.0)
-
-
-def test_most_forgiving_shot_finds_the_straight_shot(straight_scene):
-    best = most_forgiving_shots(
-        straight_scene, PocketPiece(0, "ne"), noise=NoiseModel.preset("expert"),
-        placement=np.linspace(0.0, U, 4), speed=[1.3, 2.0, 3.0], top_k=3, replicas=(8, 32, 200), refine=1,
-        progress=False,
-    )  # fmt: skip
-    assert list(best["rank"]) == list(range(1, len(best) + 1)) and 1 <= len(best) <= 3
-    assert best["p_playable"].is_monotonic_decreasing and best["p_success"].iat[0] > 0.7
-    assert best["n_valid"].iat[0] == 200
-    assert set(best["technique"]) <= {"forward", "backward"} and set(best["route"]) <= {"direct", "bank", "none"}
-    top = best.iloc[0]
-    assert top["route"] == "direct" and top["technique"] == "forward" and top["speed"] < 2.0
-
-
-def test_most_forgiving_search_includes_bank_and_backward_shots(straight_scene):
-    # aims only towards the own (south) cushion: every candidate is a backward bank shot
-    best = most_forgiving_shots(
-        straight_scene, PocketPiece(0), noise=NoiseModel.preset("expert"), placement=[0.0, U],
-        angle=np.radians(np.arange(-150.0, -30.0, 1.0)), speed=[3.0, 4.0, 5.0], top_k=2, replicas=(4, 8, 32),
-        refine=0, progress=False,
-    )  # fmt: skip
-    assert (best["technique"] == "backward").all()
-    assert best["route"].isin(["bank", "none"]).all() and (best["route"] == "bank").any()
-    with pytest.raises(ValueError, match="'replicas' parameter must be a tuple of 3"):
-        most_forgiving_shots(straight_scene, PocketPiece(0), replicas=(8, 16), progress=False)
-
-
-def test_most_forgiving_shot_next_to_a_blocking_piece():
-    # a coin on the baseline blocks the nominal placements around it; the search carries on
-    scene = Scene.from_frame(BOARD, pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [-0.2526]}))
-    best = most_forgiving_shots(scene, AvoidFoul(), noise=NoiseModel(placement=0.02), placement=[-0.02, 0.0, 0.1],
-                                angle=np.radians([60.0, 120.0]), speed=[1.0], top_k=3, replicas=(4, 8, 16),
-                                refine=0, progress=False)  # fmt: skip
-    assert (best["n_valid"] > 0).all() and set(best["route"]) <= {"direct", "bank", "none", "blocked"}
-    # a shot that can rarely be placed ranks by its playable success, unplaceable replicas as misses
-    assert best["p_playable"].is_monotonic_decreasing
-    blocked = best[best["route"] == "blocked"]
-    assert (blocked["p_playable"] < blocked["p_success"]).all() and (blocked["n_invalid"] > 0).all()
 
 
 def test_icf_3_noisy_placements_touch_both_baselines():

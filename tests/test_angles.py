@@ -1,0 +1,83 @@
+"""Angles in degrees wherever an angle is taken: each conversion, each error (radians beyond
+2π suggest the _deg spelling; both spellings at once), and the _deg columns of tables."""
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Board, Scene, Shot
+from carromlab.analysis import (
+    NoiseModel,
+    PocketPiece,
+    ShotGrid,
+    ShotPopulation,
+    cut_aim,
+    ghost_aim,
+    margin_of_error,
+    success_map,
+    target_geometry,
+)
+
+SCENE = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
+TARGET = PocketPiece(0, "ne").target(SCENE)
+BEYOND = "The 'angle' parameter is in radians and must lie in [-2π, 2π] (±6.283 rad). Got 90 rad (5156.6 degrees) instead; did you mean angle_deg=90?"
+
+
+def test_shot_takes_degrees():
+    assert Shot(0, -0.2526, angle_deg=90, speed=3).angle == math.pi / 2
+    assert Shot(0, -0.2526, angle_deg=-30.0, speed=3) == Shot(0, -0.2526, math.radians(-30.0), 3)
+    assert Shot(0, -0.2526, 2 * math.pi, 3).angle == 2 * math.pi  # one full turn is still radians
+    assert Shot.from_deg(0, -0.2526, angle_deg=45, speed=3).angle_deg == pytest.approx(45.0)
+
+
+def test_shot_degree_errors():
+    with pytest.raises(ValueError, match=re.escape(BEYOND)):
+        Shot(0, -0.2526, angle=90, speed=3)
+    with pytest.raises(ValueError, match="did you mean angle_deg=-7"):
+        Shot(0, -0.2526, -7.0, 3)
+    with pytest.raises(ValueError, match="either as 'angle' .* or as 'angle_deg'"):
+        Shot(0, -0.2526, angle=1.0, angle_deg=57.3, speed=3)
+    with pytest.raises(ValueError, match="'angle' parameter \\(rad\\) or 'angle_deg'"):
+        Shot(0, -0.2526, speed=3)
+    with pytest.raises(ValueError, match="'angle_deg' parameter"):
+        Shot(0, -0.2526, angle_deg=float("nan"), speed=3)
+
+
+def test_grid_and_population_take_degrees():
+    assert ShotGrid(placement=[0.0], angle_deg=[80, 90], speed=[2.0]) == ShotGrid([0.0], np.radians([80, 90]), [2.0])
+    assert ShotGrid(placement=[0.0], angle_deg=[-20.0], speed=[2.0], aim="cut").angle == (math.radians(-20.0),)
+    with pytest.raises(ValueError, match=re.escape(BEYOND)):
+        ShotGrid(placement=[0.0], angle=[90], speed=[2.0])
+    with pytest.raises(ValueError, match="not both"):
+        ShotGrid(placement=[0.0], angle=[1.0], angle_deg=[57.0], speed=[2.0])
+    pop = ShotPopulation(angle_deg=(-10.0, 10.0), speed=(1.0, 2.0), n=3)
+    assert pop.angle == pytest.approx((math.radians(-10.0), math.radians(10.0)))
+    with pytest.raises(ValueError, match="did you mean angle_deg=-50"):
+        ShotPopulation(angle=(-50, 50), speed=(1.0, 2.0), n=3)
+
+
+def test_aiming_functions_take_degrees():
+    x, y = 0.1, -0.2526
+    assert cut_aim(SCENE, TARGET, x, y, cut_deg=20.0) == pytest.approx(cut_aim(SCENE, TARGET, x, y, math.radians(20.0)))
+    with pytest.raises(ValueError, match="did you mean cut_deg=30"):
+        cut_aim(SCENE, TARGET, x, y, 30.0)
+    angle, cut = ghost_aim(SCENE, TARGET, x, y)
+    geo = target_geometry(SCENE, TARGET, x, y, angle_deg=np.degrees(angle))
+    assert geo["cut"].to_numpy() == pytest.approx(cut) and geo["cut_deg"].to_numpy() == pytest.approx(np.degrees(cut))
+    with pytest.raises(ValueError, match="not both"):
+        target_geometry(SCENE, TARGET, x, y, angle, angle_deg=np.degrees(angle))
+
+
+def test_tables_carry_degree_columns():
+    grid = ShotGrid(placement=[0.0], angle_deg=np.linspace(-4, 4, 9), speed=[2.5, 3.0], aim="ghost")
+    df = success_map(SCENE, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("none"), replicas=1, progress=False)
+    for col in ("aim", "angle", "cut"):
+        assert df.columns.get_loc(f"{col}_deg") == df.columns.get_loc(col) + 1
+        np.testing.assert_allclose(df[f"{col}_deg"], np.degrees(df[col]))
+    assert df["aim_deg"].tolist() == pytest.approx(np.tile(np.repeat(np.linspace(-4, 4, 9), 2), 1).tolist())
+    m = margin_of_error(df)
+    for col in ("best_aim", "best_angle", "aim_low", "aim_high", "aim_window", "margin", "cut"):
+        np.testing.assert_allclose(m[f"{col}_deg"], np.degrees(m[col]))
