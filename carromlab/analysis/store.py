@@ -261,7 +261,8 @@ def _parts(root: Path, fingerprint: str) -> dict[int, pa.Table]:
             continue
         table, problem = _load(p, fingerprint, int(m.group(1)))
         if table is None:
-            warnings.warn(f"The part {str(p)!r} {problem}: left out, and recomputed by a rerun of its sweep.", StoreWarning, stacklevel=3)
+            message = f"The part {str(p)!r} {problem}: left out, and recomputed by a rerun of its sweep."
+            warnings.warn(message, StoreWarning, stacklevel=3)
         else:
             found[int(m.group(1))] = table
     return found
