@@ -112,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
         est = comp.fits[r.law].estimates
         values = ", ".join(f"{e.parameter} = {e.estimate:.4g} [{e.ci_low:.4g}, {e.ci_high:.4g}]" for e in est.itertuples())
         delta = getattr(r, f"delta_{args.criterion}")
-        print(f"  {r.law}: delta {args.criterion.upper()} {delta:.1f}, weight {r.weight:.3f}; {values}")
+        flag = " (suspect: fails the goodness-of-fit check)" if r.suspect else ""
+        rank = f"delta {args.criterion.upper()} {delta:.1f}, weight {r.weight:.3f}" if r.identifiable else "not identifiable from these tracks, not ranked"
+        print(f"  {r.law}: {rank}{flag}; {values}")
     print(f"best law: {comp.best} (position noise {best.noise['position'] * 1e3:.2f} mm).")
     report(files, started)
     return 0

@@ -19,6 +19,7 @@ from .calibration_io import (
     register_calibration,
     save_calibration,
 )
+from ._goodness import FitWarning
 from .camera import BoardCalibration
 from .compare import LawComparison, compare_laws
 from .friction_fit import FITTABLE, FrictionFit, fit_friction
@@ -32,6 +33,7 @@ __all__ = [
     "CAMERA_DEFAULTS",
     "Calibration",
     "FITTABLE",
+    "FitWarning",
     "FrictionFit",
     "LawComparison",
     "RestitutionFit",

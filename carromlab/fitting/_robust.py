@@ -100,6 +100,16 @@ class Loss:
         return float(math.exp(res.x))
 
 
+def gaussian_sigma(r: np.ndarray, leverage: np.ndarray) -> float:
+    """Gaussian-equivalent standard deviation of residuals ``r``: 1.4826 times the median of
+    ``|r| / sqrt(1 - h)`` (the median absolute deviation, consistent for Gaussian noise,
+    and robust to outliers; each residual rescaled by its leverage h, the share of its
+    noise the fitted parameters absorb). Whatever the loss, this is the sigma of the
+    noise's Gaussian core; a loss's maximum-likelihood scale is not (Huber's at k = 1.345
+    is 0.87 sigma for Gaussian noise)."""
+    return float(1.4826 * np.median(np.abs(r) / np.sqrt(1.0 - leverage)))
+
+
 LOSSES = {"linear": Loss("linear", 1.0), "huber": Loss("huber", 1.345), "soft_l1": Loss("soft_l1", 1.287)}
 
 

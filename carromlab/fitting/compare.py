@@ -8,10 +8,17 @@ so a law with extra parameters that the data do not need (``linear`` with mu_v =
 Coulomb data, ``slide_spin`` with no spin) loses to the simpler law it contains, whereas
 AIC (H. Akaike, *IEEE Trans. Autom. Control* 19, 716, 1974, doi:10.1109/TAC.1974.1100705)
 picks such a law about one time in six.
+
+A law whose parameters the data cannot identify is fitted but marked and not ranked: a law
+whose spin couples into sliding (``slide_spin``) on tracks without angles, where the
+positions alone cannot tell it from Coulomb friction (its signature is the spin's decay).
+The per-law fits run their goodness-of-fit check quietly: a wrong law is expected to fail
+it, which the table shows (``suspect``) instead of a warning per law.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +28,9 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..physics.friction import FRICTION_LAWS, get_law
+from ..physics.params import PhysicsParams
+from ._goodness import FitWarning
+from ._kinematics import spin_moves_disc
 from .friction_fit import FrictionFit, fit_friction
 from .segments import Segmentation, segment_tracks
 from .tracks import Tracks
@@ -39,8 +49,11 @@ class LawComparison:
     criteria : pandas.DataFrame
         One row per law, best first: ``law``, ``n_params`` (law, nuisance and noise),
         ``loglik``, ``aic``, ``bic``, ``delta_aic``, ``delta_bic`` (difference to the best
-        law), ``weight`` (Akaike or Schwarz weight exp(-delta/2), normalised, of the
-        chosen criterion), ``noise`` (fitted position noise, m), ``success``.
+        identifiable law), ``weight`` (Akaike or Schwarz weight exp(-delta/2), normalised
+        over the identifiable laws, of the chosen criterion), ``noise`` (Gaussian-equivalent
+        position noise, m), ``success``, ``suspect`` (the fit failed its goodness-of-fit
+        check) and ``identifiable`` (False for a law the data cannot tell from a simpler
+        one: listed last, with NaN deltas and weight, never :attr:`best`).
     criterion : str
         ``"bic"`` or ``"aic"``, the criterion that orders the table.
     """
@@ -51,7 +64,7 @@ class LawComparison:
 
     @property
     def best(self) -> str:
-        """Name of the law with the smallest criterion."""
+        """Name of the identifiable law with the smallest criterion."""
         return str(self.criteria["law"].iat[0])
 
     def table(self) -> pd.DataFrame:
@@ -120,7 +133,10 @@ def compare_laws(
     if "parameters" in fit_options:
         raise ValueError("The 'parameters' option cannot be passed to compare_laws: each law fits its own parameters.")
     seg = data if isinstance(data, Segmentation) else segment_tracks(data)
-    fits = {n: fit_friction(seg, n, **fit_options) for n in names}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FitWarning)  # shown as the suspect column
+        fits = {n: fit_friction(seg, n, **fit_options) for n in names}
+    base = fit_options.get("params") or PhysicsParams()
     rows = pd.DataFrame(
         {
             "law": names,
@@ -130,12 +146,21 @@ def compare_laws(
             "bic": [fits[n].bic for n in names],
             "noise": [fits[n].noise["position"] for n in names],
             "success": [fits[n].success for n in names],
+            "suspect": [fits[n].suspect for n in names],
+            "identifiable": [seg.tracks.has_angle or not spin_moves_disc(get_law(n), base) for n in names],
         }
     )
-    rows["delta_aic"] = rows["aic"] - rows["aic"].min()
-    rows["delta_bic"] = rows["bic"] - rows["bic"].min()
+    if not rows["identifiable"].any():
+        raise ValueError(
+            f"The 'laws' parameter must include a law these tracks can identify. Got {names!r}: without "
+            "angles, positions cannot tell a spin-coupled law from Coulomb friction."
+        )
+    ok = rows["identifiable"]
+    for c in ("aic", "bic"):
+        rows[f"delta_{c}"] = (rows[c] - rows.loc[ok, c].min()).where(ok)
     w = np.exp(-0.5 * rows[f"delta_{criterion}"])
     rows["weight"] = w / w.sum()
-    rows = rows.sort_values(criterion, kind="stable", ignore_index=True)
-    cols = ["law", "n_params", "loglik", "aic", "bic", "delta_aic", "delta_bic", "weight", "noise", "success"]
+    rows = rows.sort_values(["identifiable", criterion], ascending=[False, True], kind="stable", ignore_index=True)
+    cols = ["law", "n_params", "loglik", "aic", "bic", "delta_aic", "delta_bic", "weight", "noise", "success",
+            "suspect", "identifiable"]  # fmt: skip
     return LawComparison(fits, rows[cols], criterion)

@@ -30,6 +30,7 @@ started from the given starting values, and the likelier of the two fits is kept
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -42,8 +43,9 @@ from scipy.stats import t as student_t
 from .._validation import check_choice, check_real
 from ..physics.friction import FrictionLaw, get_law
 from ..physics.params import PhysicsParams
+from ._goodness import FitWarning, runs_test
 from ._kinematics import NOMINAL_RADIUS, free_slide, spin_moves_disc
-from ._robust import Loss, get_loss
+from ._robust import Loss, gaussian_sigma, get_loss
 from .segments import Segmentation, segment_tracks
 from .tracks import Tracks
 
@@ -71,6 +73,9 @@ _NUISANCE = {
 }
 #: A residual beyond this many noise scales is reported as an outlier.
 OUTLIER_SIGMAS = 5.0
+#: Chance that the goodness-of-fit check flags a fit of the right law to tracks whose
+#: impacts were all seen (the runs tests of all segments together, Bonferroni).
+MISFIT_ALPHA = 1e-4
 _REL_STEP = 1e-4  # forward differences: truncation ~1e-4 relative, engine error 5e-9 m / step
 
 
@@ -104,7 +109,21 @@ class FrictionFit:
         weight the robust loss gave the point's coordinates: 1 = fully counted) and
         ``outlier`` (a residual beyond :data:`OUTLIER_SIGMAS` noise scales).
     noise : dict of str to float
-        Fitted noise scales: ``"position"`` (m) and, with angles, ``"angle"`` (rad).
+        Gaussian-equivalent standard deviation of the noise of each channel:
+        ``"position"`` (m, per coordinate) and, with angles, ``"angle"`` (rad): the
+        leverage-corrected median absolute residual times 1.4826, which is the sigma of
+        Gaussian noise whatever the loss, and of the Gaussian core of noise with outliers.
+    noise_scale : dict of str to float
+        The loss's maximum-likelihood scale of each channel, the unit the residuals are
+        standardised by (for "linear" the root-mean-square residual; for Huber's loss
+        about 0.87 ``noise`` with Gaussian noise).
+    suspect : bool
+        The goodness-of-fit check failed (see ``warnings``): some residuals run in long
+        stretches of one sign, as when an impact was missed or the law is wrong; the
+        estimates and intervals are then not to be trusted. A :class:`FitWarning` was
+        emitted.
+    warnings : tuple of str
+        What the check found, one message per failing segment and direction.
     loss : str
         The loss used.
     loglik : float
@@ -128,6 +147,9 @@ class FrictionFit:
     segments: pd.DataFrame
     residuals: pd.DataFrame
     noise: dict[str, float]
+    noise_scale: dict[str, float]
+    suspect: bool
+    warnings: tuple[str, ...]
     loss: str
     loglik: float
     n_obs: int
@@ -503,7 +525,7 @@ def fit_friction(
     starts = [_initial_segment(s, needs_spin) for s in segs]
     if not tracks.has_angle:
         theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
-        return _result(model, theta, lossfn, res)
+        return _announce(_result(model, theta, lossfn, res))
     # positions first, then spins from the unwrapped angles, then everything
     first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]})
     theta1, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
@@ -527,13 +549,39 @@ def fit_friction(
         theta, res = _solve(joint, _pack(joint, law_start, seg_starts), lossfn, max_passes)
         fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
     _, joint, theta, res = max(fits, key=lambda f: f[0])
-    return _result(joint, theta, lossfn, res)
+    return _announce(_result(joint, theta, lossfn, res))
+
+
+def _announce(fit: FrictionFit) -> FrictionFit:
+    if fit.suspect:
+        warnings.warn(f"The {fit.law!r} fit is suspect: " + "; ".join(fit.warnings), FitWarning, stacklevel=3)
+    return fit
+
+
+def _misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
+    """The goodness-of-fit check: a runs test on the signs of every segment's position
+    residuals along and across its direction of travel; the segments and directions whose
+    p-value is below :data:`MISFIT_ALPHA` divided by the number of tests."""
+    tests = []
+    for j, (s, (x, y, _)) in enumerate(zip(model.segs, model.predict(theta))):
+        phi = model.local_values(theta, j)["direction"]
+        rx, ry = s.x - x, s.y - y
+        for side, r in (("along", rx * math.cos(phi) + ry * math.sin(phi)), ("across", ry * math.cos(phi) - rx * math.sin(phi))):
+            tests.append((s, side, *runs_test(r)))
+    limit = MISFIT_ALPHA / max(len(tests), 1)
+    return tuple(
+        f"segment {s.segment} (disc {s.disc}, t = {s.t_ref:.3f}-{s.t_ref + s.t[-1]:.3f} s): the residuals {side} "
+        f"the track change sign in {runs} runs where {mean:.1f} are expected (p = {p:.1e}); an impact the "
+        "detector missed (give the breaks, or lower its threshold) or a law that does not fit"
+        for s, side, runs, mean, p in tests
+        if p < limit
+    )
 
 
 def _law_undetermined(model: _Model, theta: np.ndarray, lossfn: Loss) -> bool:
     """Whether a law parameter of a fit is not identifiable or sits on a bound."""
     lo, hi = model.bounds()
-    _, bad = _covariance(model.jacobian(theta, lo, hi), model.residuals(theta), lossfn)
+    _, bad, _ = _covariance(model.jacobian(theta, lo, hi), model.residuals(theta), lossfn)
     return any(i < model.k for i in bad) or bool(_at_bound(theta, lo, hi)[: model.k].any())
 
 
@@ -622,9 +670,9 @@ def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
     return out
 
 
-def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray, list[int]]:
-    """Sandwich covariance A^-1 B A^-1 of an M-estimator (see ``_robust``) and the columns
-    that the data cannot identify.
+def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray, list[int], np.ndarray]:
+    """Sandwich covariance A^-1 B A^-1 of an M-estimator (see ``_robust``), the columns
+    that the data cannot identify, and the leverage h of every residual.
 
     With J standardised, A = J^T diag(psi'(u)) J and B = J^T diag(psi(u)^2 / (1 - h)) J,
     summed residual by residual: each channel (positions, angles) and each segment carries
@@ -653,14 +701,14 @@ def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss) -> tuple[np.ndarray,
     bad = sorted({int(i) for v in vt[null] for i in np.flatnonzero(np.abs(v) > 0.1)})
     cov[bad, :] = np.nan
     cov[:, bad] = np.nan
-    return cov, bad
+    return cov, bad, h
 
 
 def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult) -> FrictionFit:
     lo, hi = model.bounds()
     u = model.residuals(theta)
     J = model.jacobian(theta, lo, hi)
-    cov, bad = _covariance(J, u, lossfn)
+    cov, bad, h = _covariance(J, u, lossfn)
     n, p = J.shape
     k = model.k
     se = np.sqrt(np.diag(cov))
@@ -692,6 +740,7 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
             row[f"{name}_se"] = ses.get(name, math.nan)
         seg_rows.append(row)
     residuals = _residual_table(model, theta, u, lossfn)
+    misfit = _misfit(model, theta)
     loglik = _loglik(model, theta, lossfn)
     n_params = p + len(model.sigma)
     message = str(res.message)
@@ -705,7 +754,10 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
         covariance=covariance,
         segments=pd.DataFrame(seg_rows),
         residuals=residuals,
-        noise=dict(model.sigma),
+        noise=_gaussian_noise(model, u, h),
+        noise_scale=dict(model.sigma),
+        suspect=bool(misfit),
+        warnings=misfit,
         loss=lossfn.name,
         loglik=loglik,
         n_obs=n,
@@ -715,6 +767,16 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
         success=bool(res.success),
         message=message,
     )
+
+
+def _gaussian_noise(model: _Model, u: np.ndarray, h: np.ndarray) -> dict[str, float]:
+    """Gaussian-equivalent noise of each channel (see :func:`~._robust.gaussian_sigma`)."""
+    angle = np.zeros(model.n_res, dtype=bool)
+    angle[model.angle_rows] = True
+    out = {"position": gaussian_sigma(u[~angle], h[~angle]) * model.sigma["position"]}
+    if model.angles:
+        out["angle"] = gaussian_sigma(u[angle], h[angle]) * model.sigma["angle"]
+    return out
 
 
 def _residual_table(model: _Model, theta: np.ndarray, u: np.ndarray, lossfn: Loss) -> pd.DataFrame:

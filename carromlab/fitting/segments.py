@@ -12,7 +12,9 @@ beyond that (a turn, a gain, or a larger loss) by more than ``threshold`` standa
 the gap that best splits its neighbourhood into two lines; windows are then cut there and
 the search repeats, so impacts a few frames apart are found one after the other. A break
 that no contact explains, within two frames of an explained impact of the same disc, is
-merged into it.
+merged into it; so are two consecutive impacts of a disc on the same cushion or peg (the
+detector cut on both sides of the true frame gap, as it can next to a missing frame), into
+one at the gap that best splits their points into two lines.
 
 An outlier would look like two impacts, so the points are screened first: a point is
 *suspect* when no window of ``window`` consecutive points containing it agrees with it (the
@@ -405,7 +407,34 @@ def segment_tracks(
         if redundant:
             gaps = {dk: v for dk, v in gaps.items() if dk not in redundant}
             segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
+        while (merged := _merge_double_hits(impacts, discs, gaps, seg_of)) is not None:
+            gaps = merged
+            segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
     return Segmentation(tracks, points, segments, impacts, sigma)
+
+
+def _merge_double_hits(
+    impacts: pd.DataFrame, discs: dict[int, _Disc], gaps: dict[tuple[int, int], float], seg_of: dict[int, np.ndarray]
+) -> dict[tuple[int, int], float] | None:
+    """The breaks with the first split impact merged, or None if there is none.
+
+    A disc sliding on straight lines cannot hit the same cushion or peg twice in a row, so
+    two such consecutive impacts are one that the detector cut on both sides of the true
+    frame gap (a few points between them seen as a segment, as when a frame next to the
+    impact is missing): both breaks are replaced by the one gap that best splits the
+    points around them into two lines (:meth:`_Disc.refine`)."""
+    for d, dd in discs.items():
+        mine = impacts[(impacts["disc"] == d) | (impacts["other"] == d)]
+        for a, b in zip(mine.itertuples(index=False), list(mine.itertuples(index=False))[1:]):
+            same = a.kind == b.kind and a.kind in ("cushion", "peg") and a.where == b.where and a.disc == b.disc == d
+            if not same or a.segment_after != b.segment_before:
+                continue
+            k1, k2 = (int(np.flatnonzero(seg_of[d] == s)[-1]) for s in (a.segment_before, b.segment_before))
+            dd.cuts = sorted(k for (e, k) in gaps if e == d and k not in (k1, k2))
+            cut = dd.refine(k1, k2 + 1)
+            rest = {dk: v for dk, v in gaps.items() if dk not in ((d, k1), (d, k2))}
+            return {**rest, (d, cut): max(gaps[(d, k1)], gaps[(d, k2)])}
+    return None
 
 
 def _assemble(

@@ -2,16 +2,20 @@
 
 import json
 import os
+import threading
+import warnings
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from carromlab import Scene
 from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, read_store, success_map
 from carromlab.analysis import success as success_module
 from carromlab.analysis.breaks import break_study
-from carromlab.analysis.store import MANIFEST
+from carromlab.analysis.store import MANIFEST, StoreWarning, describe
+from carromlab.analysis.sweep import run_sweep
 
 distributed = pytest.importorskip("distributed")
 
@@ -76,7 +80,8 @@ def test_resume_after_deleted_corrupt_and_stray_files(run_map, tmp_path):
     parts[3].write_bytes(parts[3].read_bytes()[:100])  # a torn file: unreadable, recomputed
     (store / ".part-000004.parquet.0123.tmp").write_bytes(b"half a chunk")  # stray temporary file
     kept = {p: p.stat().st_mtime_ns for p in parts[5:]}
-    pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
+    with pytest.warns(StoreWarning, match="part-000003.parquet' is unreadable"):
+        pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
     assert all(p.stat().st_mtime_ns == t for p, t in kept.items())  # finished chunks were not rerun
     assert len(list(store.glob("part-*.parquet"))) == 10
 
@@ -131,3 +136,144 @@ def test_pandas_reads_the_store_as_a_dataset(run_map, tmp_path):
     ds = pd.read_parquet(store).sort_values("cell", ignore_index=True)
     assert len(ds) == len(df) and np.allclose(ds["p_success"], df["p_success"], equal_nan=True)
     assert os.listdir(store)  # nothing else to check: pyarrow skipped the "." file
+
+
+def _data_region(path):
+    """Byte range of a Parquet file between its leading magic and its footer."""
+    raw = path.read_bytes()
+    footer = int.from_bytes(raw[-8:-4], "little")
+    return 4, len(raw) - 8 - footer
+
+
+def test_a_part_with_corrupt_data_pages_and_an_intact_footer_is_recomputed(run_map, tmp_path):
+    ref = run_map()
+    store = tmp_path / "map"
+    run_map(store=store, chunk_cells=5)
+    part = store / "part-000004.parquet"
+    start, stop = _data_region(part)
+    raw = bytearray(part.read_bytes())
+    mid = (start + stop) // 2
+    raw[mid : mid + 64] = bytes(64)
+    part.write_bytes(bytes(raw))
+    assert pq.read_schema(part).metadata  # the footer still reads
+    with pytest.warns(StoreWarning, match="part-000004.parquet' is unreadable"):
+        pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
+    pq.read_table(part, page_checksum_verification=True)  # rewritten whole
+
+
+def test_a_part_holding_another_chunks_rows_is_recomputed(run_map, tmp_path):
+    ref = run_map()
+    store = tmp_path / "map"
+    run_map(store=store, chunk_cells=5)
+    (store / "part-000006.parquet").write_bytes((store / "part-000002.parquet").read_bytes())
+    with pytest.warns(StoreWarning, match="part-000006.parquet' holds the rows of chunk 2, not 6"):
+        out = run_map(store=store, chunk_cells=5)
+    pd.testing.assert_frame_equal(out, ref)
+    assert not out.duplicated(["cell"]).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pd.testing.assert_frame_equal(read_store(store), ref)
+
+
+class _Rows:
+    """A sweep task whose rows carry the seed they were made with."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __call__(self, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
+        return pd.DataFrame({"cell": cells["cell"].to_numpy(), "seed": self.seed})
+
+
+def _sweep(store, seed, n=24):
+    cells = pd.DataFrame({"cell": np.arange(n)})
+    return run_sweep("demo", _Rows(seed), cells, manifest={"seed": seed}, replicas=1, chunk_cells=3,
+                     client=None, workers=1, store=store, progress=False)  # fmt: skip
+
+
+def _race(store, seeds):
+    """Run one sweep per seed on threads started together; each gives its rows or its error."""
+    gate = threading.Barrier(len(seeds))
+    out: list[object] = [None] * len(seeds)
+
+    def one(i):
+        gate.wait()
+        try:
+            out[i] = _sweep(store, seeds[i])
+        except ValueError as exc:
+            out[i] = exc
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(seeds))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def test_two_writers_with_different_seeds_never_share_a_new_store(tmp_path):
+    for trial in range(30):
+        out = _race(tmp_path / f"s{trial}", [1, 2])
+        won = [(seed, r) for seed, r in zip([1, 2], out) if isinstance(r, pd.DataFrame)]
+        lost = [r for r in out if isinstance(r, ValueError)]
+        assert len(won) == 1 and len(lost) == 1, (trial, out)
+        assert "holds a different sweep (differing: seed)" in str(lost[0])
+        seed, rows = won[0]
+        assert (rows["seed"] == seed).all() and rows["cell"].tolist() == list(range(24))
+
+
+def test_two_writers_with_the_same_parameters_share_a_store(tmp_path):
+    for trial in range(10):
+        a, b = _race(tmp_path / f"s{trial}", [5, 5])
+        pd.testing.assert_frame_equal(a, b)
+        assert (a["seed"] == 5).all() and a["cell"].tolist() == list(range(24))
+
+
+def test_a_truncated_manifest_is_a_clear_error(tmp_path):
+    store = tmp_path / "s"
+    ref = _sweep(store, 1)
+    manifest = store / MANIFEST
+    kept = {p: p.stat().st_mtime_ns for p in store.glob("part-*.parquet")}
+    manifest.write_bytes(manifest.read_bytes()[:40])
+    with pytest.raises(ValueError, match=rf"manifest '.*{MANIFEST}' is damaged .*delete {MANIFEST} and rerun"):
+        _sweep(store, 1)
+    with pytest.raises(ValueError, match=rf"manifest '.*{MANIFEST}' is damaged"):
+        read_store(store)
+    manifest.unlink()  # the recovery the message suggests: the finished parts are kept
+    pd.testing.assert_frame_equal(_sweep(store, 1), ref)
+    assert all(p.stat().st_mtime_ns == t for p, t in kept.items())
+
+
+class _Fussy:
+    """A foul check that is not a dataclass, with a repr that hides its threshold."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+
+    def __repr__(self) -> str:
+        return "_Fussy()"
+
+    @property
+    def needs_final_positions(self) -> bool:
+        return False
+
+    def __call__(self, scene, batch):
+        return np.full(len(batch), self.speed < 3.0)  # every shot a foul below 3
+
+
+def test_a_custom_foul_check_is_fingerprinted_by_its_state_and_code(two_coin_scene, small_grid_args, tmp_path):
+    grid = ShotGrid(**small_grid_args, aim="ghost")
+    store = tmp_path / "map"
+    kw = dict(replicas=4, seed=1, progress=False, store=store)
+    first = success_map(two_coin_scene, PocketPiece(0, fouls=_Fussy(5.0)), grid, **kw)
+    pd.testing.assert_frame_equal(success_map(two_coin_scene, PocketPiece(0, fouls=_Fussy(5.0)), grid, **kw), first)
+    with pytest.raises(ValueError, match=r"differing: parameters\.goal\.fouls\.state\.speed"):
+        success_map(two_coin_scene, PocketPiece(0, fouls=_Fussy(1.0)), grid, **kw)
+    # the same repr and state but other code (classes without source: their bytecode)
+    made = []
+    for body in ("return np.zeros(len(batch), bool)", "return np.ones(len(batch), bool)", "return np.zeros(len(batch), bool)"):
+        space: dict = {"__name__": "typed_in_a_session"}
+        exec(f"class Check:\n    def __call__(self, scene, batch):\n        {body}\n", space)
+        made.append(describe(space["Check"]()))
+    assert made[0] == made[2] != made[1]
+    assert describe(_Fussy(1.0)) == describe(_Fussy(1.0)) != describe(_Fussy(2.0))

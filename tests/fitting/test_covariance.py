@@ -40,7 +40,7 @@ def test_standard_errors_match_the_spread(loss):
             return (X @ b - y) / ASSUMED
 
         fit = least_squares(res, np.zeros(2), loss=lossfn.name, f_scale=lossfn.k)
-        cov, bad = _covariance(X / ASSUMED[:, None], res(fit.x), lossfn)
+        cov, bad, _ = _covariance(X / ASSUMED[:, None], res(fit.x), lossfn)
         assert bad == []
         estimates.append(fit.x)
         ses.append(np.sqrt(np.diag(cov)))
@@ -52,5 +52,5 @@ def test_unidentifiable_columns_are_named():
     X = design()
     X = np.c_[X, X[:, 0]]  # a third parameter that only repeats the first
     u = np.random.default_rng(0).normal(size=len(X))
-    cov, bad = _covariance(X, u, get_loss("huber"))
+    cov, bad, _ = _covariance(X, u, get_loss("huber"))
     assert bad == [0, 2] and np.isnan(cov[0, 0]) and np.isfinite(cov[1, 1]) and cov[1, 1] > 0
