@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
-from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, decel_bound, seg_eval,
+from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
                                             seg_free, seg_init, seg_start, seg_time_at)
 from carromlab.physics._kinematics import compiled_law
 
@@ -531,70 +531,69 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
     return INFINITY
 
 
-cdef inline double point_segment2(double px, double py, double ax, double ay, double bx, double by) noexcept nogil:
-    """Squared distance from point p to the segment ab."""
-    cdef double ex = bx - ax, ey = by - ay, l2 = ex * ex + ey * ey, u = 0.0
-    if l2 > 0.0:
-        u = ((px - ax) * ex + (py - ay) * ey) / l2
-        u = 0.0 if u < 0.0 else (1.0 if u > 1.0 else u)
-    ex = ax + u * ex - px
-    ey = ay + u * ey - py
-    return ex * ex + ey * ey
+cdef double first_entry_quartic(double* c, double T) noexcept nogil:
+    """First time in [0, T] at which the quartic f, positive at 0, reaches 0 (INF if it
+    stays positive). The root is bracketed on a monotone piece and returned from the
+    positive side, so f > 0 before the returned time."""
+    cdef double crit[8]
+    cdef int ncrit, k
+    cdef double a1 = c[1] * T, a2 = c[2] * T * T, a3 = c[3] * T * T * T, a4 = c[4] * T * T * T * T
+    # positive Bernstein coefficients on [0, T]: f > 0 there (most pairs end here)
+    if (c[0] + 0.25 * a1 > 0.0 and c[0] + 0.5 * a1 + a2 / 6.0 > 0.0
+            and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > 0.0 and c[0] + a1 + a2 + a3 + a4 > 0.0):
+        return INFINITY
+    ncrit = monotone_pieces(c, T, crit)
+    for k in range(ncrit - 1):
+        if crit[k + 1] > crit[k] and poly(c, crit[k + 1]) <= 0.0:
+            return bracket_root(c, 0, crit[k], crit[k + 1], poly(c, crit[k]))
+    return INFINITY
 
 
-cdef double segments_apart(double ax, double ay, double bx, double by,
-                           double cx, double cy, double dx, double dy) noexcept nogil:
-    """Distance between the segments ab and cd (0 if they cross)."""
-    cdef double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-    cdef double d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-    cdef double d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-    cdef double d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-    cdef double m
-    if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and ((d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)):
-        return 0.0
-    m = point_segment2(ax, ay, cx, cy, dx, dy)
-    m = min(m, point_segment2(bx, by, cx, cy, dx, dy))
-    m = min(m, point_segment2(cx, cy, ax, ay, bx, by))
-    m = min(m, point_segment2(dx, dy, ax, ay, bx, by))
-    return sqrt(m)
+cdef inline void position_at(Sim* s, int i, double T, double* x, double* y, double* v) noexcept nogil:
+    """Position and speed of disc i at time T inside its current segment (numeric laws),
+    without touching the cache of the current state (``state_ex``)."""
+    cdef double sd, w
+    seg_eval(s.lp, s.R[i], &s.seg[i], T - s.t0[i], &sd, v, &w)
+    x[0] = s.x0[i] + s.ux[i] * sd
+    y[0] = s.y0[i] + s.uy[i] * sd
 
 
 cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexcept nogil:
     """First contact of two moving discs within T (s from now) for the friction laws
     without a closed-form contact time.
 
-    Each disc slides on a straight line to a known stop, so a pair whose swept segments
-    stay further apart than sigma cannot meet, and a pair on identical segments keeps its
-    offset. Otherwise, conservative advancement on the exact positions: the second
-    derivative of the gap is at least -A, where A bounds the relative deceleration of the
-    two discs, so gap(t + h) >= gap + gap' h - A h^2 / 2 and each step goes to the first
-    root of that bound reduced by TOUCH / 2. Near a transversal contact the steps are
-    Newton steps from the entering side (quadratic convergence); no contact is missed and
-    an overlap can never exceed TOUCH / 2."""
-    cdef double tc = s.t, tend = s.t + T, A, Ai, Aj, cs, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
-    cdef double wx, wy, gdot, g0, step, qx, qy, g2, ai, aj, di, dj, tstop, li, lj
+    Each disc slides on a straight line, its deceleration within the bounds [a_lo, a_hi]
+    of its segment (``seg_bounds``). With the mid-range decelerations the offset D of the
+    pair is the quartic-gap offset D_q = d + w t + q t^2 of the Coulomb solver, up to
+    |D - D_q| <= E t^2 (E the sum of the two half-ranges, halved), so the gap exceeds
+    |D_q| - E t^2 - sigma. Conservative advancement on the exact positions: each step goes
+    to the first root of this lower bound reduced by TOUCH / 2, a quartic solved exactly
+    (``first_entry_quartic``): no contact is missed and an overlap can never exceed
+    TOUCH / 2. The error of the bound is E t^2 from the last exact state, so near a
+    transversal contact the steps converge quadratically, and a pair whose lower bound
+    never closes within T is rejected after one step. The contact time found is then
+    polished by a Newton step on the exact gap (velocities from the segments)."""
+    cdef Seg* gi = &s.seg[i]
+    cdef Seg* gj = &s.seg[j]
+    cdef double tc = s.t, tend = s.t + T, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
+    cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h
+    cdef double c[5]
     cdef int it
     if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
             and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
         return INFINITY   # same motion (the spin moves a disc only under slide-spin): a fixed offset
-    state_ex(s, i, s.t, &xi, &yi, &vi, &di)
-    state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
-    motion_left(s, i, vi, di, &li, &tstop)
-    motion_left(s, j, vj, dj, &lj, &tstop)
-    if segments_apart(xi, yi, xi + s.ux[i] * li, yi + s.uy[i] * li,
-                      xj, yj, xj + s.ux[j] * lj, yj + s.uy[j] * lj) > sigma + TOUCH:
-        return INFINITY
-    Ai = decel_bound(s.lp, vi)
-    Aj = decel_bound(s.lp, vj)
-    # |a_i u_i - a_j u_j| over a_i in [0, Ai], a_j in [0, Aj]
-    cs = s.ux[i] * s.ux[j] + s.uy[i] * s.uy[j]
-    A = Ai * Ai + Aj * Aj - 2.0 * Ai * Aj * cs
-    if cs > 0.0:
-        A = max(A, max(Ai * Ai, Aj * Aj))
-    A = sqrt(A)
+    ai = 0.5 * (gi.a_lo + gi.a_hi)
+    aj = 0.5 * (gj.a_lo + gj.a_hi)
+    E = 0.25 * (gi.a_hi - gi.a_lo + gj.a_hi - gj.a_lo)
+    qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
+    qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     for it in range(100000):
-        state_at(s, i, tc, &xi, &yi, &vi)
-        state_at(s, j, tc, &xj, &yj, &vj)
+        if it == 0:
+            state_at(s, i, tc, &xi, &yi, &vi)
+            state_at(s, j, tc, &xj, &yj, &vj)
+        else:
+            position_at(s, i, tc, &xi, &yi, &vi)
+            position_at(s, j, tc, &xj, &yj, &vj)
         dx = xi - xj
         dy = yi - yj
         dist = sqrt(dx * dx + dy * dy)
@@ -605,25 +604,29 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
         if gap <= TOUCH:
             # reached by stepping, any approach is an impact (else the steps shrink to 0)
             if gdot < -V_EPS or (it > 0 and gdot < 0.0):
-                return tc
+                if it == 0:
+                    return tc
+                # Newton on the exact gap, kept when its curvature error is negligible
+                h = -gap / gdot
+                if ((wx * wx + wy * wy) / dist + gi.a_hi + gj.a_hi) * h * h <= 0.01 * TOUCH:
+                    tc += h
+                return tc if tc > s.t else s.t
             if gdot <= V_EPS and it == 0:
                 ai = decel(s.lp, s.R[i], vi, fabs(spin_at(s, i, tc))) if vi > 0.0 else 0.0
                 aj = decel(s.lp, s.R[j], vj, fabs(spin_at(s, j, tc))) if vj > 0.0 else 0.0
-                qx = -(ai * s.ux[i] - aj * s.ux[j])
-                qy = -(ai * s.uy[i] - aj * s.uy[j])
-                g2 = (wx * wx + wy * wy - gdot * gdot + dx * qx + dy * qy) / dist
+                g2 = (wx * wx + wy * wy - gdot * gdot - dx * (ai * s.ux[i] - aj * s.ux[j])
+                      - dy * (ai * s.uy[i] - aj * s.uy[j])) / dist
                 if g2 < -V_EPS:
                     return tc   # pressed together
-        g0 = gap + 0.5 * TOUCH
-        if gap < 0.0:
-            g0 = 0.5 * TOUCH  # touching and not approaching: allow TOUCH / 2 more per step
-        if A > 0.0:
-            step = (gdot + sqrt(gdot * gdot + 2.0 * A * g0)) / A
-        elif gdot < 0.0:
-            step = g0 / (-gdot)
-        else:
+        # touching and not approaching: allow TOUCH / 2 more per step
+        se = (dist if gap < 0.0 else sigma) - 0.5 * TOUCH
+        gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
+        c[4] -= E * E
+        c[2] -= 2.0 * se * E
+        h = first_entry_quartic(c, tend - tc)
+        if not (h < INFINITY):
             return INFINITY
-        tc += step
+        tc += h
         if tc >= tend:
             return INFINITY
     return INFINITY
@@ -657,6 +660,8 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
             # a touching, barely approaching pair is not an impact (see V_EPS)
             if sd == 0.0 and -(dx * s.ux[i] + dy * s.uy[i]) * vi < V_EPS * dist:
                 return INFINITY
+            if sd > vi * T:
+                return INFINITY   # slower than v from now on: not before the horizon
             ti = travel(s, i, vi, di, sd)
         else:
             sd = circle_entry(-dx, -dy, s.ux[j], s.uy[j], sigma)
@@ -664,6 +669,8 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
             if sd > smax:
                 return INFINITY
             if sd == 0.0 and ((dx * s.ux[j] + dy * s.uy[j]) * vj < V_EPS * dist):
+                return INFINITY
+            if sd > vj * T:
                 return INFINITY
             ti = travel(s, j, vj, dj, sd)
         return s.t + ti if ti <= T else INFINITY

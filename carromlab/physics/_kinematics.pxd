@@ -72,6 +72,7 @@ cdef struct Seg:
     double w_stop        # rad/s, spin when the sliding stops
     double x0            # slide-spin: ln of the universal remaining time at the start
     double a0            # SEG_COULOMB: deceleration, m/s^2
+    double a_lo, a_hi    # m/s^2, bounds of the deceleration from the start to the stop
     Table tb
 
 cdef void farkas(double eps, double* F, double* T) noexcept nogil

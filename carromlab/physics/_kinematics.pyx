@@ -48,6 +48,7 @@ DEF ATOL_V = 1e-13
 DEF ATOL_W = 1e-10
 DEF MAX_STEPS = 100000
 DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
+DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -629,8 +630,11 @@ cdef double invert_hermite(const double* y, const double* d, int k, double h, do
         if hi - lo <= 1e-16 * h:
             break
         df = dhermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
-        x = x - f / df if df != 0.0 else 0.5 * (lo + hi)
-        if not (x > lo and x < hi):
+        if df != 0.0 and x - f / df > lo and x - f / df < hi:
+            x = x - f / df
+            if fabs(f) <= NEWTON_DONE * fabs(df) * h:
+                break   # quadratic convergence: the next step would be below rounding
+        else:
             x = 0.5 * (lo + hi)
     return x
 
@@ -721,11 +725,46 @@ cdef void seg_init(Seg* sg) noexcept nogil:
     sg.t_stop = 0.0
     sg.s_stop = 0.0
     sg.w_stop = 0.0
+    sg.a_lo = 0.0
+    sg.a_hi = 0.0
     table_init(&sg.tb)
 
 
 cdef void seg_free(Seg* sg) noexcept nogil:
     table_free(&sg.tb)
+
+
+DEF DECEL_MARGIN = 1e-9  # relative widening of the deceleration bounds (table and rounding errors)
+
+
+cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
+    """Set sg.a_lo <= sg.a_hi, bounds (m/s^2) of the deceleration over the whole segment,
+    for the contact solver of the engine. Exact for a constant deceleration. Slide-spin
+    with constant mu: eps moves monotonically to eps* and F increases with eps, so the
+    deceleration lies between its start value and mu g F(eps*). Speed-only laws: mu(v) is
+    monotone in v and the drag grows with v. Integrated segments: [0, decel_bound]."""
+    cdef double lo, hi, m0, m1, e
+    if sg.mode == SEG_REST:
+        lo = 0.0
+        hi = 0.0
+    elif sg.mode == SEG_COULOMB:
+        lo = sg.a0
+        hi = sg.a0
+    elif sg.mode == SEG_SLIDE_SPIN:
+        # F < 1, and F(eps) / eps falls from 1 to F* / eps* on [0, eps*]
+        e = sg.v0 / (R * sg.w0)
+        lo = lp.g * lp.mu * (ss_F if sg.side == 0 else ss_F * e / ss_eps)
+        hi = lp.g * lp.mu * (1.0 if sg.side == 0 else ss_F)
+    elif sg.mode == SEG_SPEED:
+        m0 = mu_of_v(lp, 0.0)
+        m1 = mu_of_v(lp, sg.v0)
+        lo = lp.g * min(m0, m1)
+        hi = lp.g * max(m0, m1) + lp.drag * sg.v0 * sg.v0
+    else:
+        lo = 0.0
+        hi = decel_bound(lp, sg.v0)
+    sg.a_lo = lo * (1.0 - DECEL_MARGIN)
+    sg.a_hi = hi * (1.0 + DECEL_MARGIN)
 
 
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
@@ -739,6 +778,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
     sg.s_stop = 0.0
     if v0 <= 0.0:
         sg.mode = SEG_REST
+        seg_bounds(lp, R, sg)
         return 0
     if lp.kind == KIND_COULOMB or lp.kind == KIND_SLIDE_SPIN:
         sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.x0, &sg.t_stop, &sg.s_stop)
@@ -758,6 +798,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.w_stop = sg.tb.w_stop
     if sg.w_stop < 0.0:
         sg.w_stop = 0.0
+    seg_bounds(lp, R, sg)
     return 0
 
 
@@ -853,8 +894,11 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
         if hi - lo <= 2e-16 * sg.t_stop:
             break
         df = 0.5 * v / r if r > 0.0 else 0.0
-        rho = rho - f / df if df > 0.0 else 0.5 * (lo + hi)
-        if not (rho > lo and rho < hi):
+        if df > 0.0 and rho - f / df > lo and rho - f / df < hi:
+            rho = rho - f / df
+            if fabs(f) <= NEWTON_DONE * df * rho:
+                break   # quadratic convergence: the next step would be below rounding
+        else:
             rho = 0.5 * (lo + hi)
     return sg.t_stop - rho
 
