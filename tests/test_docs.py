@@ -14,7 +14,7 @@ from pathlib import Path
 import carromlab
 
 DOCS = Path(__file__).parents[1] / "docs"
-SUBPACKAGES = ("analysis", "cli", "engine", "equipment", "fitting", "match", "physics", "plotting", "rules")
+SUBPACKAGES = ("analysis", "cli", "engine", "equipment", "explore", "fitting", "match", "physics", "plotting", "rules")
 
 
 def public_objects() -> dict[str, object]:
