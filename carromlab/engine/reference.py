@@ -410,7 +410,7 @@ def simulate_reference(
     holes : sequence of (x, y, radius) or (x, y, radius, capture_speed_max)
         Round holes and pockets, m (and m/s). A disc of radius r falls when its centre is
         within ``sqrt(radius^2 - r^2)`` of the hole centre (never if ``radius <= r``); a
-        hole's own ``capture_speed_max`` (default inf, as :class:`~carromlab.Hole`) and
+        hole's own ``capture_speed_max`` (inf: no limit; see :class:`~carromlab.equipment.Hole`) and
         ``params.capture_speed_max``, the smaller, bound the crossing speed that falls.
     pegs : sequence of (x, y, radius)
         Fixed round pegs, m.

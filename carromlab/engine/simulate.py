@@ -33,7 +33,10 @@ CUSHIONS = ("east", "west", "north", "south")
 def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
     """Board, disc and parameter arrays of ``scene`` packed for the compiled engine."""
     b = scene.board
-    holes = np.array([(h.x, h.y, h.radius, h.capture_speed_max) for h in b.holes], dtype=float).reshape(-1, 4)
+    holes = np.array(
+        [(h.x, h.y, h.radius, math.inf if h.capture_speed_max is None else h.capture_speed_max) for h in b.holes],
+        dtype=float,
+    ).reshape(-1, 4)
     pegs = np.array([(p.x, p.y, p.radius) for p in b.pegs], dtype=float).reshape(-1, 3)
     radius = scene.arrays["radius"]
     law = get_law(params.friction_law)

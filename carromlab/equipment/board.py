@@ -113,10 +113,10 @@ class Hole:
     name : str
         Label of the hole (``"sw"``, ``"se"``, ``"ne"``, ``"nw"`` for pockets,
         ``"20"`` for the crokinole hole).
-    capture_speed_max : float
-        A disc crossing the capture circle faster than this passes over the hole, m/s, in
-        (0, inf]. Default ``inf`` (every crossing falls: a pocket's open side and net take
-        any disc); the crokinole 20-hole sets a finite value (:meth:`Board.crokinole`). The
+    capture_speed_max : float or None
+        A disc crossing the capture circle faster than this passes over the hole, m/s,
+        > 0. Default None: no limit (every crossing falls: a pocket's open side and net
+        take any disc); the crokinole 20-hole sets one (:meth:`Board.crokinole`). The
         engine uses the smaller of this and ``PhysicsParams.capture_speed_max``.
 
     Examples
@@ -130,13 +130,13 @@ class Hole:
     y: float
     radius: float
     name: str
-    capture_speed_max: float = math.inf
+    capture_speed_max: float | None = None
 
     def __post_init__(self) -> None:
         _set_reals(self, ("x", "y"), unit="m")
         _set_reals(self, ("radius",), low=0.0, low_open=True, unit="m")
         _check_name("name", self.name)
-        if self.capture_speed_max != math.inf:
+        if self.capture_speed_max is not None:
             _set_reals(self, ("capture_speed_max",), low=0.0, low_open=True, unit="m/s")
 
     def capture_radius(self, disc_radius: float) -> float:
@@ -1020,7 +1020,7 @@ class Board:
         shooting_line_radius: float = 12 * _INCH,
         ditch_width: float = 2 * _INCH,
         hole_diameter: float = 1.375 * _INCH,
-        hole_capture_speed: float = 0.47,
+        hole_capture_speed: float | None = 0.47,
         peg_diameter: float = 0.25 * _INCH,
         peg_count: int = 8,
         peg_offset: float = math.pi / 8,
@@ -1037,8 +1037,8 @@ class Board:
         hole_diameter : float
             Diameter of the 20-hole at the centre. [SPEC 1 3/8 in = 3.49 cm]
         hole_capture_speed : float
-            Fastest crossing of the 20-hole's capture circle that still falls in, m/s, in
-            (0, inf] (``inf``: every crossing falls). [CALC 0.47 m/s: a 1 1/4 in disc
+            Fastest crossing of the 20-hole's capture circle that still falls in, m/s,
+            > 0 (None: every crossing falls). [CALC 0.47 m/s: a 1 1/4 in disc
             (r = 15.9 mm) in the 3.49 cm hole tips in while its centre is within
             rho = sqrt(Rh^2 - r^2) = 7.3 mm of the hole's centre; crossing along a diameter
             it is unsupported for 2 rho / v, and it is caught by the far wall of the hole

@@ -81,6 +81,17 @@ class RestitutionFit:
     impacts: pd.DataFrame
     estimates: pd.DataFrame
 
+    def __repr__(self) -> str:
+        est = ", ".join(f"{r.parameter} = {r.estimate:.3g} +- {r.std_error:.2g}" for r in self.estimates.itertuples())
+        used = int(self.impacts["used"].sum()) if "used" in self.impacts else 0
+        return f"RestitutionFit({est or 'no estimates'}; {used} of {len(self.impacts)} impacts used)"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html
+
+        used = int(self.impacts["used"].sum()) if "used" in self.impacts else 0
+        return rich_html("RestitutionFit", {"impacts": len(self.impacts), "used": used}, table=self.estimates)
+
     def table(self) -> pd.DataFrame:
         """The pooled estimates (a copy of :attr:`estimates`)."""
         return self.estimates.copy()

@@ -13,6 +13,7 @@ import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["figure_png", "rich_html", "scene_picture"]
@@ -47,13 +48,20 @@ def figure_png(draw: Callable[[Any], Any], *, inches: float = _PICTURE_INCHES, d
     return f'<img src="data:image/png;base64,{data}" style="max-width:{int(inches * dpi)}px">'
 
 
-def scene_picture(scene: Any) -> str:
-    """An ``<img>`` of a scene's board and pieces (no axis labels)."""
+def scene_picture(scene: Any, shots: pd.DataFrame | None = None) -> str:
+    """An ``<img>`` of a scene's board and pieces (no axis labels), with an arrow for
+    each row of ``shots`` (columns ``x``, ``y`` m, ``angle`` rad): where the striker
+    starts and where it goes."""
     from .board import draw_board, draw_pieces
 
     def draw(ax: Any) -> None:
         draw_board(scene.board, ax)
         draw_pieces(scene.pieces, scene.specs, ax)
+        length = 0.25 * scene.board.size
+        for row in ([] if shots is None else shots.itertuples()):
+            ax.annotate("", xy=(row.x + length * np.cos(row.angle), row.y + length * np.sin(row.angle)),
+                        xytext=(row.x, row.y), arrowprops={"arrowstyle": "->", "color": "#1565c0", "lw": 2},
+                        zorder=7)  # fmt: skip
         ax.set_axis_off()
 
     return figure_png(draw)

@@ -156,7 +156,7 @@ def test_capture_radius_and_speed_limit():
     capture speed limit a fast disc passes over and a slow one still falls."""
     from carromlab import Board, Scene
 
-    scene = Scene.crokinole_empty(board=Board.crokinole(hole_capture_speed=math.inf))
+    scene = Scene.crokinole_empty(board=Board.crokinole(hole_capture_speed=None))
     hole = scene.board.holes[0]
     r = scene.specs["dark"].radius
     rho = math.sqrt(hole.radius**2 - r**2)
