@@ -7,6 +7,7 @@ updates when a control is released.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import math
@@ -167,7 +168,15 @@ class ShotExplorer:
         return widgets.VBox([widgets.HBox([widgets.VBox(list(self.controls)), self.summary]), self.picture])
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        # the live widget, with a static copy (picture and summary) for viewers without a kernel
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs))
+        bundle["text/plain"] = repr(self)
+        bundle["text/html"] = self._static_html()
+        return bundle
+
+    def _static_html(self) -> str:
+        data = base64.b64encode(self.picture.value).decode("ascii")
+        return f'<div style="display:flex;gap:1em"><img src="data:image/png;base64,{data}">{self.summary.value}</div>
 
     def __repr__(self) -> str:
         return f"ShotExplorer({self.scene!r}; {self.result!r})"

@@ -14,7 +14,7 @@ from .board import PIECE_COLORS, draw_board, draw_pieces
 __all__ = ["plot_shot"]
 
 _EVENT_MARKERS = {"disc": ("o", "#ef6c00"), "cushion": ("s", "#6a1b9a"), "peg": ("D", "#00838f"),
-                  "pocket": ("X", "black"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
+                  "pocket": ("X", "#fdd835"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
 _EVENT_LABELS = {"disc": "disc impact", "cushion": "cushion impact", "peg": "peg impact", "pocket": "fell in",
                  "ditch": "into the ditch"}  # fmt: skip
 #: Path colour of each kind where its face colour would not show on the board.
