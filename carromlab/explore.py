@@ -176,7 +176,7 @@ class ShotExplorer:
 
     def _static_html(self) -> str:
         data = base64.b64encode(self.picture.value).decode("ascii")
-        return f'<div style="display:flex;gap:1em"><img src="data:image/png;base64,{data}">{self.summary.value}</div>
+        return f'<div style="display:flex;gap:1em"><img src="data:image/png;base64,{data}">{self.summary.value}</div>'
 
     def __repr__(self) -> str:
         return f"ShotExplorer({self.scene!r}; {self.result!r})"

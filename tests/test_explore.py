@@ -62,3 +62,11 @@ def test_a_placement_on_a_piece_is_reported_not_raised():
 def test_bad_noise_preset():
     with pytest.raises(ValueError, match="'noise'"):
         ShotExplorer(Scene.icf_break(), noise="pro")
+
+
+def test_display_bundle_has_the_live_widget_and_a_static_copy():
+    ex = ShotExplorer(Scene.icf_break(), replicas=4)
+    bundle = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].startswith("ShotExplorer(Scene(icf board")
+    assert "data:image/png;base64," in bundle["text/html"] and "fell" in bundle["text/html"]
