@@ -67,7 +67,7 @@ class RestitutionFit:
     impacts : pandas.DataFrame
         One row per classified impact: ``t`` (s), ``kind``, ``disc``, ``other``, ``where``,
         ``vn`` (normal approach speed, m/s), ``vn_se``, ``e``, ``e_se``, ``mu_ratio``
-        (|Jt| / Jn), ``mu_ratio_se``, ``c_before``, ``c_after`` (tangential contact speed,
+        (``|Jt| / Jn``), ``mu_ratio_se``, ``c_before``, ``c_after`` (tangential contact speed,
         m/s), ``c_after_se``, ``sliding`` (bool), ``spin_known`` (bool: the spins before
         the impact were measured or known to be zero), ``used`` (bool: entered the pooled
         estimates) and ``note`` (why an impact was not used).
