@@ -8,6 +8,7 @@ import carromlab
 
 project = "carromlab"
 author = "carromlab developers"
+copyright = f"2026, {author}"  # noqa: A001  (the name Sphinx reads)
 release = version = carromlab.__version__
 
 extensions = [

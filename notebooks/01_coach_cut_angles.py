@@ -97,7 +97,12 @@ plot_parameter_heatmap(succ, ax=axes[1]);
 
 # %%
 margins = margin_of_error(succ)
-margins[["placement", "best_aim", "aim_low", "aim_high", "p_best"]].head() if "p_best" in margins else margins.head()
+windows = margins.dropna(subset=["aim_window"])  # placements where some aim succeeds at least half the time
+print(f"{len(windows)} of {len(margins)} placements have an aim window")
+windows.assign(best_aim_deg=np.degrees(windows["best_aim"]), window_deg=np.degrees(windows["aim_window"]),
+               margin_deg=np.degrees(windows["margin"]))[
+    ["placement", "best_aim_deg", "window_deg", "margin_deg", "p_best"]
+].sort_values("window_deg", ascending=False).head()
 
 # %%
 plot_margins(margins);
@@ -117,3 +122,22 @@ best[["rank", "route", "p_success", "ci_low", "ci_high", "aim_window_deg", "marg
 
 # %%
 plot_best_shot(best, scene, params=params);
+
+# %% [markdown]
+# ## Watch the shot, then explore your own
+# The cut shot above as an animation (it plays here; `.save("shot.gif")` writes a file),
+# and an explorer: move the striker along the baseline, set the direction (degrees from
+# +x), speed and spin, choose a noise preset, and see the path, what falls and the chance
+# of pocketing the white coin under that noise.
+
+# %%
+from carromlab.explore import ShotExplorer
+from carromlab.plotting import shot_animation
+
+shot_animation(res, fps=10 if SMALL else 25, dpi=50 if SMALL else 80)
+
+# %%
+explorer = ShotExplorer(scene, goal, params=params, noise="club", replicas=20 if SMALL else 200)
+explorer.placement.value = float(line.coordinates(*start)[0])
+explorer.angle_deg.value = round(math.degrees(aim), 1)
+explorer

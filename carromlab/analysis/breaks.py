@@ -228,6 +228,25 @@ class BreakStudy:
     weights: BreakWeights
     replicas: int
 
+    def __repr__(self) -> str:
+        b = self.best
+        return (
+            f"BreakStudy({self.scene.board.name}, {len(self.grid)} breaks x {self.replicas} replicas; best: "
+            f"placement {b['placement']:.3f} m, {np.degrees(b['angle']):.1f} deg, {b['speed']:.3g} m/s, "
+            f"mean score {b['mean_score']:.3g}, foul {b['p_foul']:.2f})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html, scene_picture
+
+        top = self.ranking(5)
+        top["angle_deg"] = np.degrees(top["angle"])
+        rows = {"layout": repr(self.scene), "sweep": f"{len(self.grid)} breaks x {self.replicas} replicas",
+                "valid shots": len(self.shots), "arrow": "the best break"}  # fmt: skip
+        cols = ["rank", "placement", "angle_deg", "speed", "mean_pocketed", "p_foul", "mean_score"]
+        return rich_html("BreakStudy: the 5 best breaks", rows, picture=scene_picture(self.scene, top.head(1)),
+                         table=top[cols])  # fmt: skip
+
     @property
     def kinds(self) -> list[str]:
         """Piece kinds of the layout, in order of first appearance."""

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from .._validation import check_int
 from ._random import MAX_CELLS

@@ -18,7 +18,7 @@ Everything below ``run_sim`` works without the GIL so that batches run on all co
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, ceil, fabs, INFINITY, isfinite, cos as cos_, sin as sin_
+from libc.math cimport sqrt, ceil, fabs, fmin, INFINITY, isfinite, cos as cos_, sin as sin_
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -68,6 +68,7 @@ cdef struct Board:
     double* hx
     double* hy
     double* hr
+    double* hv               # fastest crossing that falls into the hole, m/s
     int npegs
     double* px
     double* py
@@ -1189,7 +1190,7 @@ cdef int process(Sim* s, int i) noexcept nogil:
             merge_cluster(s, i, -1, nx, ny)
     elif kind == EV_HOLE:
         vn = s.v0[i]
-        if s.v0[i] > p.vcap:
+        if s.v0[i] > fmin(p.vcap, b.hv[part]):
             kind = EV_PASS
             s.skip[i] = part
         else:
@@ -1521,8 +1522,9 @@ cdef class _Setup:
 
     def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
                  radius, mass, decel, spin_decel):
-        # stored as rows x, y, radius so that each is a contiguous C array
-        self.holes = np.array(np.reshape(holes, (-1, 3)).T, dtype=np.float64, order="C")
+        # stored as rows x, y, radius (and capture speed for holes) so that each is a
+        # contiguous C array
+        self.holes = np.array(np.reshape(holes, (-1, 4)).T, dtype=np.float64, order="C")
         self.pegs = np.array(np.reshape(pegs, (-1, 3)).T, dtype=np.float64, order="C")
         self.b.round_board = round_board
         self.b.h = h
@@ -1531,6 +1533,7 @@ cdef class _Setup:
         self.b.hx = &self.holes[0, 0] if self.b.nholes else NULL
         self.b.hy = &self.holes[1, 0] if self.b.nholes else NULL
         self.b.hr = &self.holes[2, 0] if self.b.nholes else NULL
+        self.b.hv = &self.holes[3, 0] if self.b.nholes else NULL
         self.b.px = &self.pegs[0, 0] if self.b.npegs else NULL
         self.b.py = &self.pegs[1, 0] if self.b.npegs else NULL
         self.b.pr = &self.pegs[2, 0] if self.b.npegs else NULL

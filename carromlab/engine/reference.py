@@ -243,12 +243,12 @@ def _capture(
     capture_radius: NDArray[np.float64],
     round_board: bool,
     half_size: float,
-    capture_speed_max: float,
+    capture_speed_max: NDArray[np.float64],
 ) -> None:
     """Let discs fall into holes and the ditch at time ``t`` (in place).
 
-    A disc falls into a hole when it enters the capture circle no faster than
-    ``capture_speed_max``, or when it is at rest inside it. ``was_inside`` (n, k) holds the
+    A disc falls into a hole when it enters the capture circle no faster than that hole's
+    ``capture_speed_max`` (k,), or when it is at rest inside it. ``was_inside`` (n, k) holds the
     inside-state of the previous check, so that a fast disc that passed over a hole is
     not taken when it slows down while still crossing.
     """
@@ -259,7 +259,7 @@ def _capture(
         # NaN capture radii (hole not larger than the disc) compare False: never inside.
         inside = dist <= capture_radius
         entered = inside & ~was_inside
-        slow_entry = entered & (speed[:, None] <= capture_speed_max)
+        slow_entry = entered & (speed[:, None] <= capture_speed_max[None, :])
         falls = on[:, None] & inside & (slow_entry | (speed[:, None] == 0.0))
         for i in np.flatnonzero(falls.any(axis=1)):
             status[i], hole[i], capture_time[i] = IN_HOLE, int(np.argmax(falls[i])), t
@@ -407,9 +407,11 @@ def simulate_reference(
         ``"square"``: a disc touches a cushion when ``|x| + R >= half_size`` (or in y).
         ``"round"``: no cushion; a disc whose centre is farther than ``half_size`` from
         the origin falls into the ditch.
-    holes : sequence of (x, y, radius)
-        Round holes and pockets, m. A disc of radius r falls when its centre is within
-        ``sqrt(radius^2 - r^2)`` of the hole centre (never if ``radius <= r``).
+    holes : sequence of (x, y, radius) or (x, y, radius, capture_speed_max)
+        Round holes and pockets, m (and m/s). A disc of radius r falls when its centre is
+        within ``sqrt(radius^2 - r^2)`` of the hole centre (never if ``radius <= r``); a
+        hole's own ``capture_speed_max`` (inf: no limit; see :class:`~carromlab.equipment.Hole`) and
+        ``params.capture_speed_max``, the smaller, bound the crossing speed that falls.
     pegs : sequence of (x, y, radius)
         Fixed round pegs, m.
     params : PhysicsParams
@@ -457,7 +459,12 @@ def simulate_reference(
     masses = check_array("masses", masses, shape=(n_discs,), low=0.0, low_open=True, unit="kg")
     half_size = check_real("half_size", half_size, low=0.0, low_open=True, unit="m")
     check_choice("shape", shape, ("square", "round"))
-    hole_arr = _geometry("holes", holes)
+    hole_rows = np.asarray(holes, dtype=float)
+    if hole_rows.ndim == 2 and hole_rows.shape[1] == 4:
+        hole_arr, hole_vmax = _geometry("holes", hole_rows[:, :3]), hole_rows[:, 3]
+    else:
+        hole_arr = _geometry("holes", holes)
+        hole_vmax = np.full(len(hole_arr), np.inf)
     peg_arr = _geometry("pegs", pegs)
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {params!r} instead.")
@@ -480,7 +487,7 @@ def simulate_reference(
 
     def capture(t: float) -> None:
         _capture(t, pos, vel, omg, status, hole, capture_time, was_inside, hole_arr,
-                 capture_radius, round_board, half_size, params.capture_speed_max)
+                 capture_radius, round_board, half_size, np.minimum(hole_vmax, params.capture_speed_max))
 
     def still(on: NDArray[np.bool_]) -> bool:
         return not (np.any(vel[on] != 0.0) or np.any(omg[on] != 0.0))

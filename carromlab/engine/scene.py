@@ -80,6 +80,21 @@ class Scene:
             a.setflags(write=False)
         object.__setattr__(self, "_arrays", arrays)
 
+    # -- display -----------------------------------------------------------------
+    def _counts(self) -> str:
+        counts = self.pieces["kind"].value_counts(sort=False)
+        return ", ".join(f"{n} {k}" for k, n in counts.items()) or "no pieces"
+
+    def __repr__(self) -> str:
+        return f"Scene({self.board.name} board, {self.n_pieces} pieces: {self._counts()}; shot disc {self.striker!r})"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html, scene_picture
+
+        rows = {"board": f"{self.board.name} ({self.board.shape}, {self.board.size:.4g} m)", "pieces": self._counts()}
+        rows |= {f"{k} disc": f"r = {v.radius * 1e3:.4g} mm, m = {v.mass * 1e3:.4g} g" for k, v in self.specs.items()}
+        return rich_html(f"Scene: {self.board.name}, shot disc {self.striker!r}", rows, picture=scene_picture(self))
+
     # -- presets -----------------------------------------------------------------
     @classmethod
     def icf_break(cls, rotation: float = 0.0, *, board: Board | None = None) -> Scene:

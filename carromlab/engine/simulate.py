@@ -6,6 +6,7 @@ import math
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,10 @@ CUSHIONS = ("east", "west", "north", "south")
 def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
     """Board, disc and parameter arrays of ``scene`` packed for the compiled engine."""
     b = scene.board
-    holes = np.array([(h.x, h.y, h.radius) for h in b.holes], dtype=float).reshape(-1, 3)
+    holes = np.array(
+        [(h.x, h.y, h.radius, math.inf if h.capture_speed_max is None else h.capture_speed_max) for h in b.holes],
+        dtype=float,
+    ).reshape(-1, 4)
     pegs = np.array([(p.x, p.y, p.radius) for p in b.pegs], dtype=float).reshape(-1, 3)
     radius = scene.arrays["radius"]
     law = get_law(params.friction_law)
@@ -48,6 +52,21 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
         b.shape == "round", b.half_size, holes, pegs, packed, law.engine(params),
         radius, scene.arrays["mass"], decel, spin_decel,
     )  # fmt: skip
+
+
+class _Pocketed(pd.DataFrame):
+    """The pocketed table; printed as "nothing pocketed" when no piece fell (derived
+    tables are plain DataFrames)."""
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def __repr__(self) -> str:
+        return f"nothing pocketed (columns: {', '.join(self.columns)})" if self.empty else super().__repr__()
+
+    def _repr_html_(self) -> str | None:
+        return f"<p>{self!r}</p>" if self.empty else super()._repr_html_()
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +94,40 @@ class ShotResult:
     n_events: int
     truncated: bool
     _raw: dict
+
+    def _fell(self) -> str:
+        p = self.pocketed
+        return ", ".join(f"{k} {i} in {h}" for i, k, h in zip(p["id"], p["kind"], p["pocket"])) or "nothing"
+
+    def _summary(self) -> dict[str, str]:
+        shot, fc = self.shot, self.first_contact
+        return {
+            "shot": f"from ({shot.x:.4g}, {shot.y:.4g}) m at {shot.angle_deg:.2f} deg, {shot.speed:.3g} m/s, "
+            f"spin {shot.spin:.3g} rad/s",
+            "fell": self._fell(),
+            "first contact": "none" if fc is None else f"{self.scene.kinds[fc]} {fc}",
+            "shot disc": self.striker_fate,
+            "events": f"{self.n_events} in {self.duration:.3g} s{' (truncated)' if self.truncated else ''}",
+        }
+
+    def __repr__(self) -> str:
+        s = self._summary()
+        return (
+            f"ShotResult({self.scene.board.name}: {s['shot']}; fell: {s['fell']}; first contact: "
+            f"{s['first contact']}; shot disc {s['shot disc']}; {s['events']})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import figure_png, rich_html, scene_picture
+        from ..plotting.shot import plot_shot
+
+        def draw(ax: Any) -> None:
+            plot_shot(self, ax, legend=False)
+            ax.set_axis_off()
+            ax.set_title("")
+
+        picture = figure_png(draw) if "seg_f" in self._raw else scene_picture(self.scene)
+        return rich_html(f"ShotResult on {self.scene!r}", self._summary(), picture=picture)
 
     def _logged(self, key: str) -> np.ndarray:
         if key not in self._raw:
@@ -152,7 +205,7 @@ class ShotResult:
         """Pieces that fell in a pocket or hole, in the order they fell: ``order``, ``id``,
         ``kind``, ``pocket``, ``t`` (s). The striker is included if it fell."""
         f = self.final[self.final["status"] == "pocketed"].sort_values(["t_out", "id"], kind="stable")
-        return pd.DataFrame(
+        return _Pocketed(
             {
                 "order": np.arange(len(f)),
                 "id": f["id"].to_numpy(),

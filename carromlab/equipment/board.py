@@ -113,6 +113,11 @@ class Hole:
     name : str
         Label of the hole (``"sw"``, ``"se"``, ``"ne"``, ``"nw"`` for pockets,
         ``"20"`` for the crokinole hole).
+    capture_speed_max : float or None
+        A disc crossing the capture circle faster than this passes over the hole, m/s,
+        > 0. Default None: no limit (every crossing falls: a pocket's open side and net
+        take any disc); the crokinole 20-hole sets one (:meth:`Board.crokinole`). The
+        engine uses the smaller of this and ``PhysicsParams.capture_speed_max``.
 
     Examples
     --------
@@ -125,11 +130,14 @@ class Hole:
     y: float
     radius: float
     name: str
+    capture_speed_max: float | None = None
 
     def __post_init__(self) -> None:
         _set_reals(self, ("x", "y"), unit="m")
         _set_reals(self, ("radius",), low=0.0, low_open=True, unit="m")
         _check_name("name", self.name)
+        if self.capture_speed_max is not None:
+            _set_reals(self, ("capture_speed_max",), low=0.0, low_open=True, unit="m/s")
 
     def capture_radius(self, disc_radius: float) -> float:
         """Distance from the hole's centre within which a disc tips in, m.
@@ -1020,6 +1028,7 @@ class Board:
         shooting_line_radius: float = 12 * _INCH,
         ditch_width: float = 2 * _INCH,
         hole_diameter: float = 1.375 * _INCH,
+        hole_capture_speed: float | None = 0.47,
         peg_diameter: float = 0.25 * _INCH,
         peg_count: int = 8,
         peg_offset: float = math.pi / 8,
@@ -1035,6 +1044,15 @@ class Board:
             [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`CrokinoleMarks`.
         hole_diameter : float
             Diameter of the 20-hole at the centre. [SPEC 1 3/8 in = 3.49 cm]
+        hole_capture_speed : float
+            Fastest crossing of the 20-hole's capture circle that still falls in, m/s,
+            > 0 (None: every crossing falls). [CALC 0.47 m/s: a 1 1/4 in disc
+            (r = 15.9 mm) in the 3.49 cm hole tips in while its centre is within
+            rho = sqrt(Rh^2 - r^2) = 7.3 mm of the hole's centre; crossing along a diameter
+            it is unsupported for 2 rho / v, and it is caught by the far wall of the hole
+            only if it drops at least half its 3/8 in thickness h in that time, in free
+            fall: v <= 2 rho sqrt(g / h) = 0.47 m/s. Free fall is the fastest drop, so this
+            is an upper bound; a disc at 6 m/s is over the hole for 2.4 ms and passes.]
         peg_diameter : float
             Diameter of a peg with its sleeve. [EST about 1/4 in]
         peg_count : int
@@ -1053,6 +1071,7 @@ class Board:
             ditch_width=ditch_width,
         )
         hole_radius = _radius_of("hole_diameter", hole_diameter)
+        hole = Hole(0.0, 0.0, hole_radius, "20", capture_speed_max=hole_capture_speed)
         peg_radius = _radius_of("peg_diameter", peg_diameter)
         n = check_int("peg_count", peg_count, low=0)
         offset = check_real("peg_offset", peg_offset, low=-math.pi, high=math.pi, unit="rad")
@@ -1063,7 +1082,7 @@ class Board:
             "crokinole",
             "round",
             s,
-            holes=(Hole(0.0, 0.0, hole_radius, "20"),),
+            holes=(hole,),
             pegs=pegs,
             frame_width=frame_width,
             marks=marks,

@@ -67,6 +67,18 @@ class LawComparison:
         """Name of the identifiable law with the smallest criterion."""
         return str(self.criteria["law"].iat[0])
 
+    def __repr__(self) -> str:
+        c = self.criteria
+        order = ", ".join(f"{r.law} ({getattr(r, 'delta_' + self.criterion):+.1f})" for r in c.itertuples())
+        return f"LawComparison(best by {self.criterion.upper()}: {self.best}; {order})"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html
+
+        rows = {"best law": self.best, "criterion": self.criterion.upper(), "laws": len(self.fits)}
+        cols = ["law", "n_params", "loglik", "aic", "bic", f"delta_{self.criterion}", "weight", "noise", "success"]
+        return rich_html("LawComparison", rows, table=self.criteria[cols]) + self.fits[self.best]._repr_html_()
+
     def table(self) -> pd.DataFrame:
         """The criteria with every law's estimates and standard errors as columns
         (``mu``, ``mu_se``, ``mu_v``, ...; NaN where a law has no such parameter).

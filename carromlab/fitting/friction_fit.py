@@ -34,6 +34,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -158,6 +159,32 @@ class FrictionFit:
     bic: float
     success: bool
     message: str
+
+    def __repr__(self) -> str:
+        est = ", ".join(f"{r.parameter} = {r.estimate:.4g} +- {r.std_error:.2g}" for r in self.estimates.itertuples())
+        return (
+            f"FrictionFit({self.law}: {est}; position noise {self.noise['position'] * 1e3:.2g} mm, "
+            f"{len(self.segments)} segments, BIC {self.bic:.1f}{'' if self.success else '; not converged'})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import figure_png, rich_html
+
+        def draw(ax: Any) -> None:
+            r = self.residuals
+            ax.plot(r["x"], r["y"], ".", ms=2, color="0.5", label="tracked")
+            for _, g in r.groupby("segment"):
+                ax.plot(g["x_fit"], g["y_fit"], color="#1565c0", lw=1.2)
+            ax.plot([], [], color="#1565c0", label="fitted")
+            ax.set_aspect("equal")
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("y (m)")
+            ax.legend(fontsize="x-small")
+
+        rows = {"law": self.law, "loss": self.loss, "segments": len(self.segments), "points": len(self.residuals),
+                "position noise": f"{self.noise['position'] * 1e3:.3g} mm", "AIC / BIC": f"{self.aic:.1f} / {self.bic:.1f}",
+                "converged": self.success}  # fmt: skip
+        return rich_html(f"FrictionFit: {self.law}", rows, picture=figure_png(draw), table=self.estimates)
 
     def table(self) -> pd.DataFrame:
         """The estimates with the law's name, ready to print or concatenate.

@@ -67,7 +67,7 @@ class RestitutionFit:
     impacts : pandas.DataFrame
         One row per classified impact: ``t`` (s), ``kind``, ``disc``, ``other``, ``where``,
         ``vn`` (normal approach speed, m/s), ``vn_se``, ``e``, ``e_se``, ``mu_ratio``
-        (|Jt| / Jn), ``mu_ratio_se``, ``c_before``, ``c_after`` (tangential contact speed,
+        (``|Jt| / Jn``), ``mu_ratio_se``, ``c_before``, ``c_after`` (tangential contact speed,
         m/s), ``c_after_se``, ``sliding`` (bool), ``spin_known`` (bool: the spins before
         the impact were measured or known to be zero), ``used`` (bool: entered the pooled
         estimates) and ``note`` (why an impact was not used).
@@ -80,6 +80,17 @@ class RestitutionFit:
 
     impacts: pd.DataFrame
     estimates: pd.DataFrame
+
+    def __repr__(self) -> str:
+        est = ", ".join(f"{r.parameter} = {r.estimate:.3g} +- {r.std_error:.2g}" for r in self.estimates.itertuples())
+        used = int(self.impacts["used"].sum()) if "used" in self.impacts else 0
+        return f"RestitutionFit({est or 'no estimates'}; {used} of {len(self.impacts)} impacts used)"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html
+
+        used = int(self.impacts["used"].sum()) if "used" in self.impacts else 0
+        return rich_html("RestitutionFit", {"impacts": len(self.impacts), "used": used}, table=self.estimates)
 
     def table(self) -> pd.DataFrame:
         """The pooled estimates (a copy of :attr:`estimates`)."""

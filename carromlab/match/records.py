@@ -189,6 +189,26 @@ class GameRecord:
     games: pd.DataFrame
     state: GameState
 
+    def __repr__(self) -> str:
+        g = self.games.iloc[0]
+        winner = "no winner" if self.winner is None else f"team {self.winner} won"
+        scores = "-".join(str(g[c]) for c in self.games.columns if c.startswith("score_") and not pd.isna(g[c]))
+        return (
+            f"GameRecord({g['variant']} {g['players']} players: {self.end}, {winner}, scores {scores}; "
+            f"{g['n_boards']} boards, {g['n_shots']} shots)"
+        )
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html, scene_picture
+        from ..rules.engine_bridge import scene_for
+
+        g = self.games.iloc[0]
+        rows = {"end": self.end, "winner": "none" if self.winner is None else f"team {self.winner}",
+                **{c: g[c] for c in self.games.columns if c.startswith("score_") and not pd.isna(g[c])},
+                "boards": g["n_boards"], "shots": g["n_shots"], "picture": "the final position"}  # fmt: skip
+        picture = scene_picture(scene_for(self.state)[0])
+        return rich_html(f"GameRecord: {g['variant']}, {g['players']} players", rows, picture=picture, table=self.boards)
+
     @property
     def end(self) -> str:
         """How the game ended: ``"complete"``, ``"abandoned"`` or ``"max_boards"``."""
@@ -214,3 +234,25 @@ class MatchRecord:
     shots: pd.DataFrame
     boards: pd.DataFrame
     games: pd.DataFrame
+
+    def __repr__(self) -> str:
+        g = self.games
+        wins = g["winner"].value_counts().sort_index()
+        won = ", ".join(f"team {int(t)}: {n}" for t, n in wins.items()) or "none"
+        variants = ", ".join(f"{v} {p}p" for v, p in g[["variant", "players"]].drop_duplicates().itertuples(index=False))
+        return f"MatchRecord({len(g)} games of {variants}; wins {won}; {len(self.boards)} boards, {len(self.shots)} shots)"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import figure_png, rich_html
+        from ..plotting.match import plot_match_summary
+
+        g = self.games
+        rows = {"games": len(g), "complete": int((g["end"] == "complete").sum()), "boards": len(self.boards),
+                "shots": len(self.shots)}  # fmt: skip
+        rows |= {f"wins of team {int(t)}": n for t, n in g["winner"].value_counts().sort_index().items()}
+
+        def draw(ax: Any) -> None:
+            plot_match_summary(self.boards, ax)
+            ax.set_title("")
+
+        return rich_html("MatchRecord", rows, picture=figure_png(draw, inches=4.5), table=g)

@@ -1,8 +1,17 @@
 """Plots: boards, their marks and pieces (matplotlib; never calls ``plt.show()``)."""
 
 from .board import PIECE_COLORS, draw_board, draw_pieces
-from .animation import animate_shot
+from .animation import ShotAnimation, animate_shot, shot_animation
 from .match import plot_match_summary
 from .shot import plot_shot
 
-__all__ = ["PIECE_COLORS", "animate_shot", "draw_board", "draw_pieces", "plot_match_summary", "plot_shot"]
+__all__ = [
+    "PIECE_COLORS",
+    "ShotAnimation",
+    "animate_shot",
+    "draw_board",
+    "draw_pieces",
+    "plot_match_summary",
+    "plot_shot",
+    "shot_animation",
+]

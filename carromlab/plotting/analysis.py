@@ -39,6 +39,43 @@ _LABELS = {
     "speed": "speed (m/s)", "spin": "spin (rad/s)", "cut": "cut angle (deg)", "p_success": "success probability",
 }  # fmt: skip
 _REDUCE = ("max", "mean", "min")
+#: What the ``aim`` column is measured from, by the grid's aim mode (ShotGrid ``aim``).
+_AIM_LABELS = {
+    "absolute": "aim: direction of travel (deg from +x)",
+    "ghost": "aim: offset from the ghost-disc aim (deg)",
+    "cut": "aim: cut angle on the target (deg)",
+    "pack": "aim: offset from the direction to the pack (deg)",
+}
+_WORDS = {"mean_spread": "mean spread of the pieces left (m)", "mean_score": "mean break score",
+          "p_foul": "foul probability", "p_striker_pocketed": "probability the striker falls",
+          "p_no_contact": "probability of no contact", "mean_pocketed": "pieces pocketed per shot (mean)",
+          "mean_value": "goal value (mean)"}  # fmt: skip
+
+
+def _aim_mode(table: pd.DataFrame) -> str:
+    """The aim mode of a success or break table, read from its columns: ``"absolute"``
+    when ``aim`` equals ``angle``; ``"cut"`` when it equals ``cut``; else ``"ghost"``
+    for a table with a target (a ``pocket`` column) and ``"pack"`` without."""
+    aim = table["aim"].to_numpy(dtype=float)
+    if "angle" in table and np.allclose(aim, table["angle"].to_numpy(dtype=float), rtol=0.0, atol=1e-12):
+        return "absolute"
+    if "cut" in table and np.allclose(aim, table["cut"].to_numpy(dtype=float), rtol=0.0, atol=1e-9, equal_nan=False):
+        return "cut"
+    return "ghost" if "pocket" in table else "pack"
+
+
+def _label(name: str, table: pd.DataFrame | None = None, aim: str | None = None) -> str:
+    """Axis or colour-bar label of a column, in words with its unit."""
+    if name == "aim" and table is not None:
+        return _AIM_LABELS[aim or _aim_mode(table)]
+    if name in _LABELS:
+        return _LABELS[name]
+    if name in _WORDS:
+        return _WORDS[name]
+    for prefix, text in (("mean_", "{} pieces pocketed per shot (mean)"), ("p_", "probability of pocketing a {}")):
+        if name.startswith(prefix):
+            return text.format(name[len(prefix):])
+    return name
 
 
 def _need(table: Any, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
@@ -68,6 +105,7 @@ def plot_parameter_heatmap(
     y: str = "aim",
     value: str = "p_success",
     reduce: str = "max",
+    aim: str | None = None,
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -84,6 +122,10 @@ def plot_parameter_heatmap(
         Column coloured. Default ``"p_success"``.
     reduce : {"max", "mean", "min"}
         How cells sharing (x, y) (other speeds, spins) are combined. Default ``"max"``.
+    aim : {"absolute", "ghost", "cut", "pack"}, optional
+        What the ``aim`` column is measured from (the grid's aim mode), named on its
+        axis. Default: read from the table (``aim`` equal to ``angle``: absolute; equal
+        to ``cut``: cut; else ghost with a ``pocket`` column, pack without).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
@@ -104,6 +146,8 @@ def plot_parameter_heatmap(
     """
     _need(table, "table", (x, y, value))
     check_choice("reduce", reduce, _REDUCE)
+    if aim is not None:
+        check_choice("aim", aim, tuple(_AIM_LABELS))
     grid = table.pivot_table(index=y, columns=x, values=value, aggfunc=reduce, dropna=False)
     xs, ys = _shown(x, grid.columns), _shown(y, grid.index)
     ax = _axes(ax)
@@ -116,11 +160,11 @@ def plot_parameter_heatmap(
         ax.set_xticks(xs)
     if len(ys) == 1:
         ax.set_yticks(ys)
-    ax.figure.colorbar(mesh, ax=ax, label=_LABELS.get(value, value))
-    ax.set_xlabel(_LABELS.get(x, x))
-    ax.set_ylabel(_LABELS.get(y, y))
+    ax.figure.colorbar(mesh, ax=ax, label=_label(value))
+    ax.set_xlabel(_label(x, table, aim))
+    ax.set_ylabel(_label(y, table, aim))
     others = [c for c in ("placement", "aim", "speed", "spin") if c in table.columns and c not in (x, y) and table[c].nunique() > 1]
-    ax.set_title(f"{value}" + (f", {reduce} over {', '.join(others)}" if others else ""), fontsize="small")
+    ax.set_title(_label(value) + (f", {reduce} over {', '.join(others)}" if others else ""), fontsize="small")
     return ax
 
 
@@ -217,7 +261,7 @@ def plot_success_board(
     ax.add_collection(fans)
     best = LineCollection(best_lines, colors="black", linewidths=0.6, linestyles="dashed", zorder=6)
     ax.add_collection(best)
-    ax.figure.colorbar(fans, ax=ax, label=_LABELS.get(value, value), shrink=0.8)
+    ax.figure.colorbar(fans, ax=ax, label=_label(value), shrink=0.8)
     ax.set_title(f"{reduce} {value} by placement and aim ({len(shown)} of {len(us)} placements); "
                  "dashed: best aim", fontsize="small")  # fmt: skip
     return ax
@@ -382,6 +426,7 @@ def plot_break_heatmap(
     x: str = "placement",
     y: str = "aim",
     reduce: str = "mean",
+    aim: str | None = None,
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -394,7 +439,7 @@ def plot_break_heatmap(
         A :func:`break_study` result.
     value : str, optional
         Column of ``study.cells``. Default ``mean_<own kind>`` of the study's weights.
-    x, y, reduce, ax, **kwargs
+    x, y, reduce, aim, ax, **kwargs
         As in :func:`plot_parameter_heatmap` (``reduce`` defaults to ``"mean"``).
 
     Returns
@@ -410,13 +455,13 @@ def plot_break_heatmap(
     >>> grid = ShotGrid(placement=[-0.1, 0.1], angle=np.radians([-2.0, 2.0]), speed=[6.0], aim="pack")
     >>> ax = plot_break_heatmap(break_study(Scene.icf_break(), grid, replicas=4, progress=False))
     >>> ax.figure.axes[-1].get_ylabel()
-    'mean_white'
+    'white pieces pocketed per shot (mean)'
     """
     if not isinstance(study, BreakStudy):
         raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
     value = f"mean_{study.weights.own}" if value is None else value
     style = {"cmap": "magma", **kwargs}
-    return plot_parameter_heatmap(study.cells, x=x, y=y, value=value, reduce=reduce, ax=ax, **style)
+    return plot_parameter_heatmap(study.cells, x=x, y=y, value=value, reduce=reduce, aim=aim, ax=ax, **style)
 
 
 def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kwargs: Any) -> Axes:

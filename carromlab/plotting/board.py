@@ -34,14 +34,15 @@ _SURFACE = "#f1dcae"
 _FRAME = "#6d3f1c"
 _DITCH = "#3e2410"
 _MARK = "#1f1f1f"
-_RED = "#c62828"
+_RED = "#e57373"  # lighter than the queen (PIECE_COLORS["queen"]) so a mark never looks like her
 
 
 def _axes(ax: Axes | None) -> Axes:
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(6, 6))
+        # constrained layout keeps legends and colour bars beside the axes inside the figure
+        _, ax = plt.subplots(figsize=(6, 6), layout="constrained")
     elif not isinstance(ax, Axes):
         raise ValueError(f"The 'ax' parameter must be a matplotlib Axes or None. Got {ax!r} instead.")
     return ax
@@ -82,8 +83,10 @@ def _draw_icf(ax: Axes, board: Board, m: IcfMarks, style: dict[str, Any]) -> Non
                 hx = -ux * math.cos(math.pi / 4) - sgn * uy * math.sin(math.pi / 4)
                 hy = -uy * math.cos(math.pi / 4) + sgn * ux * math.sin(math.pi / 4)
                 _line(ax, Segment(a.x1, a.y1, a.x1 + head * hx, a.y1 + head * hy), style)
-    _disc(ax, 0.0, 0.0, m.centre_circle_radius, _RED)
-    _ring(ax, 0.0, 0.0, m.centre_circle_radius, style)
+    # the centre spot as a red ring round a small dot: a filled red circle of a coin's size
+    # would look exactly like the queen
+    _ring(ax, 0.0, 0.0, m.centre_circle_radius, {**style, "color": _RED, "linewidth": 1.5})
+    _disc(ax, 0.0, 0.0, 0.25 * m.centre_circle_radius, _RED)
     _ring(ax, 0.0, 0.0, m.outer_circle_radius, style)
 
 

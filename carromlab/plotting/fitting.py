@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from ..fitting.friction_fit import FrictionFit
+from ..equipment.layout import default_specs
+from ..fitting.friction_fit import OUTLIER_SIGMAS, FrictionFit
 
 __all__ = ["plot_residuals", "plot_speed"]
 
@@ -25,6 +26,26 @@ def _axes(ax: Axes | None) -> Axes:
 def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
     cmap = plt.get_cmap("tab10")
     return {d: cmap(k % 10) for k, d in enumerate(sorted(set(discs)))}
+
+
+def _role(radius: float) -> str:
+    """What a disc of this radius is in the standard equipment: striker, coin, jack or
+    crokinole disc; empty when no standard disc has it (within 0.01 mm)."""
+    for game, coin in (("icf", "coin"), ("hikone", "puck"), ("crokinole", "disc")):
+        for kind, spec in default_specs(game).items():
+            if abs(spec.radius - radius) < 1e-5:
+                return "striker" if kind == "striker" else ("jack" if kind == "jack" else coin)
+    return ""
+
+
+def _disc_names(fit: FrictionFit) -> dict[int, str]:
+    """Legend name of every disc: its role from its radius (``"striker (disc 1)"``)."""
+    radius = fit.segments.groupby("disc")["radius"].first()
+    names = {}
+    for d, r in radius.items():
+        role = _role(float(r))
+        names[int(d)] = f"{role} (disc {d})" if role else f"disc {d} (r = {r * 1e3:.4g} mm)"
+    return names
 
 
 def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str = "along", **kwargs: Any) -> Axes:
@@ -76,17 +97,22 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     colors = _disc_colors(res["disc"])
     t = res["t"].to_numpy()
     style = {"s": 8, "linewidths": 0.8, **kwargs}
+    names = _disc_names(fit)
     for d, color in colors.items():
         sel = res["disc"].to_numpy() == d
         full = sel & (res["weight"].to_numpy() >= 1.0) & (np.abs(r) <= lim)
         down = sel & (res["weight"].to_numpy() < 1.0) & ~res["outlier"].to_numpy() & (np.abs(r) <= lim)
         out = sel & res["outlier"].to_numpy() & (np.abs(r) <= lim)
-        ax.scatter(t[full], r[full], color=color, label=f"disc {d}", **style)
+        ax.scatter(t[full], r[full], color=color, label=names.get(d, f"disc {d}"), **style)
         ax.scatter(t[down], r[down], facecolors="none", edgecolors=color, **style)
         ax.scatter(t[out], r[out], marker="x", color=color, **style)
         for sign, marker in ((1, "^"), (-1, "v")):
             clip = sel & (sign * r > lim)
             ax.scatter(t[clip], np.full(clip.sum(), sign * lim), marker=marker, color=color, **style)
+    # what the marker shapes mean (drawn in grey: the colours are the discs)
+    ax.scatter([], [], facecolors="none", edgecolors="0.3", label="down-weighted by the loss", **style)
+    ax.scatter([], [], marker="x", color="0.3", label=f"outlier (> {OUTLIER_SIGMAS:g} noise scales)", **style)
+    ax.scatter([], [], marker="^", color="0.3", label="beyond 8 noise scales (at the edge)", **style)
     ax.axhspan(-2 * scale, 2 * scale, color="0.85", zorder=0, label="±2 noise scales")
     ax.axhline(0.0, color="0.4", linewidth=0.8)
     ax.set_ylim(-1.1 * lim, 1.1 * lim)
@@ -98,7 +124,7 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         f"{int((res['weight'] < 1).sum())} down-weighted points",
         fontsize="small",
     )
-    ax.legend(fontsize="x-small", loc="upper right", ncol=2)
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return ax
 
 
@@ -119,6 +145,10 @@ def plot_speed(
     fits: FrictionFit | Iterable[FrictionFit], ax: Axes | None = None, *, stride: int = 2, **kwargs: Any
 ) -> Axes:
     """Speed against time: finite differences of the tracked positions and the fitted laws.
+
+    The data points are coloured by disc (named by role: coin, striker, ...), each law's
+    curves have their own colour, line style and width (the first law widest, so that
+    curves lying on each other still show).
 
     Parameters
     ----------
@@ -150,18 +180,21 @@ def plot_speed(
     if isinstance(stride, bool) or not isinstance(stride, int) or stride < 1:
         raise ValueError(f"The 'stride' parameter must be an int in the range [1, inf). Got {stride!r} instead.")
     ax = _axes(ax)
-    colors = _disc_colors(fits[0].residuals["disc"])
+    names = _disc_names(fits[0])
     data = _data_speeds(fits[0].residuals, stride)
-    for d, g in data.groupby("disc", sort=True):
-        ax.scatter(g["t"], g["speed"], s=6, color=colors[d], alpha=0.5, linewidths=0, label=f"disc {d} (data)")
+    for (d, g), shade in zip(data.groupby("disc", sort=True), ("0.5", "#f4a261", "0.75", "#9fb8c9")):
+        ax.scatter(g["t"], g["speed"], s=6, color=shade, linewidths=0, label=f"{names.get(d, f'disc {d}')}: data")
+    law_colors = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00")
     for k, fit in enumerate(fits):
         curves = fit.curves()
-        style = {"linewidth": 1.4, "linestyle": _LAW_STYLES[k % len(_LAW_STYLES)], **kwargs}
-        for (d, _), g in curves.groupby(["disc", "segment"], sort=True):
-            ax.plot(g["t"], g["speed"], color=colors.get(d, "0.3"), **style)
-        ax.plot([], [], color="0.2", label=f"{fit.law} (fit)", **style)
+        style = {"linewidth": 3.2 - 1.8 * k / max(1, len(fits) - 1) if len(fits) > 1 else 1.6,
+                 "linestyle": _LAW_STYLES[k % len(_LAW_STYLES)], "color": law_colors[k % len(law_colors)],
+                 **kwargs}  # fmt: skip
+        for _, g in curves.groupby(["disc", "segment"], sort=True):
+            ax.plot(g["t"], g["speed"], **style)
+        ax.plot([], [], label=f"{fit.law} (fit)", **style)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("speed (m/s)")
     ax.set_ylim(bottom=0.0)
-    ax.legend(fontsize="x-small", loc="upper right", ncol=2)
+    ax.legend(fontsize="x-small", loc="upper right", markerscale=2.0)
     return ax

@@ -22,7 +22,8 @@ _NEEDED = ("variant", "players", "game", "board", "end", *(f"score_{t}" for t in
 def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bool = True, **kwargs: Any) -> Axes:
     """Score progression: each team's game score after every board, over the games.
 
-    One colour per variant and number of players, one line style per team. Each line is
+    One colour per team (team 0 blue, team 1 orange, ...), one line style per variant and
+    number of players. Each line is
     the mean over the games of the score after board k, a game that ended earlier
     keeping its final score; the shaded band (``band=True``) spans the 25th to 75th
     percentiles. Boards where some game was abandoned (``max_shots_per_board``) are
@@ -66,12 +67,13 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     ax = _axes(ax)
     style = {"marker": "o", "markersize": 3, "linewidth": 1.5, **kwargs}
     for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
-        color = f"C{k % 10}"
+        linestyle = _STYLES[k % len(_STYLES)]
         n_games = g["game"].nunique()
         abandoned = g["end"] == "abandoned"
         lost_boards = np.unique(g.loc[abandoned, "board"].to_numpy())
         for t in range(TEAM_SLOTS):
             col = f"score_{t}"
+            color = f"C{t}"
             if not g[col].notna().any():
                 continue
             # a finished game keeps its final score on the later boards
@@ -81,7 +83,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
             mean = table.mean(axis=1).to_numpy()
             label = f"{variant} {players}p, team {t} ({n_games} games"
             label += f", {int(abandoned.sum())} abandoned)" if t == 0 and abandoned.any() else ")"
-            ax.plot(x, mean, color=color, linestyle=_STYLES[t], label=label, **style)
+            ax.plot(x, mean, color=color, linestyle=linestyle, label=label, **style)
             if band:
                 ax.fill_between(x, table.quantile(0.25, axis=1).to_numpy(), table.quantile(0.75, axis=1).to_numpy(),
                                 color=color, alpha=0.12, linewidth=0)
@@ -92,5 +94,5 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     ax.set_ylabel("game score after the board (mean; band: 25-75 %)")
     ax.set_title("Score progression (x: abandoned boards)", fontsize="medium")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="x-small")
+    ax.legend(fontsize="x-small", loc="upper left")
     return ax

@@ -13,12 +13,35 @@ from .board import PIECE_COLORS, draw_board, draw_pieces
 
 __all__ = ["plot_shot"]
 
-_EVENT_MARKERS = {"disc": ("o", "#d62728"), "cushion": ("s", "#1f77b4"), "peg": ("D", "#9467bd"),
-                  "pocket": ("X", "black"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
+_EVENT_MARKERS = {"disc": ("o", "#ef6c00"), "cushion": ("s", "#6a1b9a"), "peg": ("D", "#00838f"),
+                  "pocket": ("X", "#fdd835"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
+_EVENT_LABELS = {"disc": "disc impact", "cushion": "cushion impact", "peg": "peg impact", "pocket": "fell in",
+                 "ditch": "into the ditch"}  # fmt: skip
+#: Path colour of each kind where its face colour would not show on the board.
+_PATH_COLORS = {"striker": "#1565c0", "white": "#8d6e63", "light": "#8d6e63"}
+_PATH_WIDTH = {"striker": 2.0}
 
 
-def plot_shot(result: ShotResult, ax: Axes | None = None, *, events: bool = True, **kwargs: Any) -> Axes:
+def fell_text(result: ShotResult) -> str:
+    """What fell, by kind with the pockets, e.g. ``"2 white (ne, sw), striker (nw)"``;
+    ``"nothing fell"`` when nothing did."""
+    p = result.pocketed
+    if p.empty:
+        return "nothing fell"
+    parts = []
+    for kind, g in p.groupby("kind", sort=False):
+        n = "" if len(g) == 1 else f"{len(g)} "
+        parts.append(f"{n}{kind} ({', '.join(g['pocket'])})")
+    return "fell: " + ", ".join(parts)
+
+
+def plot_shot(
+    result: ShotResult, ax: Axes | None = None, *, events: bool = True, legend: bool = True, **kwargs: Any
+) -> Axes:
     """Draw a shot: the board, faded starting pieces, every path, final pieces, events.
+
+    The striker's path is a thick blue line, the others are in their piece's colour; the
+    title says what fell and where.
 
     Between events every disc moves on a straight line, so each path is drawn exactly as
     the polyline through the disc's segment starts and its final position.
@@ -31,6 +54,9 @@ def plot_shot(result: ShotResult, ax: Axes | None = None, *, events: bool = True
         Axes to draw on; a new figure when omitted.
     events : bool
         Mark impacts (disc, cushion, peg) and captures (pocket, ditch). Default True.
+    legend : bool
+        Explain the event markers in a legend under the board (inside the figure, so a
+        plain ``savefig`` keeps it). Default True.
     **kwargs
         Passed to every path line (e.g. ``linewidth=2``).
 
@@ -45,15 +71,15 @@ def plot_shot(result: ShotResult, ax: Axes | None = None, *, events: bool = True
     draw_pieces(start, scene.specs, ax, alpha=0.25)
     seg = result.segments
     fin = result.final
-    style = {"linewidth": 1.0, "alpha": 0.9, **kwargs}
+    style = {"alpha": 0.9, **kwargs}
     for d, g in seg.groupby("disc", sort=True):
         xs = np.append(g["x0"].to_numpy(), fin["x"].iat[d])
         ys = np.append(g["y0"].to_numpy(), fin["y"].iat[d])
         if np.ptp(xs) + np.ptp(ys) == 0.0:
             continue
-        kind = scene.kinds[d]
-        color = "#444444" if kind in ("white", "light") else PIECE_COLORS.get(kind, "#444444")
-        ax.plot(xs, ys, color=color, zorder=5, **style)
+        kind = "striker" if d == result.striker_id else scene.kinds[d]
+        color = _PATH_COLORS.get(kind, PIECE_COLORS.get(kind, "#444444"))
+        ax.plot(xs, ys, color=color, zorder=5, **{"linewidth": _PATH_WIDTH.get(kind, 1.0), **style})
     on = fin[fin["status"] == "board"]
     draw_pieces(on[["kind", "x", "y"]], scene.specs, ax)
     if events:
@@ -61,13 +87,14 @@ def plot_shot(result: ShotResult, ax: Axes | None = None, *, events: bool = True
         for kind, (marker, color) in _EVENT_MARKERS.items():
             e = ev[ev["kind"] == kind]
             if len(e):
-                ax.scatter(e["x"], e["y"], marker=marker, s=14, color=color, zorder=6, label=kind, linewidths=0)
-        if len(ev):
-            ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="x-small", framealpha=0.8)
-    n_pocketed = len(result.pocketed)
+                ax.scatter(e["x"], e["y"], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
+                           linewidths=0)  # fmt: skip
+        if legend and len(ev):
+            ax.plot([], [], color=_PATH_COLORS["striker"], linewidth=2.0, label="striker path")
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
     ax.set_title(
-        f"{scene.board.name}: {result.shot.speed:.2f} m/s at {result.shot.angle_deg:.1f} deg; "
-        f"{result.n_events} events, {n_pocketed} pocketed, {result.duration:.2f} s",
+        f"{scene.board.name}: {result.shot.speed:.2f} m/s at {result.shot.angle_deg:.1f} deg; {fell_text(result)}\n"
+        f"{result.n_events} events, {result.duration:.2f} s",
         fontsize="small",
     )
     return ax

@@ -45,6 +45,8 @@ def test_success_plots(smap, tmp_path):
     assert plot_success_board(df, scene, ax=axes[0]) is axes[0]
     assert axes[0].collections  # the fans
     assert plot_parameter_heatmap(df, ax=axes[1], cmap="magma") is axes[1]
+    assert axes[1].get_ylabel() == "aim: offset from the ghost-disc aim (deg)"  # what the aim is relative to
+    assert plot_parameter_heatmap(df.assign(aim=df["angle"])).get_ylabel() == "aim: direction of travel (deg from +x)"
     assert plot_margins(margin_of_error(df), ax=axes[2]) is axes[2]
     axes[0].figure.savefig(tmp_path / "success.png")
 
@@ -64,7 +66,8 @@ def test_break_plots(study):
     ax = plot_break_outcomes(study)
     assert isinstance(ax, Axes) and len(ax.patches) > 0
     ax = plot_break_heatmap(study)
-    assert ax.figure.axes[-1].get_ylabel() == "mean_white"  # the colour bar: expected own coins
+    assert ax.figure.axes[-1].get_ylabel() == "white pieces pocketed per shot (mean)"  # the colour bar, in words
+    assert ax.get_ylabel() == "aim: offset from the direction to the pack (deg)"
 
 
 def test_plot_errors(smap, study):

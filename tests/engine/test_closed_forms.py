@@ -154,9 +154,9 @@ def test_impact_conserves_momentum_and_creates_spin():
 def test_capture_radius_and_speed_limit():
     """A disc tips into a hole when its centre comes within sqrt(Rh^2 - r^2); with a
     capture speed limit a fast disc passes over and a slow one still falls."""
-    from carromlab import Scene
+    from carromlab import Board, Scene
 
-    scene = Scene.crokinole_empty()
+    scene = Scene.crokinole_empty(board=Board.crokinole(hole_capture_speed=None))
     hole = scene.board.holes[0]
     r = scene.specs["dark"].radius
     rho = math.sqrt(hole.radius**2 - r**2)
@@ -169,3 +169,26 @@ def test_capture_radius_and_speed_limit():
     v = math.sqrt(2 * PhysicsParams().mu * G * 0.3048)
     slow = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, v), PhysicsParams(capture_speed_max=0.5))
     assert slow.striker_fate == "pocketed"
+
+
+def test_crokinole_hole_takes_only_slow_discs_by_default():
+    """The 20-hole's default capture speed 2 rho sqrt(g / h) (free fall of half the 3/8 in
+    thickness while crossing the capture circle): a disc arriving at 6 m/s passes, one
+    arriving just under the limit falls, one just over passes (Coulomb law: the arrival
+    speed is sqrt(v0^2 - 2 mu g s) exactly)."""
+    from carromlab import Scene
+
+    scene = Scene.crokinole_empty()
+    hole = scene.board.holes[0]
+    rho = math.sqrt(hole.radius**2 - scene.specs["dark"].radius ** 2)
+    assert hole.capture_speed_max == pytest.approx(2 * rho * math.sqrt(9.81 / (0.375 * 0.0254)), rel=0.01)
+    params = PhysicsParams(friction_law="coulomb")
+    y0 = -0.3048
+    fast = simulate(scene, Shot(0.0, y0, math.pi / 2, 6.0), params)
+    assert fast.striker_fate != "pocketed" and "pass" in list(fast.events["kind"])
+    for factor, falls in ((0.98, True), (1.02, False)):
+        arrive = factor * hole.capture_speed_max
+        v0 = math.sqrt(arrive**2 + 2 * params.mu * params.g * (abs(y0) - rho))
+        res = simulate(scene, Shot(0.0, y0, math.pi / 2, v0), params)
+        assert res.events["kind"].iloc[0] == ("pocket" if falls else "pass")
+        assert res.events["vn"].iloc[0] == pytest.approx(arrive, rel=1e-9)

@@ -36,6 +36,11 @@ def test_one_line_per_team_and_variant_and_png(boards, tmp_path):
     labels = [line.get_label() for line in ax.get_lines()]
     assert len(labels) == 4 + 2
     assert any("icf 2p, team 0" in lab and "1 abandoned" in lab for lab in labels)
+    # the teams in different colours, the variants in different line styles
+    colour = {line.get_label().split(", team ")[1][0]: line.get_color() for line in ax.get_lines()}
+    assert colour["0"] != colour["1"]
+    styles = {line.get_label().split(",")[0]: line.get_linestyle() for line in ax.get_lines()}
+    assert len(set(styles.values())) == 2
     assert len(ax.collections) >= 6 + 1  # bands and the abandoned marker
     path = tmp_path / "summary.png"
     fig.savefig(path)

@@ -55,11 +55,17 @@ def test_draw_board_uses_the_given_axes_and_draws_every_hole_and_peg():
 def test_icf_marks_are_drawn():
     board = Board.icf()
     ax = draw_board(board)
-    # 4 pockets; 8 base circles with their red fills; centre circle filled and outlined; outer circle
+    # 4 pockets; 8 base circles with their red fills; centre circle as an unfilled ring round
+    # a small dot (a filled coin-sized red circle would look like the queen); outer circle
     circles = [p for p in ax.patches if isinstance(p, Circle)]
     radii = np.round([c.radius for c in circles], 6)
     assert (radii == round(board.holes[0].radius, 6)).sum() == 4
-    assert (radii == 0.0159).sum() == 8 + 2  # base circles + centre circle (fill, outline)
+    assert (radii == 0.0159).sum() == 8 + 1  # base circles + centre ring
+    centre = [c for c in circles if c.center == (0.0, 0.0) and c.radius <= 0.0159 + 1e-9]
+    assert sorted(round(c.radius, 6) for c in centre) == [round(0.25 * 0.0159, 6), 0.0159]
+    assert [c.get_facecolor()[3] for c in centre if c.radius == 0.0159] == [0.0]
+    queen = to_rgba(PIECE_COLORS["queen"])
+    assert all(c.get_facecolor() != queen for c in circles)
     assert (radii == 0.0127).sum() == 8
     assert (radii == 0.085).sum() == 1
     # 8 baselines + 4 arrows, each with a two-stroke head

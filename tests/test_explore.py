@@ -1,0 +1,72 @@
+"""The shot explorer, headless: set its widgets' values and check what it computes."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Board, PhysicsParams, Scene, Shot, simulate
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, StrikerLine, success_map
+from carromlab.explore import ShotExplorer
+
+
+def test_widget_values_play_the_shot_a_direct_simulate_plays():
+    scene = Scene.icf_break()
+    params = PhysicsParams(mu=0.1)
+    ex = ShotExplorer(scene, PocketPiece("queen"), params=params, replicas=12, noise="expert")
+    before = ex.picture.value
+    ex.placement.value = 0.05
+    ex.angle_deg.value = 95.5
+    ex.speed.value = 6.5
+    ex.spin.value = 40.0
+    x, y = StrikerLine.for_scene(scene).point(0.05)
+    direct = simulate(scene, Shot(float(x), float(y), math.radians(95.5), 6.5, 40.0), params)
+    assert ex.result.shot == direct.shot
+    pd.testing.assert_frame_equal(ex.result.final, direct.final)
+    assert ex.result.n_events == direct.n_events
+    grid = ShotGrid(placement=[0.05], angle=[math.radians(95.5)], speed=[6.5], spin=[40.0])
+    want = success_map(scene, PocketPiece("queen"), grid, noise=NoiseModel.preset("expert"), replicas=12,
+                       params=params, progress=False)  # fmt: skip
+    assert ex.success["p_success"] == want["p_success"].iat[0]
+    assert ex.success["n_valid"] == want["n_valid"].iat[0] == 12
+    assert ex.picture.value != before and ex.picture.value[:4] == b"\x89PNG"
+    assert "fell" in ex.summary.value and "success" in ex.summary.value
+
+
+def test_noise_preset_changes_the_probability_and_none_matches_the_nominal_shot():
+    # one white coin on the diagonal to the NE pocket, hit full from the striker line's middle
+    board = Board.icf()
+    scene = Scene.from_frame(board, pd.DataFrame({"kind": ["white"], "x": [0.2], "y": [0.2]}))
+    ne = next(h for h in board.holes if h.name == "ne")
+    reach = scene.specs["white"].radius + scene.specs["striker"].radius
+    ghost = np.array([0.2, 0.2]) - reach * np.array([ne.x - 0.2, ne.y - 0.2]) / math.hypot(ne.x - 0.2, ne.y - 0.2)
+    ex = ShotExplorer(scene, PocketPiece(0, "ne"), replicas=40, noise="none")
+    sx, sy = StrikerLine.for_scene(scene).point(0.0)
+    ex.angle_deg.value = round(math.degrees(math.atan2(ghost[1] - sy, ghost[0] - sx)), 1)
+    ex.speed.value = 4.0
+    assert ex.result.final["pocket"].iat[0] == "ne"
+    assert ex.success["p_success"] == 1.0
+    ex.noise.value = "beginner"
+    assert ex.success["p_success"] < 1.0
+
+
+def test_a_placement_on_a_piece_is_reported_not_raised():
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [-0.2526]}))
+    ex = ShotExplorer(scene, replicas=4)
+    assert "Cannot play" in ex.summary.value
+    ex.placement.value = 0.15
+    assert "Cannot play" not in ex.summary.value and np.isfinite(ex.success["p_success"])
+
+
+def test_bad_noise_preset():
+    with pytest.raises(ValueError, match="'noise'"):
+        ShotExplorer(Scene.icf_break(), noise="pro")
+
+
+def test_display_bundle_has_the_live_widget_and_a_static_copy():
+    ex = ShotExplorer(Scene.icf_break(), replicas=4)
+    bundle = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"].startswith("ShotExplorer(Scene(icf board")
+    assert "data:image/png;base64," in bundle["text/html"] and "fell" in bundle["text/html"]
