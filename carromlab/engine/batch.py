@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._validation import check_array, check_int, check_real
-from ..physics.params import PhysicsParams
+from .._validation import check_array, check_int, check_memory, check_real, check_type
+from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, engine_setup
 
@@ -18,6 +18,9 @@ __all__ = ["simulate_batch", "shot_table", "STRIKER_FIRST"]
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
+#: Memory a batch needs per shot, bytes (the shot table, the engine outputs and the result
+#: frame, without final positions or details), checked before anything is allocated.
+BYTES_PER_SHOT = 256
 
 
 def shot_table(
@@ -50,6 +53,7 @@ def shot_table(
         raise ValueError(f"The shot parameters must broadcast to one length. Got shapes {shapes} instead.") from None
     if len(shape) != 1:
         raise ValueError(f"The shot parameters must be 1-d. Got shape {shape} instead.")
+    check_memory("shots", shape[0], BYTES_PER_SHOT, hint="Run the shots in parts, or use an analysis with a store.")
     out = np.empty((shape[0], 5))
     for k, c in enumerate(cols):
         out[:, k] = c
@@ -125,7 +129,8 @@ def simulate_batch(
     >>> len(df)
     2
     """
-    params = params or PhysicsParams()
+    check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
+    params = check_params(params)
     shots = shot_table(x, y, angle, speed, spin)
     n_shots = len(shots)
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
