@@ -11,8 +11,8 @@ but the pieces) as JSON, then the pieces table with the columns ``kind, x, y`` (
 or Parquet table of ``kind, x, y`` without that line (the table of ``--position`` files) is a
 plain position: its board must be given, and its discs are the board's standard ones.
 
-Floats are written with Python's shortest round-trip repr and read back with a round-trip
-parser, so a saved scene loads back exactly.
+Floats are written with Python's shortest round-trip repr (JSON, and the CSV table) and
+pandas reads them back exactly, so a saved scene loads back exactly.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _table(text: str, path: Path, first_line: int) -> pd.DataFrame:
     if not text.strip():
         raise ValueError(f"The position file {str(path)!r} must hold a table with the columns kind, x, y (m). Got an empty file.")
     try:
-        frame = pd.read_csv(io.StringIO(text), float_precision="round_trip", dtype={"kind": str})
+        frame = pd.read_csv(io.StringIO(text), dtype={"kind": str})
     except pd.errors.ParserError as exc:
         raise ValueError(f"The position file {str(path)!r} must be a CSV table (line numbers from line {first_line}): {exc}") from None
     return _checked(frame, path, first_line + 1)
