@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
-from carromlab.engine.position_file import read_position
 from carromlab.fitting.calibration_io import read_calibration, save_calibration
 from carromlab.fitting.tracks import Tracks, read_tracks
 from carromlab.rules import GameState, icf
@@ -133,11 +132,13 @@ def test_malformed_sidecar_names_file_and_line(tmp_path):
         read_tracks(tmp_path / "t.csv")
 
 
-def test_tracks_missing_columns_blame_the_columns_not_fps():
-    frame = pd.DataFrame({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]})
-    with pytest.raises(ValueError, match=r"missing \['x'\]") as info:
-        Tracks.from_frame(frame, fps=240.0)
-    assert "'fps'" not in str(info.value)
+@pytest.mark.parametrize(
+    ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
+)
+def test_tracks_missing_columns_blame_the_columns_not_fps(columns, missing):
+    with pytest.raises(ValueError, match=rf"missing \[{missing}\]") as info:
+        Tracks.from_frame(pd.DataFrame(columns))
+    assert "'fps' parameter" not in str(info.value)
 
 
 def test_pixels_taken_as_metres_are_an_error_suggesting_a_calibration():
@@ -157,12 +158,16 @@ def test_game_state_from_json_missing_a_field_names_it():
 
 # -- position files -----------------------------------------------------------------------------
 def test_empty_position_file_names_the_file(tmp_path):
+    from carromlab.engine.position_file import read_position
+
     (tmp_path / "p.csv").write_text("")
     with pytest.raises(ValueError, match=r"position file '.*p\.csv' must hold a table.*empty file"):
         read_position(tmp_path / "p.csv", board=Board.icf())
 
 
 def test_bad_number_in_a_position_file_names_the_line(tmp_path):
+    from carromlab.engine.position_file import read_position
+
     (tmp_path / "p.csv").write_text("kind,x,y\nwhite,0.1,0.2\nblack,abc,0\n")
     with pytest.raises(ValueError, match=r"column 'x'\. Got 'abc' on line 3"):
         read_position(tmp_path / "p.csv", board=Board.icf())
