@@ -43,7 +43,7 @@ try:  # an installed carromlab, or one on PYTHONPATH
     import carromlab  # noqa: F401
 except ImportError:  # else the source checkout this file lives in (built in place)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from carromlab import Board, PhysicsParams, Scene  # noqa: E402
+from carromlab import Board, PhysicsParams, Scene, Shot  # noqa: E402
 from carromlab.engine import _core  # noqa: E402
 from carromlab.engine.simulate import engine_setup  # noqa: E402
 from carromlab.equipment.layout import default_specs  # noqa: E402
@@ -100,38 +100,37 @@ def _energy(v2: np.ndarray, omega: np.ndarray, mass: np.ndarray, radius: np.ndar
     return 0.5 * mass * v2 + 0.25 * mass * radius**2 * omega**2
 
 
-def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict, broken: Counter) -> None:
-    """Count the invariants ``raw`` (one engine result with its log, from initial velocities
-    ``v0`` (n, 2) m/s and spins ``omega0`` rad/s) breaks."""
+def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict) -> str | None:
+    """The first invariant ``raw`` (one engine result with its log, from initial velocities
+    ``v0`` (n, 2) m/s and spins ``omega0`` rad/s) breaks, or None."""
     radius, mass = scene.arrays["radius"], scene.arrays["mass"]
     x, y = raw["x"], raw["y"]
     finals = np.concatenate([x, y, raw["vx"], raw["vy"], raw["omega"]])
     if not np.all(np.isfinite(finals)):
-        broken["nan"] += 1
-        return
+        return "nan"
     status, hole = raw["status"], raw["hole"]
     if not np.all(np.isin(status, (0, 1, 2))) or np.any((status == 1) & (hole < 0)):
-        broken["conservation"] += 1
+        return "conservation"
     on = status == 0
     if on.any():
         inside = scene.board.contains(x[on], y[on], radius[on] - 1e-9)
         if not np.all(inside):
-            broken["off_board"] += 1
+            return "off_board"
         xo, yo, ro = x[on], y[on], radius[on]
         gap = np.hypot(xo[:, None] - xo[None, :], yo[:, None] - yo[None, :]) - (ro[:, None] + ro[None, :])
         np.fill_diagonal(gap, np.inf)
         if gap.min() < -OVERLAP_TOL:
-            broken["overlap"] += 1
+            return "overlap"
     ev_f, ev_i = raw["ev_f"], raw["ev_i"]
     impacts = np.isin(ev_i[:, 0], IMPACTS)
     if not impacts.any():
-        return
+        return None
     pair = impacts & (ev_i[:, 0] == 6)
     if pair.any():
         a, b = ev_i[pair, 1], ev_i[pair, 2]
         d = np.hypot(ev_f[pair, 2] - ev_f[pair, 7], ev_f[pair, 3] - ev_f[pair, 8]) - (radius[a] + radius[b])
         if d.min() < -OVERLAP_TOL:
-            broken["overlap"] += 1
+            return "overlap"
     # the impacts of each instant (a cluster resolved at once logs its discs' states after
     # the whole cluster) against the energy their discs had after their last impact, or at
     # the start: friction only removes energy in between
@@ -148,15 +147,17 @@ def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict, brok
         discs = list(after)
         before = float(e_last[discs].sum())
         if sum(after.values()) > before * (1 + 1e-9) + 1e-12:
-            broken["energy_rise"] += 1
-            return
+            return "energy_rise"
         e_last[discs] = list(after.values())
+    return None
 
 
-def run(n: int, seed: int, per_scene: int, progress: bool = True) -> tuple[Counter, Counter, float]:
-    """Fuzz ``n`` shots; returns (broken invariants, shots per board/law, seconds)."""
+def run(n: int, seed: int, per_scene: int, progress: bool = True) -> tuple[Counter, Counter, float, dict]:
+    """Fuzz ``n`` shots; returns (broken invariants, shots per board/law, seconds, the first
+    (scene, params, shot) breaking each invariant)."""
     rng = np.random.default_rng(seed)
     broken: Counter = Counter()
+    examples: dict[str, tuple[Scene, PhysicsParams, Shot]] = {}
     played: Counter = Counter()
     combos = list(itertools.product(BOARDS, FRICTION_LAWS))
     boards = {name: Board.preset(name) for name in BOARDS}
@@ -184,16 +185,18 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True) -> tuple[Count
             omega[-1] = spin[j]
             try:
                 raw = _core.simulate_one(setup, xy, vel, omega, scene.n_pieces, record=True)
+                bad = check_shot(scene, vel, omega, raw)
             except Exception:  # noqa: BLE001 - counting every failure is the point
-                broken["exception"] += 1
-                continue
-            check_shot(scene, vel, omega, raw, broken)
+                bad = "exception"
+            if bad:
+                broken[bad] += 1
+                examples.setdefault(bad, (scene, params, Shot(*place[j], float(angle[j]), float(speed[j]), float(spin[j]))))
         done += m
         played[(name, law)] += m
         if progress and block % 50 == 0:
             rate = done / (time.perf_counter() - started)
             print(f"  {done:,} shots, {rate:,.0f} shots/s, broken {dict(broken) or 'none'}", file=sys.stderr, flush=True)
-    return broken, played, time.perf_counter() - started
+    return broken, played, time.perf_counter() - started, examples
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,8 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--per-scene", type=int, default=200, help="shots per random position (default 200)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--examples", metavar="DIR", default=None,
+                   help="save the first shot breaking each invariant: DIR/<invariant>.json (Scene.save) and .txt (shot, params)")  # fmt: skip
     args = p.parse_args(argv)
-    broken, played, seconds = run(args.n, args.seed, args.per_scene, progress=not args.quiet)
+    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, progress=not args.quiet)
     total = sum(played.values())
     print(f"fuzzed {total:,} shots in {seconds:.0f} s ({total / seconds:,.0f} shots/s), seed {args.seed}")
     for (name, law), k in sorted(played.items()):
@@ -211,6 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     print("invariants broken (shots):")
     for inv in INVARIANTS:
         print(f"  {inv:13s} {broken[inv]}")
+    if args.examples:
+        out = Path(args.examples)
+        out.mkdir(parents=True, exist_ok=True)
+        for inv, (scene, params, shot) in examples.items():
+            scene.save(out / f"{inv}.json")
+            (out / f"{inv}.txt").write_text(f"{shot!r}\n{params!r}\n")
+            print(f"  first {inv}: {out / inv}.json, {shot}")
     return 0
 
 
