@@ -175,7 +175,10 @@ class Scene:
         y = np.atleast_1d(np.asarray(y, dtype=float))
         r = self.specs[self.striker].radius
         on = self.board.contains(x, y, r)
-        where = lambda k: "" if x.size == 1 else f" at shot {k + first_index}"  # noqa: E731
+
+        def where(k: int) -> str:
+            return "" if x.size == 1 else f" at shot {k + first_index}"
+
         if not np.all(on):
             k = int(np.argmin(on))
             lim = self.board.half_size - (r if self.board.shape == "square" else 0.0)
@@ -184,16 +187,13 @@ class Scene:
                 f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
                 f"Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)} instead."
             )
-        # obstacles: centre, the closest a striker centre may come, and a name for the message
+        # obstacles: centre and the closest a striker centre may come (named only for a message)
         board = self.board
-        pieces = [f"piece {p} ({kind})" for p, kind in enumerate(self.pieces["kind"])]
         ox = np.concatenate([self._arrays["xy"][:, 0], [p.x for p in board.pegs], [h.x for h in board.holes]])
         oy = np.concatenate([self._arrays["xy"][:, 1], [p.y for p in board.pegs], [h.y for h in board.holes]])
         reach = np.concatenate([
             self._arrays["radius"][:-1] + r, [p.radius + r for p in board.pegs], [h.capture_radius(r) for h in board.holes]
         ])  # fmt: skip
-        names = [*pieces, *(f"the peg at ({p.x:.4g}, {p.y:.4g}) m" for p in board.pegs),
-                 *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
         if len(ox) == 0:
             return
         # chunks keep the (shots x obstacles) distance table small for million-shot batches
@@ -204,6 +204,9 @@ class Scene:
             if bad.any():
                 k, p = np.argwhere(bad)[0]
                 k += start
+                names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),
+                         *(f"the peg at ({g.x:.4g}, {g.y:.4g}) m" for g in board.pegs),
+                         *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
                 raise ValueError(
                     f"The striker placement (x, y) must not overlap a piece or a peg, nor lie in a hole's capture "
                     f"circle (gap >= 0 m). Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)}, overlapping {names[p]} by "
