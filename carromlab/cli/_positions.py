@@ -57,10 +57,9 @@ def position(args: argparse.Namespace, board: str) -> pd.DataFrame:
     """The position chosen by --position / --example, for a board ``board`` (the pieces
     of a saved position file; see :mod:`carromlab.engine.position_file`)."""
     if args.position is not None:
-        from ..engine.scene import Scene
-        from ..equipment.board import Board
+        from ..engine.position_file import read_pieces
 
-        return Scene.load(args.position, board=Board.preset(board)).pieces[["kind", "x", "y"]]
+        return read_pieces(args.position)
     name = args.example or args.default_example
     if board not in EXAMPLES[name]:
         raise ValueError(f"The '--example' position {name!r} exists for the boards {sorted(EXAMPLES[name])}. Got a {board!r} board instead.")

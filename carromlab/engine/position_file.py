@@ -30,7 +30,7 @@ from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from .scene import Scene
 
-__all__ = ["FORMAT", "read_position", "write_position"]
+__all__ = ["FORMAT", "read_pieces", "read_position", "write_position"]
 
 #: Format tag and version of a position file.
 FORMAT = ("carromlab-position", 1)
@@ -152,6 +152,21 @@ def read_position(path: str | Path, *, board: Board | None = None, specs: Mappin
         head = parse_json(first[len(_TAG):], path, "position file header (line 1)")
         return _from_header(head, path, _table(rest, path, 2), specs)
     return _plain(_table(text, path, 1), path, board, specs)
+
+
+def read_pieces(path: str | Path) -> pd.DataFrame:
+    """The pieces (``kind``, ``x``, ``y`` in m) of a position file, saved or plain, checked
+    only for their columns and numbers (errors name the file and line)."""
+    path = Path(path)
+    if _suffix(path) == ".parquet":
+        if not path.is_file():
+            raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
+        return _checked(pd.read_parquet(path), path, None)
+    text = read_text(path, "position file")
+    if path.suffix.lower() == ".json":
+        return read_position(path).pieces[["kind", "x", "y"]]
+    first, _, rest = text.partition("\n")
+    return _table(rest, path, 2) if first.startswith(_TAG) else _table(text, path, 1)
 
 
 def _plain(frame: pd.DataFrame, path: Path, board: Board | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
