@@ -23,7 +23,7 @@ uniform in [-300, 300] rad/s (a quarter of the shots without spin).
 
 Usage::
 
-    python benchmarks/fuzz.py --n 1000000            # about 10-30 min on one core
+    python benchmarks/fuzz.py --n 1000000            # hours on a shared machine (60-140 shots/s measured)
     python benchmarks/fuzz.py --n 20000 --seed 3     # a quick look
 """
 
