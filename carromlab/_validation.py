@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import tomllib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["check_real", "check_int", "check_choice", "check_array"]
+__all__ = [
+    "check_real",
+    "check_int",
+    "check_choice",
+    "check_array",
+    "check_type",
+    "check_memory",
+    "read_text",
+    "parse_json",
+    "parse_toml",
+    "physical_memory",
+]
 
 
 def _number(x: float) -> str:
@@ -110,9 +125,10 @@ def check_array(
     """Return ``value`` as a float64 array after checking shape, finiteness and range.
 
     ``shape`` entries of None accept any length along that axis. The message names
-    the first offending element.
+    the first offending element; a value that holds no real numbers (text, complex
+    numbers, objects) is a TypeError naming the parameter.
     """
-    arr = np.asarray(value, dtype=float)
+    arr = _real_array(name, value)
     if shape is not None:
         ok = arr.ndim == len(shape) and all(s is None or s == n for s, n in zip(shape, arr.shape))
         if not ok:
@@ -138,3 +154,93 @@ def check_array(
             f"Got {float(arr[idx])!r} at index {idx if len(idx) > 1 else idx[0]} instead."
         )
     return arr
+
+
+def _real_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float64 array; TypeError naming ``name`` if it holds no real numbers."""
+    try:
+        raw = np.asarray(value)
+    except ValueError:  # ragged nesting
+        raw = np.asarray([value], dtype=object)
+    if raw.dtype.kind in "biuf":
+        return np.asarray(raw, dtype=float)
+    wrong = (complex, np.complexfloating, str, bytes, bool, type(None))
+    try:
+        if raw.dtype.kind != "O" or any(isinstance(v, wrong) for v in raw.flat):
+            raise TypeError
+        return np.asarray(raw, dtype=float)
+    except (TypeError, ValueError):
+        flat = [v for v in raw.flat if isinstance(v, wrong)] or list(raw.flat)
+        got = flat[0] if flat else value
+        got = got.item() if isinstance(got, np.generic) else got
+        raise TypeError(
+            f"The {name!r} parameter must hold real numbers (a float or an array of floats). "
+            f"Got {got!r} ({type(got).__name__}) instead."
+        ) from None
+
+
+def check_type(name: str, value: Any, cls: type | tuple[type, ...], *, hint: str = "") -> Any:
+    """Return ``value`` if it is an instance of ``cls``, else raise TypeError naming the
+    parameter, the type wanted (and ``hint``, e.g. how to build one) and the value received."""
+    if not isinstance(value, cls):
+        want = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise TypeError(
+            f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. "
+            f"Got {value!r} ({type(value).__name__}) instead."
+        )
+    return value
+
+
+def physical_memory() -> int:
+    """Physical memory of this machine, bytes (0 if the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - non-POSIX systems
+        return 0
+
+
+def check_memory(name: str, n: int, bytes_each: int, *, hint: str = "") -> int:
+    """Return ``n`` if ``n`` items (``name``, plural: "shots") of ``bytes_each`` bytes fit in
+    half the physical memory,
+    else raise ValueError with the size needed, the memory there is and ``hint``.
+
+    Checked before the arrays are made, so a too-large request fails at once with this
+    message instead of a MemoryError (or swapping) part-way.
+    """
+    need, have = n * bytes_each, physical_memory()
+    if have and need > have // 2:
+        raise ValueError(
+            f"{n:,} {name} need about {need / 1e9:.3g} GB of arrays, more than half of this machine's "
+            f"{have / 1e9:.3g} GB of memory.{f' {hint}' if hint else ''}"
+        )
+    return n
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """The text of the file ``path``; ValueError naming ``what`` (e.g. "calibration file")
+    if it does not exist, is not a file, or is not UTF-8 text."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"The {what} {str(path)!r} must be an existing file. Got no such file.")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"The {what} {str(path)!r} must be UTF-8 text. Got undecodable bytes at byte {exc.start}.") from None
+
+
+def parse_json(text: str, path: str | Path, what: str) -> Any:
+    """``text`` (read from ``path``) parsed as JSON; ValueError naming the file and line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"The {what} {str(path)!r} must be valid JSON. Got an error at line {exc.lineno}, column {exc.colno}: {exc.msg}."
+        ) from None
+
+
+def parse_toml(text: str, path: str | Path, what: str) -> dict[str, Any]:
+    """``text`` (read from ``path``) parsed as TOML; ValueError naming the file and line."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"The {what} {str(path)!r} must be valid TOML. Got an error: {exc}.") from None

@@ -200,3 +200,22 @@ def test_help_has_examples(command, capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     assert "examples:" in text and f"carromlab {command[0] if command else ''}".strip() in text.split("examples:")[1]
+
+
+def test_simulate_replays_a_saved_position_with_changed_discs_and_prints_events(tmp_path, capsys):
+    from carromlab import Board, DiscSpec, Scene, Shot, simulate
+
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white", "black"], "x": [0.15, -0.1], "y": [0.22, 0.05]}),
+                             {"striker": DiscSpec.icf_striker().with_(mass=0.012)})  # fmt: skip
+    path = scene.save(tmp_path / "pos.json")
+    out = run_ok(capsys, "simulate", "--position", str(path), "--x", "0.05", "--angle-deg", "70", "--speed", "3",
+                 "--mu", "0.1", "--coin-mass", "0.006", "--out", str(tmp_path))  # fmt: skip
+    changed = Scene(scene.board, scene.pieces[["kind", "x", "y"]],
+                    {**scene.specs, **{k: scene.specs[k].with_(mass=0.006) for k in ("white", "black")}})  # fmt: skip
+    from carromlab import PhysicsParams
+
+    want = simulate(changed, Shot.from_deg(0.05, -0.2526, angle_deg=70.0, speed=3.0), PhysicsParams(mu=0.1)).events
+    got = pd.read_csv(tmp_path / "events.csv")
+    assert len(got) == len(want) and got["t"].to_numpy() == pytest.approx(want["t"].to_numpy(), rel=1e-12)
+    assert f"{len(want)} events" in out and "t (s)" in out and "vn (m/s)" in out
+    assert "icf icf shot" not in out

@@ -7,9 +7,9 @@ import math
 import time
 from typing import Any
 
-from ._common import (add_backend_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
-                      backend, noise_model, output_dir, physics, positive_int, pyplot, report, save_figure,
-                      write_tables)  # fmt: skip
+from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
+                      add_subcommand, backend, disc_specs, noise_model, output_dir, physics, positive_int, pyplot, report,
+                      save_figure, write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab break-study                                  # ICF, default grid (189 breaks), 100 replicas
@@ -38,6 +38,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--small", action="store_true", help="a tiny grid (3 placements x 3 aims x 1 speed) for a seconds-long run")
     add_noise_option(s)
     add_physics_options(s)
+    add_disc_options(s, ("icf", "hikone"))
     add_backend_options(s)
     add_output_options(s)
     s.set_defaults(func=run)
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.analysis import plot_break_heatmap, plot_break_outcomes
 
     started = time.perf_counter()
-    scene = Scene.icf_break() if args.variant == "icf" else Scene.hikone_start()
+    specs = disc_specs(args, args.variant)
+    scene = Scene.icf_break(specs=specs) if args.variant == "icf" else Scene.hikone_start(specs=specs)
     grid = _small_grid(scene) if args.small else default_break_grid(scene)
     replicas = args.replicas or (SMALL_REPLICAS if args.small else 100)
     params = physics(args)

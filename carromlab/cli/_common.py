@@ -17,12 +17,15 @@ __all__ = [
     "CliParser",
     "HelpFormatter",
     "UsageError",
+    "DISC_OPTIONS",
     "add_backend_options",
+    "add_disc_options",
     "add_noise_option",
     "add_output_options",
     "add_physics_options",
     "add_subcommand",
     "backend",
+    "disc_specs",
     "float_list",
     "noise_model",
     "output_dir",
@@ -108,12 +111,35 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_physics_options(p: argparse.ArgumentParser, *, what: str = "board physics") -> None:
-    """--powder or --calibration."""
+    """--powder or --calibration, and --mu."""
     from ..physics.params import POWDERS
 
-    g = p.add_argument_group("physics").add_mutually_exclusive_group()
-    g.add_argument("--powder", choices=list(POWDERS), default=None, help=f"{what}: a powder preset (default: PhysicsParams(), mu 0.12)")
-    g.add_argument("--calibration", metavar="FILE", default=None, help=f"{what}: a calibration file (.toml/.json, e.g. from fit-friction)")
+    g = p.add_argument_group("physics")
+    one = g.add_mutually_exclusive_group()
+    one.add_argument("--powder", choices=list(POWDERS), default=None, help=f"{what}: a powder preset (default: PhysicsParams(), mu 0.12)")
+    one.add_argument("--calibration", metavar="FILE", default=None, help=f"{what}: a calibration file (.toml/.json, e.g. from fit-friction)")
+    g.add_argument("--mu", type=float, default=None, metavar="MU",
+                   help="board sliding friction coefficient, in (0, 2]; replaces the powder's or calibration's")  # fmt: skip
+
+
+#: The disc options of each game: option stem -> the piece kinds it sets.
+DISC_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "icf": {"striker": ("striker",), "coin": ("white", "black"), "queen": ("queen",)},
+    "hikone": {"striker": ("striker",), "puck": ("red", "green"), "jack": ("jack",)},
+    "crokinole": {"disc": ("dark", "light", "green", "red", "black", "white")},
+}
+
+
+def add_disc_options(p: argparse.ArgumentParser, games: tuple[str, ...]) -> None:
+    """--<piece>-radius and --<piece>-mass for the pieces of ``games`` (SI units), e.g.
+    --striker-radius, --coin-mass, --puck-radius, --jack-mass, --disc-radius."""
+    g = p.add_argument_group("discs (SI units; default: each game's standard pieces)")
+    stems = {stem: [game for game in games if stem in DISC_OPTIONS[game]] for game in games for stem in DISC_OPTIONS[game]}
+    for stem, in_games in stems.items():
+        kinds = sorted({k for game in in_games for k in DISC_OPTIONS[game][stem]})
+        what = f"{stem} ({', '.join(kinds)})" if kinds != [stem] else stem
+        g.add_argument(f"--{stem}-radius", type=float, default=None, metavar="M", help=f"{what} radius, m, in (0, 0.1]")
+        g.add_argument(f"--{stem}-mass", type=float, default=None, metavar="KG", help=f"{what} mass, kg, in (0, 1]")
 
 
 def add_noise_option(p: argparse.ArgumentParser, *, default: str = "club") -> None:
@@ -137,14 +163,42 @@ def add_backend_options(p: argparse.ArgumentParser, *, store: bool = True) -> No
 
 # -- what the options select ---------------------------------------------------------------
 def physics(args: argparse.Namespace) -> Any:
-    """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``)."""
+    """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``), with --mu."""
+    from .._validation import check_real
     from ..physics.params import PhysicsParams
 
     if getattr(args, "calibration", None):
         from ..fitting.calibration_io import load_calibration
 
-        return load_calibration(args.calibration)
-    return PhysicsParams.from_powder(args.powder) if getattr(args, "powder", None) else PhysicsParams()
+        params = load_calibration(args.calibration)
+    else:
+        params = PhysicsParams.from_powder(args.powder) if getattr(args, "powder", None) else PhysicsParams()
+    if getattr(args, "mu", None) is not None:
+        params = params.with_(mu=check_real("--mu", args.mu, low=0.0, high=2.0, low_open=True))
+    return params
+
+
+def disc_specs(args: argparse.Namespace, game: str, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The discs of ``game`` (or ``base``, kind -> DiscSpec) with the --<piece>-radius and
+    --<piece>-mass options applied; an option for another game's pieces is an error."""
+    from .._validation import check_real
+    from ..equipment.layout import default_specs
+
+    specs = dict(base if base is not None else default_specs(game))
+    for stem in dict.fromkeys(stem for options in DISC_OPTIONS.values() for stem in options):
+        for field, high, unit in (("radius", 0.1, "m"), ("mass", 1.0, "kg")):
+            value = getattr(args, f"{stem}_{field}", None)
+            if value is None:
+                continue
+            option = f"--{stem}-{field}"
+            if stem not in DISC_OPTIONS[game]:
+                games = [g for g, options in DISC_OPTIONS.items() if stem in options]
+                raise ValueError(f"The '{option}' option sets pieces of {' and '.join(games)}; this run plays {game}. Got {value!r}.")
+            value = check_real(option, value, low=0.0, high=high, low_open=True, unit=unit)
+            for kind in DISC_OPTIONS[game][stem]:
+                if kind in specs:
+                    specs[kind] = specs[kind].with_(**{field: value})
+    return specs
 
 
 def noise_model(name: str) -> Any:

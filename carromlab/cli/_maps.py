@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ._common import (add_backend_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
+from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
+                      add_subcommand,
                       backend, float_list, noise_model, output_dir, physics, positive_int, pyplot, report,
                       save_figure, write_tables)  # fmt: skip
 from ._positions import add_position_options, scene_of
@@ -43,6 +44,7 @@ def _add_shared(p: argparse.ArgumentParser, *, store: bool) -> None:
     g.add_argument("--pocket", choices=["any", "sw", "se", "ne", "nw"], default="any", help="pocket it must fall in (default any)")
     add_noise_option(p)
     add_physics_options(p)
+    add_disc_options(p, ("icf", "hikone"))
     add_backend_options(p, store=store)
     add_output_options(p)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ._common import read_table
 
 __all__ = ["EXAMPLES", "add_position_options", "board_name", "position", "scene_of"]
 
@@ -47,20 +47,19 @@ def add_position_options(p: argparse.ArgumentParser, *, default: str) -> None:
     """--position FILE or --example NAME."""
     g = p.add_argument_group("position").add_mutually_exclusive_group()
     g.add_argument("--position", metavar="FILE", default=None,
-                   help="pieces on the board: a CSV or Parquet table with columns kind, x, y (m, board centre at 0, "
-                        "shooter south)")  # fmt: skip
+                   help="pieces on the board: a saved position (.json/.csv, Scene.save, with its board and discs) or a "
+                        "CSV/Parquet table with columns kind, x, y (m, board centre at 0, shooter south)")  # fmt: skip
     g.add_argument("--example", choices=list(EXAMPLES), default=None, help=f"a built-in position (default {default})")
     p.set_defaults(default_example=default)
 
 
 def position(args: argparse.Namespace, board: str) -> pd.DataFrame:
-    """The position chosen by --position / --example, for a board ``board``."""
+    """The position chosen by --position / --example, for a board ``board`` (the pieces
+    of a saved position file; see :mod:`carromlab.engine.position_file`)."""
     if args.position is not None:
-        frame = read_table(args.position, "--position")
-        missing = [c for c in ("kind", "x", "y") if c not in frame.columns]
-        if missing:
-            raise ValueError(f"The '--position' file must have the columns kind, x, y. Got {list(frame.columns)} (missing {missing}).")
-        return frame.loc[:, ["kind", "x", "y"]]
+        from ..engine.position_file import read_pieces
+
+        return read_pieces(args.position)
     name = args.example or args.default_example
     if board not in EXAMPLES[name]:
         raise ValueError(f"The '--example' position {name!r} exists for the boards {sorted(EXAMPLES[name])}. Got a {board!r} board instead.")
@@ -68,9 +67,14 @@ def position(args: argparse.Namespace, board: str) -> pd.DataFrame:
 
 
 def scene_of(args: argparse.Namespace, variant: str) -> Any:
-    """The engine scene of the position on the variant's board."""
+    """The engine scene of the position on the variant's board (a saved position file
+    brings its own board and discs), with the disc options applied."""
     from ..engine.scene import Scene
     from ..equipment.board import Board
+    from ._common import disc_specs
 
     board = board_name(variant)
-    return Scene.from_frame(Board.preset(board), position(args, board))
+    if args.position is not None and Path(args.position).suffix.lower() in (".json", ".csv"):
+        scene = Scene.load(args.position, board=Board.preset(board))
+        return Scene(scene.board, scene.pieces[["kind", "x", "y"]], disc_specs(args, board, scene.specs), scene.striker)
+    return Scene.from_frame(Board.preset(board), position(args, board), disc_specs(args, board))

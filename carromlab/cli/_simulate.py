@@ -6,14 +6,20 @@ import argparse
 import time
 from typing import Any
 
-from ._common import add_output_options, add_physics_options, add_subcommand, output_dir, physics, report, save_figure, write_tables
+from ._common import (add_disc_options, add_output_options, add_physics_options, add_subcommand, disc_specs, output_dir,
+                      physics, report, save_figure, write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab simulate                               # the ICF break, 6 m/s straight up
   carromlab simulate --speed 4 --angle-deg 80 --x 0.05 --out out/cut
   carromlab simulate --layout hikone --powder starch
   carromlab simulate --gif --slowdown 2            # and an animation at half speed
+  carromlab simulate --position mypos.json --x 0.05 --angle-deg 120.9 --speed 2.5   # replay a shot
+  carromlab simulate --striker-mass 0.018 --coin-radius 0.016 --mu 0.09
 """
+
+#: Event rows printed (all of them are in events.csv).
+SHOWN_EVENTS = 30
 
 
 def _default_y(board: Any) -> float:
@@ -33,7 +39,10 @@ def add_parser(sub: Any) -> None:
                     "of the paths (and a GIF with --gif).",
         examples=EXAMPLES,
     )  # fmt: skip
-    s.add_argument("--layout", choices=["icf", "hikone", "crokinole"], default="icf", help="starting position (default: the ICF break)")
+    s.add_argument("--layout", choices=["icf", "hikone", "crokinole"], default="icf",
+                   help="starting position (default: the ICF break); with --position, the board of a plain kind, x, y table")  # fmt: skip
+    s.add_argument("--position", metavar="FILE", default=None,
+                   help="start from a position file: a saved position (.json/.csv, Scene.save) or a kind, x, y table (m)")  # fmt: skip
     s.add_argument("--x", type=float, default=0.0, help="striker x, m (default 0)")
     s.add_argument("--y", type=float, default=None, help="striker y, m (default: the shooter's baseline)")
     s.add_argument("--angle-deg", type=float, default=90.0, help="direction, degrees counter-clockwise from +x (default 90: up the board)")
@@ -42,17 +51,32 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--gif", action="store_true", help="also write an animation, shot.gif")
     s.add_argument("--slowdown", type=float, default=1.0, help="GIF playback slowdown (default 1: real time)")
     add_physics_options(s)
+    add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_output_options(s)
     s.set_defaults(func=run)
 
 
+def _scene(args: argparse.Namespace) -> Any:
+    """The starting scene: --position, else the --layout preset, with the disc options."""
+    from ..engine.scene import Scene
+    from ..equipment.board import Board
+
+    game = args.layout
+    if args.position is not None:
+        scene = Scene.load(args.position, board=Board.preset(game))
+        game = scene.board.name if scene.board.name in ("icf", "hikone", "crokinole") else game
+        return Scene(scene.board, scene.pieces[["kind", "x", "y"]], disc_specs(args, game, scene.specs), scene.striker)
+    specs = disc_specs(args, game)
+    return {"icf": Scene.icf_break, "hikone": Scene.hikone_start, "crokinole": Scene.crokinole_empty}[game](specs=specs)
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..engine.scene import Scene, Shot
+    from ..engine.scene import Shot
     from ..engine.simulate import simulate
     from ..plotting.shot import plot_shot
 
     started = time.perf_counter()
-    scene = {"icf": Scene.icf_break, "hikone": Scene.hikone_start, "crokinole": Scene.crokinole_empty}[args.layout]()
+    scene = _scene(args)
     shot = Shot.from_deg(args.x, _default_y(scene.board) if args.y is None else args.y,
                          angle_deg=args.angle_deg, speed=args.speed, spin=args.spin)  # fmt: skip
     res = simulate(scene, shot, physics(args))
@@ -64,9 +88,16 @@ def run(args: argparse.Namespace) -> int:
 
         files.append(animate_shot(res, out / "shot.gif", slowdown=args.slowdown))
     pocketed = ", ".join(f"{k} ({p})" for k, p in zip(res.pocketed["kind"], res.pocketed["pocket"])) or "nothing"
+    source = args.position or f"the {args.layout} start"
     print(
-        f"{scene.board.name} {args.layout} shot: {res.n_events} events in {res.duration:.3f} s of play; "
+        f"shot from {source} on the {scene.board.name} board: ({shot.x:g}, {shot.y:g}) m, {args.angle_deg:g} deg, "
+        f"{shot.speed:g} m/s, spin {shot.spin:g} rad/s: {res.n_events} events in {res.duration:.3f} s of play; "
         f"pocketed: {pocketed}; striker: {res.striker_fate}."
     )
+    ev = res.events[["t", "kind", "disc", "disc_kind", "other", "where", "vn"]].rename(columns={"t": "t (s)", "vn": "vn (m/s)"})
+    if len(ev):
+        print(ev.head(SHOWN_EVENTS).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if len(ev) > SHOWN_EVENTS:
+        print(f"... {len(ev) - SHOWN_EVENTS} more events in events.{args.format}")
     report(files, started)
     return 0

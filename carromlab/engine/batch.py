@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._validation import check_array, check_int, check_real
+from .._validation import check_array, check_int, check_memory, check_real, check_type
 from ..equipment.layout import OVERLAP_TOL
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, engine_setup
 
@@ -20,6 +20,9 @@ __all__ = ["simulate_batch", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
+#: Memory a batch needs per shot, bytes (the shot table, the engine outputs and the result
+#: frame, without final positions or details), checked before anything is allocated.
+BYTES_PER_SHOT = 256
 
 
 def shot_table(
@@ -52,6 +55,7 @@ def shot_table(
         raise ValueError(f"The shot parameters must broadcast to one length. Got shapes {shapes} instead.") from None
     if len(shape) != 1:
         raise ValueError(f"The shot parameters must be 1-d. Got shape {shape} instead.")
+    check_memory("shots", shape[0], BYTES_PER_SHOT, hint="Run the shots in parts, or use an analysis with a store.")
     out = np.empty((shape[0], 5))
     for k, c in enumerate(cols):
         out[:, k] = c
@@ -160,22 +164,6 @@ def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype
     return arr
 
 
-def _check_memory(n_shots: int, per_shot: int) -> None:
-    """Raise ValueError if the outputs of ``n_shots`` shots (``per_shot`` bytes each) would
-    not fit in the memory available now."""
-    need = n_shots * per_shot
-    try:
-        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # not reported on this platform
-        return
-    if need > avail:
-        raise ValueError(
-            f"The shot parameters must ask for a batch whose outputs fit in memory "
-            f"({avail / 1e9:.3g} GB available, about {per_shot} bytes per shot). "
-            f"Got {n_shots} shots (about {need / 1e9:.3g} GB) instead: split the batch."
-        )
-
-
 def simulate_batch(
     scene: Scene,
     x: ArrayLike,
@@ -271,7 +259,8 @@ def simulate_batch(
     >>> bool(df["pocketed_mask"][1] & 1)
     False
     """
-    params = params or PhysicsParams()
+    check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
+    params = check_params(params)
     shots = shot_table(x, y, angle, speed, spin)
     # a stack of starting positions broadcasts with the shot parameters
     rows = [np.shape(a)[0] for a, d in ((positions, 3), (on_board, 2)) if a is not None and np.ndim(a) == d]
@@ -285,7 +274,7 @@ def simulate_batch(
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
     n = scene.n_pieces + 1
-    _check_memory(n_shots, 120 + 8 * n * final_positions + (5 * n + 13) * details)
+    check_memory("shots", n_shots, 120 + 8 * n * final_positions + (5 * n + 13) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
     pieces, present = piece_stack(scene, positions, on_board, n_shots)

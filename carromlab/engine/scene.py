@@ -5,15 +5,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._angles import angle_value
-from .._validation import check_real
+from .._validation import check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
-from ..equipment.layout import crokinole_empty, default_specs, from_frame, hikone_start, icf_break
+from ..equipment.layout import GAMES, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
 
 __all__ = ["Scene", "Shot", "MAX_SPEED", "MAX_SPIN"]
 
@@ -53,6 +54,10 @@ class Scene:
     _arrays: dict[str, np.ndarray] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        check_type("board", self.board, Board, hint="e.g. Board.icf()")
+        check_type("specs", self.specs, Mapping, hint="kind -> DiscSpec")
+        for kind, spec in self.specs.items():
+            check_type(f"specs[{kind!r}]", spec, DiscSpec)
         if self.striker not in self.specs:
             raise ValueError(
                 f"The 'striker' parameter must be one of the spec kinds {sorted(self.specs)}. "
@@ -96,20 +101,25 @@ class Scene:
         return rich_html(f"Scene: {self.board.name}, shot disc {self.striker!r}", rows, picture=scene_picture(self))
 
     # -- presets -----------------------------------------------------------------
+    # ``specs`` changes some discs; the others keep the game's standard discs
     @classmethod
-    def icf_break(cls, rotation: float = 0.0, *, board: Board | None = None) -> Scene:
-        """The ICF break (rule ICF-1) on an ICF board; ``rotation`` in radians."""
-        return cls(board or Board.icf(), icf_break(rotation), default_specs("icf"))
+    def icf_break(cls, rotation: float = 0.0, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
+        """The ICF break (rule ICF-1) on an ICF board; ``rotation`` in radians; ``specs``
+        changes some discs (the pack is laid out for the coin and queen given)."""
+        specs = {**default_specs("icf"), **(specs or {})}
+        return cls(board or Board.icf(), icf_break(rotation, coin=specs["white"], queen=specs["queen"]), specs)
 
     @classmethod
-    def hikone_start(cls, *, board: Board | None = None) -> Scene:
-        """The Hikone starting layout (rule HIK-1) on a Hikone board."""
-        return cls(board or Board.hikone(), hikone_start(), default_specs("hikone"))
+    def hikone_start(cls, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
+        """The Hikone starting layout (rule HIK-1) on a Hikone board; ``specs`` changes some discs."""
+        specs = {**default_specs("hikone"), **(specs or {})}
+        board = board or Board.hikone()
+        return cls(board, hikone_start(puck=specs["red"], jack=specs["jack"], board=board), specs)
 
     @classmethod
-    def crokinole_empty(cls, shooter: str = "dark", *, board: Board | None = None) -> Scene:
-        """An empty crokinole board; the shot disc is of colour ``shooter``."""
-        return cls(board or Board.crokinole(), crokinole_empty(), default_specs("crokinole"), shooter)
+    def crokinole_empty(cls, shooter: str = "dark", *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
+        """An empty crokinole board; the shot disc is of colour ``shooter``; ``specs`` changes some discs."""
+        return cls(board or Board.crokinole(), crokinole_empty(), {**default_specs("crokinole"), **(specs or {})}, shooter)
 
     @classmethod
     def from_frame(
@@ -123,9 +133,38 @@ class Scene:
     ) -> Scene:
         """A custom position: ``frame`` has columns kind, x, y (m).
 
-        ``specs`` defaults to the standard discs of ``game`` (by default the board's name).
+        ``specs`` changes some discs (e.g. ``{"striker": heavy}``): every kind it does not
+        name keeps the standard disc of ``game`` (by default the board's name, when that is a
+        preset game).
         """
-        return cls(board, frame, specs or default_specs(game or board.name), striker)
+        check_type("board", board, Board, hint="e.g. Board.icf()")
+        check_type("specs", specs, (Mapping, type(None)), hint="kind -> DiscSpec")
+        name = game or board.name
+        # a custom board given its full specs needs no game; else the game's discs fill in
+        base = {} if specs and game is None and name not in GAMES else default_specs(name)
+        return cls(board, frame, {**base, **(specs or {})}, striker)
+
+    # -- files ---------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the position to ``path``: ``.json`` or ``.csv`` (see :mod:`carromlab.engine.position_file`).
+
+        Both hold the board, every disc spec (radius m, mass kg, thickness m), the shot
+        disc's kind and the pieces; :meth:`load` reads them back exactly.
+        """
+        from .position_file import write_position
+
+        return write_position(self, path)
+
+    @classmethod
+    def load(cls, path: str | Path, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
+        """Read a position written by :meth:`save`, or a plain CSV/Parquet table of kind, x, y (m).
+
+        ``board`` is needed for a plain table (a saved position names its own board);
+        ``specs`` changes some discs of the file (or of the board's standard discs).
+        """
+        from .position_file import read_position
+
+        return read_position(path, board=board, specs=specs)
 
     # -- properties ----------------------------------------------------------------
     @property
@@ -153,8 +192,9 @@ class Scene:
         pieces: np.ndarray | None = None,
         on_board: np.ndarray | None = None,
     ) -> None:
-        """Raise ValueError if a striker centre at (x, y) (m) is off the board or
-        overlaps a piece; names the first offending shot (counted from ``first_index``).
+        """Raise ValueError if a striker centre at (x, y) (m) is off the board, overlaps a
+        piece or a peg, or lies inside a hole's capture circle (where it would fall at
+        once); names the first offending shot (counted from ``first_index``).
 
         ``pieces`` (m, n_pieces, 2) in m and ``on_board`` (m, n_pieces) bool give the
         pieces each shot starts from (m = 1: every shot, or one row per shot); by default
@@ -164,33 +204,49 @@ class Scene:
         y = np.atleast_1d(np.asarray(y, dtype=float))
         r = self.specs[self.striker].radius
         on = self.board.contains(x, y, r)
+
+        def where(k: int) -> str:
+            return "" if x.size == 1 else f" at shot {k + first_index}"
+
         if not np.all(on):
             k = int(np.argmin(on))
             lim = self.board.half_size - (r if self.board.shape == "square" else 0.0)
             raise ValueError(
                 f"The striker placement (x, y) must put the striker wholly on the board "
                 f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
-                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k + first_index}'} instead."
+                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)} instead."
             )
+        # obstacles: the pieces (per shot), then the pegs and holes, with the closest a
+        # striker centre may come to each
+        board = self.board
         xy = self._arrays["xy"][None] if pieces is None else pieces
-        if self.n_pieces == 0:
+        fixed = np.array([[g.x, g.y] for g in board.pegs] + [[h.x, h.y] for h in board.holes], dtype=float).reshape(-1, 2)
+        reach = np.concatenate([
+            self._arrays["radius"][:-1] + r, [g.radius + r for g in board.pegs], [h.capture_radius(r) for h in board.holes]
+        ])  # fmt: skip
+        if len(reach) == 0:
             return
-        rad = self._arrays["radius"][:-1]
-        # chunks keep the (shots x pieces) distance table small for million-shot batches
+        # chunks keep the (shots x obstacles) distance table small for million-shot batches
         for start in range(0, x.size, 65536):
             sl = slice(start, start + 65536)
             rows = xy if len(xy) == 1 else xy[sl]
-            gap = np.hypot(x[sl, None] - rows[:, :, 0], y[sl, None] - rows[:, :, 1]) - (rad + r)
+            ox = np.concatenate([rows[:, :, 0], np.broadcast_to(fixed[:, 0], (len(rows), len(fixed)))], axis=1)
+            oy = np.concatenate([rows[:, :, 1], np.broadcast_to(fixed[:, 1], (len(rows), len(fixed)))], axis=1)
+            gap = np.hypot(x[sl, None] - ox, y[sl, None] - oy) - reach
             bad = gap < -1e-9
             if on_board is not None:
-                bad &= on_board if len(on_board) == 1 else on_board[sl]
+                ob = on_board if len(on_board) == 1 else on_board[sl]
+                bad &= np.concatenate([ob, np.ones((len(ob), len(fixed)), dtype=bool)], axis=1)
             if bad.any():
                 k, p = np.argwhere(bad)[0]
                 k += start
+                names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),
+                         *(f"the peg at ({g.x:.4g}, {g.y:.4g}) m" for g in board.pegs),
+                         *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
                 raise ValueError(
-                    f"The striker placement (x, y) must not overlap a piece (gap >= 0 m). "
-                    f"Got ({x[k]:.6g}, {y[k]:.6g}) m{'' if x.size == 1 else f' at shot {k + first_index}'}, "
-                    f"overlapping piece {p} ({self.pieces['kind'].iat[p]}) by {-gap[k - start, p]:.3g} m instead."
+                    f"The striker placement (x, y) must not overlap a piece or a peg, nor lie in a hole's capture "
+                    f"circle (gap >= 0 m). Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)}, overlapping {names[p]} by "
+                    f"{-gap[k - start, p]:.3g} m instead."
                 )
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from .._check_build import check_build
-from .._validation import check_array
+from .._validation import check_array, check_type
 from ..physics.friction import get_law
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from .scene import Scene, Shot
 
 check_build()
@@ -320,7 +320,10 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     Raises
     ------
     ValueError
-        If the striker is placed off the board or overlapping a piece.
+        If the striker is placed off the board, overlapping a piece or a peg, or in a
+        hole's capture circle.
+    TypeError
+        If ``scene``, ``shot`` or ``params`` is not a Scene, Shot or PhysicsParams.
 
     Examples
     --------
@@ -329,7 +332,9 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     >>> res.events["kind"].iloc[0]
     'disc'
     """
-    params = params or PhysicsParams()
+    check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
+    check_type("shot", shot, Shot, hint="e.g. Shot(0.0, -0.2526, angle=math.pi / 2, speed=6.0)")
+    params = check_params(params)
     scene.check_placement(shot.x, shot.y)
     xy = np.vstack([scene.arrays["xy"], [[shot.x, shot.y]]])
     vel = np.zeros_like(xy)

@@ -13,7 +13,8 @@ book's number, [EST] an estimate or an interpretation, [CALC] derived here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal, Union
 
 import numpy as np
@@ -1106,6 +1107,45 @@ class Board:
         """
         check_choice("name", name, _BOARD_PRESETS)
         return getattr(cls, name)(**overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board as plain values (JSON-ready) that :meth:`from_dict` reads back exactly:
+        sizes in m, ``holes``/``pegs`` as lists of field mappings, ``marks`` with its
+        class name under ``"type"`` (or None)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["holes"] = [asdict(h) for h in self.holes]
+        out["pegs"] = [asdict(p) for p in self.pegs]
+        out["marks"] = None if self.marks is None else {"type": type(self.marks).__name__, **asdict(self.marks)}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        """Rebuild a board written by :meth:`to_dict` (validated as any Board).
+
+        Raises
+        ------
+        ValueError
+            If ``data`` lacks a field or names an unknown one or an unknown marks type.
+        """
+        names = {f.name for f in fields(cls)}
+        if not isinstance(data, Mapping) or not {"name", "shape", "size"} <= set(data) or set(data) - names:
+            raise ValueError(
+                f"The 'board' entry must be a mapping of Board fields (name, shape, size and optional "
+                f"{sorted(names - {'name', 'shape', 'size'})}). Got {data!r} instead."
+            )
+        marks = data.get("marks")
+        if marks is not None:
+            types = {t.__name__: t for t in _MARK_SHAPE}
+            body = dict(marks) if isinstance(marks, Mapping) else {}
+            kind = check_choice("marks type", body.pop("type", None), types)
+            marks = types[kind](**body)
+        try:
+            holes = tuple(Hole(**h) for h in data.get("holes", ()))
+            pegs = tuple(Peg(**p) for p in data.get("pegs", ()))
+        except TypeError as exc:
+            raise ValueError(f"The 'board' entry must hold holes (x, y, radius, name) and pegs (x, y, radius). Got {exc}.") from None
+        rest = {k: v for k, v in data.items() if k not in ("holes", "pegs", "marks")}
+        return cls(**rest, holes=holes, pegs=pegs, marks=marks)
 
 
 _BOARD_PRESETS = ("icf", "hikone", "crokinole")

@@ -25,7 +25,10 @@ from .._validation import check_choice, check_real
 from .board import Board, _polar
 from .disc import DiscSpec
 
-__all__ = ["COLUMNS", "icf_break", "hikone_start", "crokinole_empty", "from_frame", "default_specs"]
+__all__ = ["COLUMNS", "GAMES", "icf_break", "hikone_start", "crokinole_empty", "from_frame", "default_specs"]
+
+#: The games with standard pieces (:func:`default_specs`).
+GAMES: tuple[str, ...] = ("icf", "hikone", "crokinole")
 
 #: Columns of every layout frame.
 COLUMNS: tuple[str, ...] = ("kind", "x", "y")
@@ -210,7 +213,7 @@ def default_specs(game: str) -> dict[str, DiscSpec]:
         ``"icf"``: white, black, queen, striker. ``"hikone"``: red, green, jack, striker.
         ``"crokinole"``: dark, light (the shooter's disc is of the player's colour).
     """
-    check_choice("game", game, ("icf", "hikone", "crokinole"))
+    check_choice("game", game, GAMES)
     if game == "icf":
         specs = (
             DiscSpec.icf_coin("white"),

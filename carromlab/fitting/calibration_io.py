@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from .._validation import check_real
+from .._validation import check_real, parse_json, parse_toml, read_text
 from ..physics.params import PhysicsParams
 
 __all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
@@ -176,8 +176,9 @@ def read_calibration(path: str | Path) -> Calibration:
     Raises
     ------
     ValueError
-        If the file is not a carromlab calibration, names an unknown parameter, or a value
-        is out of its range (the message of :class:`PhysicsParams`).
+        If the file is missing, is not valid JSON/TOML (the message names the file and
+        line), is not a carromlab calibration, has no ``[params]`` table, names an unknown
+        parameter, or a value is out of its range (the message of :class:`PhysicsParams`).
 
     Examples
     --------
@@ -189,24 +190,38 @@ def read_calibration(path: str | Path) -> Calibration:
     """
     path = Path(path)
     suffix = _check_suffix(path)
-    text = path.read_text(encoding="utf-8")
-    data = json.loads(text) if suffix == ".json" else tomllib.loads(text)
-    head = data.get("calibration", {})
-    if head.get("format") != FORMAT[0]:
+    text = read_text(path, "calibration file")
+    data = parse_json(text, path, "calibration file") if suffix == ".json" else parse_toml(text, path, "calibration file")
+    head = data.get("calibration", {}) if isinstance(data, dict) else None
+    if not isinstance(head, dict) or head.get("format") != FORMAT[0]:
+        got = head.get("format") if isinstance(head, dict) else head
         raise ValueError(
             f"The file {path.name!r} must be a carromlab calibration ([calibration] format = {FORMAT[0]!r}). "
-            f"Got format {head.get('format')!r} instead."
+            f"Got format {got!r} instead."
         )
-    values = dict(data.get("params", {}))
+    values = data.get("params")
+    if not isinstance(values, dict):
+        raise ValueError(
+            f"The file {path.name!r} must have a [params] table of PhysicsParams fields (e.g. mu = 0.12). "
+            f"Got {'no [params] table' if values is None else repr(values)} instead."
+        )
+    values = dict(values)
     names = PhysicsParams.field_names()
     for k in values:
         if k not in names:
             raise ValueError(f"The file {path.name!r} must set only PhysicsParams fields {list(names)}. Got {k!r} instead.")
     if values.get("capture_speed_max") == "inf":
         values["capture_speed_max"] = math.inf
+    try:
+        params = PhysicsParams(**values)
+    except ValueError as exc:
+        bad = next((k for k in values if f"{k!r} parameter" in str(exc)), None)
+        key = re.compile(rf'^\s*"?{re.escape(bad or "")}"?\s*[=:]')
+        line = next((i for i, t in enumerate(text.splitlines(), 1) if bad and key.match(t)), None)
+        raise ValueError(f"The file {path.name!r}{f', line {line}' if line else ''}: {exc}") from None
     return Calibration(
         name=str(head.get("name", path.stem)),
-        params=PhysicsParams(**values),
+        params=params,
         notes=str(head.get("notes", "")),
         uncertainty=_uncertainty_map(data.get("uncertainty")),
         source=str(path),

@@ -16,6 +16,7 @@ value (NaN) inside a row is an error: drop such detections from the file instead
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections.abc import Mapping
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_real
+from .._validation import check_real, parse_json, read_text
 from ..equipment.board import Board
 from .camera import BoardCalibration
 
@@ -101,6 +102,29 @@ def _check_columns(df: Any) -> pd.DataFrame:
                 f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} (disc {disc}) instead."
             )
     return out
+
+
+#: How far beyond the board's edge a tracked centre may lie, m (tracking noise, and a crokinole
+#: disc in the 5 cm ditch), and the reach allowed without a board, m (no board is 2 m wide).
+OFF_BOARD_TOL = 0.1
+NO_BOARD_REACH = 2.0
+
+
+def _check_on_board(data: pd.DataFrame, board: Board | None) -> None:
+    """Raise if a position lies off the board by more than :data:`OFF_BOARD_TOL` (or beyond
+    :data:`NO_BOARD_REACH` without a board): pixel coordinates taken as metres."""
+    reach = np.hypot(data["x"].to_numpy(), data["y"].to_numpy()) if board is None or board.shape == "round" else (
+        np.maximum(np.abs(data["x"].to_numpy()), np.abs(data["y"].to_numpy())))  # fmt: skip
+    limit = NO_BOARD_REACH if board is None else board.half_size + OFF_BOARD_TOL
+    if len(reach) and reach.max() > limit:
+        row = int(reach.argmax())
+        where = "" if board is None else f" ({board.name} board, half size {board.half_size:g} m, + {OFF_BOARD_TOL:g} m)"
+        raise ValueError(
+            f"The 'tracks' parameter must hold board coordinates in metres, within {limit:g} m of the centre{where}. "
+            f"Got (x, y) = ({data['x'].iat[row]:g}, {data['y'].iat[row]:g}) at row {row} instead: pixel coordinates? "
+            "Give a camera calibration (calibration=BoardCalibration.from_scale(px_per_m, origin_px=...), or "
+            "units 'px' and a calibration in the sidecar JSON)."
+        )
 
 
 def _board_from(value: Board | str | Mapping[str, Any] | None) -> Board | None:
@@ -191,6 +215,7 @@ class Tracks:
         object.__setattr__(self, "board", _board_from(self.board))
         if self.fps is not None:
             object.__setattr__(self, "fps", check_real("fps", self.fps, low=0.0, low_open=True, unit="1/s"))
+        _check_on_board(data, self.board)
 
     @classmethod
     def from_frame(
@@ -238,6 +263,12 @@ class Tracks:
         df = frame.copy()
         if "disc" not in df.columns and "particle" in df.columns:
             df = df.rename(columns={"particle": "disc"})
+        missing = [c for c in ("disc", "x", "y") if c not in df.columns] + ([] if {"t", "frame"} & set(df.columns) else ["t or frame"])
+        if missing:
+            raise ValueError(
+                "The 'tracks' parameter must have the columns disc (or particle), t (or frame, with fps), x, y "
+                f"(optional: angle). Got columns {list(frame.columns)} instead (missing {missing})."
+            )
         if fps is not None:
             fps = check_real("fps", fps, low=0.0, low_open=True, unit="1/s")
         if "t" not in df.columns:
@@ -371,8 +402,10 @@ def read_tracks(
     meta: dict[str, Any] = {}
     side = _sidecar_path(path)
     if side.exists():
-        meta = json.loads(side.read_text())
-    frame = pd.read_csv(path)
+        meta = parse_json(read_text(side, "track sidecar"), side, "track sidecar")
+        if not isinstance(meta, dict):
+            raise ValueError(f"The track sidecar {str(side)!r} must hold a JSON object (units, fps, calibration, ...). Got {meta!r:.60} instead.")
+    frame = _read_csv(path)
     if calibration is None and "calibration" in meta:
         calibration = BoardCalibration.from_dict(meta["calibration"])
     if meta.get("units", "m") == "px" and calibration is None:
@@ -391,6 +424,17 @@ def read_tracks(
         board=board if board is not None else meta.get("board"),
         source=path.name,
     )
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    """The CSV table at ``path``; errors name the file (and line)."""
+    text = read_text(path, "track file")
+    if not text.strip():
+        raise ValueError(f"The track file {str(path)!r} must hold a CSV table (disc, t, x, y or trackpy's frame, particle, x, y). Got an empty file.")
+    try:
+        return pd.read_csv(io.StringIO(text))
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"The track file {str(path)!r} must be a CSV table: {exc}") from None
 
 
 def write_tracks(

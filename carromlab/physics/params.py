@@ -7,7 +7,7 @@ from typing import Any
 
 from .._validation import check_choice, check_real
 
-__all__ = ["PhysicsParams", "POWDERS"]
+__all__ = ["PhysicsParams", "POWDERS", "check_params"]
 
 #: Sliding friction coefficient of a disc on the board, by powder (dimensionless).
 #: Every value is an [EST] placed inside measured ranges for discs on powder layers
@@ -185,3 +185,16 @@ class PhysicsParams:
     def field_names(cls) -> tuple[str, ...]:
         """Names of all parameters."""
         return tuple(f.name for f in fields(cls))
+
+
+def check_params(params: Any) -> PhysicsParams:
+    """``params`` if it is a PhysicsParams, ``PhysicsParams()`` for None, else a TypeError
+    that names the value and how to build one (a powder name points at :meth:`PhysicsParams.from_powder`)."""
+    if params is None:
+        return PhysicsParams()
+    if isinstance(params, PhysicsParams):
+        return params
+    hint = f"PhysicsParams.from_powder({params!r})" if isinstance(params, str) and params in POWDERS else "PhysicsParams(mu=0.12)"
+    raise TypeError(
+        f"The 'params' parameter must be a PhysicsParams or None (e.g. {hint}). Got {params!r} ({type(params).__name__}) instead."
+    )

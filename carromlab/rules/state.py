@@ -340,4 +340,10 @@ class GameState:
         unknown = set(body) - known
         if unknown:
             raise ValueError(f"The 'text' parameter names unknown state fields {sorted(unknown)}.")
-        return cls(**{k: _decode(v) for k, v in body.items()})
+        values = {k: _decode(v) for k, v in body.items()}
+        required = [f.name for f in dataclasses.fields(cls)
+                    if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]  # fmt: skip
+        missing = [k for k in required if k not in body]
+        if missing:
+            raise ValueError(f"The 'text' parameter must set every state field; missing {missing} (required: {required}).")
+        return cls(**values)

@@ -1,0 +1,181 @@
+"""Position files: a scene (board, disc specs, shot disc, pieces) saved as JSON or CSV.
+
+JSON (``.json``)::
+
+    {"format": "carromlab-position", "version": 1, "board": {...Board.to_dict()...},
+     "specs": {"striker": {"radius": 0.02065, "mass": 0.015, "thickness": 0.0072}, ...},
+     "striker": "striker", "pieces": [{"kind": "white", "x": 0.15, "y": 0.22}, ...]}
+
+CSV (``.csv``): one ``# carromlab-position {...}`` comment line holding the same header (all
+but the pieces) as JSON, then the pieces table with the columns ``kind, x, y`` (m). A CSV
+or Parquet table of ``kind, x, y`` without that line (the table of ``--position`` files) is a
+plain position: its board must be given, and its discs are the board's standard ones.
+
+Floats are written with Python's shortest round-trip repr (JSON, and the CSV table) and
+pandas reads them back exactly, so a saved scene loads back exactly.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._validation import check_choice, check_type, parse_json, read_text
+from ..equipment.board import Board
+from ..equipment.disc import DiscSpec
+from .scene import Scene
+
+__all__ = ["FORMAT", "read_pieces", "read_position", "write_position"]
+
+#: Format tag and version of a position file.
+FORMAT = ("carromlab-position", 1)
+_TAG = "# " + FORMAT[0] + " "
+_SUFFIXES = (".json", ".csv", ".parquet")
+
+
+def _suffix(path: Path) -> str:
+    return check_choice("position file suffix", path.suffix.lower(), _SUFFIXES)
+
+
+def _header(scene: Scene) -> dict[str, Any]:
+    specs = {k: {"radius": s.radius, "mass": s.mass, "thickness": s.thickness} for k, s in scene.specs.items()}
+    return {"format": FORMAT[0], "version": FORMAT[1], "board": scene.board.to_dict(), "specs": specs, "striker": scene.striker}
+
+
+def write_position(scene: Scene, path: str | Path) -> Path:
+    """Write ``scene`` to ``path`` (``.json`` or ``.csv``); returns the path.
+
+    Parameters
+    ----------
+    scene : Scene
+        The position.
+    path : str or Path
+        Destination; the suffix chooses the format (see the module docstring).
+    """
+    check_type("scene", scene, Scene)
+    path = Path(path)
+    if _suffix(path) == ".parquet":
+        raise ValueError(f"The position file suffix must be .json or .csv to save a position. Got {str(path)!r} instead.")
+    pieces = scene.pieces[["kind", "x", "y"]]
+    if path.suffix.lower() == ".json":
+        body = {**_header(scene), "pieces": pieces.to_dict(orient="records")}
+        path.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    else:
+        table = pieces.to_csv(index=False, float_format=lambda v: repr(float(v)))
+        path.write_text(_TAG + json.dumps(_header(scene)) + "\n" + table, encoding="utf-8")
+    return path
+
+
+def _from_header(head: Any, path: Path, pieces: pd.DataFrame, specs: Mapping[str, DiscSpec] | None) -> Scene:
+    if not isinstance(head, dict) or head.get("format") != FORMAT[0]:
+        raise ValueError(f"The position file {str(path)!r} must be a carromlab position (format {FORMAT[0]!r}). Got {head!r:.80} instead.")
+    if head.get("version") != FORMAT[1]:
+        raise ValueError(f"The position file {str(path)!r} must have version {FORMAT[1]}. Got {head.get('version')!r} instead.")
+    missing = [k for k in ("board", "specs", "striker") if k not in head]
+    if missing:
+        raise ValueError(f"The position file {str(path)!r} must have the entries board, specs and striker. Missing {missing}.")
+    try:
+        board = Board.from_dict(head["board"])
+        saved = {k: DiscSpec(k, **v) for k, v in dict(head["specs"]).items()}
+        return Scene(board, pieces, {**saved, **(specs or {})}, head["striker"])
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}") from None
+
+
+def _table(text: str, path: Path, first_line: int) -> pd.DataFrame:
+    """The pieces table of a CSV text; errors name the file and line."""
+    if not text.strip():
+        raise ValueError(f"The position file {str(path)!r} must hold a table with the columns kind, x, y (m). Got an empty file.")
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype={"kind": str})
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"The position file {str(path)!r} must be a CSV table (line numbers from line {first_line}): {exc}") from None
+    return _checked(frame, path, first_line + 1)
+
+
+def _checked(frame: pd.DataFrame, path: Path, first_row_line: int | None) -> pd.DataFrame:
+    missing = [c for c in ("kind", "x", "y") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"The position file {str(path)!r} must have the columns kind, x, y. Got {list(frame.columns)} (missing {missing}).")
+    for col in ("x", "y"):
+        values = pd.to_numeric(frame[col], errors="coerce")
+        bad = values.isna().to_numpy()
+        if bad.any():
+            i = int(bad.argmax())
+            at = f"line {first_row_line + i}" if first_row_line is not None else f"row {i}"
+            raise ValueError(
+                f"The position file {str(path)!r} must hold finite numbers (m) in column {col!r}. "
+                f"Got {frame[col].iat[i]!r} on {at} instead."
+            )
+    return frame.loc[:, ["kind", "x", "y"]]
+
+
+def read_position(path: str | Path, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
+    """Read a position file (see the module docstring) into a :class:`Scene`.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``.json``, ``.csv`` or ``.parquet`` file.
+    board : Board, optional
+        The board of a plain table (ignored for a saved position, which names its own).
+    specs : mapping of str to DiscSpec, optional
+        Discs that replace those of the file (or of the board's standard discs).
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, empty or malformed (the message names the file and line),
+        or a plain table is read without a board.
+    """
+    path = Path(path)
+    suffix = _suffix(path)
+    if suffix == ".parquet":
+        if not path.is_file():
+            raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
+        return _plain(_checked(pd.read_parquet(path), path, None), path, board, specs)
+    text = read_text(path, "position file")
+    if suffix == ".json":
+        body = parse_json(text, path, "position file")
+        pieces = body.get("pieces", []) if isinstance(body, dict) else None
+        if not isinstance(pieces, list):
+            raise ValueError(f"The position file {str(path)!r} must hold a list of pieces (kind, x, y). Got {pieces!r:.80} instead.")
+        frame = pd.DataFrame(pieces, columns=["kind", "x", "y"]) if pieces else pd.DataFrame(columns=["kind", "x", "y"])
+        return _from_header(body, path, _checked(frame, path, None), specs)
+    first, _, rest = text.partition("\n")
+    if first.startswith(_TAG):
+        head = parse_json(first[len(_TAG):], path, "position file header (line 1)")
+        return _from_header(head, path, _table(rest, path, 2), specs)
+    return _plain(_table(text, path, 1), path, board, specs)
+
+
+def read_pieces(path: str | Path) -> pd.DataFrame:
+    """The pieces (``kind``, ``x``, ``y`` in m) of a position file, saved or plain, checked
+    only for their columns and numbers (errors name the file and line)."""
+    path = Path(path)
+    if _suffix(path) == ".parquet":
+        if not path.is_file():
+            raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
+        return _checked(pd.read_parquet(path), path, None)
+    text = read_text(path, "position file")
+    if path.suffix.lower() == ".json":
+        return read_position(path).pieces[["kind", "x", "y"]]
+    first, _, rest = text.partition("\n")
+    return _table(rest, path, 2) if first.startswith(_TAG) else _table(text, path, 1)
+
+
+def _plain(frame: pd.DataFrame, path: Path, board: Board | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
+    if board is None:
+        raise ValueError(
+            f"The 'board' parameter must be given for the plain table {str(path)!r} (a kind, x, y table names no board). "
+            "Got None instead."
+        )
+    try:
+        return Scene.from_frame(board, frame, specs)
+    except ValueError as exc:
+        raise ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}") from None

@@ -1,0 +1,94 @@
+"""Position files: a scene saved as JSON or CSV loads back exactly (board, every disc spec,
+shot disc, pieces), and changing one disc's spec keeps the other discs' defaults."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carromlab import Board, DiscSpec, Scene, Shot, simulate
+from carromlab.equipment.layout import default_specs
+
+
+def assert_same_scene(a, b):
+    assert a.board == b.board
+    assert a.specs == b.specs
+    assert a.striker == b.striker
+    pd.testing.assert_frame_equal(a.pieces, b.pieces, check_exact=True)
+
+
+def test_one_spec_changed_keeps_the_other_defaults():
+    heavy = DiscSpec.icf_striker().with_(mass=0.02)
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.1], "y": [0.1]}), {"striker": heavy})
+    assert scene.specs["striker"] is heavy or scene.specs["striker"] == heavy
+    assert {k: v for k, v in scene.specs.items() if k != "striker"} == {k: v for k, v in default_specs("icf").items() if k != "striker"}
+    assert scene.arrays["mass"][-1] == 0.02
+
+
+def test_presets_take_changed_specs():
+    big = DiscSpec.icf_coin().with_(radius=0.016)
+    scene = Scene.icf_break(specs={"white": big, "black": big.with_(kind="black"), "queen": DiscSpec.icf_queen().with_(radius=0.016)})
+    assert set(scene.pieces["radius"]) == {0.016}
+    light = DiscSpec.crokinole_disc().with_(mass=0.004)
+    assert Scene.crokinole_empty(specs={"dark": light}).specs["dark"].mass == 0.004
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+@pytest.mark.parametrize("make", [lambda: Scene.icf_break(0.3), Scene.hikone_start, lambda: Scene.crokinole_empty("light")])
+def test_presets_round_trip_exactly(tmp_path, suffix, make):
+    scene = make()
+    assert_same_scene(Scene.load(scene.save(tmp_path / f"p{suffix}")), scene)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    suffix=st.sampled_from([".json", ".csv"]),
+    xy=st.lists(st.tuples(st.floats(-0.3, 0.3), st.floats(-0.3, 0.3)), max_size=6),
+    radius=st.floats(0.01, 0.025),
+    mass=st.floats(1e-3, 0.05),
+    thickness=st.floats(1e-3, 0.02),
+)
+def test_random_positions_and_specs_round_trip_exactly(tmp_path_factory, suffix, xy, radius, mass, thickness):
+    specs = {"striker": DiscSpec("striker", radius=radius, mass=mass, thickness=thickness),
+             "black": DiscSpec.icf_coin("black").with_(mass=mass / 3.0)}  # fmt: skip
+    rows = []
+    for x, y in xy:  # keep the pieces that fit
+        try:
+            Scene.from_frame(Board.icf(), pd.DataFrame([*rows, ("white", x, y)], columns=["kind", "x", "y"]), specs)
+        except ValueError:
+            continue
+        rows.append(("white", x, y))
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame(rows, columns=["kind", "x", "y"]), specs)
+    path = tmp_path_factory.mktemp("pos") / f"p{suffix}"
+    assert_same_scene(Scene.load(scene.save(path)), scene)
+
+
+def test_a_replayed_shot_from_a_loaded_position_is_identical(tmp_path):
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white", "black"], "x": [0.15, -0.1], "y": [0.22, 0.05]}),
+                             {"striker": DiscSpec.icf_striker().with_(mass=0.0135)})  # fmt: skip
+    shot = Shot.from_deg(0.05, -0.2526, angle_deg=70.0, speed=3.0)
+    a = simulate(scene, shot)
+    b = simulate(Scene.load(scene.save(tmp_path / "p.csv")), shot)
+    pd.testing.assert_frame_equal(a.events, b.events, check_exact=True)
+
+
+def test_a_plain_table_needs_a_board_and_gets_its_standard_discs(tmp_path):
+    path = tmp_path / "plain.csv"
+    pd.DataFrame({"kind": ["white"], "x": [0.1], "y": [0.2]}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"'board' parameter must be given for the plain table"):
+        Scene.load(path)
+    scene = Scene.load(path, board=Board.icf())
+    assert scene.specs == default_specs("icf") and scene.pieces["x"].tolist() == [0.1]
+
+
+def test_board_dict_round_trip():
+    for name in ("icf", "hikone", "crokinole"):
+        board = Board.preset(name)
+        assert Board.from_dict(board.to_dict()) == board
+    with pytest.raises(ValueError, match=r"marks type"):
+        Board.from_dict(Board.icf().to_dict() | {"marks": {"type": "Snooker"}})
+    assert math.isclose(Board.from_dict(Board.icf(size=0.8).to_dict()).size, 0.8)
+    assert np.all(np.isfinite([h.x for h in Board.from_dict(Board.icf().to_dict()).holes]))

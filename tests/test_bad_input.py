@@ -1,0 +1,243 @@
+"""Bad input to the API: each case of issue 13 is a ValueError (or a TypeError for a wrong
+type) naming the parameter or the file and line, the value and what is allowed; a
+hypothesis fuzz checks that no malformed value gets through as anything else."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
+from carromlab.fitting.calibration_io import read_calibration, save_calibration
+from carromlab.fitting.tracks import Tracks, read_tracks
+from carromlab.rules import GameState, icf
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+BREAK_Y = -0.2526
+
+
+# -- placements: pegs, capture circles and holes are obstacles like pieces -------------------
+def test_striker_overlapping_a_crokinole_peg_is_rejected():
+    scene = Scene.crokinole_empty()
+    peg = scene.board.pegs[0]
+    with pytest.raises(ValueError, match=r"peg at \(0\.03888, 0\.09387\) m"):
+        simulate(scene, Shot(peg.x + 0.01, peg.y, angle=0.0, speed=3.0))
+
+
+def test_striker_in_the_20_hole_is_rejected():
+    with pytest.raises(ValueError, match=r"capture circle of hole '20'"):
+        simulate(Scene.crokinole_empty(), Shot(0.003, 0.0, angle=0.0, speed=6.0))
+
+
+def test_striker_in_a_pocket_capture_circle_is_rejected_in_single_and_batch_shots():
+    scene = Scene.icf_break()
+    with pytest.raises(ValueError, match=r"capture circle of hole 'ne'.*by"):
+        simulate(scene, Shot(0.3475, 0.3475, angle=math.pi, speed=1.0))
+    with pytest.raises(ValueError, match=r"at shot 1, overlapping the capture circle of hole 'ne'"):
+        simulate_batch(scene, [0.0, 0.3475], [BREAK_Y, 0.3475], math.pi / 2, 2.0)
+
+
+def test_placement_just_clear_of_a_peg_is_accepted():
+    scene = Scene.crokinole_empty()
+    peg, r = scene.board.pegs[0], scene.specs["dark"].radius
+    d = peg.radius + r + 1e-6
+    res = simulate(scene, Shot(peg.x + d, peg.y, angle=0.0, speed=0.5))
+    assert res.striker_fate in ("board", "pocketed", "ditch")
+
+
+# -- wrong types -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "name", "got"),
+    [({"angle": ["a"]}, "angle", "'a'"), ({"speed": 3 + 1j}, "speed", "(3+1j)"), ({"x": [0.0, None]}, "x", "None")],
+)
+def test_batch_rejects_non_numbers_by_name(kwargs, name, got):
+    args = {"x": 0.0, "y": BREAK_Y, "angle": math.pi / 2, "speed": 3.0} | kwargs
+    with pytest.raises(TypeError, match=rf"The '{name}' parameter must hold real numbers.*Got {__import__('re').escape(got)}"):
+        simulate_batch(Scene.icf_break(), **args)
+
+
+def test_params_given_as_a_powder_name_suggests_from_powder():
+    with pytest.raises(TypeError, match=r"'params' parameter must be a PhysicsParams.*from_powder\('club'\)"):
+        simulate(Scene.icf_break(), Shot(0.0, BREAK_Y, math.pi / 2, 3.0), params="club")
+    with pytest.raises(TypeError, match=r"'params'"):
+        simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, 3.0, params="club")
+
+
+@pytest.mark.parametrize("call", [lambda: simulate(None, Shot(0.0, BREAK_Y, 1.5, 3.0)), lambda: simulate_batch(None, 0.0, BREAK_Y, 1.5, 3.0)])
+def test_scene_none_is_a_type_error_naming_scene(call):
+    with pytest.raises(TypeError, match=r"The 'scene' parameter must be a Scene.*Got None"):
+        call()
+
+
+def test_shot_none_is_a_type_error_naming_shot():
+    with pytest.raises(TypeError, match=r"The 'shot' parameter must be a Shot"):
+        simulate(Scene.icf_break(), None)
+
+
+def test_a_billion_shots_are_refused_up_front_with_the_memory_needed():
+    speed = np.broadcast_to(3.0, (10**9,))  # no memory behind it
+    with pytest.raises(ValueError, match=r"1,000,000,000 shots need about 256 GB .* memory\. Run the shots in parts"):
+        simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, speed)
+
+
+# -- calibration files ------------------------------------------------------------------------
+@pytest.fixture
+def calibration_text(tmp_path):
+    return save_calibration(PhysicsParams(), tmp_path / "c.toml", name="club").read_text()
+
+
+def test_malformed_toml_names_file_and_line(tmp_path, calibration_text):
+    path = tmp_path / "bad.toml"
+    path.write_text(calibration_text.replace("mu = 0.12", "mu = "))
+    with pytest.raises(ValueError, match=r"calibration file '.*bad\.toml' must be valid TOML.*line 9"):
+        read_calibration(path)
+
+
+def test_malformed_json_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"calibration": {"format": "carromlab-calibration",\n "version": 1,,}}')
+    with pytest.raises(ValueError, match=r"calibration file '.*bad\.json' must be valid JSON.*line 2, column 15"):
+        read_calibration(path)
+
+
+def test_calibration_without_params_is_an_error_not_defaults(tmp_path, calibration_text):
+    path = tmp_path / "noparams.toml"
+    path.write_text(calibration_text.split("[params]")[0])
+    with pytest.raises(ValueError, match=r"must have a \[params\] table.*Got no \[params\] table"):
+        read_calibration(path)
+
+
+def test_bad_calibration_value_names_file_line_and_parameter(tmp_path, calibration_text):
+    path = tmp_path / "mu.toml"
+    path.write_text(calibration_text.replace("e_peg = 0.6", "e_peg = 7"))
+    with pytest.raises(ValueError, match=r"'mu\.toml', line 22: The 'e_peg' parameter .* \[0, 1\]\. Got 7"):
+        read_calibration(path)
+
+
+# -- track files --------------------------------------------------------------------------------
+def test_empty_tracks_csv_names_the_file(tmp_path):
+    (tmp_path / "e.csv").write_text("")
+    with pytest.raises(ValueError, match=r"track file '.*e\.csv' must hold a CSV table.*empty file"):
+        read_tracks(tmp_path / "e.csv")
+
+
+def test_malformed_sidecar_names_file_and_line(tmp_path):
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0,0\n0,0.01,0.01,0\n")
+    (tmp_path / "t.json").write_text('{"fps": 100,\n')
+    with pytest.raises(ValueError, match=r"track sidecar '.*t\.json' must be valid JSON.*line 2"):
+        read_tracks(tmp_path / "t.csv")
+
+
+@pytest.mark.parametrize(
+    ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
+)
+def test_tracks_missing_columns_blame_the_columns_not_fps(columns, missing):
+    with pytest.raises(ValueError, match=rf"missing \[{missing}\]") as info:
+        Tracks.from_frame(pd.DataFrame(columns))
+    assert "'fps' parameter" not in str(info.value)
+
+
+def test_pixels_taken_as_metres_are_an_error_suggesting_a_calibration():
+    frame = pd.DataFrame({"frame": np.arange(10), "particle": 0, "x": np.linspace(900.0, 1283.0, 10), "y": 540.0})
+    with pytest.raises(ValueError, match=r"within 0\.47 m of the centre \(icf board.*Got \(x, y\) = \(1283, 540\).*calibration"):
+        Tracks.from_frame(frame, fps=240.0, board="icf")
+    with pytest.raises(ValueError, match=r"within 2 m .*pixel coordinates\?"):
+        Tracks.from_frame(frame, fps=240.0)
+
+
+def test_game_state_from_json_missing_a_field_names_it():
+    body = json.loads(icf.new_game(2).to_json())
+    del body["board"]
+    with pytest.raises(ValueError, match=r"missing \['board'\]"):
+        GameState.from_json(json.dumps(body))
+
+
+# -- position files -----------------------------------------------------------------------------
+def test_empty_position_file_names_the_file(tmp_path):
+    from carromlab.engine.position_file import read_position
+
+    (tmp_path / "p.csv").write_text("")
+    with pytest.raises(ValueError, match=r"position file '.*p\.csv' must hold a table.*empty file"):
+        read_position(tmp_path / "p.csv", board=Board.icf())
+
+
+def test_bad_number_in_a_position_file_names_the_line(tmp_path):
+    from carromlab.engine.position_file import read_position
+
+    (tmp_path / "p.csv").write_text("kind,x,y\nwhite,0.1,0.2\nblack,abc,0\n")
+    with pytest.raises(ValueError, match=r"column 'x'\. Got 'abc' on line 3"):
+        read_position(tmp_path / "p.csv", board=Board.icf())
+
+
+# -- fuzz: malformed values are ValueError or TypeError naming the parameter ----------------------
+junk = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(min_value=-1e12, max_value=1e12),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.text(max_size=3),
+    st.complex_numbers(allow_nan=False, max_magnitude=10.0),
+    st.none(),
+    st.booleans(),
+    st.lists(st.floats(allow_nan=True), max_size=3),
+)
+
+
+@FAST
+@given(field=st.sampled_from(["x", "y", "angle", "speed", "spin"]), value=junk)
+def test_fuzz_shot_fields(field, value):
+    args = {"x": 0.0, "y": BREAK_Y, "angle": math.pi / 2, "speed": 3.0, "spin": 0.0} | {field: value}
+    try:
+        Shot(**args)
+    except (ValueError, TypeError) as exc:
+        assert f"'{field}'" in str(exc)
+
+
+@FAST
+@given(field=st.sampled_from(["x", "y", "angle", "speed", "spin"]), value=junk)
+def test_fuzz_batch_fields(field, value):
+    args = {"x": 0.0, "y": BREAK_Y, "angle": math.pi / 2, "speed": 3.0, "spin": 0.0} | {field: value}
+    try:
+        df = simulate_batch(Scene.icf_break(), **args, workers=1)
+    except (ValueError, TypeError) as exc:
+        assert f"'{field}'" in str(exc) or "striker placement" in str(exc) or "broadcast" in str(exc)
+    else:
+        assert np.isfinite(df["t_end"]).all()
+
+
+@FAST
+@given(field=st.sampled_from(["radius", "mass", "thickness"]), value=junk)
+def test_fuzz_disc_spec(field, value):
+    args = {"radius": 0.0155, "mass": 0.005, "thickness": 0.008} | {field: value}
+    try:
+        spec = DiscSpec("white", **args)
+    except (ValueError, TypeError) as exc:
+        assert f"'{field}'" in str(exc)
+    else:
+        assert 0 < getattr(spec, field) <= 1.0
+
+
+@FAST
+@given(field=st.sampled_from(["mu", "e_disc", "e_cushion", "mu_contact", "air_drag", "g"]), value=junk)
+def test_fuzz_physics_params(field, value):
+    try:
+        PhysicsParams(**{field: value})
+    except (ValueError, TypeError) as exc:
+        assert f"'{field}'" in str(exc)
+
+
+@FAST
+@given(x=st.floats(-0.4, 0.4), y=st.floats(-0.4, 0.4), board=st.sampled_from(["icf", "crokinole"]))
+def test_fuzz_placement_is_checked_or_played_cleanly(x, y, board):
+    scene = Scene.icf_break() if board == "icf" else Scene.crokinole_empty()
+    try:
+        res = simulate(scene, Shot(x, y, angle=1.0, speed=2.0), record=False)
+    except ValueError as exc:
+        assert "striker placement" in str(exc)
+        return
+    final = res.final
+    assert np.isfinite(final[["x", "y", "vx", "vy", "omega"]].to_numpy()).all()
+    assert (final["status"] != "pocketed").all() or res.duration > 0  # nothing falls at t = 0

@@ -1,0 +1,72 @@
+"""Bad input on the command line: a table of cases, each exit status 2 and one line on
+stderr holding the expected words."""
+
+import pytest
+
+from carromlab.cli import main
+from carromlab.fitting.calibration_io import save_calibration
+from carromlab.physics.params import PhysicsParams
+
+
+@pytest.fixture
+def files(tmp_path):
+    """Malformed input files, by name."""
+    cal = save_calibration(PhysicsParams(), tmp_path / "ok.toml", name="ok").read_text()
+    out = {
+        "empty.csv": "",
+        "bad_value.csv": "kind,x,y\nwhite,0.1,0.2\nblack,abc,0\n",
+        "bad.json": '{"format": "carromlab-position",\n "board": }',
+        "bad.toml": cal.replace("mu = 0.12", "mu = "),
+        "noparams.toml": cal.split("[params]")[0],
+        "pixels.csv": "frame,particle,x,y\n" + "".join(f"{i},0,{900 + 40 * i},540\n" for i in range(10)),
+        "nox.csv": "frame,particle,y\n0,0,0.0\n1,0,0.0\n",
+        "side.csv": "disc,t,x,y\n0,0.0,0.0,0.0\n0,0.01,0.01,0.0\n",
+        "side.json": '{"fps": 100,\n',
+    }
+    for name, text in out.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+CASES = [
+    # (argv, substring of the one-line message); {d} is the folder of the files
+    (["simulate", "--mu", "-1"], "'--mu' parameter must be a finite real number in the range (0, 2]"),
+    (["simulate", "--mu", "5"], "Got 5.0"),
+    (["simulate", "--mu", "abc"], "invalid float value: 'abc'"),
+    (["simulate", "--striker-radius", "0.5"], "'--striker-radius' parameter must be a finite real number in the range (0, 0.1] m"),
+    (["simulate", "--striker-mass", "0"], "'--striker-mass' parameter must be a finite real number in the range (0, 1] kg"),
+    (["simulate", "--jack-radius", "0.02"], "'--jack-radius' option sets pieces of hikone; this run plays icf"),
+    (["simulate", "--coin-radius", "0.016"], "queen"),
+    (["simulate", "--speed", "100"], "'speed' parameter must be a finite real number in the range [0, 30] m/s"),
+    (["simulate", "--layout", "crokinole", "--x", "0.003", "--y", "0"], "capture circle of hole '20'"),
+    (["simulate", "--layout", "crokinole", "--x", "0.045", "--y", "0.0939"], "overlapping the peg at"),
+    (["simulate", "--x", "0.3475", "--y", "0.3475", "--angle-deg", "180"], "capture circle of hole 'ne'"),
+    (["simulate", "--position", "{d}/missing.csv"], "must be an existing file"),
+    (["simulate", "--position", "{d}/empty.csv"], "empty.csv' must hold a table with the columns kind, x, y (m). Got an empty file"),
+    (["simulate", "--position", "{d}/bad_value.csv"], "Got 'abc' on line 3"),
+    (["simulate", "--position", "{d}/bad.json"], "bad.json' must be valid JSON. Got an error at line 2"),
+    (["simulate", "--calibration", "{d}/bad.toml"], "bad.toml' must be valid TOML. Got an error: Invalid value (at line 9"),
+    (["simulate", "--calibration", "{d}/noparams.toml"], "must have a [params] table"),
+    (["success-map", "--position", "{d}/empty.csv"], "Got an empty file"),
+    (["best-shot", "--coin-mass", "2"], "'--coin-mass' parameter must be a finite real number in the range (0, 1] kg. Got 2.0"),
+    (["break-study", "--puck-radius", "-0.01", "--variant", "hikone"], "'--puck-radius' parameter"),
+    (["break-study", "--mu", "0"], "'--mu' parameter"),
+    (["match", "--mu", "0"], "'--mu' parameter"),
+    (["fouls", "--mu", "3"], "'--mu' parameter"),
+    (["fit-friction", "--tracks", "{d}/empty.csv"], "track file"),
+    (["fit-friction", "--tracks", "{d}/pixels.csv", "--fps", "240", "--board", "icf"], "pixel coordinates? Give a camera calibration"),
+    (["fit-friction", "--tracks", "{d}/nox.csv"], "missing ['x']"),
+    (["fit-friction", "--tracks", "{d}/side.csv"], "track sidecar"),
+]
+
+
+@pytest.mark.parametrize(("argv", "expected"), CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_bad_input_is_one_line_with_status_2(files, tmp_path, capsys, argv, expected):
+    argv = [a.format(d=files) for a in argv] + ["--out", str(tmp_path / "out"), "--quiet"] * (argv[0] != "simulate") + (
+        ["--out", str(tmp_path / "out")] if argv[0] == "simulate" else [])  # fmt: skip
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert expected in lines[0]
