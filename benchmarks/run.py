@@ -794,25 +794,59 @@ def case_break_study_slide_spin(ctx: Ctx) -> dict:
     return out
 
 
-def case_foul_probabilities(ctx: Ctx) -> dict:
-    """Foul probabilities under ICF and the online rules: the break layout without coins 1,
-    2, 9 and 10, a population over the whole baseline, aims +- 57 deg, 1-6 m/s, club noise;
-    10,000 shots per variant (quick: 500), scaled down from 100,000 in all: every shot is
-    snapped, translated and adjudicated in Python."""
-    from carromlab.analysis import ShotPopulation, comparable_states, foul_probabilities
+def _foul_states() -> dict:
+    """The positions of the foul benchmark: the ICF break without coins 1, 2, 9 and 10
+    (ICF, online), every third Hikone puck with the jack in doubles (so HIK-9 applies) and
+    three crokinole discs."""
+    from carromlab.analysis import comparable_states
 
-    position = Scene.icf_break().pieces.drop(index=[1, 2, 9, 10])[["kind", "x", "y"]]
-    states = comparable_states(position, ("icf", "online"))
-    n = ctx.pick(500, 10_000)
-    pop = ShotPopulation(angle=(-1.0, 1.0), speed=(1.0, 6.0), n=n, seed=ctx.seed)
-    out, df = _analysis_run(lambda: foul_probabilities(states, pop, progress=False), 2 * n, 100_000)
-    anyfoul = df[df["rule"] == "any"].set_index("variant")
-    out.update(
-        per_variant=n, p_any_foul={v: float(p) for v, p in anyfoul["p"].items()},
-        p={f"{v} {r}": float(p) for v, r, p in zip(df["variant"], df["rule"], df["p"])},
-        snapped={v: int(k) for v, k in anyfoul["n_snapped"].items()},
-    )  # fmt: skip
-    return out
+    carrom = comparable_states(Scene.icf_break().pieces.drop(index=[1, 2, 9, 10])[["kind", "x", "y"]], ("icf", "online"))
+    pucks = Scene.hikone_start().pieces.iloc[::3][["kind", "x", "y"]]
+    discs = pd.DataFrame({"kind": ["light", "light", "dark"], "x": [0.0, 0.12, -0.1], "y": [-0.15, 0.05, 0.1]})
+    return {**carrom, "hikone": comparable_states(pucks, ("hikone",), players=4)["hikone"],
+            "crokinole": comparable_states(discs, ("crokinole",))["crokinole"]}  # fmt: skip
+
+
+def case_foul_probabilities(ctx: Ctx) -> dict:
+    """Foul probabilities by variant on one core (CPU time): per variant, a population over
+    the whole line, aims +- 57 deg, 0.5-5 m/s, club noise, 20,000 shots (quick: 2,000);
+    beside the raw engine on the same executed shots (simulate_batch with the detail
+    columns the rules read, one thread)."""
+    import tempfile
+
+    from carromlab.analysis import ShotPopulation, foul_probabilities, read_store
+    from carromlab.rules.engine_bridge import forward_of, scene_for
+
+    n = ctx.pick(2_000, 20_000)
+    pop = ShotPopulation(angle=(-1.0, 1.0), speed=(0.5, 5.0), n=n, seed=ctx.seed)
+    by_variant, cpu_total = {}, 0.0
+    for key, state in _foul_states().items():
+        t0 = time.process_time()
+        df = foul_probabilities({key: state}, pop, workers=1, progress=False)
+        cpu = time.process_time() - t0
+        with tempfile.TemporaryDirectory() as d:  # the executed shots, for the engine alone
+            foul_probabilities({key: state}, pop, workers=1, progress=False, store=d)
+            shots = read_store(d)
+        scene, _ = scene_for(state)
+        t0 = time.process_time()
+        simulate_batch(
+            scene, shots["x"], shots["y"], shots["angle"], shots["speed"], shots["spin"], workers=1, details=True,
+            final_positions=True, forward=forward_of(state), carriers=(scene.striker,),
+        )  # fmt: skip
+        engine = time.process_time() - t0
+        cpu_total += cpu
+        by_variant[key] = {
+            "shots_per_cpu_s": n / cpu, "engine_shots_per_cpu_s": n / engine, "engine_share": engine / cpu,
+            "p_any_foul": float(df.loc[df["rule"] == "any", "p"].iat[0]),
+        }  # fmt: skip
+    shots = n * len(by_variant)
+    return {
+        "seconds": cpu_total, "shots": shots, "shots_per_s": shots / cpu_total, "full_shots": shots,
+        "projected_full_s": cpu_total, "scaled_down": False, "per_variant": n, "by_variant": by_variant,
+        "p_any_foul": {k: v["p_any_foul"] for k, v in by_variant.items()},
+        "min_rate_per_core": min(v["shots_per_cpu_s"] for v in by_variant.values()),
+        "min_fraction_of_engine": min(v["shots_per_cpu_s"] / v["engine_shots_per_cpu_s"] for v in by_variant.values()),
+    }  # fmt: skip
 
 
 def _engine_cpu_s(played: list) -> float:
@@ -991,6 +1025,9 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
     },
     "cost_per_event_63_vs_10": ("cost_per_event", "ratio_63_10", "<=", 1.5, "ns per event, 63 coins <= 1.5x 10 coins"),
     "env_steps_per_s": ("env_steps", "steps_per_cpu_second", ">=", 5000.0, "ICF env >= 10,000 steps/s on 2 cores (5,000 per core)"),
+    "foul_shots_per_s_per_core": (
+        "foul_probabilities", "min_rate_per_core", ">=", 1e5, "foul probabilities >= 100,000 shots/s per core, every variant",
+    ),
 }  # fmt: skip
 
 
@@ -1159,7 +1196,7 @@ def print_report(res: dict) -> None:
             if name == "success_map":
                 note = f"{a['replicas']} replicas; mean p(success) {a['mean_p_success']:.3f}"
             elif name == "foul_probabilities":
-                note = "ICF + online; p(any foul) " + ", ".join(f"{v} {p:.3f}" for v, p in a["p_any_foul"].items())
+                note = "4 variants, 1 core, CPU time; p(any foul) " + ", ".join(f"{v} {p:.3f}" for v, p in a["p_any_foul"].items())
             else:
                 note = f"{a['friction_law']}; {a['mean_events']:.0f} events/shot; {a['mean_pocketed_white']:.2f} whites/break"
                 if "max_events" in a:
@@ -1169,6 +1206,11 @@ def print_report(res: dict) -> None:
             label = name + ("*" if a["scaled_down"] else "")
             print(f"{label:<24}{a['shots']:>12,}{_fmt_s(a['seconds']):>12}{a['shots_per_s']:>12,.0f}"
                   f"{a['full_shots']:>12,}{_fmt_s(a['projected_full_s']):>12}  {note}")
+    if "foul_probabilities" in c:
+        print("\nfoul probabilities by variant (1 core, CPU time), beside the raw engine on the same shots")
+        print(f"{'variant':<24}{'shots/s':>12}{'engine/s':>12}{'engine %':>10}")
+        for v, f in c["foul_probabilities"]["by_variant"].items():
+            print(f"{v:<24}{f['shots_per_cpu_s']:>12,.0f}{f['engine_shots_per_cpu_s']:>12,.0f}{100 * f['engine_share']:>9.0f}%")
     if "cost_per_event" in c:
         e = c["cost_per_event"]
         print("\ncost per event (1 thread, CPU time): " + ", ".join(

@@ -3,8 +3,9 @@
 A population of intended shots is played from one position under several rule variants:
 every shot is executed with noise (:class:`NoiseModel`), its placement moved to the nearest
 spot the variant allows (:func:`carromlab.rules.snap_placement`), simulated by the batch
-engine and adjudicated by :func:`carromlab.rules.adjudicate`. The rules decide what is a
-foul; this module only counts.
+engine and adjudicated on arrays (:func:`carromlab.rules.arrays.adjudicate_arrays`, which
+agrees exactly with :func:`carromlab.rules.adjudicate`). The rules decide what is a foul;
+this module only counts.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
-from ..rules import VARIANTS, adjudicate, snap_placements
-from ..rules.engine_bridge import forward_of, outcomes_from_batch, scene_for, shot_piece
+from ..rules import VARIANTS, snap_placements
+from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
+from ..rules.engine_bridge import forward_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -253,9 +255,9 @@ def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tupl
 
     Each distinct point is snapped once (replicas of a noise-free shot share theirs).
     """
-    points, inverse = np.unique(np.column_stack([x, y]), axis=0, return_inverse=True)
-    px, py = snap_placements(state, points[:, 0], points[:, 1], radius)
-    sx, sy = px[inverse.reshape(-1)], py[inverse.reshape(-1)]
+    points, inverse = np.unique(x + 1j * y, return_inverse=True)  # complex: one sort, exact
+    px, py = snap_placements(state, points.real, points.imag, radius)
+    sx, sy = px[inverse], py[inverse]
     return sx, sy, (sx != x) | (sy != y)
 
 
@@ -292,28 +294,38 @@ class _FoulTask:
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
             final_positions=True, forward=(fx, fy), carriers=(scene.striker,),
         )  # fmt: skip
-        fouls = [
-            ";".join(dict.fromkeys(f.rule for f in adjudicate(state, outcome).fouls))
-            for outcome in outcomes_from_batch(batch, state, ids)
-        ]
+        games = GameArrays.from_states([state]).take(np.zeros(len(batch), dtype=np.int64))
+        rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
         return pd.DataFrame(
             {
                 "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
                 "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
-                "truncated": batch["truncated"].to_numpy(), "fouls": fouls,
+                "truncated": batch["truncated"].to_numpy(), "fouls": _foul_texts(rulings),
             }  # fmt: skip
         )
 
 
+def _foul_texts(rulings: RulingArrays) -> npt.NDArray[np.object_]:
+    """The ``;``-separated rule ids of each shot's fouls, in the order they were called."""
+    ranks = rulings.fouls.astype(np.int64)
+    # one integer per pattern of ranks, so that each distinct pattern is spelled once
+    _, pick, which = np.unique(ranks @ (ranks.shape[1] + 1) ** np.arange(ranks.shape[1]), return_index=True, return_inverse=True)
+    texts = [";".join(rulings.rules[c] for c in np.argsort(row) if row[c] > 0) for row in ranks[pick]]
+    return np.array(texts, dtype=object)[which]
+
+
 def _tally(key: str, variant: str, shots: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows of one state: every foul its variant defines or that was called, then any foul."""
-    called = shots["fouls"].to_numpy(dtype=str)
-    counts = pd.Series([rule for text in called if text for rule in text.split(";")], dtype=object).value_counts()
+    texts = shots["fouls"].value_counts()
+    counts = pd.Series({}, dtype=np.int64)
+    for text, k in texts.items():
+        for rule in filter(None, str(text).split(";")):
+            counts[rule] = counts.get(rule, 0) + k
     defined = FOULS[variant]
     rules = [*defined, *sorted(set(counts.index) - set(defined))]
     common = {"variant": key, "n": len(shots), "n_snapped": int(shots["snapped"].sum()), "n_truncated": int(shots["truncated"].sum())}
     rows = [{"rule": rule, "foul": defined.get(rule, rule), "k": int(counts.get(rule, 0)), **common} for rule in rules]
-    rows.append({"rule": ANY_FOUL, "foul": "any foul", "k": int(np.count_nonzero(called != "")), **common})
+    rows.append({"rule": ANY_FOUL, "foul": "any foul", "k": int(texts[texts.index != ""].sum()), **common})
     return rows
 
 
@@ -340,10 +352,11 @@ def foul_probabilities(
     errors from ``noise`` (keyed by seed, shot and replica, so every state plays the same
     errors), the placement moved to the nearest legal spot of the state's variant
     (:func:`carromlab.rules.snap_placement`: ICF-3, ONL-1, HIK-2, CRK-1), simulated with
-    :func:`carromlab.simulate_batch` on the state's scene, translated with
-    :func:`carromlab.rules.engine_bridge.outcomes_from_batch` and adjudicated with
-    :func:`carromlab.rules.adjudicate`. A shot counts once for each distinct rule id in
-    its ``Ruling.fouls``. An outcome the rules reject is a bug and raises.
+    :func:`carromlab.simulate_batch` on the state's scene, read as array outcomes
+    (:meth:`carromlab.rules.arrays.OutcomeArrays.from_batch`) and adjudicated on arrays
+    (:func:`carromlab.rules.arrays.adjudicate_arrays`, the same rulings as
+    :func:`carromlab.rules.adjudicate` shot by shot). A shot counts once for each distinct
+    rule id in its fouls. An outcome the rules reject is a bug and raises.
 
     Parameters
     ----------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
@@ -92,10 +93,10 @@ class Region:
             ok &= test(x, y)
         return ok
 
-    def nearest_many(self, x: FloatArray, y: FloatArray, chunk: int = 256) -> tuple[FloatArray, FloatArray]:
+    def nearest_many(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
         """The nearest legal spot of each centre (m): the centre itself where legal, NaN
-        where no legal spot exists. The first nearest legal candidate is refined by 40
-        bisection steps towards the centre (see :attr:`PlacementCheck.distance`)."""
+        where no legal spot exists. The nearest legal candidate (a k-d tree query) is
+        refined by 40 bisection steps towards the centre (see :attr:`PlacementCheck.distance`)."""
         sx, sy = x.astype(float), y.astype(float)
         bad = np.flatnonzero(~self.legal(sx, sy))
         if bad.size == 0:
@@ -107,9 +108,7 @@ class Region:
             return sx, sy
         lx, ly = cx[keep], cy[keep]
         qx, qy = sx[bad], sy[bad]
-        i = np.concatenate(
-            [np.argmin(np.hypot(lx - qx[k : k + chunk, None], ly - qy[k : k + chunk, None]), axis=1) for k in range(0, bad.size, chunk)]
-        )
+        i = cKDTree(np.column_stack([lx, ly])).query(np.column_stack([qx, qy]))[1]
         bx, by = lx[i], ly[i]
         lo, hi = np.zeros(bad.size), np.ones(bad.size)  # fractions of the way to the query; lo is legal
         for _ in range(40):

@@ -200,3 +200,45 @@ def test_plot_groups_fouls_by_variant(carrom_states, monkeypatch, tmp_path):
     ax.figure.savefig(tmp_path / "fouls.png")
     with pytest.raises(ValueError, match="'table' parameter"):
         plot_foul_probabilities(df.drop(columns="ci_low"))
+
+
+def _reference_fouls(state, shots: pd.DataFrame) -> list[str]:
+    """The fouls of executed shots by the one-shot path: outcomes_from_batch + adjudicate."""
+    from carromlab import simulate_batch
+    from carromlab.rules import adjudicate
+    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch, scene_for
+
+    scene, ids = scene_for(state)
+    batch = simulate_batch(
+        scene, shots["x"], shots["y"], shots["angle"], shots["speed"], shots["spin"], workers=1, details=True,
+        final_positions=True, forward=forward_of(state), carriers=(scene.striker,),
+    )  # fmt: skip
+    return [";".join(dict.fromkeys(f.rule for f in adjudicate(state, o).fouls)) for o in outcomes_from_batch(batch, state, ids)]
+
+
+def _every_variant() -> dict:
+    from carromlab import Scene
+
+    carrom = comparable_states(Scene.icf_break().pieces.drop(index=[1, 2, 9, 10])[["kind", "x", "y"]], ("icf", "online"))
+    pucks = Scene.hikone_start().pieces.iloc[::3][["kind", "x", "y"]]
+    discs = pd.DataFrame({"kind": ["light", "light", "dark"], "x": [0.0, 0.12, -0.1], "y": [-0.15, 0.05, 0.1]})
+    return {**carrom, "hikone doubles": comparable_states(pucks, ("hikone",), players=4)["hikone"],
+            "crokinole": comparable_states(discs, ("crokinole",))["crokinole"]}  # fmt: skip
+
+
+def test_array_path_gives_the_per_shot_reference_fouls_on_every_variant(tmp_path):
+    # every noisy shot's fouls (ICF-11, ONL-3, HIK-5/7/9, CRK-2/3, ...) as adjudicate calls them one
+    # shot at a time; the same shots, so the probabilities agree exactly, within any binomial error
+    states = _every_variant()
+    pop = ShotPopulation(angle=(-1.0, 1.0), speed=(0.5, 5.0), n=150, seed=4)
+    df = foul_probabilities(states, pop, noise=NoiseModel.preset("club"), replicas=2, store=tmp_path / "s", progress=False)
+    stored = read_store(tmp_path / "s")
+    called = set()
+    for key, state in states.items():
+        shots = stored[stored["variant"] == key].sort_values(["cell", "replica"])
+        reference = _reference_fouls(state, shots)
+        assert shots["fouls"].tolist() == reference, key
+        called |= {rule for text in reference for rule in text.split(";") if rule}
+        k_any = sum(1 for text in reference if text)
+        assert row(df, key, ANY_FOUL)["k"] == k_any
+    assert {"ICF-11", "ONL-3", "HIK-7", "CRK-3"} <= called  # the sample exercises fouls of every variant

@@ -62,10 +62,10 @@ def play(state: GameState, *outcomes: ShotOutcome):
     return ruling
 
 
-def assert_arrays_agree(states, outcomes, *, place: bool = True, rulings=None) -> None:
+def assert_arrays_agree(states, outcomes, *, place: bool = True, rulings=None):
     """Adjudicate the (state, outcome) pairs on arrays and one by one with the reference
     ``adjudicate`` (or compare with its ``rulings`` when given), and assert that every
-    field of every ruling and new state agrees.
+    field of every ruling and new state agrees. Returns the array rulings.
 
     With ``place=False`` the returned pieces' spots are not searched: their positions are
     compared as unknown."""
@@ -94,3 +94,4 @@ def assert_arrays_agree(states, outcomes, *, place: bool = True, rulings=None) -
         assert (None if got.board_winner[g] < 0 else int(got.board_winner[g])) == ref.board_winner, where
         assert tuple(int(v) for v in got.board_points[g]) == ref.board_points, where
         assert new[g] == ref_state, where
+    return got

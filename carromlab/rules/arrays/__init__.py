@@ -24,13 +24,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .carrom import adjudicate_carrom
+from .crokinole import adjudicate_crokinole
 from .games import QUEEN, WHERE, GameArrays
+from .hikone import adjudicate_hikone
 from .ledger import RulingArrays
 from .outcomes import FATES, OutcomeArrays, shot_pieces
 
 __all__ = ["FATES", "QUEEN", "WHERE", "GameArrays", "OutcomeArrays", "RulingArrays", "adjudicate_arrays", "shot_pieces"]
 
-_ADJUDICATORS: dict[str, Callable[..., RulingArrays]] = {"icf": adjudicate_carrom, "online": adjudicate_carrom}
+_ADJUDICATORS: dict[str, Callable[..., RulingArrays]] = {
+    "icf": adjudicate_carrom, "online": adjudicate_carrom, "hikone": adjudicate_hikone, "crokinole": adjudicate_crokinole,
+}
 
 
 def adjudicate_arrays(games: GameArrays, outcomes: OutcomeArrays, *, place: bool = True) -> RulingArrays:

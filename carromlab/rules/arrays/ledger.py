@@ -212,9 +212,9 @@ class ArrayLedger:
 
     def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
         """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
-        self.where[mask] = where
-        self.xy[mask] = np.broadcast_to(xy, self.xy.shape)[mask] if np.ndim(xy) else xy
-        self.by[mask] = np.broadcast_to(by, self.by.shape)[mask] if np.ndim(by) else by
+        np.copyto(self.where, where, where=mask)
+        np.copyto(self.xy, xy, where=mask[..., None])
+        np.copyto(self.by, by, where=mask, casting="unsafe")
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
         """Apply the final positions and move the pocketed pieces, in the games ``m``."""
@@ -228,7 +228,6 @@ class ArrayLedger:
         new = mask & (self._queue == 0)
         if not new.any():
             return
-        key = np.zeros(new.shape) if key is None else np.broadcast_to(np.asarray(key, dtype=float), new.shape)
         rank = _rank(new, key)
         self.set(new, BOARD)
         self._queue[new] = (self._queued[:, None] + rank)[new]

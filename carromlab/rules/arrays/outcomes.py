@@ -40,14 +40,20 @@ def shot_pieces(games: GameArrays) -> npt.NDArray[np.int64]:
     return np.argmax(hand, axis=1).astype(np.int64)
 
 
-def _rank(mask: npt.NDArray[np.bool_], key: npt.NDArray[np.float64]) -> npt.NDArray[np.int16]:
-    """1-based rank of each True entry of ``mask`` by ``key`` then column, 0 elsewhere."""
-    n, m = mask.shape
-    keyed = np.where(mask, key, np.inf)
-    order = np.lexsort((np.broadcast_to(np.arange(m), (n, m)), keyed), axis=1)
-    rank = np.empty((n, m), dtype=np.int16)
-    np.put_along_axis(rank, order, np.arange(1, m + 1, dtype=np.int16)[None, :], axis=1)
-    return np.where(mask, rank, 0).astype(np.int16)
+def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
+    """1-based rank of each True entry of ``mask`` along its row by ``key`` then column
+    (by column alone without a key), 0 elsewhere."""
+    rank = np.cumsum(mask, axis=1, dtype=np.int16) * mask
+    # only rows with two or more entries need sorting by the key
+    many = np.flatnonzero(rank.max(axis=1, initial=0) > 1) if key is not None else np.empty(0, np.int64)
+    if many.size:
+        sub = mask[many]
+        keyed = np.where(sub, np.broadcast_to(np.asarray(key, dtype=float), mask.shape)[many], np.inf)
+        order = np.argsort(keyed, axis=1, kind="stable")  # stable: ties keep the column order
+        part = np.empty(sub.shape, dtype=np.int16)
+        np.put_along_axis(part, order, np.arange(1, mask.shape[1] + 1, dtype=np.int16)[None, :], axis=1)
+        rank[many] = part * sub
+    return rank
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,7 +221,7 @@ class OutcomeArrays:
         final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
         final[:, p] = np.nan
         left = np.zeros((n, p), np.int16)
-        left_scene = _rank(ditched[:, :m], np.zeros((n, m)))
+        left_scene = _rank(ditched[:, :m])
         left[rows, ids] = left_scene
         first = batch["first_contact"].to_numpy().astype(np.int64)
         first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)

@@ -1,0 +1,122 @@
+"""Hikone carrom on arrays: the array form of :func:`carromlab.rules.hikone.adjudicate`."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..hikone import JACK_SCORE, PUCKS
+from .games import GameArrays
+from .ledger import ArrayLedger, RulingArrays, check_outcomes
+from .outcomes import FATES, OutcomeArrays
+
+__all__ = ["RULES", "adjudicate_hikone", "inside_own_area"]
+
+#: The rule ids of the Hikone rulings.
+RULES = ("HIK-3", "HIK-4", "HIK-5", "HIK-6", "HIK-7", "HIK-8", "HIK-9", "HIK-10", "HIK-11")
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+def inside_own_area(games: GameArrays, xy: npt.NDArray[np.float64], radius: npt.ArrayLike) -> BoolArray:
+    """Whether discs lie wholly between each shooter's area line and cushion (HIK-9);
+    the array form of :func:`carromlab.rules.hikone.inside_own_area`.
+
+    Parameters
+    ----------
+    games : GameArrays
+        The games (their shooters' sides).
+    xy : numpy.ndarray, shape (N, 2)
+        One disc centre per game, m.
+    radius : array_like, shape (N,)
+        Disc radii, m.
+    """
+    depth = np.full(len(games), np.nan)
+    for seat, side in enumerate(games.seat_sides):
+        rows = games.shooter == seat
+        depth[rows] = games.board.side_coordinates(side, xy[rows, 0], xy[rows, 1])[1]
+    return depth + np.asarray(radius) < games.board.marks.area_line_offset
+
+
+def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool = True) -> RulingArrays:
+    """Adjudicate N Hikone shots; see :func:`carromlab.rules.arrays.adjudicate_arrays`."""
+    check_outcomes(games, outcomes)
+    o = outcomes
+    if (o.fate == FATES.index("ditch")).any():
+        raise ValueError("The 'outcomes' parameter is inconsistent with the game state: a Hikone board has no ditch.")
+    n, rows = len(games), np.arange(len(games))
+    seat, team = games.shooter, games.team
+    own, opp = games.colours[rows, team], games.colours[rows, 1 - team]
+    led = ArrayLedger(games, o, RULES)
+    timed = o.timed_out
+    led.note(timed, "HIK-10")
+
+    first = np.maximum(o.first_touch, 0)
+    hit_inside = (
+        ~timed & (games.n_players == 4) & (o.first_touch >= 0) & ~o.cushion_first
+        & inside_own_area(games, games.xy[rows, first], games.radius_of()[first])
+    )  # fmt: skip
+    led.foul(hit_inside, "HIK-9")
+    led.penalty(hit_inside, team, 1, "HIK-9")
+
+    m = ~timed & ~hit_inside
+    led.apply_motion(m)
+    jack = int(np.flatnonzero(games.kind == games.code("jack"))[0])
+    fell_order = o.fell[:, :-1]
+    own_now = m[:, None] & led.fell & led.of_kind(own)
+    off = (o.left_board > 0) | (o.on_frame > 0)
+    off_order = np.where(o.left_board > 0, o.left_board, o.on_frame + o.left_board.max(axis=1, initial=0)[:, None])
+    striker_foul = o.fate != FATES.index("board")
+    jack_now, jack_off = m & led.fell[:, jack], m & off[:, jack]
+    own_on_board = games.count(own)
+    won = jack_now & ~striker_foul & (own_on_board == 0)
+    led.note(won, "HIK-4", "HIK-11")
+    won_points = np.zeros((n, 2), np.int64)
+    won_points[rows, team] = JACK_SCORE + PUCKS
+    won_points[rows, 1 - team] = PUCKS - led.count(opp)
+
+    r = m & ~won
+    jack_col = np.zeros((n, games.n_pieces), bool)
+    jack_col[:, jack] = True
+    jacked = r & (jack_now | jack_off)
+    led.send_back(jacked[:, None] & jack_col, "HIK-5")
+    for colour in (opp, own):
+        led.send_back(r[:, None] & off & led.of_kind(colour), "HIK-8", off_order)
+    led.note(r & (off & ~jack_col).any(axis=1), "HIK-8")
+    led.note(r & (led.fell & ~jack_col).any(axis=1), "HIK-3")
+    fouled = r & striker_foul
+    led.foul(fouled, "HIK-7")
+    led.send_back(fouled[:, None] & own_now, "HIK-7", fell_order)
+    led.penalty(fouled, team, 1, "HIK-7")
+    last = own_on_board == np.count_nonzero(own_now, axis=1)
+    voiding = jacked & jack_now & (games.options.void_pucks_with_jack | last)
+    voided = voiding[:, None] & led.still_pocketed(own_now)
+    led.foul(voided.any(axis=1), "HIK-6")
+    led.send_back(voided, "HIK-6", fell_order)
+    led.foul(jacked, "HIK-5")
+    led.penalty(jacked, team, 5, "HIK-5")
+    cont = r & led.still_pocketed(own_now).any(axis=1) & ~(striker_foul | jack_now | jack_off)
+    led.pay_dues(r, "HIK-5")
+
+    # _finish: every game but the won ones
+    play = ~won
+    nxt = np.where(cont, seat, (seat + 1) % games.n_players)
+    led.place(play, (0.0, 0.0), enabled=place)
+    round_end = play & games.time_called & ~cont & (nxt == 0)
+    led.note(round_end, "HIK-10")
+    left = np.stack([led.count(games.colours[:, t]) for t in range(2)], axis=1)
+    decided = round_end & (left[:, 0] != left[:, 1])
+    time_points = PUCKS - left
+    points = np.where(won[:, None], won_points, np.where(decided[:, None], time_points, 0))
+    winner = np.where(won, team, np.where(decided, np.argmin(left, axis=1), -1))
+    over = won | decided
+    history = [(tuple(int(v) for v in pts),) for pts in points]
+    led.change(over, game_scores=points, board_history=history, game_over=True, winner=winner)
+    return led.ruling(
+        turn_continues=cont & ~decided,
+        next_shooter=np.where(won, seat, nxt),
+        retake=np.zeros(n, bool),
+        board_over=over,
+        board_winner=winner,
+        board_points=points,
+    )
