@@ -180,13 +180,15 @@ def play_game(
 ) -> GameRecord:
     """Play a game from ``state`` to its end.
 
-    Each shot: the seat's policy chooses the intended shot (drawing from the game's
-    generator ``numpy.random.default_rng([seed, 1])``); :func:`execute` adds the seat's
-    execution noise (keyed by ``seed`` and the shot's number) and keeps the placement
-    legal; :func:`carromlab.simulate` plays it on the scene of the state;
-    :func:`carromlab.rules.engine_bridge.outcome_from_result` and
-    :func:`carromlab.rules.adjudicate` rule on it; :meth:`Inventory.check_shot` checks
-    that no piece was created, lost or moved without a rule. A shot that exhausts the
+    The game is the one-game case of :func:`carromlab.match.lockstep.play_games`; each
+    shot is :func:`carromlab.match.lockstep.step`: the seat's policy chooses the intended
+    shot (``choose_many``, drawing from the game's generator
+    ``numpy.random.default_rng([seed, 1])``); :func:`execute` adds the seat's execution
+    noise (keyed by ``seed`` and the shot's number) and keeps the placement legal;
+    :func:`carromlab.simulate_batch` plays it from the state's positions;
+    :func:`carromlab.rules.arrays.adjudicate_arrays` rules on it;
+    :func:`~carromlab.match.conservation.check_shots` checks that no piece was created,
+    lost or moved without a rule. A shot that exhausts the
     engine's event budget is kept (its warning is replaced by the ``truncated`` column).
 
     Guards, never silent: a board still running after ``max_shots_per_board`` shots is
