@@ -11,7 +11,7 @@ from .. import icf, online
 from ..carrom import CarromPolicy, _layout
 from ..ledger import side_direction
 from .games import QUEEN, GameArrays
-from .ledger import POCKETED, ArrayLedger, RulingArrays, check_outcomes
+from .ledger import ArrayLedger, RulingArrays, check_outcomes
 from .outcomes import FATES, OutcomeArrays
 
 __all__ = ["POLICIES", "rules_of", "adjudicate_carrom"]
@@ -52,7 +52,6 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
         status[m], qteam[m] = Q_BOARD, -1
 
     cont = np.zeros(n, bool)
-    retake = np.zeros(n, bool)
     timed = o.timed_out
     if timed.any() and not p.timeouts:
         raise ValueError(f"The 'outcomes' parameter must not be timed out: {games.variant} play has no time limit.")

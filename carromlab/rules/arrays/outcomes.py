@@ -191,7 +191,8 @@ class OutcomeArrays:
             The games the shots were played from.
         ids : array_like of int, shape (n,) or (N, n)
             Game id of each scene piece (the striker excluded), for all shots or per shot
-            (from :func:`~carromlab.rules.engine_bridge.scene_for`).
+            (from :func:`~carromlab.rules.engine_bridge.scene_for`); -1 marks a scene slot
+            that holds no piece of the game (e.g. off the board in a many-scene batch).
 
         Raises
         ------
@@ -207,43 +208,43 @@ class OutcomeArrays:
         pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
         m = pocket.shape[1] - 1  # scene pieces; column m is the striker
         ids = np.broadcast_to(np.asarray(ids, dtype=np.int64), (n, m))
+        used = np.concatenate([ids >= 0, np.ones((n, 1), bool)], axis=1)
         played = shot_pieces(games)
-        # game column of every scene column: the striker is the disc played (crokinole) or column P
-        target = np.concatenate([ids, np.where(played >= 0, played, p)[:, None]], axis=1)
+        # game column of every scene column: the striker is the disc played (crokinole) or
+        # column P; unused scene slots (id -1) write to a spare column P + 1, dropped
+        slot = np.where(ids >= 0, ids, p + 1)
+        target = np.concatenate([slot, np.where(played >= 0, played, p)[:, None]], axis=1)
         rows = np.arange(n)[:, None]
         bits = (batch["ditch_mask"].to_numpy()[:, None] >> np.arange(m + 1, dtype=np.uint64)) & np.uint64(1)
-        ditched = bits.astype(bool)
-        fell_scene = _rank(pocket >= 0, t_out.astype(np.float64))
-        fell = np.zeros((n, p + 1), np.int16)
-        fell[rows, target] = fell_scene
+        ditched = bits.astype(bool) & used
+        fell = np.zeros((n, p + 2), np.int16)
+        fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
         on_board = (pocket < 0) & ~ditched
-        final = np.full((n, p + 1, 2), np.nan)
+        final = np.full((n, p + 2, 2), np.nan)
         final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
-        final[:, p] = np.nan
-        left = np.zeros((n, p), np.int16)
-        left_scene = _rank(ditched[:, :m])
-        left[rows, ids] = left_scene
+        left = np.zeros((n, p + 2), np.int16)
+        left[rows, slot] = _rank(ditched[:, :m])
         first = batch["first_contact"].to_numpy().astype(np.int64)
         first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
         touched = np.zeros((n, p), bool)
         touched[np.flatnonzero(first_id >= 0), first_id[first_id >= 0]] = True
-        chain = np.zeros((n, p), bool)
+        chain = np.zeros((n, p + 2), bool)
         if games.variant == "crokinole":
             cbits = (batch["chain_mask"].to_numpy()[:, None] >> np.arange(m, dtype=np.uint64)) & np.uint64(1)
-            chain[rows, ids] = cbits.astype(bool)
+            chain[rows, slot] = cbits.astype(bool) & used[:, :m]
         fate_names = batch["striker_fate"].cat.categories
         fate = np.array([FATES.index(c) for c in fate_names], np.int8)[batch["striker_fate"].cat.codes.to_numpy()]
         return cls(
-            fell=fell,
+            fell=fell[:, : p + 1],
             first_touch=first_id,
             fate=fate,
-            left_board=left,
+            left_board=left[:, :p],
             on_frame=np.zeros((n, p), np.int16),
             # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
             striker_left_baseline=batch["striker_reach"].to_numpy() > _baseline_reach(games).astype(np.float32),
             touched=touched,
             cushion_first=(batch["striker_first"] == "cushion").to_numpy(),
-            chain=chain,
+            chain=chain[:, :p],
             final_xy=final[:, :p],
             striker=played,
             timed_out=np.zeros(n, bool),
