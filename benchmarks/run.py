@@ -871,8 +871,11 @@ def case_match_games(ctx: Ctx) -> dict:
     conservation check, record), beside the raw engine's CPU time for the same shots.
     Games run to their end (or a board guard of 2,000 shots) until a budget of 20,000
     shots per variant (quick: 200, too few to finish a carrom game: games/s is then
-    missing; shots/game is the mean of the complete games)."""
-    from carromlab.match import Game, RandomPolicy, game_seed, new_state
+    missing; shots/game is the mean of the complete games). Beside them, the same games
+    in lockstep (:data:`LOCKSTEP_GAMES` at a time, one engine batch and one array
+    adjudication per step; ``lockstep_*``: games/s is the lockstep shots/s over the
+    shots per game above), and ICF with the greedy policy on both seats in lockstep."""
+    from carromlab.match import Game, GreedyPolicy, RandomPolicy, game_seed, new_state
 
     budget = ctx.pick(200, 20_000)
     out: dict[str, Any] = {"shot_budget": budget}
@@ -891,12 +894,38 @@ def case_match_games(ctx: Ctx) -> dict:
                 shots_in_games += game.n_shots
         engine = _engine_cpu_s(played)
         shots_per_game = shots_in_games / games if games else float("nan")
+        lockstep = _lockstep_shots_per_cpu_s(variant, seats, RandomPolicy(), budget, ctx.seed)
         out[f"{variant}_{seats}"] = {
             "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
             "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game if games else float("nan"),
             "engine_shots_per_cpu_s": len(played) / engine, "engine_share": engine / cpu,
+            "lockstep_shots_per_cpu_s": lockstep, "lockstep_games_per_cpu_s": lockstep / shots_per_game if games else float("nan"),
         }  # fmt: skip
+    greedy = _lockstep_shots_per_cpu_s("icf", 2, GreedyPolicy(), budget // 10, ctx.seed)
+    icf = out["icf_2"]
+    out["icf_2_greedy"] = {"lockstep_shots_per_cpu_s": greedy, "lockstep_games_per_cpu_s": greedy / icf["shots_per_game"]}
+    out["icf_random_lockstep_games_per_cpu_s"] = icf["lockstep_games_per_cpu_s"]
+    out["icf_greedy_lockstep_games_per_cpu_s"] = out["icf_2_greedy"]["lockstep_games_per_cpu_s"]
     return out
+
+
+#: Games advancing together in the lockstep rows of the match case.
+LOCKSTEP_GAMES = 64
+
+
+def _lockstep_shots_per_cpu_s(variant: str, seats: int, policy: Any, budget: int, seed: int) -> float:
+    """Shots per CPU-second of :data:`LOCKSTEP_GAMES` games of a variant advancing in
+    lockstep (``carromlab.match.lockstep.step``) until ``budget`` shots (at least one step)."""
+    from carromlab.match import Game, game_seed, new_state
+    from carromlab.match.lockstep import step
+
+    games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False) for g in range(LOCKSTEP_GAMES)]
+    shots, t0 = 0, time.process_time()
+    while shots < budget and games:
+        step(games)
+        shots += len(games)
+        games = [g for g in games if g.end is None]
+    return shots / (time.process_time() - t0)
 
 
 def case_env_steps(ctx: Ctx) -> dict:
@@ -1025,6 +1054,12 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
     },
     "cost_per_event_63_vs_10": ("cost_per_event", "ratio_63_10", "<=", 1.5, "ns per event, 63 coins <= 1.5x 10 coins"),
     "env_steps_per_s": ("env_steps", "steps_per_cpu_second", ">=", 5000.0, "ICF env >= 10,000 steps/s on 2 cores (5,000 per core)"),
+    "lockstep_icf_random_games_per_s": (
+        "match_games", "icf_random_lockstep_games_per_cpu_s", ">=", 10.0, "ICF random games >= 20/s on 2 cores (10 per core)",
+    ),
+    "lockstep_icf_greedy_games_per_s": (
+        "match_games", "icf_greedy_lockstep_games_per_cpu_s", ">=", 1.0, "ICF greedy games >= 2/s on 2 cores (1 per core)",
+    ),
     "foul_shots_per_s_per_core": (
         "foul_probabilities", "min_rate_per_core", ">=", 1e5, "foul probabilities >= 100,000 shots/s per core, every variant",
     ),
@@ -1225,6 +1260,10 @@ def print_report(res: dict) -> None:
             print(f"{variant + f' ({seats} seats)':<24}{r['games_per_cpu_s']:>12.3f}{r['shots_per_cpu_s']:>12,.0f}"
                   f"{r['shots_per_game']:>12,.0f}{r['engine_shots_per_cpu_s']:>16,.0f}  {r['engine_share']:.1%}"
                   f" ({r['complete_games']} complete games)")  # fmt: skip
+        print(f"in lockstep ({LOCKSTEP_GAMES} games per step)")
+        for key in [f"{v}_{n}" for v, n in MATCH_VARIANTS] + ["icf_2_greedy"]:
+            r = mg[key]
+            print(f"{key:<24}{r['lockstep_games_per_cpu_s']:>12.3f}{r['lockstep_shots_per_cpu_s']:>12,.0f}")
     if "env_steps" in c:
         ev = c["env_steps"]
         print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "

@@ -49,7 +49,8 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--store", metavar="DIR", default=None,
                    help="write every shot, board and game to Parquet datasets in DIR/shots, DIR/boards, DIR/games, "
                         "chunk by chunk; rerunning the same command resumes an interrupted run")  # fmt: skip
-    g.add_argument("--chunk-games", type=positive_int, default=16, help="games per stored chunk (default 16)")
+    g.add_argument("--chunk-games", type=positive_int, default=64,
+                   help="games per stored chunk, played in lockstep (default 64)")
     add_physics_options(s)
     add_output_options(s)
     s.set_defaults(func=run)

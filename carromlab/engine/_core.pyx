@@ -1619,7 +1619,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
               Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
               signed char[::1] striker_status, short[::1] first_contact,
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
-              float[::1] spread, float[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
+              float[::1] spread, double[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
               signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
               float[::1] reach, cnp.uint64_t[::1] chain):
     """Run shots[start:stop], shot k from the pieces at ``pieces[k]`` of which those with
@@ -1690,8 +1690,8 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
                         acc += sqrt(s.x0[i] * s.x0[i] + s.y0[i] * s.y0[i])
                         cnt += 1
                     if keep_xy:
-                        final_xy[k, i, 0] = <float> s.x0[i]
-                        final_xy[k, i, 1] = <float> s.y0[i]
+                        final_xy[k, i, 0] = s.x0[i]
+                        final_xy[k, i, 1] = s.y0[i]
                 pocketed[k] = pm
                 ditched[k] = dm
                 striker_status[k] = <signed char> s.status[st]

@@ -178,6 +178,7 @@ def simulate_batch(
     workers: int | None = None,
     chunk_size: int = 4096,
     final_positions: bool = False,
+    final_dtype: str = "float32",
     details: bool = False,
     forward: tuple[float, float] = (0.0, 1.0),
     carriers: tuple[str, ...] | None = None,
@@ -216,8 +217,13 @@ def simulate_batch(
     chunk_size : int
         Shots per task, in [1, 10^7]. Default 4096.
     final_positions : bool
-        Also return the final positions (float32, 8 bytes per disc per shot) in
-        ``df.attrs["final_xy"]``, an (N, n_pieces + 1, 2) array in m.
+        Also return the final positions in ``df.attrs["final_xy"]``, an
+        (N, n_pieces + 1, 2) array in m.
+    final_dtype : {"float32", "float64"}
+        Precision of the final positions: ``"float32"`` (8 bytes per disc per shot,
+        enough for statistics) or ``"float64"`` (16 bytes, the engine's own values, the
+        ones :func:`simulate` gives: for games that continue from them). Default
+        ``"float32"``.
     details : bool
         Also return what the rules read beyond the summary: columns ``striker_first``
         (categorical none/disc/cushion/peg: the striker's first impact), ``striker_reach``
@@ -273,8 +279,10 @@ def simulate_batch(
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
+    if final_dtype not in ("float32", "float64"):
+        raise ValueError(f"The 'final_dtype' parameter must be 'float32' or 'float64'. Got {final_dtype!r} instead.")
     n = scene.n_pieces + 1
-    check_memory("shots", n_shots, 120 + 8 * n * final_positions + (5 * n + 13) * details, hint="Split the batch.")
+    check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 13) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
     pieces, present = piece_stack(scene, positions, on_board, n_shots)
@@ -295,7 +303,7 @@ def simulate_batch(
     truncated = np.zeros(n_shots, np.uint8)
     t_end = np.zeros(n_shots, np.float64)
     spread = np.zeros(n_shots, np.float32)
-    final_xy = np.zeros((n_shots, n, 2) if final_positions else (0, 0, 2), np.float32)
+    final_xy = np.zeros((n_shots, n, 2) if final_positions else (0, 0, 2), np.float64)
     m = n_shots if details else 0
     pocket = np.zeros((m, n), np.int8)
     t_out = np.zeros((m, n), np.float32)
@@ -372,7 +380,7 @@ def simulate_batch(
         }
     out = pd.DataFrame(cols, copy=False)
     if final_positions:
-        out.attrs["final_xy"] = final_xy
+        out.attrs["final_xy"] = final_xy if final_dtype == "float64" else final_xy.astype(np.float32)
     if details:
         out.attrs["pocket"] = pocket
         out.attrs["t_out"] = t_out

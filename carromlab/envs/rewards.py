@@ -66,9 +66,9 @@ def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
     -------
     float
     """
-    before, after = played.before, played.ruling.state
+    before, after = played.before, played.after
     own = before.colours[team]
-    fallen = [p.kind for p in played.outcome.pocketed if p.kind != "striker"]
+    fallen = [kind for _, kind in played.pocketed]
     pieces = sum(k == own for k in fallen) - sum(k in before.colours and k != own for k in fallen)
 
     def margin(scores: tuple[int, ...]) -> int:

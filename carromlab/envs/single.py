@@ -124,7 +124,7 @@ class CarromEnv(gymnasium.Env):
         played = self.game.shoot(shot_of_action(self.game.state, action), policy="agent")
         reward = self._carry + shot_reward(played, self.team, self.rewards)
         more, shots = self._opponents()
-        info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": [f.rule for f in played.ruling.fouls],
+        info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": list(played.fouls),
                 "end": self.game.end}  # fmt: skip
         self._carry = 0.0
         obs = observe(self.game.state, self.seat)

@@ -11,6 +11,7 @@ See ``docs/match.md`` for a how-to. Modules:
 ``scene.py``              the engine scene of a game state
 ``conservation.py``       piece conservation checks after every shot
 ``records.py``            the shots, boards and games tables
+``lockstep.py``           :func:`step`: one shot of many games in one engine batch, :func:`play_games`
 ``game.py``               :class:`Game` (shot by shot), :func:`play_game`, :func:`play_match`
 ========================  =======================================================
 """
@@ -18,7 +19,7 @@ See ``docs/match.md`` for a how-to. Modules:
 from .conservation import ConservationError, Inventory, census
 from .execution import Executed, execute
 from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, GameError, Played, game_seed, new_state, play_game, play_match
-from .policies import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy
+from .policies import SPEED_RANGES, BatchPolicy, GreedyPolicy, Policy, RandomPolicy
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord
 from .value import shot_values
 
@@ -29,6 +30,7 @@ __all__ = [
     "MAX_SHOTS_PER_BOARD",
     "SHOT_COLUMNS",
     "SPEED_RANGES",
+    "BatchPolicy",
     "ConservationError",
     "Executed",
     "Game",

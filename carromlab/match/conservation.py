@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, RulingArrays
 from ..rules.outcome import ShotOutcome
 from ..rules.ruling import Ruling
 from ..rules.state import LOCATIONS, GameState
 
-__all__ = ["POSITION_TOL", "OVERLAP_TOL", "ConservationError", "Inventory", "census"]
+__all__ = ["POSITION_TOL", "OVERLAP_TOL", "ConservationError", "Inventory", "census", "check_shots"]
 
 #: Largest difference between a piece's position in the new state and where the engine
 #: left it, m.
@@ -181,3 +182,67 @@ class Inventory:
                     f"Piece {pid} moved from where the engine left it ({x0:.6g}, {y0:.6g}) to ({x1:.6g}, {y1:.6g}) "
                     "without a rule."
                 )
+
+
+def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays) -> None:
+    """Raise :class:`ConservationError` unless each of N shots conserved the pieces: the
+    array form of :meth:`Inventory.check_shot`, checked on every game of a lockstep step.
+
+    The pieces themselves (ids and kinds) are the columns of the arrays, so none can be
+    created or lost; every piece on the board after the ruling has a position on the
+    playing surface and overlaps no other (by more than :data:`OVERLAP_TOL`); a retaken
+    shot changes no piece; within a board, on board = engine on board - removed (only
+    CRK-2, CRK-3) + returned, a voided shot (HIK-9) starting from the pieces before it,
+    and the pieces the engine left keep its positions (within :data:`POSITION_TOL`).
+
+    Parameters
+    ----------
+    before : GameArrays
+        The games the shots were played from.
+    outcomes : OutcomeArrays
+        What happened (``final_xy`` NaN for the pieces the engine did not leave on the board).
+    rulings : RulingArrays
+        The rulings on them.
+
+    Raises
+    ------
+    ConservationError
+        Naming the first game (row) that fails and the pieces.
+    """
+    after = rulings.state
+    board = WHERE.index("board")
+    on = after.where == board
+    xy = after.xy
+    r = after.radius_of()
+    with np.errstate(invalid="ignore"):
+        inside = after.board.contains(xy[..., 0], xy[..., 1], np.maximum(r - OVERLAP_TOL, 0.0))
+        gap = np.hypot(*(xy[:, :, None, :] - xy[:, None, :, :]).transpose(3, 0, 1, 2)) - (r[:, None] + r[None, :])
+    pair = on[:, :, None] & on[:, None, :] & ~np.eye(on.shape[1], dtype=bool)
+    same = (after.where == before.where) & ((after.xy == before.xy) | (np.isnan(after.xy) & np.isnan(before.xy))).all(axis=2)
+    ids = set(rulings.rules)
+    rule = (rulings.fouls > 0) | (rulings.applied > 0)
+
+    def any_rule(names: frozenset[str]) -> np.ndarray:
+        cols = [rulings.rules.index(x) for x in names if x in ids]
+        return rule[:, cols].any(axis=1) if cols else np.zeros(len(on), bool)
+
+    within = ~rulings.retake & ~rulings.board_over
+    void = any_rule(_VOIDING_RULES)[:, None]
+    engine = np.where(void, before.where == board, ~np.isnan(outcomes.final_xy[..., 0]))
+    left_at = np.where(void[..., None], before.xy, outcomes.final_xy)
+    returned = rulings.returned > 0
+    removed, added = engine & ~on, on & ~engine
+    moved = (np.abs(xy - left_at) > POSITION_TOL).any(axis=2) & engine & on & ~returned
+    checks = (
+        (on & np.isnan(xy[..., 0]), "pieces on the board without a position"),
+        (on & ~inside, "pieces off the playing surface but counted on the board"),
+        ((pair & (gap < -OVERLAP_TOL)).any(axis=2), "pieces overlapping on the board"),
+        (rulings.retake[:, None] & ~same, "a retaken shot (ICF-16, ONL-9) moved pieces"),
+        (within[:, None] & removed & ~any_rule(_REMOVING_RULES)[:, None], "pieces left on the board by the engine taken off by no rule"),
+        (within[:, None] & (added != (returned & ~removed)), "pieces on the board not matching the engine's and the ruling's"),
+        (within[:, None] & moved, "pieces moved from where the engine left them without a rule"),
+    )
+    for bad, message in checks:
+        if bad.any():
+            g = int(np.flatnonzero(bad.any(axis=1))[0])
+            raise ConservationError(f"Game row {g}: {message}: {np.flatnonzero(bad[g]).tolist()}.")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -20,19 +19,15 @@ from .._validation import check_choice, check_int
 from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
-from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
-from ..rules import VARIANTS, adjudicate
-from ..rules.engine_bridge import outcome_from_result
-from ..rules.outcome import ShotOutcome
-from ..rules.ruling import Ruling
+from ..rules import VARIANTS
 from ..rules.state import GameState
 from .conservation import Inventory
-from .execution import Executed, execute
+from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
 from .store import MatchStore
-from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, board_row, frame, game_row, shot_row
-from ..rules.engine_bridge import scene_for
+from .records import (BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
+                      game_row, shot_row)
 
 __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
@@ -185,13 +180,15 @@ def play_game(
 ) -> GameRecord:
     """Play a game from ``state`` to its end.
 
-    Each shot: the seat's policy chooses the intended shot (drawing from the game's
-    generator ``numpy.random.default_rng([seed, 1])``); :func:`execute` adds the seat's
-    execution noise (keyed by ``seed`` and the shot's number) and keeps the placement
-    legal; :func:`carromlab.simulate` plays it on the scene of the state;
-    :func:`carromlab.rules.engine_bridge.outcome_from_result` and
-    :func:`carromlab.rules.adjudicate` rule on it; :meth:`Inventory.check_shot` checks
-    that no piece was created, lost or moved without a rule. A shot that exhausts the
+    The game is the one-game case of :func:`carromlab.match.lockstep.play_games`; each
+    shot is :func:`carromlab.match.lockstep.step`: the seat's policy chooses the intended
+    shot (``choose_many``, drawing from the game's generator
+    ``numpy.random.default_rng([seed, 1])``); :func:`execute` adds the seat's execution
+    noise (keyed by ``seed`` and the shot's number) and keeps the placement legal;
+    :func:`carromlab.simulate_batch` plays it from the state's positions;
+    :func:`carromlab.rules.arrays.adjudicate_arrays` rules on it;
+    :func:`~carromlab.match.conservation.check_shots` checks that no piece was created,
+    lost or moved without a rule. A shot that exhausts the
     engine's event budget is kept (its warning is replaced by the ``truncated`` column).
 
     Guards, never silent: a board still running after ``max_shots_per_board`` shots is
@@ -244,34 +241,8 @@ def play_game(
     """
     game_ = Game(state, policies, params=params, noise=noise, seed=seed, max_shots_per_board=max_shots_per_board,
                  max_boards=max_boards, record=record, game=game)
-    while game_.end is None:
-        game_.shoot()
+    play_games([game_])
     return game_.record()
-
-
-@dataclass(frozen=True, eq=False)
-class Played:
-    """One shot of a :class:`Game`, as it was played and ruled.
-
-    Attributes
-    ----------
-    before : GameState
-        The state before the shot.
-    executed : Executed
-        The intended and the executed shot.
-    outcome : ShotOutcome
-        What the engine made of it.
-    ruling : Ruling
-        What the rules made of it (``ruling.state`` is the state after it).
-    truncated : bool
-        Whether the engine ran out of its event budget.
-    """
-
-    before: GameState
-    executed: Executed
-    outcome: ShotOutcome
-    ruling: Ruling
-    truncated: bool
 
 
 class Game:
@@ -344,25 +315,37 @@ class Game:
         GameError
             If the shot fails (see :func:`play_game`).
         """
-        if self.end is not None:
-            raise ValueError(f"The game is over (end={self.end!r}); no shot can be played.")
-        try:
-            played = self._shot(intended, policy)
-        except Exception as exc:
-            raise GameError(
-                f"Game {self.ids['game']} ({self.state.variant}, seed {self.settings.seed}) failed at shot {self.n_shots} "
-                f"(board {self.state.board_number}, seat {self.state.shooter}): {exc}",
-                self.state.to_json(),
-            ) from exc
+        return step([self], [None if intended is None else (intended, policy)])[0]
+
+    def record_shot(self, played: Played, policy: str) -> None:
+        """Take a played shot into the game: the new state, the tables and the guards
+        (called by :func:`carromlab.match.lockstep.step`).
+
+        Parameters
+        ----------
+        played : Played
+            The shot, played from :attr:`state`.
+        policy : str
+            Name written in the shots table.
+        """
+        if self.settings.record:
+            self.shots.append(shot_row(self.ids, shot=self.n_shots, board_shot=self.board_shots, policy=policy, played=played))
+        self.n_shots += 1
+        self.board_shots += 1
+        self.n_snapped += played.executed.snapped
+        self.n_truncated += played.truncated
+        self.state = played.after
+        if played.board_over:
+            self.boards.append(board_row(self.ids, played.before, n_shots=self.board_shots, played=played, reason=""))
+            self.board_shots = 0
         if self.state.game_over:
             self.end = "complete"
-        elif played.ruling.board_over and len(self.boards) >= self.settings.max_boards:
+        elif played.board_over and len(self.boards) >= self.settings.max_boards:
             self.end = "max_boards"
         elif self.board_shots >= self.settings.max_shots_per_board:
             reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
-            self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, ruling=None, reason=reason))
+            self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, played=None, reason=reason))
             self.end = "abandoned"
-        return played
 
     def record(self) -> GameRecord:
         """The tables of the shots played so far; the games row has ``end`` None until the game ends."""
@@ -374,42 +357,15 @@ class Game:
         return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
 
-    def _shot(self, intended: Shot | None, name: str) -> Played:
-        before = self.state
-        seat = before.shooter
-        if intended is None:
-            chooser = self.settings.policies[seat]
-            intended, name = chooser.choose(before, self.rng), chooser.name
-        executed = execute(before, intended, self.settings.noise[seat], seed=self.settings.seed, shot_index=self.n_shots)
-        scene, scene_ids = scene_for(before)
-        with warnings.catch_warnings():
-            # recorded in the 'truncated' column instead
-            warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
-            result = simulate(scene, executed.shot, self.settings.params)
-        outcome = outcome_from_result(result, before, scene_ids)
-        ruling = adjudicate(before, outcome)
-        self.inventory.check_shot(before, outcome, ruling)
-        if self.settings.record:
-            self.shots.append(shot_row(
-                self.ids, shot=self.n_shots, board_shot=self.board_shots, before=before, policy=name,
-                executed=executed, outcome=outcome, ruling=ruling, truncated=result.truncated,
-            ))  # fmt: skip
-        self.n_shots += 1
-        self.board_shots += 1
-        self.n_snapped += executed.snapped
-        self.n_truncated += result.truncated
-        self.state = ruling.state
-        if ruling.board_over:
-            self.boards.append(board_row(self.ids, before, n_shots=self.board_shots, ruling=ruling, reason=""))
-            self.board_shots = 0
-        return Played(before, executed, outcome, ruling, result.truncated)
 
-
-def _play_one(task: tuple[int, dict[str, Any]]) -> GameRecord:
-    game, kwargs = task
+def _play_chunk(task: tuple[range, dict[str, Any]]) -> list[GameRecord]:
+    """The records of a chunk of games, played in lockstep."""
+    games, kwargs = task
     kwargs = dict(kwargs)
-    state = new_state(kwargs.pop("variant"), kwargs.pop("players"), kwargs.pop("options"))
-    return play_game(state, kwargs.pop("policies"), seed=game_seed(kwargs.pop("seed"), game), game=game, **kwargs)
+    variant, players, options, policies, seed = (kwargs.pop(k) for k in ("variant", "players", "options", "policies", "seed"))
+    chunk = [Game(new_state(variant, players, options), policies, seed=game_seed(seed, g), game=g, **kwargs) for g in games]
+    play_games(chunk)
+    return [g.record() for g in chunk]
 
 
 def play_match(
@@ -428,7 +384,7 @@ def play_match(
     workers: int = 1,
     progress: bool = False,
     store: str | os.PathLike[str] | None = None,
-    chunk_games: int = 16,
+    chunk_games: int = 64,
 ) -> MatchRecord:
     """Play many games of a variant.
 
@@ -462,7 +418,8 @@ def play_match(
         done, and a rerun with the same parameters plays only the chunks still missing
         (the returned tables are read back from the store). Default: kept in memory.
     chunk_games : int
-        Games per stored chunk, in [1, 10**7]. Default 16.
+        Games per stored chunk, played in lockstep (one engine batch per step, see
+        :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 64.
 
     Returns
     -------
@@ -502,20 +459,15 @@ def play_match(
     done = db.completed() if db is not None else set()
     chunks = [range(k, min(k + chunk_games, n_games)) for k in range(0, n_games, chunk_games)]
     todo = [c for k, c in enumerate(chunks) if k not in done]
-    tasks = [(g, kwargs) for c in todo for g in c]
     kept: list[GameRecord] = []
-    with tqdm(total=n_games, initial=n_games - len(tasks), disable=not progress, desc=f"{variant} games", unit="game") as bar:
-        pending = iter(todo)
-        chunk, buffer = next(pending, None), []
-        for rec in _records(tasks, workers):
-            bar.update()
+    with tqdm(total=n_games, initial=n_games - sum(map(len, todo)), disable=not progress, desc=f"{variant} games",
+              unit="game") as bar:  # fmt: skip
+        for chunk, recs in zip(todo, _records([(c, kwargs) for c in todo], workers)):
+            bar.update(len(chunk))
             if db is None:
-                kept.append(rec)
-                continue
-            buffer.append(rec)
-            if chunk is not None and len(buffer) == len(chunk):
-                db.write(chunk.start // chunk_games, buffer)
-                chunk, buffer = next(pending, None), []
+                kept.extend(recs)
+            else:
+                db.write(chunk.start // chunk_games, recs)
     if db is not None:
         return db.read()
     return MatchRecord(
@@ -525,10 +477,10 @@ def play_match(
     )
 
 
-def _records(tasks: list[tuple[int, dict[str, Any]]], workers: int) -> Iterator[GameRecord]:
-    """The records of the tasks' games, in task order, played here or by ``workers`` processes."""
+def _records(tasks: list[tuple[range, dict[str, Any]]], workers: int) -> Iterator[list[GameRecord]]:
+    """The records of the tasks' chunks, in task order, played here or by ``workers`` processes."""
     if workers == 1 or len(tasks) <= 1:
-        yield from map(_play_one, tasks)
+        yield from map(_play_chunk, tasks)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_play_one, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
+        yield from pool.map(_play_chunk, tasks)

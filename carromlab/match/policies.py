@@ -1,8 +1,10 @@
 """Shot policies: how a player chooses the shot they intend to play.
 
-A policy is any object with a ``name`` and a ``choose(state, rng) -> Shot`` method
-(:class:`Policy`); the shot it returns is the intended one, before execution noise
-(:mod:`carromlab.match.execution`). Two are provided: :class:`RandomPolicy` (a random
+A policy is any object with a ``name`` and a ``choose_many(states, rngs) -> shots``
+method (:class:`Policy`): the intended shots of N games at once (one generator per game),
+before execution noise (:mod:`carromlab.match.execution`); games in lockstep
+(:mod:`carromlab.match.lockstep`) ask each policy once per step. :class:`BatchPolicy`
+adds the one-state convenience ``choose(state, rng)``. Two are provided: :class:`RandomPolicy` (a random
 legal shot) and :class:`GreedyPolicy` (the best of many candidate shots, each simulated
 with the batch engine and scored by a value function, :mod:`carromlab.match.value`).
 """
@@ -10,6 +12,7 @@ with the batch engine and scored by a value function, :mod:`carromlab.match.valu
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -26,7 +29,7 @@ from ..rules.engine_bridge import scene_for
 from .scene import shot_radius
 from .value import ValueFunction, shot_values
 
-__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "RandomPolicy", "GreedyPolicy"]
+__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -55,11 +58,24 @@ class Policy(Protocol):
         """Short name, written in the shots table."""
         ...
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
-        """The intended shot of ``state.shooter``: a legal placement (m), direction (rad),
-        speed (m/s) and spin (rad/s). ``rng`` is the game's generator; a policy draws
-        all its randomness from it, so that a game is reproduced by its seed."""
+    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """The intended shot of each ``states[k].shooter``: a legal placement (m),
+        direction (rad), speed (m/s) and spin (rad/s). ``rngs[k]`` is game k's
+        generator; a policy draws all of game k's randomness from it, so that a game is
+        reproduced by its seed whichever games share the call."""
         ...
+
+
+class BatchPolicy:
+    """Base of the provided policies: :meth:`choose` is :meth:`choose_many` of one state."""
+
+    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """See :meth:`Policy.choose_many`."""
+        raise NotImplementedError
+
+    def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
+        """The intended shot of ``state.shooter``, drawing from ``rng`` (see :meth:`Policy.choose_many`)."""
+        return self.choose_many([state], [rng])[0]
 
 
 def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -90,7 +106,7 @@ def _random_shots(
 
 
 @dataclass(frozen=True)
-class RandomPolicy:
+class RandomPolicy(BatchPolicy):
     """A random legal shot.
 
     The placement is a uniformly random point of the shooter's placement line
@@ -129,8 +145,11 @@ class RandomPolicy:
         check_real("spread", self.spread, low=0.0, high=math.pi, low_open=True, unit="rad")
         _check_name(self.name)
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
-        """A random legal shot of ``state.shooter`` (see the class notes)."""
+    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """A random legal shot of each ``states[k].shooter`` (see the class notes)."""
+        return [self._one(s, rng) for s, rng in zip(states, rngs, strict=True)]
+
+    def _one(self, state: GameState, rng: np.random.Generator) -> Shot:
         sx, sy, _ = legal_spots(state, *placement_target(state, rng.uniform()))
         speed = self.speed or SPEED_RANGES[state.variant]
         x, y, angle, v = _random_shots(state, rng, sx, sy, 1, speed, self.spread)
@@ -138,7 +157,7 @@ class RandomPolicy:
 
 
 @dataclass(frozen=True)
-class GreedyPolicy:
+class GreedyPolicy(BatchPolicy):
     """The best of many candidate shots, simulated in one batch and scored.
 
     Candidates are played from ``placements`` legal spots spread along the placement
@@ -226,8 +245,11 @@ class GreedyPolicy:
         check_int("workers", self.workers, low=1, high=1024)
         _check_name(self.name)
 
-    def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
-        """The best candidate shot of ``state.shooter`` (see the class notes)."""
+    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """The best candidate shot of each ``states[k].shooter`` (see the class notes)."""
+        return [self._one(s, rng) for s, rng in zip(states, rngs, strict=True)]
+
+    def _one(self, state: GameState, rng: np.random.Generator) -> Shot:
         params = self.params or PhysicsParams()
         scene, ids = scene_for(state)
         t = (np.arange(self.placements) + 0.5) / self.placements

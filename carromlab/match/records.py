@@ -15,14 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from ..rules.outcome import ShotOutcome
-from ..rules.ruling import Ruling
 from ..rules.state import GameState
 from .conservation import census
 from .execution import Executed
 
 __all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
-           "shot_row", "board_row", "game_row", "frame"]
+           "Played", "shot_row", "board_row", "game_row", "frame"]
 
 #: Number of per-team columns (the most teams of any variant: four crokinole players).
 TEAM_SLOTS = 4
@@ -105,49 +103,94 @@ def frame(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, str]) -> pd.D
     return df.astype(dict(columns))
 
 
-def shot_row(
-    ids: Mapping[str, Any], *, shot: int, board_shot: int, before: GameState, policy: str,
-    executed: Executed, outcome: ShotOutcome, ruling: Ruling, truncated: bool,
-) -> dict[str, Any]:
+@dataclass(frozen=True, eq=False)
+class Played:
+    """One shot of a :class:`~carromlab.match.Game`, as it was played and ruled.
+
+    Attributes
+    ----------
+    before, after : GameState
+        The states before and after the shot.
+    executed : Executed
+        The intended and the executed shot.
+    pocketed : tuple of (int, str)
+        Game id and kind of the pieces that fell (crokinole: into the 20-hole), in order;
+        the carrom or Hikone striker is not listed (see ``striker_fate``).
+    striker_fate : str
+        Where the shot disc ended (:data:`carromlab.rules.arrays.FATES`).
+    first_touch : int or None
+        Game id of the first piece the shot disc touched.
+    fouls, applied : tuple of str
+        Rule ids of the fouls and of every rule applied, in order.
+    n_returned : int
+        Pieces put back by the ruling.
+    turn_continues, retake, board_over : bool
+    board_winner : int or None
+        Team that won the board.
+    board_points : tuple of int
+        Points of each team on the board (zeros unless it is over).
+    truncated : bool
+        Whether the engine ran out of its event budget.
+    """
+
+    before: GameState
+    executed: Executed
+    after: GameState
+    pocketed: tuple[tuple[int, str], ...]
+    striker_fate: str
+    first_touch: int | None
+    fouls: tuple[str, ...]
+    applied: tuple[str, ...]
+    n_returned: int
+    turn_continues: bool
+    retake: bool
+    board_over: bool
+    board_winner: int | None
+    board_points: tuple[int, ...]
+    truncated: bool
+
+
+def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str, played: Played) -> dict[str, Any]:
     """One row of the shots table (see :data:`SHOT_COLUMNS`)."""
+    before, after = played.before, played.after
     seat = before.shooter
     team = before.team_of(seat)
     own = before.colours[team]
     others = set(before.colours) - {own}
-    fallen = [p for p in outcome.pocketed if p.kind != "striker"]
-    where = census(ruling.state)
-    intended, played = executed.intended, executed.shot
+    fallen = [kind for _, kind in played.pocketed]
+    where = census(after)
+    intended, executed = played.executed.intended, played.executed.shot
     return {
         **ids, "board": before.board_number, "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
         "policy": policy,
         **{f"intended_{k}": getattr(intended, k) for k in ("x", "y", "angle", "speed", "spin")},
-        **{k: getattr(played, k) for k in ("x", "y", "angle", "speed", "spin")},
-        "snapped": executed.snapped, "snap_distance": executed.snap_distance,
-        "pocketed": " ".join(str(p.piece_id) for p in fallen), "n_pocketed": len(fallen),
-        "own_pocketed": sum(p.kind == own for p in fallen), "opponent_pocketed": sum(p.kind in others for p in fallen),
-        "striker_fate": outcome.striker_fate, "first_touch": outcome.first_touch if outcome.first_touch is not None else pd.NA,
-        "truncated": truncated,
-        "fouls": ";".join(f.rule for f in ruling.fouls), "rules": ";".join(ruling.applied),
-        "n_returned": len(ruling.returned), "turn_continues": ruling.turn_continues, "retake": ruling.retake,
-        "board_over": ruling.board_over,
-        "board_winner": ruling.board_winner if ruling.board_winner is not None else pd.NA,
-        **_per_team("score", ruling.game_scores),
+        **{k: getattr(executed, k) for k in ("x", "y", "angle", "speed", "spin")},
+        "snapped": played.executed.snapped, "snap_distance": played.executed.snap_distance,
+        "pocketed": " ".join(str(i) for i, _ in played.pocketed), "n_pocketed": len(fallen),
+        "own_pocketed": sum(k == own for k in fallen), "opponent_pocketed": sum(k in others for k in fallen),
+        "striker_fate": played.striker_fate, "first_touch": pd.NA if played.first_touch is None else played.first_touch,
+        "truncated": played.truncated,
+        "fouls": ";".join(played.fouls), "rules": ";".join(played.applied),
+        "n_returned": played.n_returned, "turn_continues": played.turn_continues, "retake": played.retake,
+        "board_over": played.board_over,
+        "board_winner": pd.NA if played.board_winner is None else played.board_winner,
+        **_per_team("score", after.game_scores),
         "pieces_board": where["board"], "pieces_off": where["pocketed"] + where["ditch"] + where["hole"],
-        "pieces_hand": where["hand"], "pieces_total": len(ruling.state.pieces),
+        "pieces_hand": where["hand"], "pieces_total": len(after.pieces),
     }  # fmt: skip
 
 
 def board_row(
-    ids: Mapping[str, Any], before: GameState, *, n_shots: int, ruling: Ruling | None, reason: str
+    ids: Mapping[str, Any], before: GameState, *, n_shots: int, played: Played | None, reason: str
 ) -> dict[str, Any]:
     """One row of the boards table (see :data:`BOARD_COLUMNS`): the board of ``before``
-    ended by ``ruling``, or abandoned (``ruling`` None) for ``reason``."""
-    if ruling is None:
+    ended by the shot ``played``, or abandoned (``played`` None) for ``reason``."""
+    if played is None:
         end, winner, points, scores = "abandoned", pd.NA, (0,) * before.n_teams, before.game_scores
     else:
-        end, points, scores = "rules", ruling.board_points, ruling.game_scores
-        winner = ruling.board_winner if ruling.board_winner is not None else pd.NA
-        reason = ";".join(ruling.applied)
+        end, points, scores = "rules", played.board_points, played.after.game_scores
+        winner = pd.NA if played.board_winner is None else played.board_winner
+        reason = ";".join(played.applied)
     return {
         **ids, "board": before.board_number, "first": before.board_first, "n_shots": n_shots, "end": end,
         "reason": reason, "winner": winner, **_per_team("points", points), **_per_team("score", scores),

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from ..engine.scene import Scene
 from ..engine.simulate import ShotResult
+from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import default_specs
 from .outcome import ShotOutcome
 from .state import GameState
 
-__all__ = ["FORWARD", "GAME_OF_VARIANT", "scene_for", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
+__all__ = ["FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
 
 #: Unit vector from each side towards the centre of the board.
 FORWARD = {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}
@@ -68,6 +70,63 @@ def scene_for(state: GameState) -> tuple[Scene, np.ndarray]:
         striker = state.colours[state.team_of(state.shooter)]
     scene = Scene(state.board, frame, _specs(state), striker)
     return scene, np.array([p.id for p in on], dtype=int)
+
+
+def full_scene(state: GameState) -> Scene:
+    """The engine scene of every piece of a game, for many-scene batches: piece ``j`` of
+    the scene is game piece ``j`` (ids 0..P-1), the shot disc is the shooter's (the
+    striker; crokinole: a disc of the shooter's colour).
+
+    The pieces stand on placeholder spots (a grid clear of the holes, the pegs and each
+    other), so that the scene is valid whatever is on the board; a batch gives each shot
+    its own ``positions`` and ``on_board`` (for instance ``GameArrays.xy`` and
+    ``GameArrays.where == board``).
+
+    Parameters
+    ----------
+    state : GameState
+        Any state of the game (its board, pieces, radii and shooter are read).
+
+    Returns
+    -------
+    Scene
+
+    Raises
+    ------
+    ValueError
+        If the pieces' ids are not 0..P-1 in order.
+
+    Examples
+    --------
+    >>> from carromlab.rules import crokinole
+    >>> full_scene(crokinole.new_game()).n_pieces
+    24
+    """
+    kinds = [p.kind for p in state.pieces]
+    if [p.id for p in state.pieces] != list(range(len(kinds))):
+        raise ValueError(f"The 'state' parameter must number its pieces 0..P-1 in order. Got {[p.id for p in state.pieces]}.")
+    striker = "striker" if state.variant != "crokinole" else state.colours[state.team_of(state.shooter)]
+    return _placeholder_scene(state.board, tuple(kinds), tuple(_specs(state).items()), striker)
+
+
+@lru_cache(maxsize=64)
+def _placeholder_scene(board: Board, kinds: tuple[str, ...], specs: tuple[tuple[str, DiscSpec], ...], striker: str) -> Scene:
+    """A scene of discs of ``kinds`` on grid spots clear of holes, pegs and each other."""
+    spec = dict(specs)
+    r = max(spec[k].radius for k in kinds)
+    step = 2.0 * r * (1.0 + 1e-6)
+    grid = np.arange(-1.0, 1.0, step)  # every board of the toolkit fits in a 2 m square
+    gx, gy = (a.ravel() for a in np.meshgrid(grid, grid))
+    ok = board.contains(gx, gy, np.full(len(gx), r))
+    for h in board.holes:
+        ok &= np.hypot(gx - h.x, gy - h.y) > h.capture_radius(r) + step
+    for g in board.pegs:
+        ok &= np.hypot(gx - g.x, gy - g.y) > r + g.radius + step
+    spots = np.flatnonzero(ok)[: len(kinds)]
+    if len(spots) < len(kinds):
+        raise ValueError(f"The board has room for {len(spots)} placeholder discs; {len(kinds)} are needed.")
+    frame = pd.DataFrame({"kind": list(kinds), "x": gx[spots], "y": gy[spots]})
+    return Scene(board, frame, spec, striker)
 
 
 def _chain(result: ShotResult, own: str) -> tuple[int, ...]:
@@ -232,7 +291,8 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
                 "kind": [piece_kinds[i] if i < n_pieces else striker_kind for i in rows],
                 "x": xy[k, list(rows), 0].astype(float),
                 "y": xy[k, list(rows), 1].astype(float),
-                "on_board": [pocket[k, i] < 0 and not (int(ditch[k]) >> i) & 1 for i in rows],
+                # a piece absent from a many-scene row has a NaN final position: not on the board
+                "on_board": [pocket[k, i] < 0 and not (int(ditch[k]) >> i) & 1 and not np.isnan(xy[k, i, 0]) for i in rows],
             }
         )
         out.append(

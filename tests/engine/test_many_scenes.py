@@ -59,6 +59,22 @@ def row_scene(scene: Scene, pos: np.ndarray, on: np.ndarray) -> tuple[Scene, np.
     return Scene(scene.board, frame, scene.specs, scene.striker), ids
 
 
+def test_float64_final_positions_are_those_of_simulate(batch):
+    """final_dtype='float64' keeps the engine's positions exactly (games continue from them);
+    the default float32 is their rounding."""
+    scene, pos, on, shots = batch
+    kw = {"positions": pos, "on_board": on, "workers": 1, "final_positions": True}
+    exact = simulate_batch(scene, **shots, final_dtype="float64", **kw).attrs["final_xy"]
+    assert exact.dtype == np.float64
+    np.testing.assert_array_equal(simulate_batch(scene, **shots, **kw).attrs["final_xy"], exact.astype(np.float32))
+    for k in range(0, len(exact), 7):
+        sk, ids = row_scene(scene, pos[k], on[k])
+        raw = simulate(sk, Shot(*(shots[c][k] for c in COLS)), record=False)._raw
+        np.testing.assert_array_equal(exact[k, np.append(ids, scene.n_pieces)], np.c_[raw["x"], raw["y"]])
+    with pytest.raises(ValueError, match="'final_dtype'"):
+        simulate_batch(scene, **shots, final_dtype="float16", **kw)
+
+
 def test_each_shot_equals_simulate_on_its_scene(batch):
     """Bit-identical summary, final positions and rule details, ids mapped to the row."""
     scene, pos, on, shots = batch

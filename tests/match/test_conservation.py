@@ -4,11 +4,13 @@ documented exceptions (CRK-2/CRK-3 removals, HIK-9 voids, ICF-16 retakes)."""
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from carromlab import PhysicsParams, Shot, simulate
 from carromlab.match import ConservationError, GameError, Inventory, RandomPolicy, census, new_state, play_game
-from carromlab.match import game as game_module
+from carromlab.match import lockstep as lockstep_module
+from carromlab.rules.arrays import WHERE
 from carromlab.rules.engine_bridge import scene_for
 from carromlab.rules import adjudicate, crokinole, hikone, icf
 from carromlab.rules.engine_bridge import outcome_from_result
@@ -128,19 +130,23 @@ def test_retaken_break_changes_nothing_rule_icf16():
 
 
 def test_play_game_checks_every_shot(monkeypatch):
-    """A ruling that loses a piece stops the game with the state before the shot."""
-    real = game_module.adjudicate
+    """A ruling that loses a piece stops the game with the state before the shot (the
+    lockstep step adjudicates on arrays and checks them with check_shots)."""
+    real = lockstep_module.adjudicate_arrays
 
-    def leaky(state, outcome):
-        ruling = real(state, outcome)
-        if state.board_shots < 2:
-            return ruling
-        gone = tuple(replace(p, where="pocketed", x=None, y=None) if p.where == "board" and p.kind == "black" else p
-                     for p in ruling.state.pieces)
-        return with_pieces(ruling, gone)
+    def leaky(games, outcomes):
+        rulings = real(games, outcomes)
+        if games.board_shots[0] < 2:
+            return rulings
+        st = rulings.state
+        black = (st.kind == st.code("black"))[None, :] & (st.where == WHERE.index("board"))
+        where = np.where(black, WHERE.index("pocketed"), st.where).astype(st.where.dtype)
+        xy = np.where(black[..., None], np.nan, st.xy)
+        return replace(rulings, state=replace(st, where=where, xy=xy))
 
-    monkeypatch.setattr(game_module, "adjudicate", leaky)
+    monkeypatch.setattr(lockstep_module, "adjudicate_arrays", leaky)
     with pytest.raises(GameError, match="shot 2") as info:
         play_game(new_state("icf"), RandomPolicy(), seed=1, max_shots_per_board=10)
     assert isinstance(info.value.__cause__, ConservationError)
+    assert "taken off by no rule" in str(info.value.__cause__)
     assert icf.new_game().from_json(info.value.state_json).board_shots == 2

@@ -1,0 +1,193 @@
+"""Games in lockstep: one shot of every game, as one many-scene engine batch and one
+array adjudication.
+
+:func:`step` is the only way a shot is played: :meth:`Game.shoot` is a step of one game
+and :func:`play_games` steps many until they end. A game draws only from its own
+generator and its own noise stream, so it plays the same shots alone and among others.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ..engine.batch import simulate_batch
+from ..engine.scene import Shot
+from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
+from ..rules.engine_bridge import FORWARD, full_scene
+from .conservation import check_shots
+from .execution import Executed, execute
+from .records import Played
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["step", "play_games"]
+
+_BOARD = WHERE.index("board")
+
+
+def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | None = None) -> list[Played]:
+    """Play the next shot of every game at once.
+
+    The seats' policies choose (:meth:`Policy.choose_many`, one call per policy for all
+    the games it shoots in), each game's noise executes its shot
+    (:func:`~carromlab.match.execution.execute`), one
+    :func:`~carromlab.engine.batch.simulate_batch` call per group of games sharing the
+    shot disc, the shooter's side and the physics plays the shots from each game's own
+    positions (final positions in float64, as :func:`carromlab.simulate` gives them),
+    :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
+    :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
+    shot; each game then records its shot.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        Unfinished games of one variant (distinct objects).
+    intended : sequence of (Shot, str) or None, optional
+        Per game, an intended shot and the policy name to record, or None for the
+        seat's policy. Default None for all.
+
+    Returns
+    -------
+    list of Played
+        One per game, in order.
+
+    Raises
+    ------
+    ValueError
+        If a game is over, the games mix variants or ``intended`` has another length.
+    GameError
+        If a shot fails; the error names the game and holds its state before the shot.
+    """
+    from .game import GameError
+
+    games = list(games)
+    given = [None] * len(games) if intended is None else list(intended)
+    if len(given) != len(games):
+        raise ValueError(f"The 'intended' parameter must have one entry per game ({len(games)}). Got {len(given)}.")
+    for g in games:
+        if g.end is not None:
+            raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
+    if len({g.state.variant for g in games}) > 1:
+        raise ValueError("The 'games' parameter must hold games of one variant.")
+    try:
+        executed, names = _execute(games, given)
+        before = GameArrays.from_states([g.state for g in games])
+        batch = _simulate(games, before, executed)
+        outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
+        rulings = adjudicate_arrays(before, outcomes)
+        check_shots(before, outcomes, rulings)
+    except Exception as exc:
+        row = _failing_row(exc)
+        g = games[row] if row is not None else games[0]
+        which = f"Game {g.ids['game']}" if row is not None or len(games) == 1 else f"One of games {[x.ids['game'] for x in games]}"
+        raise GameError(
+            f"{which} ({g.state.variant}, seed {g.settings.seed}) failed at shot {g.n_shots} "
+            f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
+            g.state.to_json(),
+        ) from exc
+    after = rulings.state.to_states()
+    truncated = batch["truncated"].to_numpy()
+    played = [_played(g, k, executed[k], after[k], outcomes, rulings, bool(truncated[k])) for k, g in enumerate(games)]
+    for g, p, name in zip(games, played, names):
+        g.record_shot(p, name)
+    return played
+
+
+def play_games(games: Sequence[Game]) -> None:
+    """Play games in lockstep until every one has ended (see :func:`step`).
+
+    Parameters
+    ----------
+    games : sequence of Game
+        Games of one variant; those already over are left alone.
+    """
+    active = [g for g in games if g.end is None]
+    while active:
+        step(active)
+        active = [g for g in active if g.end is None]
+
+
+def _failing_row(exc: Exception) -> int | None:
+    """The game row a batch error names ("Game row g:" or "game g"), if any."""
+    import re
+
+    m = re.search(r"[Gg]ame (?:row )?(\d+)", str(exc))
+    return int(m[1]) if m else None
+
+
+def _execute(games: list[Game], given: list[tuple[Shot, str] | None]) -> tuple[list[Executed], list[str]]:
+    """Each game's intended shot (the given one, else its seat's policy's choice, one
+    ``choose_many`` call per policy) and its execution with the seat's noise."""
+    shots: list[Shot | None] = [None if x is None else x[0] for x in given]
+    names = ["" if x is None else x[1] for x in given]
+    by_policy: dict[int, list[int]] = defaultdict(list)
+    for k, g in enumerate(games):
+        if shots[k] is None:
+            by_policy[id(g.settings.policies[g.state.shooter])].append(k)
+    for rows in by_policy.values():
+        policy = games[rows[0]].settings.policies[games[rows[0]].state.shooter]
+        chosen = policy.choose_many([games[k].state for k in rows], [games[k].rng for k in rows])
+        for k, shot in zip(rows, chosen):
+            shots[k], names[k] = shot, policy.name
+    executed = [
+        execute(g.state, shot, g.settings.noise[g.state.shooter], seed=g.settings.seed, shot_index=g.n_shots)
+        for g, shot in zip(games, shots)
+    ]
+    return executed, names
+
+
+def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -> pd.DataFrame:
+    """The detailed batch of the executed shots, in game order: one engine call per
+    (shot disc, shooter's side, physics) group."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for k, g in enumerate(games):
+        s = g.state
+        groups[(s.colours[s.team_of(s.shooter)] if s.variant == "crokinole" else "", s.seat_sides[s.shooter], g.settings.params)].append(k)
+    cols = np.array([[e.shot.x, e.shot.y, e.shot.angle, e.shot.speed, e.shot.spin] for e in executed]).reshape(-1, 5)
+    on = before.where == _BOARD
+    parts = []
+    for (_, side, _), rows in groups.items():
+        first = games[rows[0]]
+        scene = full_scene(first.state)
+        with warnings.catch_warnings():  # recorded in the 'truncated' column instead
+            warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
+            part = simulate_batch(
+                scene, *cols[rows].T, positions=before.xy[rows], on_board=on[rows], params=first.settings.params,
+                workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[side],
+                carriers=(scene.striker,),
+            )  # fmt: skip
+        parts.append((rows, part))
+    if len(parts) == 1:
+        return parts[0][1]
+    order = np.argsort(np.concatenate([rows for rows, _ in parts]), kind="stable")
+    attrs = {key: np.concatenate([p.attrs.pop(key) for _, p in parts])[order] for key in ("final_xy", "pocket", "t_out")}
+    out = pd.concat([p for _, p in parts], ignore_index=True).iloc[order].reset_index(drop=True)
+    out.attrs.update(attrs)
+    return out
+
+
+def _played(g: Game, k: int, executed: Executed, after, outcomes: OutcomeArrays, rulings: RulingArrays, truncated: bool) -> Played:
+    """Game ``g``'s shot (row ``k`` of the arrays) as a :class:`Played`."""
+    before = g.state
+    p = len(before.pieces)
+    fell = outcomes.fell[k, :p]
+    order = np.flatnonzero(fell)
+    order = order[np.argsort(fell[order])]
+    kinds = [piece.kind for piece in before.pieces]
+    first = int(outcomes.first_touch[k])
+    winner = int(rulings.board_winner[k])
+    return Played(
+        before=before, executed=executed, after=after,
+        pocketed=tuple((int(j), kinds[j]) for j in order), striker_fate=FATES[outcomes.fate[k]],
+        first_touch=None if first < 0 else first, fouls=rulings.foul_rules(k), applied=rulings.applied_rules(k),
+        n_returned=int((rulings.returned[k] > 0).sum()), turn_continues=bool(rulings.turn_continues[k]),
+        retake=bool(rulings.retake[k]), board_over=bool(rulings.board_over[k]), board_winner=None if winner < 0 else winner,
+        board_points=tuple(int(v) for v in rulings.board_points[k]), truncated=truncated,
+    )  # fmt: skip

@@ -1,0 +1,57 @@
+"""Games in lockstep: a game played alone and the same game played among 63 others (one
+engine batch and one array adjudication per step) reproduce each other shot for shot."""
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+from carromlab.analysis.noise import NoiseModel
+from carromlab.match import Game, RandomPolicy, game_seed, new_state, play_game
+from carromlab.match.lockstep import play_games, step
+
+from .conftest import SEED
+
+TIMING = ["seconds", "cpu_seconds"]
+
+
+def _games(variant, players, n, **kw):
+    return [Game(new_state(variant, players), RandomPolicy(), seed=game_seed(SEED, g), game=g, **kw) for g in range(n)]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("online", 2), ("icf", 4), ("hikone", 4), ("crokinole", 4)])
+def test_a_game_among_63_others_plays_the_shots_it_plays_alone(variant, players):
+    kw = {"noise": NoiseModel.preset("club"), "max_shots_per_board": 30, "max_boards": 1}
+    many = _games(variant, players, 64, **kw)
+    play_games(many)
+    for g in (0, 17, 63):
+        alone = play_game(new_state(variant, players), RandomPolicy(), seed=game_seed(SEED, g), game=g, **kw)
+        rec = many[g].record()
+        assert 20 <= len(alone.shots) <= 30  # crokinole: a 4-player board is 24 shots
+        assert_frame_equal(rec.shots, alone.shots)
+        assert_frame_equal(rec.boards, alone.boards)
+        assert_frame_equal(rec.games.drop(columns=TIMING), alone.games.drop(columns=TIMING))
+        assert rec.state == alone.state
+
+
+def test_games_that_end_leave_the_step_and_the_others_go_on():
+    games = _games("icf", 2, 3, max_shots_per_board=5, max_boards=1)
+    games[1].settings = games[1].settings.__class__(**{**games[1].settings.__dict__, "max_shots_per_board": 2})
+    play_games(games)
+    assert [g.n_shots for g in games] == [5, 2, 5] and all(g.end == "abandoned" for g in games)
+    with pytest.raises(ValueError, match="over"):
+        step(games[:1])
+
+
+def test_step_refuses_a_wrong_number_of_intended_shots():
+    with pytest.raises(ValueError, match="'intended'"):
+        step(_games("icf", 2, 2), [None])
+
+
+def test_choose_many_gives_each_state_the_shot_choose_gives_it_alone():
+    import numpy as np
+
+    from carromlab.match import GreedyPolicy
+
+    states = [new_state("icf"), new_state("hikone"), new_state("online")]
+    for policy in (RandomPolicy(), GreedyPolicy(n_candidates=30)):
+        many = policy.choose_many(states, [np.random.default_rng(k) for k in range(3)])
+        assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
