@@ -301,7 +301,8 @@ def executed_stroke(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The executed aim (rad), speed (m/s) and spin (rad/s) of intended ones, given the
     errors of :meth:`NoiseModel.errors`: the speed error is relative; speed and spin are
-    clipped to the engine's ranges ([0, 30] m/s, [-5000, 5000] rad/s).
+    clipped to the engine's ranges ([0, 30] m/s, [-5000, 5000] rad/s); an aim beyond ±π
+    is wrapped into [-π, π) (the same direction, inside the range a :class:`Shot` takes).
 
     Examples
     --------
@@ -309,6 +310,7 @@ def executed_stroke(
     [1.01, 2.2, 5.0]
     """
     a = np.asarray(angle, dtype=float) + errors["angle"]
+    a = np.where(np.abs(a) > np.pi, np.remainder(a + np.pi, 2.0 * np.pi) - np.pi, a)
     v = np.clip(np.asarray(speed, dtype=float) * (1.0 + errors["speed"]), 0.0, MAX_SPEED)
     w = np.clip(np.asarray(spin, dtype=float) + errors["spin"], -MAX_SPIN, MAX_SPIN)
     return a, v, w
