@@ -69,8 +69,8 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     if value is None:
         return None
     if in_deg:
-        return np.radians(check_array(f"{name}_deg", np.atleast_1d(np.asarray(value, dtype=float)), unit="deg"))
-    arr = check_array(name, np.atleast_1d(np.asarray(value, dtype=float)), unit="rad")
+        return np.radians(np.atleast_1d(check_array(f"{name}_deg", value, unit="deg")))
+    arr = np.atleast_1d(check_array(name, value, unit="rad"))
     beyond = np.abs(arr) > TURN
     if beyond.any():
         v = float(arr[np.argmax(beyond)])
