@@ -691,8 +691,8 @@ def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss, channel: np.ndarray)
     Averaging psi^2 and psi' over a channel rather than weighting residual by residual (the
     heteroscedasticity-consistent sandwich) matters for the drag: the few fast, long
     segments that determine it make a residual-by-residual meat noisy and biased low (on
-    replicas of one shot its standard error of air_drag varied by +-20 % and came out 5-12 %
-    below this one). h is the leverage of a residual in the psi'-weighted J (for
+    replicas of one shot its standard error of air_drag varied by up to +-20 % and came out
+    4-12 % below this one). h is the leverage of a residual in the psi'-weighted J (for
     :func:`~._robust.gaussian_sigma`). A column is not identifiable when a direction of
     the column-scaled, psi'-weighted J has a singular value below 1e-9 of the largest.
     """
