@@ -9,11 +9,11 @@ the three losses offered ("linear" is the Gaussian). That gives, with one readin
 * the noise scale sigma (its maximum-likelihood value given the residuals),
 * a log-likelihood for AIC and BIC that a few gross outliers cannot dominate (under the
   Gaussian they would: one 40-pixel outlier outweighs a thousand good points),
-* the covariance of the estimates by the M-estimator sandwich ``A^-1 B A^-1`` with
-  ``A = sum psi'(u_i) J_i^T J_i`` and ``B = sum psi(u_i)^2 J_i^T J_i`` (P. J. Huber, Proc.
-  Fifth Berkeley Symp. 1, 221, 1967), summed residual by residual so that each channel
-  keeps its own effective noise level (see ``friction_fit._covariance``); for the
-  Gaussian with equal noise it is ``s^2 (J^T J)^-1`` in expectation.
+* the covariance of the estimates by Huber's formula for M-estimators, ``K^2 A^-1 B A^-1``
+  with ``A = sum_c mean_c(psi') J_c^T J_c`` and ``B = sum_c s_c^2 J_c^T J_c`` (P. J. Huber,
+  *Robust Statistics*, 1981, sec. 7.6), channel by channel so that each channel keeps its
+  own effective noise level (see ``friction_fit._covariance``); for the Gaussian it is
+  ``s^2 (J^T J)^-1``.
 
 The tuning constants k give 95 % efficiency at Gaussian noise: 1.345 for Huber's loss
 (P. J. Huber, *Robust Statistics*, Wiley, 1981, doi:10.1002/0471725250; P. W. Holland and

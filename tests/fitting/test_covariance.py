@@ -18,6 +18,7 @@ from carromlab.fitting.friction_fit import _covariance
 N = 300
 SIGMA_A, SIGMA_B = 0.01, 0.02  # true noise
 ASSUMED = np.r_[np.full(N, 0.01), np.full(N, 0.01)]  # channel B's scale assumed half the truth
+CHANNEL = np.r_[np.zeros(N, dtype=int), np.ones(N, dtype=int)]
 
 
 def design() -> np.ndarray:
@@ -40,7 +41,7 @@ def test_standard_errors_match_the_spread(loss):
             return (X @ b - y) / ASSUMED
 
         fit = least_squares(res, np.zeros(2), loss=lossfn.name, f_scale=lossfn.k)
-        cov, bad, _ = _covariance(X / ASSUMED[:, None], res(fit.x), lossfn)
+        cov, bad, _ = _covariance(X / ASSUMED[:, None], res(fit.x), lossfn, CHANNEL)
         assert bad == []
         estimates.append(fit.x)
         ses.append(np.sqrt(np.diag(cov)))
@@ -52,5 +53,5 @@ def test_unidentifiable_columns_are_named():
     X = design()
     X = np.c_[X, X[:, 0]]  # a third parameter that only repeats the first
     u = np.random.default_rng(0).normal(size=len(X))
-    cov, bad, _ = _covariance(X, u, get_loss("huber"))
+    cov, bad, _ = _covariance(X, u, get_loss("huber"), CHANNEL)
     assert bad == [0, 2] and np.isnan(cov[0, 0]) and np.isfinite(cov[1, 1]) and cov[1, 1] > 0
