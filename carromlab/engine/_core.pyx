@@ -133,6 +133,7 @@ cdef struct Sim:
     cnp.uint64_t own         # discs that pass a hit on (crokinole: the shooter's colour)
     cnp.uint64_t carriers    # the striker and the own discs it reached
     cnp.uint64_t struck      # discs struck by a carrier (crokinole rule CRK-3)
+    cnp.uint64_t touched     # discs the striker hit directly (bit i = disc i < 64)
     Board* b
     Params* p
     LawParams* lp
@@ -1116,8 +1117,8 @@ cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
 
 
 cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
-    """Striker facts the rules read: its first impact, how far forward it went, and the
-    discs reached by it directly or through own discs."""
+    """Striker facts the rules read: its first impact, how far forward it went, the discs
+    it hit directly, and the discs reached by it directly or through own discs."""
     cdef int st = s.striker
     cdef double r
     cdef cnp.uint64_t bi, bj
@@ -1130,6 +1131,10 @@ cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
     if kind == EV_DISC and i < 64 and j < 64:
         bi = (<cnp.uint64_t> 1) << i
         bj = (<cnp.uint64_t> 1) << j
+        if i == st:
+            s.touched |= bj
+        elif j == st:
+            s.touched |= bi
         if (s.carriers & bi) and not (s.carriers & bj):
             s.struck |= bj
             if s.own & bj:
@@ -1478,6 +1483,7 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.sfirst = 0
     s.carriers = (<cnp.uint64_t> 1) << s.striker if s.striker < 64 else 0
     s.struck = 0
+    s.touched = 0
     s.rec.nev = 0
     s.rec.nseg = 0
     for i in range(s.n):
@@ -1593,6 +1599,7 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             "striker_first": s.sfirst,
             "striker_reach": max(s.reach, fx * s.x0[striker] + fy * s.y0[striker]),
             "chain_mask": s.struck,
+            "striker_touched_mask": s.touched,
             "x": np.array(<double[:n]> s.x0),
             "y": np.array(<double[:n]> s.y0),
             "vx": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.ux),
@@ -1621,7 +1628,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
               float[::1] spread, double[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
               signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
-              float[::1] reach, cnp.uint64_t[::1] chain):
+              float[::1] reach, cnp.uint64_t[::1] chain, cnp.uint64_t[::1] touched):
     """Run shots[start:stop], shot k from the pieces at ``pieces[k]`` of which those with
     ``present[k]`` set exist (the striker is the last disc), writing one summary per shot
     into the output arrays, without the GIL.
@@ -1631,8 +1638,8 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
     speed (m/s), spin (rad/s); an absent piece stays at the origin, neither pocketed nor in
     the ditch. ``final_xy`` may be an empty (0, 0, 2) array when final positions are not
     wanted, and ``hole_out``, ``t_out``
-    (pocket index and capture time of every disc), ``striker_first``, ``reach`` and
-    ``chain`` empty arrays when the rule details are not wanted.
+    (pocket index and capture time of every disc), ``striker_first``, ``reach``, ``chain``
+    and ``touched`` empty arrays when the rule details are not wanted.
     """
     cdef Sim s
     cdef int n = pieces.shape[1] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
@@ -1708,6 +1715,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
                     r = s.fx * s.x0[st] + s.fy * s.y0[st]
                     reach[k] = <float> (r if r > s.reach else s.reach)
                     chain[k] = s.struck
+                    touched[k] = s.touched
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory")
     finally:

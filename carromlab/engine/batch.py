@@ -229,8 +229,10 @@ def simulate_batch(
         (categorical none/disc/cushion/peg: the striker's first impact), ``striker_reach``
         (m: the furthest the striker's centre went along ``forward``), ``chain_mask``
         (uint64: discs struck by the striker directly or through ``carriers`` discs, rule
-        CRK-3), and ``df.attrs["pocket"]`` (int8 (N, n_pieces + 1): pocket index of each
-        disc, -1 if none) and ``df.attrs["t_out"]`` (float32, s: capture time, inf if none).
+        CRK-3), ``striker_touched_mask`` (uint64: discs the striker hit directly, bit i =
+        piece i; the first of them is ``first_contact``), and ``df.attrs["pocket"]`` (int8
+        (N, n_pieces + 1): pocket index of each disc, -1 if none) and ``df.attrs["t_out"]``
+        (float32, s: capture time, inf if none).
     forward : tuple of float
         The shooter's forward unit direction for ``striker_reach``. Default (0, 1): the
         south player.
@@ -282,7 +284,7 @@ def simulate_batch(
     if final_dtype not in ("float32", "float64"):
         raise ValueError(f"The 'final_dtype' parameter must be 'float32' or 'float64'. Got {final_dtype!r} instead.")
     n = scene.n_pieces + 1
-    check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 13) * details, hint="Split the batch.")
+    check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 21) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
     pieces, present = piece_stack(scene, positions, on_board, n_shots)
@@ -310,6 +312,7 @@ def simulate_batch(
     striker_first = np.zeros(m, np.int8)
     reach = np.zeros(m, np.float32)
     chain = np.zeros(m, np.uint64)
+    touched = np.zeros(m, np.uint64)
     counts = np.zeros((len(kind_names), n_shots), np.int16)
     first_kind = np.zeros(n_shots, np.int8)
     n_off = np.zeros(n_shots, np.int16)
@@ -330,7 +333,7 @@ def simulate_batch(
         _core.run_batch(
             setup, pieces, present.view(np.uint8), shots, start, stop, pocketed, ditched, striker_status, first,
             n_events, truncated, t_end, spread, final_xy, own, fx, fy,
-            pocket, t_out, striker_first, reach, chain,
+            pocket, t_out, striker_first, reach, chain, touched,
         )  # fmt: skip
         # derived columns per chunk, in the worker: the serial tail stays small
         sl = slice(start, stop)
@@ -377,6 +380,7 @@ def simulate_batch(
             "striker_first": _categorical(first_code, STRIKER_FIRST),
             "striker_reach": reach,
             "chain_mask": chain,
+            "striker_touched_mask": touched,
         }
     out = pd.DataFrame(cols, copy=False)
     if final_positions:

@@ -255,12 +255,13 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     Returns
     -------
     list of ShotOutcome
-        One per row. The batch keeps only the striker's first contact, so
-        ``striker_touched`` holds that one piece (enough for HIK-9 when the first hit is
-        the illegal one; later direct hits are not seen); ``striker_left_baseline`` is
+        One per row. ``striker_touched`` holds every piece the striker hit directly (the
+        batch's ``striker_touched_mask``), the first contact first and the others in
+        scene order (the event log of :func:`outcome_from_result` orders them all by
+        first contact: the same set and the same first); ``striker_left_baseline`` is
         whether the striker's centre went beyond the shooter's inner baseline (ICF-16).
     """
-    need = {"striker_first", "striker_reach", "chain_mask"}
+    need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask"}
     if not need <= set(batch.columns) or "final_xy" not in batch.attrs:
         raise ValueError(
             "The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True)."
@@ -280,11 +281,13 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     firsts = batch["striker_first"].to_numpy()
     reach = batch["striker_reach"].to_numpy()
     chain = batch["chain_mask"].to_numpy()
+    hit = batch["striker_touched_mask"].to_numpy()
     out = []
     rows = range(n_pieces + 1) if played is not None else range(n_pieces)
     for k in range(len(batch)):
         fell = [i for i in range(n_pieces + 1) if pocket[k, i] >= 0]
         fell.sort(key=lambda i: (t_out[k, i], i))
+        later = [i for i in range(n_pieces) if (int(hit[k]) >> i) & 1 and i != first[k]]
         positions = pd.DataFrame(
             {
                 "id": gid[list(rows)],
@@ -305,7 +308,7 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
                 striker_fate=str(fates[k]),
                 left_board=tuple(int(gid[i]) for i in range(n_pieces) if (int(ditch[k]) >> i) & 1),
                 striker_left_baseline=bool(reach[k] > inner),
-                striker_touched=() if first[k] < 0 else (int(gid[first[k]]),),
+                striker_touched=tuple(int(gid[i]) for i in ([first[k]] if first[k] >= 0 else []) + later),
                 cushion_first=firsts[k] == "cushion",
                 chain=tuple(int(gid[i]) for i in range(n_pieces) if (int(chain[k]) >> i) & 1) if played is not None else (),
                 final_positions=positions,

@@ -68,10 +68,12 @@ def test_batch_rejects_bad_shots():
 
 
 def test_batch_details_match_single_shots(shots):
-    """Pocket, capture time, the striker's first impact and reach agree with the event log."""
+    """Pocket, capture time, the striker's first impact, reach and direct hits agree with
+    the event log."""
     scene = Scene.icf_break()
     df = simulate_batch(scene, **shots, workers=2, chunk_size=9, details=True)
-    for k in range(0, 64, 9):
+    several = 0
+    for k in range(0, 64, 3):
         res = simulate(scene, Shot(*(shots[c][k] for c in ("x", "y", "angle", "speed", "spin"))))
         fin = res.final
         names = [h.name for h in scene.board.holes]
@@ -85,3 +87,6 @@ def test_batch_details_match_single_shots(shots):
         seg = res.segments
         ys = np.append(seg[seg["disc"] == res.striker_id]["y0"], fin["y"].iat[-1])
         assert df["striker_reach"].iat[k] == pytest.approx(ys.max(), abs=1e-6)
+        assert int(df["striker_touched_mask"].iat[k]) == sum(1 << i for i in res.touched_by_striker)
+        several += len(res.touched_by_striker) > 1
+    assert several > 0  # the shots exercise later direct hits

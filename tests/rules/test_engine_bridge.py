@@ -94,8 +94,7 @@ def test_outcome_is_consistent_with_engine_counts(rng):
 @pytest.mark.parametrize("variant", ["icf", "hikone", "crokinole"])
 def test_batch_outcomes_agree_with_single_shots(variant, rng):
     """The same shots adjudicated from the batch and from the event log give the same
-    rulings (fouls, turn, pieces returned), except where the batch cannot see a later
-    direct hit of the striker (documented)."""
+    rulings (fouls, turn)."""
     from carromlab import simulate_batch
     from carromlab.rules import snap_placement
     from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
@@ -127,5 +126,108 @@ def test_batch_outcomes_agree_with_single_shots(variant, rng):
         assert outs[k].chain == tuple(sorted(single.chain))
         assert outs[k].striker_left_baseline == single.striker_left_baseline
         a, b = adjudicate(state, outs[k]), adjudicate(state, single)
-        if len(set(single.striker_touched)) <= 1:
-            assert a.rule_ids == b.rule_ids and a.turn_continues == b.turn_continues
+        assert a.rule_ids == b.rule_ids and a.turn_continues == b.turn_continues
+
+
+def _states():
+    from carromlab.rules import online
+
+    return {
+        "icf break": icf.new_game(),
+        "icf": icf.new_game().with_(board_shots=1),
+        "online": online.new_game().with_(board_shots=1),
+        "hikone": hikone.new_game(),
+        "hikone doubles": hikone.new_game(players=4),
+        "crokinole": _crokinole_with_discs(),
+    }
+
+
+def _crokinole_with_discs():
+    """A crokinole game with eight discs of both colours on the board, four of them in
+    the disc played's way."""
+    state = crokinole.new_game()
+    spots = iter([(0.0, -0.1), (-0.03, -0.17), (0.035, -0.16), (0.0, -0.22), (0.03, -0.05), (-0.05, 0.0), (0.06, 0.08), (-0.07, -0.2)])
+    hand = [p.id for p in state.pieces if p.where == "hand" and p.id != shot_piece(state)]
+    moved = {pid: next(spots) for pid in hand[:4] + hand[-4:]}
+    pieces = tuple(p.__class__(p.id, p.kind, "board", *moved[p.id], None) if p.id in moved else p for p in state.pieces)
+    return state.with_(pieces=pieces)
+
+
+@pytest.mark.parametrize("key", list(_states()))
+def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
+    """Every field the rules read, from the batch (outcomes_from_batch and
+    OutcomeArrays.from_batch) and from the event log (outcome_from_result), on 40 varied
+    shots per position: the striker's later direct hits included (striker_touched_mask)."""
+    from carromlab import simulate_batch
+    from carromlab.rules import snap_placement
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays
+    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+
+    state = _states()[key]
+    scene, ids = scene_for(state)
+    r = scene.specs[scene.striker].radius
+    n = 40
+    place = [snap_placement(state, x, -scene.board.half_size + 0.12, r) for x in rng.uniform(-0.15, 0.15, n)]
+    xs, ys = (np.array(c) for c in zip(*place))
+    angle = rng.uniform(1.1, 2.05, n)
+    speed = rng.uniform(0.5, 7.0 if key != "crokinole" else 2.0, n)
+    spin = rng.uniform(-30.0, 30.0, n)
+    batch = simulate_batch(scene, xs, ys, angle, speed, spin, workers=1, details=True, final_positions=True,
+                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,))  # fmt: skip
+    outs = outcomes_from_batch(batch, state, ids)
+    singles = [outcome_from_result(simulate(scene, Shot(*a)), state, ids) for a in zip(xs, ys, angle, speed, spin)]
+    several = 0
+    for b, e in zip(outs, singles):
+        assert [(p.piece_id, p.kind, p.hole) for p in b.pocketed] == [(p.piece_id, p.kind, p.hole) for p in e.pocketed]
+        assert [p.time for p in b.pocketed] == pytest.approx([p.time for p in e.pocketed], rel=1e-6)
+        assert b.first_touch == e.first_touch
+        assert b.striker_touched[:1] == e.striker_touched[:1] and set(b.striker_touched) == set(e.striker_touched)
+        several += len(e.striker_touched) > 1
+        assert (b.striker_fate, b.left_board, b.cushion_first) == (e.striker_fate, e.left_board, e.cushion_first)
+        assert b.striker_left_baseline == e.striker_left_baseline
+        assert (b.chain, b.striker) == (tuple(sorted(e.chain)), e.striker)
+        fb, fe = b.final_positions.sort_values("id"), e.final_positions.sort_values("id")
+        assert fb["id"].tolist() == fe["id"].tolist() and fb["on_board"].tolist() == fe["on_board"].tolist()
+        on = fe["on_board"].to_numpy()
+        np.testing.assert_allclose(fb[["x", "y"]].to_numpy()[on], fe[["x", "y"]].to_numpy()[on], rtol=0, atol=1e-12)
+    assert several > 0  # the shots exercise later direct hits
+    games = GameArrays.from_states([state] * n)
+    arrays, reference = OutcomeArrays.from_batch(batch, games, ids), OutcomeArrays.from_outcomes(singles, games)
+    for name in ("fell", "first_touch", "fate", "left_board", "striker_left_baseline", "touched", "cushion_first", "chain", "striker"):
+        np.testing.assert_array_equal(getattr(arrays, name), getattr(reference, name), err_msg=name)
+    np.testing.assert_allclose(arrays.final_xy, reference.final_xy, rtol=0, atol=1e-12)
+
+
+def test_second_direct_hit_inside_the_own_area_rule_hik9():
+    """rule HIK-9 in doubles: the striker first hits a puck outside the own area line,
+    then directly a puck lying wholly inside it. The lockstep path (batch, arrays) and
+    adjudicate on the event-log outcome see both hits and rule alike."""
+    from carromlab import simulate_batch
+    from carromlab.match.game import Game
+    from carromlab.match.lockstep import step
+    from carromlab.match.policies import RandomPolicy
+    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+    from carromlab.rules.hikone import inside_own_area
+
+    state = hikone.new_game(players=4)
+    pcs = list(state.pieces)
+    pcs[1] = pcs[1].__class__(1, pcs[1].kind, "board", 0.0, -0.20, None)  # outside the area line
+    pcs[2] = pcs[2].__class__(2, pcs[2].kind, "board", 0.06, -0.262, None)  # wholly inside it
+    state = state.with_(pieces=tuple(pcs))
+    r = state.radius(pcs[2].kind)
+    assert not inside_own_area(state, 0, 0.0, -0.20, r) and inside_own_area(state, 0, 0.06, -0.262, r)
+    shot = Shot(-0.031249014344475426, -0.22024819850417154, -0.2, 1.0)
+    res, single = _play(state, shot)
+    assert single.striker_touched[:2] == (1, 2) and not single.cushion_first
+    scene, ids = scene_for(state)
+    batch = simulate_batch(scene, shot.x, shot.y, shot.angle, shot.speed, details=True, final_positions=True,
+                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,))  # fmt: skip
+    assert set(outcomes_from_batch(batch, state, ids)[0].striker_touched) == set(single.striker_touched)
+    reference = adjudicate(state, single)
+    game = Game(state, RandomPolicy(), seed=0)
+    (played,) = step([game], [(shot, "scripted")])
+    assert played.executed.shot == shot
+    assert played.first_touch == 1
+    assert set(played.fouls) == {f.rule for f in reference.fouls}
+    assert played.turn_continues == reference.turn_continues
+    assert played.after == reference.state

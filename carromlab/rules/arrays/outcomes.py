@@ -177,7 +177,7 @@ class OutcomeArrays:
         a ShotOutcome per shot.
 
         The same reading as :func:`carromlab.rules.engine_bridge.outcomes_from_batch`:
-        the striker touched only its first contact (the batch keeps no more), it left
+        the striker touched the pieces of its ``striker_touched_mask`` directly, it left
         the baseline area when its centre went beyond the shooter's inner baseline
         (ICF-16), pieces fell in order of capture time (then scene order).
 
@@ -199,7 +199,8 @@ class OutcomeArrays:
         ValueError
             If the batch lacks the detailed columns or its length differs from the games'.
         """
-        need = {"striker_first", "striker_reach", "chain_mask", "ditch_mask", "first_contact", "striker_fate"}
+        need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask"}
+        need |= {"ditch_mask", "first_contact", "striker_fate"}
         if not need <= set(batch.columns) or not {"final_xy", "pocket", "t_out"} <= set(batch.attrs):
             raise ValueError("The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True).")
         n, p = len(games), games.n_pieces
@@ -215,8 +216,7 @@ class OutcomeArrays:
         slot = np.where(ids >= 0, ids, p + 1)
         target = np.concatenate([slot, np.where(played >= 0, played, p)[:, None]], axis=1)
         rows = np.arange(n)[:, None]
-        bits = (batch["ditch_mask"].to_numpy()[:, None] >> np.arange(m + 1, dtype=np.uint64)) & np.uint64(1)
-        ditched = bits.astype(bool) & used
+        ditched = _bits(batch["ditch_mask"].to_numpy(), m + 1) & used
         fell = np.zeros((n, p + 2), np.int16)
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
         on_board = (pocket < 0) & ~ditched
@@ -226,12 +226,10 @@ class OutcomeArrays:
         left[rows, slot] = _rank(ditched[:, :m])
         first = batch["first_contact"].to_numpy().astype(np.int64)
         first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
-        touched = np.zeros((n, p), bool)
-        touched[np.flatnonzero(first_id >= 0), first_id[first_id >= 0]] = True
-        chain = np.zeros((n, p + 2), bool)
+        touched, chain = np.zeros((n, p + 2), bool), np.zeros((n, p + 2), bool)
+        touched[rows, slot] = _bits(batch["striker_touched_mask"].to_numpy(), m) & used[:, :m]
         if games.variant == "crokinole":
-            cbits = (batch["chain_mask"].to_numpy()[:, None] >> np.arange(m, dtype=np.uint64)) & np.uint64(1)
-            chain[rows, slot] = cbits.astype(bool) & used[:, :m]
+            chain[rows, slot] = _bits(batch["chain_mask"].to_numpy(), m) & used[:, :m]
         fate_names = batch["striker_fate"].cat.categories
         fate = np.array([FATES.index(c) for c in fate_names], np.int8)[batch["striker_fate"].cat.codes.to_numpy()]
         return cls(
@@ -242,13 +240,18 @@ class OutcomeArrays:
             on_frame=np.zeros((n, p), np.int16),
             # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
             striker_left_baseline=batch["striker_reach"].to_numpy() > _baseline_reach(games).astype(np.float32),
-            touched=touched,
+            touched=touched[:, :p],
             cushion_first=(batch["striker_first"] == "cushion").to_numpy(),
             chain=chain[:, :p],
             final_xy=final[:, :p],
             striker=played,
             timed_out=np.zeros(n, bool),
         )
+
+
+def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
+    """Bits 0..m-1 of each uint64 mask, (N, m) bool."""
+    return ((mask[:, None] >> np.arange(m, dtype=np.uint64)) & np.uint64(1)).astype(bool)
 
 
 def _baseline_reach(games: GameArrays) -> npt.NDArray[np.float64]:
