@@ -81,8 +81,16 @@ def test_success_map_on_the_example_and_on_a_position_file(tmp_path, capsys):
     assert len(df) == 2 * 3 * 2 and set(df["pocket"]) == {"ne"}
 
 
+def test_speed_option_is_a_list_or_a_geometric_range():
+    from carromlab.cli._common import speed_list
+
+    assert speed_list("2.5,3.5") == [2.5, 3.5]
+    assert speed_list("1:8:4") == pytest.approx([1.0, 2.0, 4.0, 8.0])
+    assert speed_list("3:3:1") == [3.0]
+
+
 def test_best_shot_small_search(tmp_path, capsys):
-    out = run_ok(capsys, "best-shot", "--placements", "5", "--angle-step-deg", "1", "--speeds", "3",
+    out = run_ok(capsys, "best-shot", "--placements", "5", "--angle-step-deg", "1", "--speed", "1:8:3",
                  "--replicas", "4,8,16,32", "--refine", "1", "--window-replicas", "8", "--routes", "direct,cut",
                  "--per-route", "2", "--out", str(tmp_path))  # fmt: skip
     best = pd.read_csv(tmp_path / "best_shots.csv")
@@ -167,6 +175,8 @@ BAD = {
     "success-map example": (["--variant", "hikone", "--example", "midgame", "--target", "9", "--replicas", "2"], "--target"),
     "best-shot": (["--replicas", "4,8"], "--replicas"),
     "best-shot routes": (["--routes", "direct,masse"], "--routes"),
+    "best-shot speed": (["--speed", "1:8"], "--speed"),
+    "success-map speed": (["--speed", "2,-1"], "--speed"),
     "fouls": (["--variants", "icf,snooker", "--n", "2"], "--variants"),
     "fouls mixed boards": (["--variants", "icf,hikone", "--n", "2"], "--variants"),
     "fouls shots": (["--shots", "no/such/file.csv"], "--shots"),
