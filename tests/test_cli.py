@@ -130,6 +130,21 @@ def test_match_then_fouls_of_its_shots(tmp_path, capsys):
     assert (df["n"] == (shots["seat"] == 0).sum()).all()
 
 
+def test_disc_options_change_the_physics_of_fouls_and_match(tmp_path, capsys):
+    def tables(command, *options, name, extra=()):
+        out = tmp_path / f"{command}{len(options)}"
+        run_ok(capsys, command, *extra, *options, "--quiet", "--out", str(out))
+        return pd.read_csv(out / f"{name}.csv")
+
+    fouls = ("--n", "40")
+    standard, heavy = (tables("fouls", *o, name="fouls", extra=fouls) for o in ((), ("--striker-mass", "0.05")))
+    assert (standard["n"] == heavy["n"]).all() and not standard["k"].equals(heavy["k"])  # same shots, other fouls
+    game = ("--games", "1", "--policy", "random", "--max-boards", "1", "--max-shots-per-board", "30", "--workers", "1")
+    standard, heavy = (tables("match", *o, name="match_shots", extra=game) for o in ((), ("--striker-mass", "0.03")))
+    assert len(standard) == len(heavy) == 30
+    assert not standard["pocketed"].equals(heavy["pocketed"]) or not standard["first_touch"].equals(heavy["first_touch"])
+
+
 @pytest.fixture
 def tiny_tracks(tmp_path):
     """A 1 m/s slide of a lone striker filmed at 60 frames/s (Coulomb friction, mu = 0.12)."""
@@ -184,6 +199,9 @@ BAD = {
     "fit-friction laws": (["--example", "cushion", "--laws", "coulomb,teflon"], "--laws"),
     "match": (["--policy", "greedy,clever"], "--policy"),
     "match games": (["--games", "0"], "--games"),
+    "match striker": (["--striker-mass", "5"], "--striker-mass"),
+    "match puck": (["--puck-mass", "0.01"], "--puck-mass"),
+    "fouls coin": (["--coin-radius", "0", "--n", "2"], "--coin-radius"),
 }
 
 

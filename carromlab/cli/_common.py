@@ -25,6 +25,7 @@ __all__ = [
     "add_physics_options",
     "add_subcommand",
     "backend",
+    "changed_discs",
     "disc_specs",
     "float_list",
     "noise_model",
@@ -221,6 +222,17 @@ def disc_specs(args: argparse.Namespace, game: str, base: Mapping[str, Any] | No
                 if kind in specs:
                     specs[kind] = specs[kind].with_(**{field: value})
     return specs
+
+
+def changed_discs(args: argparse.Namespace, game: str) -> dict[str, Any] | None:
+    """The discs of ``game`` that the --<piece>-radius and --<piece>-mass options change
+    (kind -> DiscSpec), or None when they change none (for game states, which keep the
+    standard discs unless told)."""
+    from ..equipment.layout import default_specs
+
+    standard = default_specs(game)
+    changed = {k: s for k, s in disc_specs(args, game).items() if s != standard[k]}
+    return changed or None
 
 
 def noise_model(name: str) -> Any:
