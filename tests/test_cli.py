@@ -81,8 +81,16 @@ def test_success_map_on_the_example_and_on_a_position_file(tmp_path, capsys):
     assert len(df) == 2 * 3 * 2 and set(df["pocket"]) == {"ne"}
 
 
+def test_speed_option_is_a_list_or_a_geometric_range():
+    from carromlab.cli._common import speed_list
+
+    assert speed_list("2.5,3.5") == [2.5, 3.5]
+    assert speed_list("1:8:4") == pytest.approx([1.0, 2.0, 4.0, 8.0])
+    assert speed_list("3:3:1") == [3.0]
+
+
 def test_best_shot_small_search(tmp_path, capsys):
-    out = run_ok(capsys, "best-shot", "--placements", "5", "--angle-step-deg", "1", "--speeds", "3",
+    out = run_ok(capsys, "best-shot", "--placements", "5", "--angle-step-deg", "1", "--speed", "1:8:3",
                  "--replicas", "4,8,16,32", "--refine", "1", "--window-replicas", "8", "--routes", "direct,cut",
                  "--per-route", "2", "--out", str(tmp_path))  # fmt: skip
     best = pd.read_csv(tmp_path / "best_shots.csv")
@@ -120,6 +128,21 @@ def test_match_then_fouls_of_its_shots(tmp_path, capsys):
     run_ok(capsys, "fouls", "--shots", str(tmp_path / "match_shots.csv"), "--out", str(tmp_path / "fouls"))
     df = pd.read_csv(tmp_path / "fouls" / "fouls.csv")
     assert (df["n"] == (shots["seat"] == 0).sum()).all()
+
+
+def test_disc_options_change_the_physics_of_fouls_and_match(tmp_path, capsys):
+    def tables(command, *options, name, extra=()):
+        out = tmp_path / f"{command}{len(options)}"
+        run_ok(capsys, command, *extra, *options, "--quiet", "--out", str(out))
+        return pd.read_csv(out / f"{name}.csv")
+
+    fouls = ("--n", "40")
+    standard, heavy = (tables("fouls", *o, name="fouls", extra=fouls) for o in ((), ("--striker-mass", "0.05")))
+    assert (standard["n"] == heavy["n"]).all() and not standard["k"].equals(heavy["k"])  # same shots, other fouls
+    game = ("--games", "1", "--policy", "random", "--max-boards", "1", "--max-shots-per-board", "30", "--workers", "1")
+    standard, heavy = (tables("match", *o, name="match_shots", extra=game) for o in ((), ("--striker-mass", "0.03")))
+    assert len(standard) == len(heavy) == 30
+    assert not standard["pocketed"].equals(heavy["pocketed"]) or not standard["first_touch"].equals(heavy["first_touch"])
 
 
 @pytest.fixture
@@ -167,6 +190,8 @@ BAD = {
     "success-map example": (["--variant", "hikone", "--example", "midgame", "--target", "9", "--replicas", "2"], "--target"),
     "best-shot": (["--replicas", "4,8"], "--replicas"),
     "best-shot routes": (["--routes", "direct,masse"], "--routes"),
+    "best-shot speed": (["--speed", "1:8"], "--speed"),
+    "success-map speed": (["--speed", "2,-1"], "--speed"),
     "fouls": (["--variants", "icf,snooker", "--n", "2"], "--variants"),
     "fouls mixed boards": (["--variants", "icf,hikone", "--n", "2"], "--variants"),
     "fouls shots": (["--shots", "no/such/file.csv"], "--shots"),
@@ -174,6 +199,9 @@ BAD = {
     "fit-friction laws": (["--example", "cushion", "--laws", "coulomb,teflon"], "--laws"),
     "match": (["--policy", "greedy,clever"], "--policy"),
     "match games": (["--games", "0"], "--games"),
+    "match striker": (["--striker-mass", "5"], "--striker-mass"),
+    "match puck": (["--puck-mass", "0.01"], "--puck-mass"),
+    "fouls coin": (["--coin-radius", "0", "--n", "2"], "--coin-radius"),
 }
 
 

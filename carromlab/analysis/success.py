@@ -87,6 +87,48 @@ class _SuccessTask:
         return with_deg_columns(rows, ("aim", "angle"))
 
 
+class _SuccessMap(pd.DataFrame):
+    """A :func:`success_map` table that Jupyter shows as the map on the board beside a
+    summary, above its first rows; operations on it return plain DataFrames."""
+
+    _metadata = ["scene"]
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def _summary(self) -> dict[str, str]:
+        n = self["n_valid"] + self["n_invalid"]
+        rows = {"cells": f"{len(self)} ({self['placement'].nunique()} placements x {self['aim'].nunique()} aims x "
+                         f"{self['speed'].nunique()} speeds x {self['spin'].nunique()} spins)",
+                "replicas per cell": f"{int(n.max())}" if len(self) else "-"}  # fmt: skip
+        p = self["p_success"].to_numpy(dtype=float)
+        if np.isfinite(p).any():
+            best = self.iloc[int(np.nanargmax(p))]
+            rows["best cell"] = (f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}] "
+                                 f"at placement {best['placement']:+.3f} m, aim {best['aim_deg']:+.2f} deg, "
+                                 f"{best['speed']:g} m/s")  # fmt: skip
+            rows["cells with p(success) >= 0.5"] = f"{int((p >= 0.5).sum())} of {len(self)}"
+            rows["mean foul rate"] = f"{np.nanmean(self['p_foul'].to_numpy(dtype=float)):.1%}"
+        return rows
+
+    def _repr_html_(self) -> str | None:
+        from ..plotting.analysis import plot_success_board
+        from ..plotting.display import figure_png, rich_html
+
+        if self.empty or getattr(self, "scene", None) is None:
+            return super()._repr_html_()
+
+        def draw(ax: Any) -> None:
+            plot_success_board(self, self.scene, ax=ax)
+            ax.set_axis_off()
+            ax.set_title("")
+
+        columns = [c for c in ("placement", "aim_deg", "angle_deg", "speed", "spin", "p_success", "ci_low", "ci_high", "p_foul") if c in self]
+        return rich_html(f"success map on {self.scene!r} (first rows of {len(self)} below)", self._summary(),
+                         picture=figure_png(draw), table=pd.DataFrame(self[columns]))  # fmt: skip
+
+
 def _evaluate(
     analysis: str,
     execution: Execution,
@@ -189,6 +231,9 @@ def success_map(
     Returns
     -------
     pandas.DataFrame
+        A DataFrame that Jupyter displays as the map drawn on the board beside a summary
+        (cells, replicas, the best cell with its interval, foul rate) above its first
+        rows; anything computed from it is a plain DataFrame.
         One row per cell, in cell order: ``cell``; the nominal shot ``placement`` (m),
         ``x``, ``y`` (m), ``aim`` (the grid's angle value, rad), ``angle`` (direction,
         rad), ``speed`` (m/s), ``spin`` (rad/s); for goals with a target piece, the
@@ -232,10 +277,12 @@ def success_map(
         seed=seed, final_positions=goal.needs_final_positions,
     )  # fmt: skip
     cells = grid.cells(scene, execution.line, goal.target(scene))
-    return _evaluate(
+    table = _SuccessMap(_evaluate(
         "success_map", execution, goal, cells, ci=ci, confidence=confidence, extra={"grid": describe(grid)},
         client=client, workers=workers, store=store, chunk_cells=chunk_cells, progress=progress,
-    )  # fmt: skip
+    ))  # fmt: skip
+    table.scene = scene
+    return table
 
 
 def _runs(ok: np.ndarray) -> list[tuple[int, int]]:

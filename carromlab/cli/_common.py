@@ -25,6 +25,7 @@ __all__ = [
     "add_physics_options",
     "add_subcommand",
     "backend",
+    "changed_discs",
     "disc_specs",
     "float_list",
     "noise_model",
@@ -35,6 +36,7 @@ __all__ = [
     "read_table",
     "report",
     "save_figure",
+    "speed_list",
     "write_tables",
 ]
 
@@ -99,6 +101,27 @@ def float_list(n: int | None = None, kind: type = float) -> Callable[[str], list
         return values
 
     return parse
+
+
+def speed_list(text: str) -> list[float]:
+    """Speeds, m/s, each > 0: a comma list (``2.5,3.5``) or ``LOW:HIGH:N``, N speeds spaced
+    geometrically from LOW to HIGH (``1:8:8`` is 1, 1.35, ..., 8)."""
+    import numpy as np
+
+    values: list[float] = []
+    try:
+        if ":" in text:
+            low, high, n = text.split(":")
+            if float(low) > 0.0 and float(high) > 0.0 and int(n) >= 1:
+                values = np.geomspace(float(low), float(high), int(n)).tolist()
+        else:
+            values = [float(v) for v in text.split(",")]
+    except ValueError:
+        pass
+    if not values or not all(0.0 < v < float("inf") for v in values):
+        raise argparse.ArgumentTypeError(f"must be speeds in m/s > 0, comma-separated (2.5,3.5) or LOW:HIGH:N, N speeds "
+                                         f"geometric from LOW to HIGH (1:8:8). Got {text!r} instead.")  # fmt: skip
+    return values
 
 
 # -- the common options --------------------------------------------------------------------
@@ -199,6 +222,17 @@ def disc_specs(args: argparse.Namespace, game: str, base: Mapping[str, Any] | No
                 if kind in specs:
                     specs[kind] = specs[kind].with_(**{field: value})
     return specs
+
+
+def changed_discs(args: argparse.Namespace, game: str) -> dict[str, Any] | None:
+    """The discs of ``game`` that the --<piece>-radius and --<piece>-mass options change
+    (kind -> DiscSpec), or None when they change none (for game states, which keep the
+    standard discs unless told)."""
+    from ..equipment.layout import default_specs
+
+    standard = default_specs(game)
+    changed = {k: s for k, s in disc_specs(args, game).items() if s != standard[k]}
+    return changed or None
 
 
 def noise_model(name: str) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._common import (add_backend_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
-                      backend, float_list, noise_model, output_dir, physics, positive_int, read_table, report,
+from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
+                      add_subcommand, backend, changed_discs, float_list, noise_model, output_dir, physics, positive_int, read_table, report,
                       save_figure, write_tables)  # fmt: skip
 from ._positions import add_position_options, board_name, position
 
@@ -51,6 +51,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--replicas", type=positive_int, default=1, help="noisy executions of every shot (default 1)")
     add_noise_option(s)
     add_physics_options(s)
+    add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_backend_options(s)
     add_output_options(s)
     s.set_defaults(func=run)
@@ -77,10 +78,11 @@ def _specs(text: str) -> list[tuple[str, str, int]]:
     return specs
 
 
-def _states(frame: pd.DataFrame, specs: list[tuple[str, str, int]]) -> dict[str, Any]:
-    """The position as a game state of every variant entry."""
+def _states(frame: pd.DataFrame, specs: list[tuple[str, str, int]], discs: dict[str, Any] | None) -> dict[str, Any]:
+    """The position as a game state of every variant entry, with ``discs`` (kind -> DiscSpec)."""
     from ..analysis import comparable_states
     from ..match import new_state
+    from ..rules.engine_bridge import scene_for
 
     states = {}
     for name, variant, players in specs:
@@ -90,7 +92,9 @@ def _states(frame: pd.DataFrame, specs: list[tuple[str, str, int]]) -> dict[str,
             kinds = frame["kind"].map(lambda k: mine[two.index(k)] if k in two and k not in mine else k)
             queen = board_name(variant) == "icf" and "queen" not in set(kinds)
             changes: dict[str, Any] = {"queen_status": "covered", "queen_team": 0} if queen else {}
-            states[name] = comparable_states(frame.assign(kind=kinds), [variant], players=players, **changes)[variant]
+            state = comparable_states(frame.assign(kind=kinds), [variant], players=players, **changes)[variant]
+            states[name] = state.with_discs(discs) if discs else state
+            scene_for(states[name])  # the pieces, resized, still lie on the board without overlapping
         except ValueError as exc:
             raise ValueError(f"The '--variants' entry {name!r} cannot hold the position: {exc}") from None
     return states
@@ -119,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     specs = _specs(args.variants)
     frame = position(args, board_name(specs[0][1]))
-    states = _states(frame, specs)
+    states = _states(frame, specs, changed_discs(args, board_name(specs[0][1])))
     shots = _shots(args)
     with backend(args) as run_on:
         df = foul_probabilities(states, shots, noise=noise_model(args.noise), replicas=args.replicas,

@@ -13,7 +13,7 @@ import numpy as np
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
                       add_subcommand,
                       backend, float_list, noise_model, output_dir, physics, positive_int, pyplot, report,
-                      save_figure, write_tables)  # fmt: skip
+                      save_figure, speed_list, write_tables)  # fmt: skip
 from ._positions import add_position_options, scene_of
 
 SUCCESS_EXAMPLES = """\
@@ -28,7 +28,8 @@ BEST_EXAMPLES = """\
   carromlab best-shot --position my_position.csv --target 3 --pocket nw --noise beginner
   carromlab best-shot --routes direct,cut --per-route 3   # three options of each of two routes
   carromlab best-shot --opponent-falls allowed            # an opponent piece falling too still counts as a success
-  carromlab best-shot --placements 5 --angle-step-deg 2 --speeds 3 --replicas 8,16,64,400 --refine 1   # quick
+  carromlab best-shot --speed 2,3,4                       # only these speeds, m/s
+  carromlab best-shot --placements 5 --angle-step-deg 2 --speed 1:8:3 --replicas 8,16,64,400 --refine 1   # quick
 """
 
 
@@ -62,7 +63,8 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--placements", type=positive_int, default=30, help="placements over the whole line (default 30)")
     g.add_argument("--angles", type=positive_int, default=41, help="aims, evenly over the aim range (default 41)")
     g.add_argument("--angle-range-deg", type=float, default=6.0, help="aims from -A to +A degrees around the ghost-disc aim (default 6)")
-    g.add_argument("--speed", type=float_list(), default=[3.0], help="speed(s), m/s, comma-separated (default 3)")
+    g.add_argument("--speed", type=speed_list, default=[3.0],
+                   help="speeds, m/s: comma-separated (2.5,3.5) or LOW:HIGH:N geometric (1:8:8) (default 3)")  # fmt: skip
     s.add_argument("--replicas", type=positive_int, default=100, help="noisy shots per cell (default 100)")
     s.set_defaults(func=run_success_map)
 
@@ -84,7 +86,9 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--per-route", type=positive_int, default=1, help="options per route (default 1)")
     g.add_argument("--placements", type=positive_int, default=15, help="coarse placements over the whole line (default 15)")
     g.add_argument("--angle-step-deg", type=float, default=0.25, help="coarse directions: every A degrees of the full circle (default 0.25)")
-    g.add_argument("--speeds", type=positive_int, default=8, help="coarse speeds from 1 to 8 m/s, geometric (default 8)")
+    g.add_argument("--speed", type=speed_list, default=speed_list("1:8:8"),
+                   help="coarse speeds, m/s: comma-separated (2,3,4) or LOW:HIGH:N geometric (default 1:8:8, "
+                        "8 speeds from 1 to 8)")  # fmt: skip
     g.add_argument("--replicas", type=float_list(4, int), default=[32, 128, 1000, 4000],
                    help="replicas per shot of the coarse stage, the refinement, the comparison and the fresh evaluation "
                         "(default 32,128,1000,4000)")  # fmt: skip
@@ -196,14 +200,14 @@ def run_best_shot(args: argparse.Namespace) -> int:
     with backend(args) as run_on:
         plan = plan_shots(
             scene, goal, noise=noise_model(args.noise), placement=np.linspace(-h, h, args.placements),
-            angle_deg=np.arange(-180.0, 180.0, step), speed=np.geomspace(1.0, 8.0, args.speeds),
+            angle_deg=np.arange(-180.0, 180.0, step), speed=np.asarray(args.speed),
             routes=args.routes or ROUTES, per_route=args.per_route, candidates=max(4, args.per_route),
             replicas=replicas, refine=args.refine, window_replicas=args.window_replicas, params=params,
             seed=args.seed, **run_on,
         )  # fmt: skip
     if plan.empty:
         raise ValueError("The planner found no shot that pockets the target when played exactly (try more --placements, "
-                         "a smaller --angle-step-deg or more --speeds).")  # fmt: skip
+                         "a smaller --angle-step-deg or more --speed values).")  # fmt: skip
     out = output_dir(args)
     files = write_tables(out, {"best_shots": plan}, args.format)
     ax = plot_best_shot(plan, scene, params=params)

@@ -8,14 +8,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ._common import (add_noise_option, add_output_options, add_physics_options, add_subcommand, noise_model, output_dir,
-                      physics, positive_int, report, save_figure, write_tables)  # fmt: skip
+from ._common import (add_disc_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
+                      changed_discs, noise_model, output_dir, physics, positive_int, report, save_figure,
+                      write_tables)  # fmt: skip
+from ._positions import board_name
 
 EXAMPLES = """\
   carromlab match                                          # 2 ICF games, greedy players, club noise
   carromlab match --policy greedy,random --games 20 --workers 2
   carromlab match --variant hikone --players 4 --policy random --noise beginner
   carromlab match --variant crokinole --games 10 --format parquet
+  carromlab match --striker-mass 0.02 --striker-radius 0.022   # a heavier, larger striker
   carromlab match --games 50 --max-shots-per-board 300 --quiet   # cap long random boards
   carromlab match --policy random --games 10000 --store icf-games   # Parquet, resumable: rerun to continue
 """
@@ -52,6 +55,7 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--chunk-games", type=positive_int, default=64,
                    help="games per stored chunk, played in lockstep (default 64)")
     add_physics_options(s)
+    add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_output_options(s)
     s.set_defaults(func=run)
 
@@ -74,9 +78,10 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     params = physics(args)
     policies = _policies(args.policy, args.players, params)
+    discs = changed_discs(args, board_name(args.variant))
     workers = args.workers or min(args.games, os.cpu_count() or 1)
     rec = play_match(
-        args.variant, args.games, players=args.players, policies=policies, params=params,
+        args.variant, args.games, players=args.players, discs=discs, policies=policies, params=params,
         noise=noise_model(args.noise), seed=args.seed, max_shots_per_board=args.max_shots_per_board,
         max_boards=args.max_boards, workers=workers, progress=not args.quiet, store=args.store,
         chunk_games=args.chunk_games,

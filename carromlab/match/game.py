@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +19,7 @@ from .._validation import check_choice, check_int
 from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
+from ..equipment.disc import DiscSpec
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS
 from ..rules.state import GameState
@@ -57,7 +58,7 @@ class GameError(RuntimeError):
         self.state_json = state_json
 
 
-def new_state(variant: str, players: int = 2, options: Any = None) -> GameState:
+def new_state(variant: str, players: int = 2, options: Any = None, *, discs: Mapping[str, DiscSpec] | None = None) -> GameState:
     """A new game of a variant.
 
     Parameters
@@ -70,6 +71,11 @@ def new_state(variant: str, players: int = 2, options: Any = None) -> GameState:
     options : optional
         The variant's options (``ICFOptions``, ``OnlineHouseRules``, ``HikoneOptions``,
         ``CrokinoleOptions``). Default the variant's defaults.
+    discs : mapping of str to DiscSpec, optional
+        Discs of some piece kinds (``"striker"``, ``"white"``, ...: radius m, mass kg);
+        the pieces are laid out for their radii, the other kinds keep the equipment's
+        discs and kinds the variant does not use are ignored. Default: the standard
+        discs.
 
     Returns
     -------
@@ -89,9 +95,18 @@ def new_state(variant: str, players: int = 2, options: Any = None) -> GameState:
     if players == 3 or (variant == "online" and players != 2):
         allowed = "2" if variant == "online" else "2 or 4"
         raise ValueError(f"The 'players' parameter must be {allowed} for {variant!r}. Got {players} instead.")
-    if variant == "online":
-        return module.new_game(rules=options)
-    return module.new_game(players, options=options)
+
+    def start(radii: dict[str, float] | None = None) -> GameState:
+        if variant == "online":
+            return module.new_game(rules=options, radii=radii)  # type: ignore[no-any-return]
+        return module.new_game(players, options=options, **({"radii": radii} if radii else {}))  # type: ignore[no-any-return]
+
+    state = start()
+    if not discs:
+        return state
+    if variant != "crokinole":  # lay the pieces out for their radii (crokinole discs start in hand)
+        state = start({k: d.radius for k, d in discs.items() if k in dict(state.radii)})
+    return state.with_discs(discs)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -362,8 +377,8 @@ def _play_chunk(task: tuple[range, dict[str, Any]]) -> list[GameRecord]:
     """The records of a chunk of games, played in lockstep."""
     games, kwargs = task
     kwargs = dict(kwargs)
-    variant, players, options, policies, seed = (kwargs.pop(k) for k in ("variant", "players", "options", "policies", "seed"))
-    chunk = [Game(new_state(variant, players, options), policies, seed=game_seed(seed, g), game=g, **kwargs) for g in games]
+    variant, players, options, discs, policies, seed = (kwargs.pop(k) for k in ("variant", "players", "options", "discs", "policies", "seed"))
+    chunk = [Game(new_state(variant, players, options, discs=discs), policies, seed=game_seed(seed, g), game=g, **kwargs) for g in games]
     play_games(chunk)
     return [g.record() for g in chunk]
 
@@ -374,6 +389,7 @@ def play_match(
     *,
     players: int = 2,
     options: Any = None,
+    discs: Mapping[str, DiscSpec] | None = None,
     policies: Policy | Sequence[Policy] | None = None,
     params: PhysicsParams | None = None,
     noise: NoiseModel | Sequence[NoiseModel] | None = None,
@@ -402,6 +418,9 @@ def play_match(
         Seats (see :func:`new_state`). Default 2.
     options : optional
         The variant's options (see :func:`new_state`).
+    discs : mapping of str to DiscSpec, optional
+        Discs of some piece kinds, radius m and mass kg (see :func:`new_state`).
+        Default: the standard discs.
     policies : Policy or sequence of Policy, optional
         One for every seat or one per seat. Default :class:`RandomPolicy` for all.
     params, noise, max_shots_per_board, max_boards, record
@@ -446,9 +465,9 @@ def play_match(
         raise ValueError(f"The 'progress' parameter must be a bool. Got {progress!r} instead.")
     chosen: Policy | Sequence[Policy] = RandomPolicy() if policies is None else policies
     # every game checks its settings again; checking the first here fails fast
-    _Settings.checked(new_state(variant, players, options), chosen, noise, params, seed, max_shots_per_board, max_boards, record)
+    _Settings.checked(new_state(variant, players, options, discs=discs), chosen, noise, params, seed, max_shots_per_board, max_boards, record)
     kwargs = {
-        "variant": variant, "players": players, "options": options, "policies": chosen, "params": params,
+        "variant": variant, "players": players, "options": options, "discs": discs, "policies": chosen, "params": params,
         "noise": noise, "seed": seed, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
         "record": record,
     }  # fmt: skip

@@ -38,13 +38,13 @@ def shot_piece(state: GameState) -> int | None:
 
 
 def _specs(state: GameState) -> dict[str, DiscSpec]:
-    """Default discs of the variant, resized to the state's radii; crokinole discs of
+    """Default discs of the variant, with the state's radii and masses; crokinole discs of
     every player colour (two or four players)."""
     specs = default_specs(GAME_OF_VARIANT[state.variant])
     if state.variant == "crokinole":
         specs = {c: DiscSpec.crokinole_disc(c) for c in state.colours}
-    radii = dict(state.radii)
-    return {k: replace(s, radius=radii.get(k, s.radius)) for k, s in specs.items()}
+    radii, masses = dict(state.radii), dict(state.masses)
+    return {k: replace(s, radius=radii.get(k, s.radius), mass=masses.get(k, s.mass)) for k, s in specs.items()}
 
 
 def scene_for(state: GameState) -> tuple[Scene, np.ndarray]:

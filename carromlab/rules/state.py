@@ -6,11 +6,12 @@ import dataclasses
 import json
 import math
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, check_real
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "Piece", "GameState", "register_json_type"]
@@ -182,6 +183,9 @@ class GameState:
         Whether the game is finished.
     winner : int or None
         Winning team once the game is over (None: a draw, or not over).
+    masses : tuple of (str, float)
+        Mass of piece kinds, kg, where it differs from the equipment's (see
+        :meth:`with_discs`). Default () : every kind at its standard mass.
     """
 
     variant: str
@@ -207,6 +211,7 @@ class GameState:
     time_called: bool = False
     game_over: bool = False
     winner: int | None = None
+    masses: tuple[tuple[str, float], ...] = ()
     _index: dict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -215,6 +220,7 @@ class GameState:
         if not isinstance(self.board, Board):
             raise ValueError(f"The 'board' parameter must be a Board. Got {self.board!r} instead.")
         put(self, "radii", tuple((str(k), float(r)) for k, r in self.radii))
+        put(self, "masses", tuple((str(k), check_real(f"masses[{k!r}]", m, low=0.0, low_open=True, unit="kg")) for k, m in self.masses))
         put(self, "colours", tuple(self.colours))
         n, t = len(self.seat_sides), len(self.colours)
         if n not in (2, 4) or t not in (2, 4) or n % t:
@@ -305,6 +311,27 @@ class GameState:
                 "by": [-1 if p.by is None else p.by for p in self.pieces],
             }
         )
+
+    def with_discs(self, discs: Mapping[str, Any]) -> GameState:
+        """A copy whose pieces of some kinds have other radii and masses.
+
+        Parameters
+        ----------
+        discs : mapping of str to DiscSpec
+            Piece kind (``"striker"``, ``"white"``, ...) to its disc (radius m, mass kg);
+            the other kinds keep theirs, and kinds the game does not use are ignored.
+            Pieces already on the board stay where they are (a new game places them
+            for its radii: :func:`carromlab.match.new_state` with ``discs``).
+
+        Returns
+        -------
+        GameState
+        """
+        kinds = dict(self.radii)
+        used = {k: d for k, d in discs.items() if k in kinds}
+        radii = tuple((k, float(used[k].radius) if k in used else r) for k, r in self.radii)
+        masses = dict(self.masses) | {k: float(d.mass) for k, d in used.items()}
+        return self.with_(radii=radii, masses=tuple(sorted(masses.items())))
 
     def with_(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (validated again)."""

@@ -162,3 +162,18 @@ def test_icf_3_noisy_placements_touch_both_baselines():
     assert np.ptp(rep["y"]) > 0.009  # the depth errors reach both edges of the band
     assert (base.outer.distance(rep["x"], rep["y"]) <= r + 1e-9).all()
     assert (base.inner.distance(rep["x"], rep["y"]) <= r + 1e-9).all()
+
+
+def test_map_shows_its_picture_and_summary_in_jupyter_and_derives_plain_frames(straight_scene):
+    grid = ShotGrid(placement=[U], angle=np.radians([-2.0, 0.0, 2.0]).tolist(), speed=[SOFT], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("expert"), replicas=20, progress=False)
+    page = df._repr_html_()
+    best = df.loc[df["p_success"].idxmax()]
+    assert "<img src=\"data:image/png;base64," in page and "3 (1 placements x 3 aims" in page
+    assert f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}]" in page
+    assert f"{int((df['p_success'] >= 0.5).sum())} of 3" in page and "<th>aim_deg</th>" in page
+    assert isinstance(df, pd.DataFrame) and df.scene is straight_scene
+    for derived in (df.head(), df[df["p_success"] >= 0.0], df.copy(), df.sort_values("aim"), df.reset_index()):
+        assert type(derived) is pd.DataFrame
+    pd.testing.assert_frame_equal(pd.DataFrame(df), df.copy())
+    assert "Empty" not in repr(df) and "<img" not in df.head()._repr_html_()

@@ -168,6 +168,28 @@ def test_json_round_trip_mid_game(game):
     assert back.positions().equals(state.positions())
 
 
+def test_discs_reach_the_engine_and_round_trip_and_old_json_loads_with_standard_masses():
+    from carromlab.equipment.disc import DiscSpec
+    from carromlab.match import new_state
+    from carromlab.rules.arrays import GameArrays
+    from carromlab.rules.engine_bridge import scene_for
+
+    standard = icf.new_game()
+    heavy = new_state("icf", discs={"striker": DiscSpec.icf_striker().with_(mass=0.03, radius=0.022), "jack": DiscSpec.hikone_jack()})
+    assert heavy.masses == (("striker", 0.03),) and dict(heavy.radii)["striker"] == 0.022  # the jack is no carrom piece
+    specs, before = scene_for(heavy)[0].specs, scene_for(standard)[0].specs
+    assert (specs["striker"].mass, specs["striker"].radius) == (0.03, 0.022) and specs["white"] == before["white"]
+    back = GameState.from_json(heavy.to_json())
+    assert back == heavy and back.to_json() == heavy.to_json()
+    assert GameArrays.from_states([heavy, heavy]).to_states() == [heavy, heavy]
+    body = json.loads(standard.to_json())
+    del body["masses"]  # a state saved before masses were kept
+    old = GameState.from_json(json.dumps(body))
+    assert old == standard and old.masses == () and scene_for(old)[0].specs == before
+    with pytest.raises(ValueError, match="masses"):
+        standard.with_(masses=(("striker", -1.0),))
+
+
 @pytest.mark.parametrize(
     ("text", "match"),
     [

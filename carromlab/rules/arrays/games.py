@@ -22,7 +22,7 @@ QUEEN = ("none", "board", "pending", "covered")
 IntArray = npt.NDArray[np.int64]
 
 # the fields every game of a GameArrays shares, and must share to be stacked
-_SHARED = ("variant", "options", "board", "radii", "seat_sides", "striker_id")
+_SHARED = ("variant", "options", "board", "radii", "seat_sides", "striker_id", "masses")
 
 
 def _none(v: int) -> int | None:
@@ -71,6 +71,9 @@ class GameArrays:
     time_called, game_over : numpy.ndarray of bool, shape (N,)
     winner : numpy.ndarray of int8, shape (N,)
         Winning team, -1 for none.
+    masses : tuple of (str, float)
+        Shared by every game: masses (kg) that differ from the equipment's, as in
+        :class:`~carromlab.rules.state.GameState`. Default ().
 
     Examples
     --------
@@ -107,6 +110,7 @@ class GameArrays:
     time_called: npt.NDArray[np.bool_]
     game_over: npt.NDArray[np.bool_]
     winner: npt.NDArray[np.int8]
+    masses: tuple[tuple[str, float], ...] = ()
 
     # ------------------------------------------------------------------ shape
     def __len__(self) -> int:
@@ -220,6 +224,7 @@ class GameArrays:
             time_called=col(lambda s: s.time_called, bool),
             game_over=col(lambda s: s.game_over, bool),
             winner=col(lambda s: -1 if s.winner is None else s.winner, np.int8),
+            masses=first.masses,
         )
 
     def to_states(self) -> list[GameState]:
@@ -243,7 +248,7 @@ class GameArrays:
                     dues=tuple(int(v) for v in self.dues[g]), board_number=int(self.board_number[g]),
                     board_first=int(self.board_first[g]), board_history=self.board_history[g],
                     game_scores=tuple(int(v) for v in self.game_scores[g]), time_called=bool(self.time_called[g]),
-                    game_over=bool(self.game_over[g]), winner=_none(self.winner[g]),
+                    game_over=bool(self.game_over[g]), winner=_none(self.winner[g]), masses=self.masses,
                 )  # fmt: skip
             )
         return out
