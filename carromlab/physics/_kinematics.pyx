@@ -41,6 +41,8 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
 
 from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport int64_t
+from libc.string cimport memcpy
 
 DEF RTOL = 1e-10
 DEF ATOL_S = 1e-13
@@ -507,6 +509,15 @@ cdef double ss_k            # growth rate of |eps - eps*| with x near the stop
 cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double* ss_tab[2]      # per side 6 n values: eps, a, q and their x-derivatives
+# Coarse index of the inverse look-up eps -> x: the bits of the positive key
+# |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
+# about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
+# [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (64 cells per octave of the key).
+DEF SS_IDX_SHIFT = 46
+cdef int64_t ss_base[2]
+cdef int ss_nc[2]
+cdef int* ss_lo[2]
+cdef int* ss_hi[2]
 
 
 cdef void ss_rhs(const LawParams* lp, const double* y, double* dy) noexcept nogil:
@@ -573,6 +584,56 @@ cdef int ss_build() noexcept nogil:
                 rk5(ss_rhs, NULL, y, 3, hs)
         ss_n[side] = n
         ss_tab[side] = tb
+        if ss_index(side) < 0:
+            return -1
+    return 0
+
+
+cdef inline int64_t ss_key_bits(int side, double e) noexcept nogil:
+    """The index key of eps = e on one side (see ss_base), as the integer of its bits."""
+    cdef double key = e - ss_eps if side == 0 else ss_eps / e - 1.0
+    cdef int64_t b
+    memcpy(&b, &key, sizeof(double))
+    return b
+
+
+cdef inline int ss_cell(int side, double e) noexcept nogil:
+    cdef int64_t c = (ss_key_bits(side, e) - ss_base[side]) >> SS_IDX_SHIFT
+    if c < 0:
+        return 0
+    if c >= ss_nc[side]:
+        return ss_nc[side] - 1
+    return <int> c
+
+
+cdef int ss_index(int side) noexcept nogil:
+    """Build the coarse index of one side: nodes of a lower cell lie before every eps of
+    cell c and nodes of a higher cell after it (the key is monotone in eps), so the last
+    node of a lower cell and the first of a higher one bracket the look-up."""
+    cdef const double* tb = ss_tab[side]
+    cdef int n = ss_n[side], k, c, nc
+    ss_base[side] = ss_key_bits(side, tb[0])
+    nc = <int> ((ss_key_bits(side, tb[n - 1]) - ss_base[side]) >> SS_IDX_SHIFT) + 1
+    ss_nc[side] = nc
+    ss_lo[side] = <int*> malloc(nc * sizeof(int))
+    ss_hi[side] = <int*> malloc(nc * sizeof(int))
+    if ss_lo[side] == NULL or ss_hi[side] == NULL:
+        return -1
+    for c in range(nc):
+        ss_lo[side][c] = 0
+        ss_hi[side][c] = n - 1
+    for k in range(n):
+        c = ss_cell(side, tb[k])
+        if c + 1 < nc and k > ss_lo[side][c + 1]:
+            ss_lo[side][c + 1] = k
+        if c > 0 and k < ss_hi[side][c - 1]:
+            ss_hi[side][c - 1] = k
+    for c in range(1, nc):      # a cell without nodes inherits the bracket of the one below
+        if ss_lo[side][c] < ss_lo[side][c - 1]:
+            ss_lo[side][c] = ss_lo[side][c - 1]
+    for c in range(nc - 2, -1, -1):
+        if ss_hi[side][c] > ss_hi[side][c + 1]:
+            ss_hi[side][c] = ss_hi[side][c + 1]
     return 0
 
 
@@ -642,7 +703,7 @@ cdef double invert_hermite(const double* y, const double* d, int k, double h, do
 cdef double ss_x_of(int side, double e) noexcept nogil:
     """x = ln rho of the universal trajectory of one side where eps = e."""
     cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side], lo = 0, hi = n - 1, mid
+    cdef int n = ss_n[side], lo, hi, mid, c
     cdef double d = e - ss_eps, xh = (n - 1) / <double> SS_STEPS
     if side == 1:
         d = -d
@@ -654,6 +715,9 @@ cdef double ss_x_of(int side, double e) noexcept nogil:
         return xh + 2.0 * log(e / tb[n - 1])
     if side == 1 and e <= tb[n - 1]:
         return xh - 4.0 * log(e / tb[n - 1])
+    c = ss_cell(side, e)
+    lo = ss_lo[side][c]
+    hi = ss_hi[side][c]
     while hi - lo > 1:
         mid = (lo + hi) >> 1
         if (tb[mid] <= e) == (side == 0):
