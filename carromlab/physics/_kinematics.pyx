@@ -41,6 +41,8 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
 
 from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport int64_t
+from libc.string cimport memcpy
 
 DEF RTOL = 1e-10
 DEF ATOL_S = 1e-13
@@ -500,13 +502,23 @@ DEF SS_D0 = 1e-9          # |eps - eps*| at the first node (x = 0)
 DEF SS_EPS_HI = 1e7       # last node above eps*
 DEF SS_EPS_LO = 1e-7      # last node below eps*
 DEF SS_CAP = 40000
+DEF SS_W = 6             # values per node, side by side: eps, a, q and their x-derivatives
 
 cdef double ss_eps          # attractor eps*: F(eps*) = 2 eps* T(eps*)
 cdef double ss_F            # F(eps*)
 cdef double ss_k            # growth rate of |eps - eps*| with x near the stop
 cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
-cdef double* ss_tab[2]      # per side 6 n values: eps, a, q and their x-derivatives
+cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
+# Coarse index of the inverse look-up eps -> x: the bits of the positive key
+# |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
+# about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
+# [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (64 cells per octave of the key).
+DEF SS_IDX_SHIFT = 46
+cdef int64_t ss_base[2]
+cdef int ss_nc[2]
+cdef int* ss_lo[2]
+cdef int* ss_hi[2]
 
 
 cdef void ss_rhs(const LawParams* lp, const double* y, double* dy) noexcept nogil:
@@ -550,7 +562,7 @@ cdef int ss_build() noexcept nogil:
     ss_cq = ss_ca / (ss_k + 2.0)
     hs = 1.0 / (SS_STEPS * SS_SUB)
     for side in range(2):
-        tb = <double*> malloc(6 * SS_CAP * sizeof(double))
+        tb = <double*> malloc(SS_W * SS_CAP * sizeof(double))
         if tb == NULL:
             return -1
         d = SS_D0 if side == 0 else -SS_D0
@@ -560,12 +572,12 @@ cdef int ss_build() noexcept nogil:
         n = 0
         while n < SS_CAP:
             ss_rhs(NULL, y, dy)
-            tb[n] = y[0]
-            tb[SS_CAP + n] = y[1]
-            tb[2 * SS_CAP + n] = y[2]
-            tb[3 * SS_CAP + n] = dy[0]
-            tb[4 * SS_CAP + n] = dy[1]
-            tb[5 * SS_CAP + n] = dy[2]
+            tb[SS_W * n] = y[0]
+            tb[SS_W * n + 1] = y[1]
+            tb[SS_W * n + 2] = y[2]
+            tb[SS_W * n + 3] = dy[0]
+            tb[SS_W * n + 4] = dy[1]
+            tb[SS_W * n + 5] = dy[2]
             n += 1
             if (side == 0 and y[0] > SS_EPS_HI) or (side == 1 and y[0] < SS_EPS_LO):
                 break
@@ -573,6 +585,56 @@ cdef int ss_build() noexcept nogil:
                 rk5(ss_rhs, NULL, y, 3, hs)
         ss_n[side] = n
         ss_tab[side] = tb
+        if ss_index(side) < 0:
+            return -1
+    return 0
+
+
+cdef inline int64_t ss_key_bits(int side, double e) noexcept nogil:
+    """The index key of eps = e on one side (see ss_base), as the integer of its bits."""
+    cdef double key = e - ss_eps if side == 0 else ss_eps / e - 1.0
+    cdef int64_t b
+    memcpy(&b, &key, sizeof(double))
+    return b
+
+
+cdef inline int ss_cell(int side, double e) noexcept nogil:
+    cdef int64_t c = (ss_key_bits(side, e) - ss_base[side]) >> SS_IDX_SHIFT
+    if c < 0:
+        return 0
+    if c >= ss_nc[side]:
+        return ss_nc[side] - 1
+    return <int> c
+
+
+cdef int ss_index(int side) noexcept nogil:
+    """Build the coarse index of one side: nodes of a lower cell lie before every eps of
+    cell c and nodes of a higher cell after it (the key is monotone in eps), so the last
+    node of a lower cell and the first of a higher one bracket the look-up."""
+    cdef const double* tb = ss_tab[side]
+    cdef int n = ss_n[side], k, c, nc
+    ss_base[side] = ss_key_bits(side, tb[0])
+    nc = <int> ((ss_key_bits(side, tb[SS_W * (n - 1)]) - ss_base[side]) >> SS_IDX_SHIFT) + 1
+    ss_nc[side] = nc
+    ss_lo[side] = <int*> malloc(nc * sizeof(int))
+    ss_hi[side] = <int*> malloc(nc * sizeof(int))
+    if ss_lo[side] == NULL or ss_hi[side] == NULL:
+        return -1
+    for c in range(nc):
+        ss_lo[side][c] = 0
+        ss_hi[side][c] = n - 1
+    for k in range(n):
+        c = ss_cell(side, tb[SS_W * k])
+        if c + 1 < nc and k > ss_lo[side][c + 1]:
+            ss_lo[side][c + 1] = k
+        if c > 0 and k < ss_hi[side][c - 1]:
+            ss_hi[side][c - 1] = k
+    for c in range(1, nc):      # a cell without nodes inherits the bracket of the one below
+        if ss_lo[side][c] < ss_lo[side][c - 1]:
+            ss_lo[side][c] = ss_lo[side][c - 1]
+    for c in range(nc - 2, -1, -1):
+        if ss_hi[side][c] > ss_hi[side][c + 1]:
+            ss_hi[side][c] = ss_hi[side][c + 1]
     return 0
 
 
@@ -592,35 +654,37 @@ cdef void ss_at(int side, double x, double* eps, double* a, double* q) noexcept 
     if x >= xh:
         # power-law asymptotes: eps ~ rho^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ rho^(-1/4) below
         if side == 0:
-            eps[0] = tb[n - 1] * exp(0.5 * (x - xh))
-            a[0] = tb[SS_CAP + n - 1]
-            q[0] = tb[2 * SS_CAP + n - 1]
+            eps[0] = tb[SS_W * (n - 1)] * exp(0.5 * (x - xh))
+            a[0] = tb[SS_W * (n - 1) + 1]
+            q[0] = tb[SS_W * (n - 1) + 2]
         else:
             f = exp(-0.25 * (x - xh))
-            eps[0] = tb[n - 1] * f
-            a[0] = tb[SS_CAP + n - 1] * f
-            q[0] = tb[2 * SS_CAP + n - 1] * f
+            eps[0] = tb[SS_W * (n - 1)] * f
+            a[0] = tb[SS_W * (n - 1) + 1] * f
+            q[0] = tb[SS_W * (n - 1) + 2] * f
         return
     u = x * SS_STEPS
     k = <int> u
     if k > n - 2:
         k = n - 2
     u = x - k * h
-    eps[0] = hermite_at(tb, tb + 3 * SS_CAP, k, h, u)
-    a[0] = hermite_at(tb + SS_CAP, tb + 4 * SS_CAP, k, h, u)
-    q[0] = hermite_at(tb + 2 * SS_CAP, tb + 5 * SS_CAP, k, h, u)
+    tb += SS_W * k
+    eps[0] = hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 3], h, u)
+    a[0] = hermite(tb[1], tb[SS_W + 1], tb[4], tb[SS_W + 4], h, u)
+    q[0] = hermite(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 5], h, u)
 
 
-cdef double invert_hermite(const double* y, const double* d, int k, double h, double target) noexcept nogil:
-    """x in [0, h] where the monotone Hermite piece k equals target (Newton in a bracket)."""
+cdef inline double invert_hermite(double y0, double y1, double d0, double d1, double h, double target) noexcept nogil:
+    """x in [0, h] where the monotone Hermite piece from (y0, slope d0) to (y1, slope d1)
+    equals target (Newton in a bracket)."""
     cdef double lo = 0.0, hi = h, x, f, df
-    cdef bint inc = y[k + 1] > y[k]
+    cdef bint inc = y1 > y0
     cdef int it
-    x = h * (target - y[k]) / (y[k + 1] - y[k])
+    x = h * (target - y0) / (y1 - y0)
     if not (x > 0.0 and x < h):
         x = 0.5 * h
     for it in range(60):
-        f = hermite_at(y, d, k, h, x) - target
+        f = hermite(y0, y1, d0, d1, h, x) - target
         if fabs(f) <= 1e-16 * fabs(target):
             break
         if (f < 0.0) == inc:
@@ -629,7 +693,7 @@ cdef double invert_hermite(const double* y, const double* d, int k, double h, do
             hi = x
         if hi - lo <= 1e-16 * h:
             break
-        df = dhermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
+        df = dhermite(y0, y1, d0, d1, h, x)
         if df != 0.0 and x - f / df > lo and x - f / df < hi:
             x = x - f / df
             if fabs(f) <= NEWTON_DONE * fabs(df) * h:
@@ -642,7 +706,7 @@ cdef double invert_hermite(const double* y, const double* d, int k, double h, do
 cdef double ss_x_of(int side, double e) noexcept nogil:
     """x = ln rho of the universal trajectory of one side where eps = e."""
     cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side], lo = 0, hi = n - 1, mid
+    cdef int n = ss_n[side], lo, hi, mid, c
     cdef double d = e - ss_eps, xh = (n - 1) / <double> SS_STEPS
     if side == 1:
         d = -d
@@ -650,17 +714,21 @@ cdef double ss_x_of(int side, double e) noexcept nogil:
         return -INFINITY
     if d <= SS_D0:
         return log(d / SS_D0) / ss_k
-    if side == 0 and e >= tb[n - 1]:
-        return xh + 2.0 * log(e / tb[n - 1])
-    if side == 1 and e <= tb[n - 1]:
-        return xh - 4.0 * log(e / tb[n - 1])
+    if side == 0 and e >= tb[SS_W * (n - 1)]:
+        return xh + 2.0 * log(e / tb[SS_W * (n - 1)])
+    if side == 1 and e <= tb[SS_W * (n - 1)]:
+        return xh - 4.0 * log(e / tb[SS_W * (n - 1)])
+    c = ss_cell(side, e)
+    lo = ss_lo[side][c]
+    hi = ss_hi[side][c]
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if (tb[mid] <= e) == (side == 0):
+        if (tb[SS_W * mid] <= e) == (side == 0):
             lo = mid
         else:
             hi = mid
-    return lo / <double> SS_STEPS + invert_hermite(tb, tb + 3 * SS_CAP, lo, 1.0 / SS_STEPS, e)
+    tb += SS_W * lo
+    return lo / <double> SS_STEPS + invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 3], 1.0 / SS_STEPS, e)
 
 
 if ss_build() < 0:
@@ -704,6 +772,7 @@ cdef void sp_at(const LawParams* lp, double rho, double* v, double* d) noexcept 
 cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
     """Remaining time (s) of a disc at speed v <= v_max."""
     cdef const double* V = lp.sp
+    cdef const double* fV = lp.sp + 2 * lp.n_sp
     cdef int lo = 0, hi = lp.n_sp - 1, mid
     while hi - lo > 1:
         mid = (lo + hi) >> 1
@@ -711,7 +780,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
             lo = mid
         else:
             hi = mid
-    return lo * lp.h_sp + invert_hermite(V, lp.sp + 2 * lp.n_sp, lo, lp.h_sp, v)
+    return lo * lp.h_sp + invert_hermite(V[lo], V[lo + 1], fV[lo], fV[lo + 1], lp.h_sp, v)
 
 
 # ----------------------------------------------------------------------------------
