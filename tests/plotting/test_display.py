@@ -34,7 +34,7 @@ def test_scene():
 def test_shot_result_says_what_fell_and_pocketed_prints_plainly():
     res = simulate(Scene.icf_break(), Shot.from_deg(0.0, -0.2526, angle_deg=90.0, speed=6.0))
     fell = ", ".join(f"{k} {i} in {p}" for i, k, p in zip(res.pocketed["id"], res.pocketed["kind"], res.pocketed["pocket"]))
-    text, _ = check(res, "90.00 deg", fell or 'nothing', f"{res.n_events} in")
+    text, _ = check(res, "90.00 deg", fell or 'nothing', f"{res.n_events} events in")
     assert len(text) < 400 and "_raw" not in text
     quiet = simulate(Scene.icf_break(), Shot(0.25, -0.2526, 0.0, 0.5))
     assert repr(quiet.pocketed).startswith("nothing pocketed") and "Empty DataFrame" not in str(quiet.pocketed)
