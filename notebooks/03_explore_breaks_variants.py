@@ -26,8 +26,8 @@ import pandas as pd
 
 from carromlab import PhysicsParams, Scene, Shot, simulate
 from carromlab.analysis import NoiseModel, ShotPopulation, break_study, comparable_states, default_break_grid, foul_probabilities
-from carromlab.match import GreedyPolicy, RandomPolicy, play_match
-from carromlab.plotting import plot_shot
+from carromlab.match import GreedyPolicy, RandomPolicy, breaker_advantage, play_match
+from carromlab.plotting import plot_breaker_advantage, plot_shot
 from carromlab.plotting.analysis import plot_break_heatmap, plot_break_outcomes, plot_foul_probabilities
 
 SMALL = os.environ.get("CARROMLAB_SMALL", "0") == "1"
@@ -106,3 +106,32 @@ match = play_match("icf", 2 if SMALL else 20, policies=[GreedyPolicy(), RandomPo
                    noise=NoiseModel.preset("club"), params=params, seed=3,
                    max_shots_per_board=60 if SMALL else 300)
 match.boards.head()
+
+# %% [markdown]
+# ## 1,000 games per variant: what opening a board is worth
+# Greedy players with club execution noise play 1,000 games of each variant (two
+# players). Each variant's games go to a Parquet store under `match-stores/`, so an
+# interrupted run resumes where it stopped. If opening a board were worth nothing, the team
+# that breaks would win its fair share of the decided boards (one half with two teams).
+
+# %%
+n_games = 2 if SMALL else 1000
+records = {
+    variant: play_match(variant, n_games, policies=GreedyPolicy(), noise=NoiseModel.preset("club"), params=params,
+                        seed=5, max_shots_per_board=40 if SMALL else 300, progress=not SMALL,
+                        store=None if SMALL else f"match-stores/{variant}")
+    for variant in ("icf", "online", "hikone", "crokinole")
+}
+boards = pd.concat([r.boards for r in records.values()], ignore_index=True)
+advantage = breaker_advantage(boards)
+advantage
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+plot_breaker_advantage(advantage, ax=axes[0])
+shots = pd.concat([r.games for r in records.values()], ignore_index=True)
+shots.boxplot(column="n_shots", by="variant", ax=axes[1])
+axes[1].set_title("Shots per game (greedy players, club noise)", fontsize="medium")
+axes[1].set_xlabel("")
+axes[1].set_ylabel("shots")
+fig.suptitle("");

@@ -13,6 +13,7 @@ See ``docs/match.md`` for a how-to. Modules:
 ``records.py``            the shots, boards and games tables
 ``lockstep.py``           :func:`step`: one shot of many games in one engine batch, :func:`play_games`
 ``game.py``               :class:`Game` (shot by shot), :func:`play_game`, :func:`play_match`
+``stats.py``              :func:`breaker_advantage`: what opening a board is worth, per variant
 ========================  =======================================================
 """
 
@@ -20,6 +21,7 @@ from .conservation import ConservationError, Inventory, census
 from .execution import Executed, execute
 from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, GameError, Played, game_seed, new_state, play_game, play_match
 from .policies import SPEED_RANGES, BatchPolicy, GreedyPolicy, Policy, RandomPolicy
+from .stats import breaker_advantage
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord
 from .value import shot_values
 
@@ -42,6 +44,7 @@ __all__ = [
     "Played",
     "Policy",
     "RandomPolicy",
+    "breaker_advantage",
     "census",
     "execute",
     "game_seed",

@@ -2,7 +2,7 @@
 
 from .board import PIECE_COLORS, draw_board, draw_pieces
 from .animation import ShotAnimation, animate_shot, shot_animation
-from .match import plot_match_summary
+from .match import plot_breaker_advantage, plot_match_summary
 from .shot import plot_shot
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "animate_shot",
     "draw_board",
     "draw_pieces",
+    "plot_breaker_advantage",
     "plot_match_summary",
     "plot_shot",
     "shot_animation",

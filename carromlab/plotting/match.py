@@ -1,5 +1,5 @@
-"""Plot a simulated match: the game scores board after board (matplotlib; never calls
-``plt.show()``)."""
+"""Plot simulated matches: the game scores board after board, and the breaker's
+advantage by variant (matplotlib; never calls ``plt.show()``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from ..match.records import TEAM_SLOTS
 from .board import _axes
 
-__all__ = ["plot_match_summary"]
+__all__ = ["plot_breaker_advantage", "plot_match_summary"]
 
 _STYLES = ("-", "--", ":", "-.")
 _NEEDED = ("variant", "players", "game", "board", "end", *(f"score_{t}" for t in range(TEAM_SLOTS)))
@@ -95,4 +95,51 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     ax.set_title("Score progression (x: abandoned boards)", fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="x-small", loc="upper left")
+    return ax
+
+
+def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs: Any) -> Axes:
+    """The share of decided boards won by the team that broke, per variant, with its
+    interval, beside the fair share (one in the number of teams).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`carromlab.match.stats.breaker_advantage`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure when omitted.
+    **kwargs
+        Passed to the interval markers (``errorbar``; e.g. ``color="k"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If ``table`` lacks a column or has no rows.
+    """
+    needed = ("variant", "players", "decided", "p", "p_low", "p_high", "fair")
+    if not isinstance(table, pd.DataFrame) or not set(needed) <= set(table.columns) or table.empty:
+        got = list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__
+        raise ValueError(
+            f"The 'table' parameter must be a non-empty breaker_advantage table with columns {list(needed)}. "
+            f"Got {got} instead."
+        )
+    ax = _axes(ax)
+    y = np.arange(len(table))[::-1]
+    p = table["p"].to_numpy(dtype=float)
+    err = np.vstack([p - table["p_low"].to_numpy(dtype=float), table["p_high"].to_numpy(dtype=float) - p])
+    style = {"fmt": "o", "capsize": 4, "color": "C0", "label": "breaker's team wins (95 % interval)", **kwargs}
+    ax.errorbar(p, y, xerr=err, **style)
+    ax.scatter(table["fair"], y, marker="|", s=300, color="C3", zorder=4, label="fair share (1 / teams)")
+    labels = [f"{v} {n}p ({d} boards)" for v, n, d in table[["variant", "players", "decided"]].itertuples(index=False)]
+    ax.set_yticks(y, labels)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
+    ax.set_xlabel("share of decided boards won by the team that broke")
+    ax.set_title("Breaker's advantage by variant", fontsize="medium")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize="x-small", loc="lower right")
     return ax
