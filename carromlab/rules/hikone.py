@@ -126,6 +126,12 @@ def inside_own_area(state: GameState, seat: int, x: float, y: float, radius: flo
     return bool(depth + radius < state.board.marks.area_line_offset)
 
 
+def _lies_inside(state: GameState, seat: int, pid: int) -> bool:
+    """Whether piece ``pid`` lay wholly inside ``seat``'s area before the shot (HIK-9)."""
+    p = state.piece(pid)
+    return inside_own_area(state, seat, p.x, p.y, state.radius(p.kind))
+
+
 def _region(state: GameState, board: Board, radius: float) -> Region:
     """Legal striker centres (HIK-2): the tee spot first, then the area line."""
     seat = state.shooter
@@ -201,8 +207,9 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     once all own pucks are in (HIK-4, scored by HIK-11), else it costs 5 pucks (HIK-5),
     or the pucks just pocketed plus 5 (HIK-6); a striker pocketed, off the board or on
     the frame voids own pucks and costs one more (HIK-7); pucks off the board or on the
-    frame come back without penalty (HIK-8); in doubles a direct hit inside the own area
-    voids the shot and costs a puck (HIK-9). Missing pucks become debts, paid by the
+    frame come back without penalty (HIK-8); in doubles a direct hit on a piece lying
+    wholly inside the own area (any piece of ``outcome.touched_before_frame``, not only
+    the first) voids the shot and costs a puck (HIK-9). Missing pucks become debts, paid by the
     next pucks of that colour to fall. Returned pieces go to the jack spot (see the
     module notes).
 
@@ -233,12 +240,9 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if outcome.timed_out:
         led.note("HIK-10")
         return _finish(state, led, False)
-    first = outcome.first_touch
-    if (
-        state.n_players == 4 and first is not None and not outcome.cushion_first
-        and inside_own_area(state, seat, state.piece(first).x, state.piece(first).y, state.radius(state.piece(first).kind))
-    ):
-        led.foul("HIK-9", f"the striker hit piece {first} inside the own area line directly; the shot is void")
+    inside = [pid for pid in outcome.touched_before_frame if state.n_players == 4 and _lies_inside(state, seat, pid)]
+    if inside:
+        led.foul("HIK-9", f"the striker hit piece {inside[0]} inside the own area line directly; the shot is void")
         led.penalty(own, 1, "HIK-9")
         return _finish(state, led, False)
     led.apply_motion()

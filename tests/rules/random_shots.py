@@ -143,6 +143,8 @@ def _moving_outcome(rng: np.random.Generator, s: GameState, *, fates: tuple[str,
     return ShotOutcome(
         pocketed=tuple(pocketed), striker_fate=fate, left_board=tuple(left), on_frame=tuple(on_frame),
         striker_touched=tuple(touched), cushion_first=bool(rng.random() < 0.3),
+        # the frame beyond the area line after some of the hits (HIK-9), or derived
+        touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 else None,
         striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left else True,
         final_positions=final if rng.random() < 0.3 else None,
     )  # fmt: skip

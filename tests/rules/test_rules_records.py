@@ -46,6 +46,8 @@ def test_outcome_copies_final_positions():
         ({"pocketed": [(19, "striker", 0, 0.1)]}, "striker_fate"),
         ({"timed_out": True, "left_board": (1,)}, "timed_out"),
         ({"cushion_first": 1}, "cushion_first"),
+        ({"striker_touched": (3,), "touched_before_frame": (4,)}, "touched_before_frame"),
+        ({"striker_touched": (3,), "touched_before_frame": (3, 3)}, "repeat"),
         ({"final_positions": pd.DataFrame({"id": [1]})}, "final_positions"),
         ({"final_positions": pd.DataFrame({"id": [1], "kind": ["white"], "x": [float("nan")], "y": [0.0], "on_board": [True]})}, "final_positions.x"),
     ],
