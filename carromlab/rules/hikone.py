@@ -44,13 +44,21 @@ class HikoneOptions:
         penalty pucks, as seed 001 says for any such shot (HIK-6; default True). False
         voids them only when they were the last ones (HIK-6 read narrowly); otherwise
         they count and the jack penalty is the 5 pucks of HIK-5.
+    first_hit_only : bool
+        HIK-9 in doubles. False (default, the digest's reading): every direct striker hit
+        on a piece wholly inside the own area is a foul, until the striker has hit the
+        frame beyond the area line. True: seed 001's "indirectly, by first hitting a puck
+        or the jack outside the area line" also covers the striker's own later hits, so
+        only its first contact (before that frame) can be a direct hit.
     """
 
     void_pucks_with_jack: bool = True
+    first_hit_only: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.void_pucks_with_jack, bool):
-            raise ValueError(f"The 'void_pucks_with_jack' parameter must be a bool. Got {self.void_pucks_with_jack!r} instead.")
+        for name in ("void_pucks_with_jack", "first_hit_only"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"The {name!r} parameter must be a bool. Got {getattr(self, name)!r} instead.")
 
 
 def new_game(
@@ -240,7 +248,10 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if outcome.timed_out:
         led.note("HIK-10")
         return _finish(state, led, False)
-    inside = [pid for pid in outcome.touched_before_frame if state.n_players == 4 and _lies_inside(state, seat, pid)]
+    direct = outcome.touched_before_frame
+    if state.options.first_hit_only:
+        direct = tuple(pid for pid in direct if pid == outcome.first_touch)
+    inside = [pid for pid in direct if state.n_players == 4 and _lies_inside(state, seat, pid)]
     if inside:
         led.foul("HIK-9", f"the striker hit piece {inside[0]} inside the own area line directly; the shot is void")
         led.penalty(own, 1, "HIK-9")

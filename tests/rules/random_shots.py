@@ -18,7 +18,10 @@ from carromlab.rules import GameState, ShotOutcome, crokinole, hikone, icf, onli
 _OPTIONS = {
     "icf": lambda rng: {"players": int(rng.choice([2, 4])), "options": icf.ICFOptions(own_last_coin=str(rng.choice(["shooter_loses_3", "opponent_gains_3"])))},
     "online": lambda rng: {"rules": online.OnlineHouseRules(next_board_first=str(rng.choice(["alternate", "loser"])))},
-    "hikone": lambda rng: {"players": int(rng.choice([2, 4])), "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)))},
+    "hikone": lambda rng: {
+        "players": int(rng.choice([2, 4])),
+        "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)), first_hit_only=bool(rng.integers(2))),
+    },
     "crokinole": lambda rng: {
         "players": int(rng.choice([2, 4])),
         "options": crokinole.CrokinoleOptions(discs_per_player=int(rng.integers(1, 5)), game_target=int(rng.choice([20, 60, 120]))),

@@ -214,6 +214,16 @@ def test_hik_9_a_later_direct_hit_inside_counts_unless_the_frame_came_between(do
     assert hikone.adjudicate(doubles, framed).fouls == ()
 
 
+def test_hik_9_option_only_the_first_hit_can_be_direct(doubles):
+    """rule HIK-9, the other reading of seed 001 (HikoneOptions(first_hit_only=True)):
+    after a first hit on puck 5 outside the area, the striker's hit on puck 1 inside it
+    is indirect; a first hit on puck 1 is still a foul."""
+    s = doubles.with_(options=HikoneOptions(first_hit_only=True))
+    assert hikone.adjudicate(s, ShotOutcome(striker_touched=(5, 1))).fouls == ()
+    assert "HIK-9" in hikone.adjudicate(s, ShotOutcome(striker_touched=(1, 5))).rule_ids
+    assert "HIK-9" not in hikone.adjudicate(s, ShotOutcome(striker_touched=(1,), touched_before_frame=())).rule_ids
+
+
 @pytest.mark.parametrize("pid", [JACK, 2], ids=["jack", "opponent puck"])
 def test_hik_9_the_jack_or_either_colour_inside_counts(doubles, pid):
     """rule HIK-9: a puck of either colour or the jack lying wholly inside the own area."""

@@ -51,8 +51,11 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     timed = o.timed_out
     led.note(timed, "HIK-10")
 
+    direct = o.touched_before_frame
+    if games.options.first_hit_only:
+        direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
     hit_inside = ~timed & (games.n_players == 4) & (
-        o.touched_before_frame & inside_own_area(games, games.xy, games.radius_of()[None, :])
+        direct & inside_own_area(games, games.xy, games.radius_of()[None, :])
     ).any(axis=1)
     led.foul(hit_inside, "HIK-9")
     led.penalty(hit_inside, team, 1, "HIK-9")
