@@ -244,8 +244,8 @@ def simulate_batch(
     frame_reach : float
         Coordinate along ``forward`` (m, from the board centre) beyond which the
         striker's centre must be at a cushion hit for that hit to end its direct hits
-        in ``striker_direct_mask`` (Hikone: the shooter's area line). Default -inf:
-        every cushion hit.
+        in ``striker_direct_mask`` (Hikone: any frame but the shooter's own). Default
+        -inf: every cushion hit.
 
     Returns
     -------

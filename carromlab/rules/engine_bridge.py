@@ -24,6 +24,10 @@ __all__ = [
 #: Unit vector from each side towards the centre of the board.
 FORWARD = {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}
 
+#: Distance (m) within which a striker's centre at a cushion hit is taken to rest one
+#: radius from the shooter's own frame (HIK-9; contacts are exact to about 1e-10 m).
+OWN_FRAME_TOLERANCE = 1e-6
+
 #: Equipment family of each rule variant.
 GAME_OF_VARIANT = {"icf": "icf", "online": "icf", "hikone": "hikone", "crokinole": "crokinole"}
 
@@ -170,8 +174,8 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
         ditch, whether the striker left the baseline area (ICF-16: its centre went beyond
         the shooter's inner baseline), pieces the striker touched, whether it hit a
         cushion first, the pieces it touched before its first cushion hit beyond
-        :func:`frame_reach_of` (HIK-9), the crokinole chain (CRK-3) and the final
-        positions.
+        :func:`frame_reach_of` (HIK-9: before a frame other than the shooter's own), the
+        crokinole chain (CRK-3) and the final positions.
     """
     sid = result.striker_id
     played = shot_piece(state)
@@ -245,9 +249,13 @@ def forward_of(state: GameState) -> tuple[float, float]:
 
 def frame_reach_of(state: GameState) -> float:
     """Forward coordinate (m, along :func:`forward_of` from the board centre) beyond which
-    the striker's centre must be at a cushion hit for the hits after it to be indirect
-    (HIK-9: the frame beyond the shooter's own area line, on the sides or in front);
+    the striker's centre must be at a cushion hit for the hits after it to be indirect;
     -inf off Hikone: every cushion hit.
+
+    HIK-9 (seed 001) allows an inside puck to be hit after the frame "outside the area
+    line (the sides or the front, as seen from the shooter)": every frame but the
+    shooter's own. A striker touching its own frame has its centre one radius from it,
+    so the reach is that distance plus :data:`OWN_FRAME_TOLERANCE`.
 
     This is the ``frame_reach`` of :func:`carromlab.simulate_batch` and the reach that
     :func:`outcome_from_result` applies to the event log.
@@ -263,9 +271,7 @@ def frame_reach_of(state: GameState) -> float:
     """
     if state.variant != "hikone":
         return float("-inf")
-    line = state.board.area_line(state.seat_sides[state.shooter]).line
-    fx, fy = forward_of(state)
-    return fx * line.x0 + fy * line.y0
+    return -state.board.half_size + state.radius("striker") + OWN_FRAME_TOLERANCE
 
 
 def _baseline_reach(state: GameState) -> float:

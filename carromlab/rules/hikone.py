@@ -45,11 +45,12 @@ class HikoneOptions:
         voids them only when they were the last ones (HIK-6 read narrowly); otherwise
         they count and the jack penalty is the 5 pucks of HIK-5.
     first_hit_only : bool
-        HIK-9 in doubles. False (default, the digest's reading): every direct striker hit
-        on a piece wholly inside the own area is a foul, until the striker has hit the
-        frame beyond the area line. True: seed 001's "indirectly, by first hitting a puck
-        or the jack outside the area line" also covers the striker's own later hits, so
-        only its first contact (before that frame) can be a direct hit.
+        HIK-9 in doubles. False (default, the digest's reading): every direct striker
+        hit on a piece wholly inside the own area is a foul, until the striker has hit
+        a frame other than the shooter's own (the sides or the front). True: seed
+        001's "indirectly, by first hitting a puck or the jack outside the area line"
+        also covers the striker's own later hits, so only its first contact (before
+        such a frame) can be a direct hit.
     """
 
     void_pucks_with_jack: bool = True

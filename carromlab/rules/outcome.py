@@ -130,8 +130,8 @@ class ShotOutcome:
         Whether the striker hit the frame before its first contact with a piece.
     touched_before_frame : tuple of int or None
         Ids of the pieces of ``striker_touched`` that the striker hit before its first
-        hit on the frame beyond the shooter's area line (Hikone; elsewhere: before its
-        first cushion hit): the direct hits of HIK-9. None (default) derives it from
+        hit on a frame other than the shooter's own (Hikone: the sides or the front;
+        elsewhere: before its first cushion hit): the direct hits of HIK-9. None (default) derives it from
         the other fields: none if ``cushion_first``, else every piece of
         ``striker_touched``.
     chain : tuple of int

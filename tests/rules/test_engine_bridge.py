@@ -272,7 +272,7 @@ def _both_paths(state, shot):
 
 def test_front_frame_first_makes_the_hit_inside_indirect_rule_hik9():
     """rule HIK-9: the striker goes to the front frame and comes back onto puck 1, which
-    lies wholly inside the own area: allowed (via the frame beyond the area line)."""
+    lies wholly inside the own area: allowed (via a frame outside the area line)."""
     state = _sparse_doubles({1: (0.1, -0.26)})
     out, impacts = _both_paths(state, Shot(-0.1, -0.22, math.atan2(0.505, 0.1), 3.0))
     assert impacts["kind"].tolist()[:2] == ["cushion", "disc"] and impacts["y"].iat[0] > 0.28
@@ -282,8 +282,8 @@ def test_front_frame_first_makes_the_hit_inside_indirect_rule_hik9():
 
 def test_outside_puck_then_frame_then_inside_puck_is_allowed_rule_hik9():
     """rule HIK-9: the striker hits puck 5 outside the area, then the front and side
-    frames beyond the area line, then puck 1 wholly inside the area: the later hit is
-    via the frame, so it is allowed although it is a direct striker hit."""
+    frames, then puck 1 wholly inside the area: the later hit is via the frame, so it is
+    allowed although it is a direct striker hit."""
     state = _sparse_doubles({1: (0.1, -0.26), 5: (0.0, 0.22)})
     line_y = state.board.area_line("south").line.y0
     out, impacts = _both_paths(state, Shot(-0.1, -0.22, 1.2877, 4.0))
@@ -294,15 +294,27 @@ def test_outside_puck_then_frame_then_inside_puck_is_allowed_rule_hik9():
     assert "HIK-9" not in adjudicate(state, out).rule_ids
 
 
-def test_side_frame_inside_the_area_band_does_not_make_it_indirect_rule_hik9():
-    """rule HIK-9: the striker bounces off the side frame within the own area band (its
-    centre short of the area line, not "outside the area line") and then hits puck 1
-    wholly inside the area: a foul, though the frame came first (``cushion_first``)."""
+def test_side_frame_first_makes_the_hit_inside_indirect_rule_hik9():
+    """rule HIK-9: the striker bounces off the side frame (a frame "outside the area
+    line", seed 001, even level with the area) and then hits puck 1 wholly inside the
+    area: allowed."""
     state = _sparse_doubles({1: (0.2, -0.27)})
     line_y = state.board.area_line("south").line.y0
     out, impacts = _both_paths(state, Shot(0.0, -0.22, -0.097, 2.0))
     assert impacts["kind"].tolist()[:2] == ["cushion", "disc"]
-    assert impacts["x"].iat[0] > 0.28 and impacts["y"].iat[0] < line_y  # the east frame, inside the band
+    assert impacts["x"].iat[0] > 0.28 and impacts["y"].iat[0] < line_y  # the east frame, level with the area
+    assert out.cushion_first and out.striker_touched == (1,) and out.touched_before_frame == ()
+    assert "HIK-9" not in adjudicate(state, out).rule_ids
+
+
+def test_own_frame_first_does_not_make_it_indirect_rule_hik9():
+    """rule HIK-9: the striker bounces off the shooter's own frame and then hits puck 1
+    wholly inside the area: a foul, though the frame came first (``cushion_first``)."""
+    state = _sparse_doubles({1: (0.2, -0.265)})
+    h = state.board.half_size
+    out, impacts = _both_paths(state, Shot(0.0, -0.22, -0.4, 2.0))
+    assert impacts["kind"].tolist()[:2] == ["cushion", "disc"]
+    assert impacts["y"].iat[0] == pytest.approx(-h + state.radius("striker"), abs=1e-9)  # the south frame
     assert out.cushion_first and out.touched_before_frame == (1,)
     ruling = adjudicate(state, out)
     assert [f.rule for f in ruling.fouls] == ["HIK-9"] and not ruling.turn_continues

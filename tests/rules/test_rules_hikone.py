@@ -204,7 +204,7 @@ def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
 
 def test_hik_9_a_later_direct_hit_inside_counts_unless_the_frame_came_between(doubles):
     """rule HIK-9: any direct hit counts, not only the first: the striker hits puck 5
-    outside the area, then puck 1 inside it. Via the frame beyond the area line
+    outside the area, then puck 1 inside it. Via a side or front frame in between
     (``touched_before_frame`` stops before puck 1) it is allowed."""
     later = ShotOutcome(striker_touched=(5, 1))
     assert later.touched_before_frame == (5, 1)

@@ -83,9 +83,9 @@ class OutcomeArrays:
     cushion_first : numpy.ndarray of bool, shape (N,)
         The striker hit the frame before any piece.
     touched_before_frame : numpy.ndarray of bool, shape (N, P)
-        Pieces the striker hit before its first hit on the frame beyond the shooter's
-        area line (Hikone; elsewhere before its first cushion hit): the direct hits of
-        HIK-9.
+        Pieces the striker hit before its first hit on a frame other than the
+        shooter's own (Hikone; elsewhere before its first cushion hit): the direct hits
+        of HIK-9.
     chain : numpy.ndarray of bool, shape (N, P)
         Crokinole: discs struck by the disc played directly or through own discs (CRK-3).
     final_xy : numpy.ndarray of float64, shape (N, P, 2)
@@ -186,7 +186,7 @@ class OutcomeArrays:
 
         The same reading as :func:`carromlab.rules.engine_bridge.outcomes_from_batch`:
         the striker touched the pieces of its ``striker_touched_mask`` directly, those of
-        its ``striker_direct_mask`` before the frame beyond ``frame_reach`` (HIK-9), it left
+        its ``striker_direct_mask`` before a cushion hit beyond ``frame_reach`` (HIK-9), it left
         the baseline area when its centre went beyond the shooter's inner baseline
         (ICF-16), pieces fell in order of capture time (then scene order).
 
