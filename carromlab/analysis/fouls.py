@@ -29,7 +29,7 @@ from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import forward_of, scene_for, shot_piece
+from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -301,7 +301,7 @@ class _FoulTask:
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
         batch = simulate_batch(
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
-            final_positions=True, forward=(fx, fy), carriers=(scene.striker,),
+            final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
         )  # fmt: skip
         games = GameArrays.from_states([state]).take(np.zeros(len(batch), dtype=np.int64))
         rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)

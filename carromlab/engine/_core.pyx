@@ -134,6 +134,9 @@ cdef struct Sim:
     cnp.uint64_t carriers    # the striker and the own discs it reached
     cnp.uint64_t struck      # discs struck by a carrier (crokinole rule CRK-3)
     cnp.uint64_t touched     # discs the striker hit directly (bit i = disc i < 64)
+    double frame_reach       # forward coordinate beyond which a cushion hit ends the direct hits
+    int framed               # the striker has hit a cushion beyond frame_reach
+    cnp.uint64_t direct      # discs the striker hit before that cushion (rule HIK-9)
     Board* b
     Params* p
     LawParams* lp
@@ -1118,7 +1121,8 @@ cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
 
 cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
     """Striker facts the rules read: its first impact, how far forward it went, the discs
-    it hit directly, and the discs reached by it directly or through own discs."""
+    it hit directly (all of them, and those before its first cushion hit with its centre
+    beyond ``frame_reach``), and the discs reached by it directly or through own discs."""
     cdef int st = s.striker
     cdef double r
     cdef cnp.uint64_t bi, bj
@@ -1128,13 +1132,19 @@ cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
         r = s.fx * s.x0[st] + s.fy * s.y0[st]
         if r > s.reach:
             s.reach = r
+        if kind == EV_CUSHION and r > s.frame_reach:
+            s.framed = 1
     if kind == EV_DISC and i < 64 and j < 64:
         bi = (<cnp.uint64_t> 1) << i
         bj = (<cnp.uint64_t> 1) << j
         if i == st:
             s.touched |= bj
+            if not s.framed:
+                s.direct |= bj
         elif j == st:
             s.touched |= bi
+            if not s.framed:
+                s.direct |= bi
         if (s.carriers & bi) and not (s.carriers & bj):
             s.struck |= bj
             if s.own & bj:
@@ -1484,6 +1494,8 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.carriers = (<cnp.uint64_t> 1) << s.striker if s.striker < 64 else 0
     s.struck = 0
     s.touched = 0
+    s.framed = 0
+    s.direct = 0
     s.rec.nev = 0
     s.rec.nseg = 0
     for i in range(s.n):
@@ -1586,6 +1598,7 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
         s.own = own
         s.fx = fx
         s.fy = fy
+        s.frame_reach = -INFINITY
         sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0], NULL)
         with nogil:
             rc = run_sim(&s)
@@ -1628,7 +1641,8 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
               float[::1] spread, double[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
               signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
-              float[::1] reach, cnp.uint64_t[::1] chain, cnp.uint64_t[::1] touched):
+              float[::1] reach, cnp.uint64_t[::1] chain, cnp.uint64_t[::1] touched,
+              double frame_reach, cnp.uint64_t[::1] direct):
     """Run shots[start:stop], shot k from the pieces at ``pieces[k]`` of which those with
     ``present[k]`` set exist (the striker is the last disc), writing one summary per shot
     into the output arrays, without the GIL.
@@ -1638,8 +1652,10 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
     speed (m/s), spin (rad/s); an absent piece stays at the origin, neither pocketed nor in
     the ditch. ``final_xy`` may be an empty (0, 0, 2) array when final positions are not
     wanted, and ``hole_out``, ``t_out``
-    (pocket index and capture time of every disc), ``striker_first``, ``reach``, ``chain``
-    and ``touched`` empty arrays when the rule details are not wanted.
+    (pocket index and capture time of every disc), ``striker_first``, ``reach``, ``chain``,
+    ``touched`` and ``direct`` empty arrays when the rule details are not wanted.
+    ``direct`` gets the discs the striker hit before its first cushion hit with its
+    centre's coordinate along (fx, fy) beyond ``frame_reach`` (m).
     """
     cdef Sim s
     cdef int n = pieces.shape[1] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
@@ -1666,6 +1682,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
         s.own = own
         s.fx = fx
         s.fy = fy
+        s.frame_reach = frame_reach
         on[st] = 1
         with nogil:
             for k in range(start, stop):
@@ -1716,6 +1733,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
                     reach[k] = <float> (r if r > s.reach else s.reach)
                     chain[k] = s.struck
                     touched[k] = s.touched
+                    direct[k] = s.direct
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory")
     finally:

@@ -182,6 +182,7 @@ def simulate_batch(
     details: bool = False,
     forward: tuple[float, float] = (0.0, 1.0),
     carriers: tuple[str, ...] | None = None,
+    frame_reach: float = -np.inf,
 ) -> pd.DataFrame:
     """Simulate N shots, from one scene or from a starting position per shot, and
     summarise each in one row.
@@ -230,7 +231,9 @@ def simulate_batch(
         (m: the furthest the striker's centre went along ``forward``), ``chain_mask``
         (uint64: discs struck by the striker directly or through ``carriers`` discs, rule
         CRK-3), ``striker_touched_mask`` (uint64: discs the striker hit directly, bit i =
-        piece i; the first of them is ``first_contact``), and ``df.attrs["pocket"]`` (int8
+        piece i; the first of them is ``first_contact``), ``striker_direct_mask`` (uint64:
+        the discs the striker hit before its first cushion hit beyond ``frame_reach``,
+        rule HIK-9), and ``df.attrs["pocket"]`` (int8
         (N, n_pieces + 1): pocket index of each disc, -1 if none) and ``df.attrs["t_out"]``
         (float32, s: capture time, inf if none).
     forward : tuple of float
@@ -238,6 +241,11 @@ def simulate_batch(
         south player.
     carriers : tuple of str, optional
         Kinds whose discs pass a hit on in ``chain_mask``; default the striker's kind.
+    frame_reach : float
+        Coordinate along ``forward`` (m, from the board centre) beyond which the
+        striker's centre must be at a cushion hit for that hit to end its direct hits
+        in ``striker_direct_mask`` (Hikone: any frame but the shooter's own). Default
+        -inf: every cushion hit.
 
     Returns
     -------
@@ -281,10 +289,12 @@ def simulate_batch(
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
+    if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
+        frame_reach = check_real("frame_reach", frame_reach, unit="m")
     if final_dtype not in ("float32", "float64"):
         raise ValueError(f"The 'final_dtype' parameter must be 'float32' or 'float64'. Got {final_dtype!r} instead.")
     n = scene.n_pieces + 1
-    check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 21) * details, hint="Split the batch.")
+    check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 29) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
     pieces, present = piece_stack(scene, positions, on_board, n_shots)
@@ -313,6 +323,7 @@ def simulate_batch(
     reach = np.zeros(m, np.float32)
     chain = np.zeros(m, np.uint64)
     touched = np.zeros(m, np.uint64)
+    direct = np.zeros(m, np.uint64)
     counts = np.zeros((len(kind_names), n_shots), np.int16)
     first_kind = np.zeros(n_shots, np.int8)
     n_off = np.zeros(n_shots, np.int16)
@@ -333,7 +344,7 @@ def simulate_batch(
         _core.run_batch(
             setup, pieces, present.view(np.uint8), shots, start, stop, pocketed, ditched, striker_status, first,
             n_events, truncated, t_end, spread, final_xy, own, fx, fy,
-            pocket, t_out, striker_first, reach, chain, touched,
+            pocket, t_out, striker_first, reach, chain, touched, frame_reach, direct,
         )  # fmt: skip
         # derived columns per chunk, in the worker: the serial tail stays small
         sl = slice(start, stop)
@@ -381,6 +392,7 @@ def simulate_batch(
             "striker_reach": reach,
             "chain_mask": chain,
             "striker_touched_mask": touched,
+            "striker_direct_mask": direct,
         }
     out = pd.DataFrame(cols, copy=False)
     if final_positions:

@@ -19,7 +19,7 @@ import pandas as pd
 from ..engine.batch import simulate_batch
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import FORWARD, full_scene
+from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
 from .conservation import check_shots
 from .execution import Executed, execute
 from .records import Played
@@ -161,7 +161,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
             part = simulate_batch(
                 scene, *cols[rows].T, positions=before.xy[rows], on_board=on[rows], params=first.settings.params,
                 workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[side],
-                carriers=(scene.striker,),
+                carriers=(scene.striker,), frame_reach=frame_reach_of(first.state),
             )  # fmt: skip
         parts.append((rows, part))
     if len(parts) == 1:

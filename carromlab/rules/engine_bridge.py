@@ -16,10 +16,17 @@ from ..equipment.layout import default_specs
 from .outcome import ShotOutcome
 from .state import GameState
 
-__all__ = ["FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "shot_piece", "outcome_from_result", "forward_of", "outcomes_from_batch"]
+__all__ = [
+    "FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "shot_piece", "outcome_from_result", "forward_of",
+    "frame_reach_of", "outcomes_from_batch",
+]  # fmt: skip
 
 #: Unit vector from each side towards the centre of the board.
 FORWARD = {"south": (0.0, 1.0), "north": (0.0, -1.0), "west": (1.0, 0.0), "east": (-1.0, 0.0)}
+
+#: Distance (m) within which a striker's centre at a cushion hit is taken to rest one
+#: radius from the shooter's own frame (HIK-9; contacts are exact to about 1e-10 m).
+OWN_FRAME_TOLERANCE = 1e-6
 
 #: Equipment family of each rule variant.
 GAME_OF_VARIANT = {"icf": "icf", "online": "icf", "hikone": "hikone", "crokinole": "crokinole"}
@@ -166,7 +173,9 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
         played under its own id and colour), first touch, striker fate, pieces in the
         ditch, whether the striker left the baseline area (ICF-16: its centre went beyond
         the shooter's inner baseline), pieces the striker touched, whether it hit a
-        cushion first (HIK-9), the crokinole chain (CRK-3) and the final positions.
+        cushion first, the pieces it touched before its first cushion hit beyond
+        :func:`frame_reach_of` (HIK-9: before a frame other than the shooter's own), the
+        crokinole chain (CRK-3) and the final positions.
     """
     sid = result.striker_id
     played = shot_piece(state)
@@ -198,6 +207,14 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
     striker_ev = ev[(ev["disc"] == sid) | (ev["other"] == sid)]
     impacts = striker_ev[striker_ev["kind"].isin(["disc", "cushion"])]
     cushion_first = bool(len(impacts)) and impacts["kind"].iat[0] == "cushion"
+    # the striker's hits before its first cushion hit beyond the frame reach (HIK-9), compared
+    # as the engine compares them (its centre's forward coordinate at the cushion event)
+    fx, fy = forward_of(state)
+    is_cushion = (impacts["kind"] == "cushion").to_numpy()
+    beyond = is_cushion & (fx * impacts["x"].to_numpy() + fy * impacts["y"].to_numpy() > frame_reach_of(state))
+    before = impacts[: int(np.argmax(beyond)) if beyond.any() else len(impacts)]
+    before = before[before["kind"] == "disc"]
+    before_frame = dict.fromkeys(np.where(before["disc"] == sid, before["other"], before["disc"]).tolist())
     left_baseline = True
     if state.variant in ("icf", "online"):
         side = state.seat_sides[state.shooter]
@@ -218,6 +235,7 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
         striker_left_baseline=left_baseline,
         striker_touched=tuple(int(gid[i]) for i in result.touched_by_striker),
         cushion_first=cushion_first,
+        touched_before_frame=tuple(int(gid[i]) for i in before_frame),
         chain=tuple(int(gid[i]) for i in _chain(result, own)) if played is not None else (),
         final_positions=positions,
         striker=played,
@@ -227,6 +245,33 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
 def forward_of(state: GameState) -> tuple[float, float]:
     """Unit vector from the shooter's side towards the centre of the board."""
     return FORWARD[state.seat_sides[state.shooter]]
+
+
+def frame_reach_of(state: GameState) -> float:
+    """Forward coordinate (m, along :func:`forward_of` from the board centre) beyond which
+    the striker's centre must be at a cushion hit for the hits after it to be indirect;
+    -inf off Hikone: every cushion hit.
+
+    HIK-9 (seed 001) allows an inside puck to be hit after the frame "outside the area
+    line (the sides or the front, as seen from the shooter)": every frame but the
+    shooter's own. A striker touching its own frame has its centre one radius from it,
+    so the reach is that distance plus :data:`OWN_FRAME_TOLERANCE`.
+
+    This is the ``frame_reach`` of :func:`carromlab.simulate_batch` and the reach that
+    :func:`outcome_from_result` applies to the event log.
+
+    Parameters
+    ----------
+    state : GameState
+        The position the shot is played from (its variant, board and shooter).
+
+    Returns
+    -------
+    float
+    """
+    if state.variant != "hikone":
+        return float("-inf")
+    return -state.board.half_size + state.radius("striker") + OWN_FRAME_TOLERANCE
 
 
 def _baseline_reach(state: GameState) -> float:
@@ -246,7 +291,8 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     ----------
     batch : pandas.DataFrame
         From ``simulate_batch(scene_for(state)[0], ..., details=True,
-        final_positions=True, forward=forward_of(state), carriers=(shooter colour,))``.
+        final_positions=True, forward=forward_of(state), carriers=(shooter colour,),
+        frame_reach=frame_reach_of(state))``.
     state : GameState
         The position every shot of the batch was played from.
     ids : numpy.ndarray
@@ -259,9 +305,10 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
         batch's ``striker_touched_mask``), the first contact first and the others in
         scene order (the event log of :func:`outcome_from_result` orders them all by
         first contact: the same set and the same first); ``striker_left_baseline`` is
-        whether the striker's centre went beyond the shooter's inner baseline (ICF-16).
+        whether the striker's centre went beyond the shooter's inner baseline (ICF-16);
+        ``touched_before_frame`` is the batch's ``striker_direct_mask`` in scene order.
     """
-    need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask"}
+    need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
     if not need <= set(batch.columns) or "final_xy" not in batch.attrs:
         raise ValueError(
             "The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True)."
@@ -282,6 +329,7 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     reach = batch["striker_reach"].to_numpy()
     chain = batch["chain_mask"].to_numpy()
     hit = batch["striker_touched_mask"].to_numpy()
+    direct = batch["striker_direct_mask"].to_numpy()
     out = []
     rows = range(n_pieces + 1) if played is not None else range(n_pieces)
     for k in range(len(batch)):
@@ -310,6 +358,7 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
                 striker_left_baseline=bool(reach[k] > inner),
                 striker_touched=tuple(int(gid[i]) for i in ([first[k]] if first[k] >= 0 else []) + later),
                 cushion_first=firsts[k] == "cushion",
+                touched_before_frame=tuple(int(gid[i]) for i in range(n_pieces) if (int(direct[k]) >> i) & 1),
                 chain=tuple(int(gid[i]) for i in range(n_pieces) if (int(chain[k]) >> i) & 1) if played is not None else (),
                 final_positions=positions,
                 striker=played,

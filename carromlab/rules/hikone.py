@@ -44,13 +44,22 @@ class HikoneOptions:
         penalty pucks, as seed 001 says for any such shot (HIK-6; default True). False
         voids them only when they were the last ones (HIK-6 read narrowly); otherwise
         they count and the jack penalty is the 5 pucks of HIK-5.
+    first_hit_only : bool
+        HIK-9 in doubles. False (default, the digest's reading): every direct striker
+        hit on a piece wholly inside the own area is a foul, until the striker has hit
+        a frame other than the shooter's own (the sides or the front). True: seed
+        001's "indirectly, by first hitting a puck or the jack outside the area line"
+        also covers the striker's own later hits, so only its first contact (before
+        such a frame) can be a direct hit.
     """
 
     void_pucks_with_jack: bool = True
+    first_hit_only: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.void_pucks_with_jack, bool):
-            raise ValueError(f"The 'void_pucks_with_jack' parameter must be a bool. Got {self.void_pucks_with_jack!r} instead.")
+        for name in ("void_pucks_with_jack", "first_hit_only"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"The {name!r} parameter must be a bool. Got {getattr(self, name)!r} instead.")
 
 
 def new_game(
@@ -124,6 +133,12 @@ def inside_own_area(state: GameState, seat: int, x: float, y: float, radius: flo
     """
     _, depth = state.board.side_coordinates(state.seat_sides[seat], x, y)
     return bool(depth + radius < state.board.marks.area_line_offset)
+
+
+def _lies_inside(state: GameState, seat: int, pid: int) -> bool:
+    """Whether piece ``pid`` lay wholly inside ``seat``'s area before the shot (HIK-9)."""
+    p = state.piece(pid)
+    return inside_own_area(state, seat, p.x, p.y, state.radius(p.kind))
 
 
 def _region(state: GameState, board: Board, radius: float) -> Region:
@@ -201,8 +216,9 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     once all own pucks are in (HIK-4, scored by HIK-11), else it costs 5 pucks (HIK-5),
     or the pucks just pocketed plus 5 (HIK-6); a striker pocketed, off the board or on
     the frame voids own pucks and costs one more (HIK-7); pucks off the board or on the
-    frame come back without penalty (HIK-8); in doubles a direct hit inside the own area
-    voids the shot and costs a puck (HIK-9). Missing pucks become debts, paid by the
+    frame come back without penalty (HIK-8); in doubles a direct hit on a piece lying
+    wholly inside the own area (any piece of ``outcome.touched_before_frame``, not only
+    the first) voids the shot and costs a puck (HIK-9). Missing pucks become debts, paid by the
     next pucks of that colour to fall. Returned pieces go to the jack spot (see the
     module notes).
 
@@ -233,12 +249,12 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if outcome.timed_out:
         led.note("HIK-10")
         return _finish(state, led, False)
-    first = outcome.first_touch
-    if (
-        state.n_players == 4 and first is not None and not outcome.cushion_first
-        and inside_own_area(state, seat, state.piece(first).x, state.piece(first).y, state.radius(state.piece(first).kind))
-    ):
-        led.foul("HIK-9", f"the striker hit piece {first} inside the own area line directly; the shot is void")
+    direct = outcome.touched_before_frame
+    if state.options.first_hit_only:
+        direct = tuple(pid for pid in direct if pid == outcome.first_touch)
+    inside = [pid for pid in direct if state.n_players == 4 and _lies_inside(state, seat, pid)]
+    if inside:
+        led.foul("HIK-9", f"the striker hit piece {inside[0]} inside the own area line directly; the shot is void")
         led.penalty(own, 1, "HIK-9")
         return _finish(state, led, False)
     led.apply_motion()

@@ -127,7 +127,13 @@ class ShotOutcome:
     striker_touched : tuple of int
         Ids of the pieces the striker touched directly, in order (repeats allowed).
     cushion_first : bool
-        Whether the striker hit the frame before its first contact with a piece (HIK-9).
+        Whether the striker hit the frame before its first contact with a piece.
+    touched_before_frame : tuple of int or None
+        Ids of the pieces of ``striker_touched`` that the striker hit before its first
+        hit on a frame other than the shooter's own (Hikone: the sides or the front;
+        elsewhere: before its first cushion hit): the direct hits of HIK-9. None (default) derives it from
+        the other fields: none if ``cushion_first``, else every piece of
+        ``striker_touched``.
     chain : tuple of int
         Crokinole: ids of the discs the disc played struck directly or through a chain
         of the shooter's own discs (CRK-3).
@@ -163,6 +169,7 @@ class ShotOutcome:
     striker_left_baseline: bool = True
     striker_touched: tuple[int, ...] = ()
     cushion_first: bool = False
+    touched_before_frame: tuple[int, ...] | None = None
     chain: tuple[int, ...] = ()
     final_positions: pd.DataFrame | None = field(default=None, compare=False)
     striker: int | None = None
@@ -192,6 +199,16 @@ class ShotOutcome:
             )
         put(self, "striker_touched", touched or ((first,) if first is not None else ()))
         put(self, "first_touch", first if first is not None else (touched[0] if touched else None))
+        if self.touched_before_frame is None:
+            before = () if self.cushion_first else tuple(dict.fromkeys(self.striker_touched))
+        else:
+            before = _ids("touched_before_frame", self.touched_before_frame)
+            if not set(before) <= set(self.striker_touched):
+                raise ValueError(
+                    f"The 'touched_before_frame' parameter must list pieces of striker_touched {list(self.striker_touched)}. "
+                    f"Got {list(before)} instead."
+                )
+        put(self, "touched_before_frame", before)
         if self.striker is not None:
             put(self, "striker", check_int("striker", self.striker, low=0))
         if self.final_positions is not None:
@@ -200,7 +217,7 @@ class ShotOutcome:
         changed = [
             f.name
             for f in fields(self)
-            if f.name != "timed_out"
+            if f.name not in ("timed_out", "touched_before_frame")  # derived from the others
             and (getattr(self, f.name) is not None if f.default is None else getattr(self, f.name) != f.default)
         ]
         if self.timed_out and changed:

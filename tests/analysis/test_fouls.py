@@ -206,12 +206,12 @@ def _reference_fouls(state, shots: pd.DataFrame) -> list[str]:
     """The fouls of executed shots by the one-shot path: outcomes_from_batch + adjudicate."""
     from carromlab import simulate_batch
     from carromlab.rules import adjudicate
-    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch, scene_for
+    from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch, scene_for
 
     scene, ids = scene_for(state)
     batch = simulate_batch(
         scene, shots["x"], shots["y"], shots["angle"], shots["speed"], shots["spin"], workers=1, details=True,
-        final_positions=True, forward=forward_of(state), carriers=(scene.striker,),
+        final_positions=True, forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
     )  # fmt: skip
     return [";".join(dict.fromkeys(f.rule for f in adjudicate(state, o).fouls)) for o in outcomes_from_batch(batch, state, ids)]
 

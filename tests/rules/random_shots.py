@@ -18,7 +18,10 @@ from carromlab.rules import GameState, ShotOutcome, crokinole, hikone, icf, onli
 _OPTIONS = {
     "icf": lambda rng: {"players": int(rng.choice([2, 4])), "options": icf.ICFOptions(own_last_coin=str(rng.choice(["shooter_loses_3", "opponent_gains_3"])))},
     "online": lambda rng: {"rules": online.OnlineHouseRules(next_board_first=str(rng.choice(["alternate", "loser"])))},
-    "hikone": lambda rng: {"players": int(rng.choice([2, 4])), "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)))},
+    "hikone": lambda rng: {
+        "players": int(rng.choice([2, 4])),
+        "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)), first_hit_only=bool(rng.integers(2))),
+    },
     "crokinole": lambda rng: {
         "players": int(rng.choice([2, 4])),
         "options": crokinole.CrokinoleOptions(discs_per_player=int(rng.integers(1, 5)), game_target=int(rng.choice([20, 60, 120]))),
@@ -143,6 +146,8 @@ def _moving_outcome(rng: np.random.Generator, s: GameState, *, fates: tuple[str,
     return ShotOutcome(
         pocketed=tuple(pocketed), striker_fate=fate, left_board=tuple(left), on_frame=tuple(on_frame),
         striker_touched=tuple(touched), cushion_first=bool(rng.random() < 0.3),
+        # the frame beyond the area line after some of the hits (HIK-9), or derived
+        touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 else None,
         striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left else True,
         final_positions=final if rng.random() < 0.3 else None,
     )  # fmt: skip

@@ -97,7 +97,7 @@ def test_batch_outcomes_agree_with_single_shots(variant, rng):
     rulings (fouls, turn)."""
     from carromlab import simulate_batch
     from carromlab.rules import snap_placement
-    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+    from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch
 
     mod = {"icf": icf, "hikone": hikone, "crokinole": crokinole}[variant]
     state = mod.new_game()
@@ -114,7 +114,7 @@ def test_batch_outcomes_agree_with_single_shots(variant, rng):
     angle = rng.uniform(1.2, 1.95, n)
     speed = rng.uniform(1.0, 6.0 if variant != "crokinole" else 2.0, n)
     batch = simulate_batch(scene, xs, ys, angle, speed, details=True, final_positions=True,
-                           forward=forward_of(state), carriers=(scene.striker,))  # fmt: skip
+                           forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state))  # fmt: skip
     outs = outcomes_from_batch(batch, state, ids)
     for k in range(n):
         res = simulate(scene, Shot(xs[k], ys[k], angle[k], speed[k]))
@@ -161,7 +161,7 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     from carromlab import simulate_batch
     from carromlab.rules import snap_placement
     from carromlab.rules.arrays import GameArrays, OutcomeArrays
-    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+    from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch
 
     state = _states()[key]
     scene, ids = scene_for(state)
@@ -173,10 +173,10 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     speed = rng.uniform(0.5, 7.0 if key != "crokinole" else 2.0, n)
     spin = rng.uniform(-30.0, 30.0, n)
     batch = simulate_batch(scene, xs, ys, angle, speed, spin, workers=1, details=True, final_positions=True,
-                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,))  # fmt: skip
+                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state))  # fmt: skip
     outs = outcomes_from_batch(batch, state, ids)
     singles = [outcome_from_result(simulate(scene, Shot(*a)), state, ids) for a in zip(xs, ys, angle, speed, spin)]
-    several = 0
+    several = framed = 0
     for b, e in zip(outs, singles):
         assert [(p.piece_id, p.kind, p.hole) for p in b.pocketed] == [(p.piece_id, p.kind, p.hole) for p in e.pocketed]
         assert [p.time for p in b.pocketed] == pytest.approx([p.time for p in e.pocketed], rel=1e-6)
@@ -184,6 +184,8 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
         assert b.striker_touched[:1] == e.striker_touched[:1] and set(b.striker_touched) == set(e.striker_touched)
         several += len(e.striker_touched) > 1
         assert (b.striker_fate, b.left_board, b.cushion_first) == (e.striker_fate, e.left_board, e.cushion_first)
+        assert set(b.touched_before_frame) == set(e.touched_before_frame)
+        framed += set(e.touched_before_frame) != set(e.striker_touched)
         assert b.striker_left_baseline == e.striker_left_baseline
         assert (b.chain, b.striker) == (tuple(sorted(e.chain)), e.striker)
         fb, fe = b.final_positions.sort_values("id"), e.final_positions.sort_values("id")
@@ -191,9 +193,10 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
         on = fe["on_board"].to_numpy()
         np.testing.assert_allclose(fb[["x", "y"]].to_numpy()[on], fe[["x", "y"]].to_numpy()[on], rtol=0, atol=1e-12)
     assert several > 0  # the shots exercise later direct hits
+    assert framed > 0 or key == "crokinole"  # and hits after the frame (no cushion on a crokinole board)
     games = GameArrays.from_states([state] * n)
     arrays, reference = OutcomeArrays.from_batch(batch, games, ids), OutcomeArrays.from_outcomes(singles, games)
-    for name in ("fell", "first_touch", "fate", "left_board", "striker_left_baseline", "touched", "cushion_first", "chain", "striker"):
+    for name in ("fell", "first_touch", "fate", "left_board", "striker_left_baseline", "touched", "cushion_first", "touched_before_frame", "chain", "striker"):
         np.testing.assert_array_equal(getattr(arrays, name), getattr(reference, name), err_msg=name)
     np.testing.assert_allclose(arrays.final_xy, reference.final_xy, rtol=0, atol=1e-12)
 
@@ -206,7 +209,7 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9():
     from carromlab.match.game import Game
     from carromlab.match.lockstep import step
     from carromlab.match.policies import RandomPolicy
-    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+    from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch
     from carromlab.rules.hikone import inside_own_area
 
     state = hikone.new_game(players=4)
@@ -221,9 +224,10 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9():
     assert single.striker_touched[:2] == (1, 2) and not single.cushion_first
     scene, ids = scene_for(state)
     batch = simulate_batch(scene, shot.x, shot.y, shot.angle, shot.speed, details=True, final_positions=True,
-                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,))  # fmt: skip
+                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state))  # fmt: skip
     assert set(outcomes_from_batch(batch, state, ids)[0].striker_touched) == set(single.striker_touched)
     reference = adjudicate(state, single)
+    assert single.touched_before_frame[:2] == (1, 2) and "HIK-9" in reference.rule_ids
     game = Game(state, RandomPolicy(), seed=0)
     (played,) = step([game], [(shot, "scripted")])
     assert played.executed.shot == shot
@@ -231,3 +235,86 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9():
     assert set(played.fouls) == {f.rule for f in reference.fouls}
     assert played.turn_continues == reference.turn_continues
     assert played.after == reference.state
+
+
+def _sparse_doubles(places):
+    """A Hikone doubles game (south shooting) with the jack off every path and only the
+    given pucks on the board (the others pocketed)."""
+    from .rules_testkit import move, put
+
+    state = hikone.new_game(players=4)
+    places = {0: (0.22, 0.05), **places}
+    state = move(state, "pocketed", *(p.id for p in state.pieces if p.id not in places))
+    for pid, (x, y) in places.items():
+        state = put(state, pid, x, y)
+    return state
+
+
+def _both_paths(state, shot):
+    """The event-log outcome of a shot and its striker impacts (disc or cushion), after
+    checking that the batch reads the same direct hits and gets the same ruling."""
+    from carromlab import simulate_batch
+    from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch
+
+    res, single = _play(state, shot)
+    scene, ids = scene_for(state)
+    batch = simulate_batch(scene, shot.x, shot.y, shot.angle, shot.speed, details=True, final_positions=True,
+                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,),
+                           frame_reach=frame_reach_of(state))  # fmt: skip
+    (b,) = outcomes_from_batch(batch, state, ids)
+    assert set(b.striker_touched) == set(single.striker_touched)
+    assert set(b.touched_before_frame) == set(single.touched_before_frame)
+    assert adjudicate(state, b).rule_ids == adjudicate(state, single).rule_ids
+    ev = res.events
+    impacts = ev[((ev["disc"] == res.striker_id) | (ev["other"] == res.striker_id)) & ev["kind"].isin(["disc", "cushion"])]
+    return single, impacts
+
+
+def test_front_frame_first_makes_the_hit_inside_indirect_rule_hik9():
+    """rule HIK-9: the striker goes to the front frame and comes back onto puck 1, which
+    lies wholly inside the own area: allowed (via a frame outside the area line)."""
+    state = _sparse_doubles({1: (0.1, -0.26)})
+    out, impacts = _both_paths(state, Shot(-0.1, -0.22, math.atan2(0.505, 0.1), 3.0))
+    assert impacts["kind"].tolist()[:2] == ["cushion", "disc"] and impacts["y"].iat[0] > 0.28
+    assert out.striker_touched == (1,) and out.touched_before_frame == ()
+    assert "HIK-9" not in adjudicate(state, out).rule_ids
+
+
+def test_outside_puck_then_frame_then_inside_puck_is_allowed_rule_hik9():
+    """rule HIK-9: the striker hits puck 5 outside the area, then the front and side
+    frames, then puck 1 wholly inside the area: the later hit is via the frame, so it is
+    allowed although it is a direct striker hit."""
+    state = _sparse_doubles({1: (0.1, -0.26), 5: (0.0, 0.22)})
+    line_y = state.board.area_line("south").line.y0
+    out, impacts = _both_paths(state, Shot(-0.1, -0.22, 1.2877, 4.0))
+    assert out.striker_touched[:2] == (5, 1) and out.touched_before_frame == (5,)
+    k = list(scene_for(state)[1]).index(1)  # puck 1's scene id
+    between = impacts.iloc[1 : ((impacts["disc"] == k) | (impacts["other"] == k)).to_numpy().argmax()]
+    assert (between["kind"] == "cushion").any() and (between["y"] > line_y).all()
+    assert "HIK-9" not in adjudicate(state, out).rule_ids
+
+
+def test_side_frame_first_makes_the_hit_inside_indirect_rule_hik9():
+    """rule HIK-9: the striker bounces off the side frame (a frame "outside the area
+    line", seed 001, even level with the area) and then hits puck 1 wholly inside the
+    area: allowed."""
+    state = _sparse_doubles({1: (0.2, -0.27)})
+    line_y = state.board.area_line("south").line.y0
+    out, impacts = _both_paths(state, Shot(0.0, -0.22, -0.097, 2.0))
+    assert impacts["kind"].tolist()[:2] == ["cushion", "disc"]
+    assert impacts["x"].iat[0] > 0.28 and impacts["y"].iat[0] < line_y  # the east frame, level with the area
+    assert out.cushion_first and out.striker_touched == (1,) and out.touched_before_frame == ()
+    assert "HIK-9" not in adjudicate(state, out).rule_ids
+
+
+def test_own_frame_first_does_not_make_it_indirect_rule_hik9():
+    """rule HIK-9: the striker bounces off the shooter's own frame and then hits puck 1
+    wholly inside the area: a foul, though the frame came first (``cushion_first``)."""
+    state = _sparse_doubles({1: (0.2, -0.265)})
+    h = state.board.half_size
+    out, impacts = _both_paths(state, Shot(0.0, -0.22, -0.4, 2.0))
+    assert impacts["kind"].tolist()[:2] == ["cushion", "disc"]
+    assert impacts["y"].iat[0] == pytest.approx(-h + state.radius("striker"), abs=1e-9)  # the south frame
+    assert out.cushion_first and out.touched_before_frame == (1,)
+    ruling = adjudicate(state, out)
+    assert [f.rule for f in ruling.fouls] == ["HIK-9"] and not ruling.turn_continues

@@ -202,6 +202,47 @@ def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
     assert hikone.adjudicate(singles, shot(singles, 1)).fouls == ()
 
 
+def test_hik_9_a_later_direct_hit_inside_counts_unless_the_frame_came_between(doubles):
+    """rule HIK-9: any direct hit counts, not only the first: the striker hits puck 5
+    outside the area, then puck 1 inside it. Via a side or front frame in between
+    (``touched_before_frame`` stops before puck 1) it is allowed."""
+    later = ShotOutcome(striker_touched=(5, 1))
+    assert later.touched_before_frame == (5, 1)
+    r = hikone.adjudicate(doubles, later)
+    assert [f.rule for f in r.fouls] == ["HIK-9"] and not r.turn_continues and r.next_shooter == 1
+    framed = ShotOutcome(striker_touched=(5, 1), touched_before_frame=(5,))
+    assert hikone.adjudicate(doubles, framed).fouls == ()
+
+
+def test_hik_9_option_only_the_first_hit_can_be_direct(doubles):
+    """rule HIK-9, the other reading of seed 001 (HikoneOptions(first_hit_only=True)):
+    after a first hit on puck 5 outside the area, the striker's hit on puck 1 inside it
+    is indirect; a first hit on puck 1 is still a foul."""
+    s = doubles.with_(options=HikoneOptions(first_hit_only=True))
+    assert hikone.adjudicate(s, ShotOutcome(striker_touched=(5, 1))).fouls == ()
+    assert "HIK-9" in hikone.adjudicate(s, ShotOutcome(striker_touched=(1, 5))).rule_ids
+    assert "HIK-9" not in hikone.adjudicate(s, ShotOutcome(striker_touched=(1,), touched_before_frame=())).rule_ids
+
+
+@pytest.mark.parametrize("pid", [JACK, 2], ids=["jack", "opponent puck"])
+def test_hik_9_the_jack_or_either_colour_inside_counts(doubles, pid):
+    """rule HIK-9: a puck of either colour or the jack lying wholly inside the own area."""
+    s = put(doubles, pid, -0.1, -0.265)
+    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(5, pid)))
+    assert [f.rule for f in r.fouls] == ["HIK-9"]
+    assert r.state.piece(pid).position == (-0.1, -0.265)
+
+
+@pytest.mark.parametrize(("overlap", "foul"), [(1e-4, False), (-1e-4, True)], ids=["over the line", "wholly inside"])
+def test_hik_9_a_piece_partly_inside_is_on_the_line(doubles, overlap, foul):
+    """rule HIK-9: a puck overlapping the area line seen from above (0.1 mm) may be hit
+    directly; 0.1 mm short of the line it lies wholly inside."""
+    line_y = doubles.board.area_line("south").line.y0
+    s = put(doubles, 1, 0.1, line_y - doubles.radius("red") + overlap)
+    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(1,)))
+    assert ("HIK-9" in r.rule_ids) == foul
+
+
 # ---------------------------------------------------------------------------- HIK-10
 def test_hik_10_at_time_fewer_pucks_wins_after_the_round(game):
     s = hikone.call_time(all_but(game, "red", 5))

@@ -46,6 +46,8 @@ def test_outcome_copies_final_positions():
         ({"pocketed": [(19, "striker", 0, 0.1)]}, "striker_fate"),
         ({"timed_out": True, "left_board": (1,)}, "timed_out"),
         ({"cushion_first": 1}, "cushion_first"),
+        ({"striker_touched": (3,), "touched_before_frame": (4,)}, "touched_before_frame"),
+        ({"striker_touched": (3,), "touched_before_frame": (3, 3)}, "repeat"),
         ({"final_positions": pd.DataFrame({"id": [1]})}, "final_positions"),
         ({"final_positions": pd.DataFrame({"id": [1], "kind": ["white"], "x": [float("nan")], "y": [0.0], "on_board": [True]})}, "final_positions.x"),
     ],
@@ -140,6 +142,7 @@ def test_placement_bad_inputs_name_the_parameter(game):
         (lambda: ICFOptions(own_last_coin="nobody"), "own_last_coin"),
         (lambda: crokinole.CrokinoleOptions(discs_per_player=0), "discs_per_player"),
         (lambda: hikone.HikoneOptions(void_pucks_with_jack=1), "void_pucks_with_jack"),
+        (lambda: hikone.HikoneOptions(first_hit_only="yes"), "first_hit_only"),
     ],
 )
 def test_bad_game_setup_names_the_parameter(factory, match):

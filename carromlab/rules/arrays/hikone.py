@@ -26,15 +26,15 @@ def inside_own_area(games: GameArrays, xy: npt.NDArray[np.float64], radius: npt.
     ----------
     games : GameArrays
         The games (their shooters' sides).
-    xy : numpy.ndarray, shape (N, 2)
-        One disc centre per game, m.
-    radius : array_like, shape (N,)
+    xy : numpy.ndarray, shape (N, ..., 2)
+        Disc centres, m: one or more per game (row ``g`` seen by game ``g``'s shooter).
+    radius : array_like, shape (N, ...) or broadcasting to it
         Disc radii, m.
     """
-    depth = np.full(len(games), np.nan)
+    depth = np.full(xy.shape[:-1], np.nan)
     for seat, side in enumerate(games.seat_sides):
         rows = games.shooter == seat
-        depth[rows] = games.board.side_coordinates(side, xy[rows, 0], xy[rows, 1])[1]
+        depth[rows] = games.board.side_coordinates(side, xy[rows, ..., 0], xy[rows, ..., 1])[1]
     return depth + np.asarray(radius) < games.board.marks.area_line_offset
 
 
@@ -51,11 +51,12 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     timed = o.timed_out
     led.note(timed, "HIK-10")
 
-    first = np.maximum(o.first_touch, 0)
-    hit_inside = (
-        ~timed & (games.n_players == 4) & (o.first_touch >= 0) & ~o.cushion_first
-        & inside_own_area(games, games.xy[rows, first], games.radius_of()[first])
-    )  # fmt: skip
+    direct = o.touched_before_frame
+    if games.options.first_hit_only:
+        direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
+    hit_inside = ~timed & (games.n_players == 4) & (
+        direct & inside_own_area(games, games.xy, games.radius_of()[None, :])
+    ).any(axis=1)
     led.foul(hit_inside, "HIK-9")
     led.penalty(hit_inside, team, 1, "HIK-9")
 

@@ -59,6 +59,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         (named & ~on, "it names a piece that is not on the board"),
         (lying & (games.where != BOARD), "the striker touched a piece that was not lying on the board"),
         (~np.isnan(outcomes.final_xy[..., 0]) & ~on, "final positions put on the board a piece that was not there"),
+        (outcomes.touched_before_frame & ~outcomes.touched, "touched before the frame a piece the striker did not touch"),
     )
     for bad, message in checks:
         if bad.any():

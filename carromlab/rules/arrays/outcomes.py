@@ -81,7 +81,11 @@ class OutcomeArrays:
     touched : numpy.ndarray of bool, shape (N, P)
         Pieces the striker touched directly.
     cushion_first : numpy.ndarray of bool, shape (N,)
-        The striker hit the frame before any piece (HIK-9).
+        The striker hit the frame before any piece.
+    touched_before_frame : numpy.ndarray of bool, shape (N, P)
+        Pieces the striker hit before its first hit on a frame other than the
+        shooter's own (Hikone; elsewhere before its first cushion hit): the direct hits
+        of HIK-9.
     chain : numpy.ndarray of bool, shape (N, P)
         Crokinole: discs struck by the disc played directly or through own discs (CRK-3).
     final_xy : numpy.ndarray of float64, shape (N, P, 2)
@@ -100,6 +104,7 @@ class OutcomeArrays:
     striker_left_baseline: npt.NDArray[np.bool_]
     touched: npt.NDArray[np.bool_]
     cushion_first: npt.NDArray[np.bool_]
+    touched_before_frame: npt.NDArray[np.bool_]
     chain: npt.NDArray[np.bool_]
     final_xy: npt.NDArray[np.float64]
     striker: npt.NDArray[np.int64]
@@ -132,7 +137,7 @@ class OutcomeArrays:
             raise ValueError(f"The 'outcomes' parameter must hold {n} ShotOutcome objects, one per game. Got {len(outcomes)}.")
         fell = np.zeros((n, p + 1), np.int16)
         left, frame = np.zeros((n, p), np.int16), np.zeros((n, p), np.int16)
-        touched, chain = np.zeros((n, p), bool), np.zeros((n, p), bool)
+        touched, chain, before = np.zeros((n, p), bool), np.zeros((n, p), bool), np.zeros((n, p), bool)
         final = np.full((n, p, 2), np.nan)
         crokinole = games.variant == "crokinole"
 
@@ -150,6 +155,8 @@ class OutcomeArrays:
                 frame[g, col(pid, "on_frame")] = k
             for pid in o.striker_touched:
                 touched[g, col(pid, "striker_touched")] = True
+            for pid in o.touched_before_frame:
+                before[g, col(pid, "touched_before_frame")] = True
             for pid in o.chain:
                 chain[g, col(pid, "chain")] = True
             if o.final_positions is not None:
@@ -165,6 +172,7 @@ class OutcomeArrays:
             striker_left_baseline=np.array([o.striker_left_baseline for o in outcomes], bool),
             touched=touched,
             cushion_first=np.array([o.cushion_first for o in outcomes], bool),
+            touched_before_frame=before,
             chain=chain,
             final_xy=final,
             striker=np.array([-1 if o.striker is None else o.striker for o in outcomes], np.int64),
@@ -177,7 +185,8 @@ class OutcomeArrays:
         a ShotOutcome per shot.
 
         The same reading as :func:`carromlab.rules.engine_bridge.outcomes_from_batch`:
-        the striker touched the pieces of its ``striker_touched_mask`` directly, it left
+        the striker touched the pieces of its ``striker_touched_mask`` directly, those of
+        its ``striker_direct_mask`` before a cushion hit beyond ``frame_reach`` (HIK-9), it left
         the baseline area when its centre went beyond the shooter's inner baseline
         (ICF-16), pieces fell in order of capture time (then scene order).
 
@@ -185,7 +194,7 @@ class OutcomeArrays:
         ----------
         batch : pandas.DataFrame
             From :func:`carromlab.simulate_batch` with ``details=True`` and
-            ``final_positions=True`` (``forward`` and ``carriers`` as for
+            ``final_positions=True`` (``forward``, ``carriers`` and ``frame_reach`` as for
             :func:`~carromlab.rules.engine_bridge.outcomes_from_batch`), one row per game.
         games : GameArrays
             The games the shots were played from.
@@ -199,7 +208,7 @@ class OutcomeArrays:
         ValueError
             If the batch lacks the detailed columns or its length differs from the games'.
         """
-        need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask"}
+        need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
         need |= {"ditch_mask", "first_contact", "striker_fate"}
         if not need <= set(batch.columns) or not {"final_xy", "pocket", "t_out"} <= set(batch.attrs):
             raise ValueError("The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True).")
@@ -226,8 +235,9 @@ class OutcomeArrays:
         left[rows, slot] = _rank(ditched[:, :m])
         first = batch["first_contact"].to_numpy().astype(np.int64)
         first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
-        touched, chain = np.zeros((n, p + 2), bool), np.zeros((n, p + 2), bool)
+        touched, chain, before = (np.zeros((n, p + 2), bool) for _ in range(3))
         touched[rows, slot] = _bits(batch["striker_touched_mask"].to_numpy(), m) & used[:, :m]
+        before[rows, slot] = _bits(batch["striker_direct_mask"].to_numpy(), m) & used[:, :m]
         if games.variant == "crokinole":
             chain[rows, slot] = _bits(batch["chain_mask"].to_numpy(), m) & used[:, :m]
         fate_names = batch["striker_fate"].cat.categories
@@ -242,6 +252,7 @@ class OutcomeArrays:
             striker_left_baseline=batch["striker_reach"].to_numpy() > _baseline_reach(games).astype(np.float32),
             touched=touched[:, :p],
             cushion_first=(batch["striker_first"] == "cushion").to_numpy(),
+            touched_before_frame=before[:, :p],
             chain=chain[:, :p],
             final_xy=final[:, :p],
             striker=played,
