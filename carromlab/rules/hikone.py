@@ -44,20 +44,21 @@ class HikoneOptions:
         penalty pucks, as seed 001 says for any such shot (HIK-6; default True). False
         voids them only when they were the last ones (HIK-6 read narrowly); otherwise
         they count and the jack penalty is the 5 pucks of HIK-5.
-    first_hit_only : bool
-        HIK-9 in doubles. False (default, the digest's reading): every direct striker
-        hit on a piece wholly inside the own area is a foul, until the striker has hit
-        a frame other than the shooter's own (the sides or the front). True: seed
-        001's "indirectly, by first hitting a puck or the jack outside the area line"
-        also covers the striker's own later hits, so only its first contact (before
-        such a frame) can be a direct hit.
+    every_direct_hit : bool
+        HIK-9 in doubles. False (default, seed 001): the striker may hit a piece inside
+        the own area "indirectly, by first hitting a puck or the jack outside the area
+        line, or the frame outside it (the sides or the front)", so only its first
+        contact can be a direct hit, and not after such a frame. True (a stricter
+        reading of the digest's "must not directly hit"): every striker hit on a piece
+        wholly inside the own area is a foul until the striker has hit such a frame,
+        also after a first hit outside the area.
     """
 
     void_pucks_with_jack: bool = True
-    first_hit_only: bool = False
+    every_direct_hit: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("void_pucks_with_jack", "first_hit_only"):
+        for name in ("void_pucks_with_jack", "every_direct_hit"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"The {name!r} parameter must be a bool. Got {getattr(self, name)!r} instead.")
 
@@ -250,7 +251,7 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
         led.note("HIK-10")
         return _finish(state, led, False)
     direct = outcome.touched_before_frame
-    if state.options.first_hit_only:
+    if not state.options.every_direct_hit:
         direct = tuple(pid for pid in direct if pid == outcome.first_touch)
     inside = [pid for pid in direct if state.n_players == 4 and _lies_inside(state, seat, pid)]
     if inside:

@@ -20,7 +20,7 @@ _OPTIONS = {
     "online": lambda rng: {"rules": online.OnlineHouseRules(next_board_first=str(rng.choice(["alternate", "loser"])))},
     "hikone": lambda rng: {
         "players": int(rng.choice([2, 4])),
-        "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)), first_hit_only=bool(rng.integers(2))),
+        "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)), every_direct_hit=bool(rng.integers(2))),
     },
     "crokinole": lambda rng: {
         "players": int(rng.choice([2, 4])),

@@ -201,9 +201,11 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     np.testing.assert_allclose(arrays.final_xy, reference.final_xy, rtol=0, atol=1e-12)
 
 
-def test_second_direct_hit_inside_the_own_area_rule_hik9():
+@pytest.mark.parametrize("every_direct_hit", [False, True], ids=["seed reading", "every direct hit"])
+def test_second_direct_hit_inside_the_own_area_rule_hik9(every_direct_hit):
     """rule HIK-9 in doubles: the striker first hits a puck outside the own area line,
-    then directly a puck lying wholly inside it. The lockstep path (batch, arrays) and
+    then a puck lying wholly inside it: indirect by seed 001 (no foul), a foul under
+    ``HikoneOptions(every_direct_hit=True)``. The lockstep path (batch, arrays) and
     adjudicate on the event-log outcome see both hits and rule alike."""
     from carromlab import simulate_batch
     from carromlab.match.game import Game
@@ -216,7 +218,7 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9():
     pcs = list(state.pieces)
     pcs[1] = pcs[1].__class__(1, pcs[1].kind, "board", 0.0, -0.20, None)  # outside the area line
     pcs[2] = pcs[2].__class__(2, pcs[2].kind, "board", 0.06, -0.262, None)  # wholly inside it
-    state = state.with_(pieces=tuple(pcs))
+    state = state.with_(pieces=tuple(pcs), options=hikone.HikoneOptions(every_direct_hit=every_direct_hit))
     r = state.radius(pcs[2].kind)
     assert not inside_own_area(state, 0, 0.0, -0.20, r) and inside_own_area(state, 0, 0.06, -0.262, r)
     shot = Shot(-0.031249014344475426, -0.22024819850417154, -0.2, 1.0)
@@ -227,7 +229,7 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9():
                            final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state))  # fmt: skip
     assert set(outcomes_from_batch(batch, state, ids)[0].striker_touched) == set(single.striker_touched)
     reference = adjudicate(state, single)
-    assert single.touched_before_frame[:2] == (1, 2) and "HIK-9" in reference.rule_ids
+    assert single.touched_before_frame[:2] == (1, 2) and ("HIK-9" in reference.rule_ids) == every_direct_hit
     game = Game(state, RandomPolicy(), seed=0)
     (played,) = step([game], [(shot, "scripted")])
     assert played.executed.shot == shot

@@ -202,33 +202,36 @@ def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
     assert hikone.adjudicate(singles, shot(singles, 1)).fouls == ()
 
 
-def test_hik_9_a_later_direct_hit_inside_counts_unless_the_frame_came_between(doubles):
-    """rule HIK-9: any direct hit counts, not only the first: the striker hits puck 5
-    outside the area, then puck 1 inside it. Via a side or front frame in between
-    (``touched_before_frame`` stops before puck 1) it is allowed."""
+def test_hik_9_after_a_first_hit_outside_the_area_the_next_hits_are_indirect(doubles):
+    """rule HIK-9 (seed 001: "indirectly, by first hitting a puck outside the area line"):
+    the striker hits puck 5 outside the area, then puck 1 inside it: allowed. A first
+    hit on puck 1 is a foul, also when puck 5 follows."""
+    assert hikone.adjudicate(doubles, ShotOutcome(striker_touched=(5, 1))).fouls == ()
+    r = hikone.adjudicate(doubles, ShotOutcome(striker_touched=(1, 5)))
+    assert [f.rule for f in r.fouls] == ["HIK-9"] and not r.turn_continues and r.next_shooter == 1
+    # a side or front frame before the first contact makes it indirect too
+    assert hikone.adjudicate(doubles, ShotOutcome(striker_touched=(1,), touched_before_frame=())).fouls == ()
+
+
+def test_hik_9_option_every_direct_hit_counts_unless_the_frame_came_between(doubles):
+    """rule HIK-9, the stricter reading (HikoneOptions(every_direct_hit=True)): the
+    striker's hit on puck 1 inside the area after a first hit on puck 5 outside it is
+    still direct, unless a side or front frame came between (``touched_before_frame``
+    stops before puck 1)."""
+    s = doubles.with_(options=HikoneOptions(every_direct_hit=True))
     later = ShotOutcome(striker_touched=(5, 1))
     assert later.touched_before_frame == (5, 1)
-    r = hikone.adjudicate(doubles, later)
+    r = hikone.adjudicate(s, later)
     assert [f.rule for f in r.fouls] == ["HIK-9"] and not r.turn_continues and r.next_shooter == 1
     framed = ShotOutcome(striker_touched=(5, 1), touched_before_frame=(5,))
-    assert hikone.adjudicate(doubles, framed).fouls == ()
-
-
-def test_hik_9_option_only_the_first_hit_can_be_direct(doubles):
-    """rule HIK-9, the other reading of seed 001 (HikoneOptions(first_hit_only=True)):
-    after a first hit on puck 5 outside the area, the striker's hit on puck 1 inside it
-    is indirect; a first hit on puck 1 is still a foul."""
-    s = doubles.with_(options=HikoneOptions(first_hit_only=True))
-    assert hikone.adjudicate(s, ShotOutcome(striker_touched=(5, 1))).fouls == ()
-    assert "HIK-9" in hikone.adjudicate(s, ShotOutcome(striker_touched=(1, 5))).rule_ids
-    assert "HIK-9" not in hikone.adjudicate(s, ShotOutcome(striker_touched=(1,), touched_before_frame=())).rule_ids
+    assert hikone.adjudicate(s, framed).fouls == ()
 
 
 @pytest.mark.parametrize("pid", [JACK, 2], ids=["jack", "opponent puck"])
 def test_hik_9_the_jack_or_either_colour_inside_counts(doubles, pid):
     """rule HIK-9: a puck of either colour or the jack lying wholly inside the own area."""
     s = put(doubles, pid, -0.1, -0.265)
-    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(5, pid)))
+    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(pid, 5)))
     assert [f.rule for f in r.fouls] == ["HIK-9"]
     assert r.state.piece(pid).position == (-0.1, -0.265)
 

@@ -142,7 +142,7 @@ def test_placement_bad_inputs_name_the_parameter(game):
         (lambda: ICFOptions(own_last_coin="nobody"), "own_last_coin"),
         (lambda: crokinole.CrokinoleOptions(discs_per_player=0), "discs_per_player"),
         (lambda: hikone.HikoneOptions(void_pucks_with_jack=1), "void_pucks_with_jack"),
-        (lambda: hikone.HikoneOptions(first_hit_only="yes"), "first_hit_only"),
+        (lambda: hikone.HikoneOptions(every_direct_hit="yes"), "every_direct_hit"),
     ],
 )
 def test_bad_game_setup_names_the_parameter(factory, match):

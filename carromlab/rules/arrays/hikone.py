@@ -52,7 +52,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.note(timed, "HIK-10")
 
     direct = o.touched_before_frame
-    if games.options.first_hit_only:
+    if not games.options.every_direct_hit:
         direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
     hit_inside = ~timed & (games.n_players == 4) & (
         direct & inside_own_area(games, games.xy, games.radius_of()[None, :])
