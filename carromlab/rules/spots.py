@@ -107,7 +107,10 @@ def nearest_free_spot(
         ax = np.arange(-n, n + 1) * step
         gx, gy = np.meshgrid(tx + ax, ty + ax)
         d = np.hypot(gx - tx, gy - ty)
-        ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, discs)
+        # only the discs reaching into the window can block one of its spots
+        reach = n * step + discs[:, 2] + radius
+        near = discs[(np.abs(discs[:, 0] - tx) < reach) & (np.abs(discs[:, 1] - ty) < reach)]
+        ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, near)
         for hole in board.holes:
             ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
         if within is not None:
