@@ -92,7 +92,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    after = rulings.state.to_states()
+    after = rulings.state.to_states(before, [g.state.pieces for g in games])
     truncated = batch["truncated"].to_numpy()
     played = [_played(g, k, executed[k], after[k], outcomes, rulings, bool(truncated[k])) for k, g in enumerate(games)]
     for g, p, name in zip(games, played, names):
