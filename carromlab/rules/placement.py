@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
+from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
@@ -171,10 +172,8 @@ def _packed(regions: Sequence[Region]) -> FloatArray:
     return out
 
 
-#: Largest (queries x candidates x discs) block of the nearest-candidate search.
-_BLOCK = 2**22
-#: Candidates nearest a centre tried first (all of them if these are all blocked).
-_NEAREST = 2048
+#: Largest (centres x candidates) of a brute-force nearest-candidate search; beyond, a k-d tree.
+_BRUTE = 2**18
 
 
 def nearest_spots(
@@ -187,8 +186,10 @@ def nearest_spots(
     centre is its own spot. For the others, the nearest candidate of the region's area
     that meets the area's constraints and clears the region's discs is refined by 40
     bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
-    is shared by the queries of one area: the candidates' constraints are evaluated once
-    per area (cached) and only the discs near the area take part in the search.
+    is shared: the candidates' constraints on the marks are evaluated once per area
+    (cached), the discs once per region (only those near the area), and the nearest clear
+    candidate is found by brute force for a region's few centres or by a k-d tree for
+    many.
 
     Parameters
     ----------
@@ -224,37 +225,32 @@ def nearest_spots(
     for area, q in groups:
         q = q[~ok[q]]
         if q.size:
-            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q])
+            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q], which[q])
     return sx, sy, ok
 
 
-def _nearest_unblocked(
-    cx: FloatArray, cy: FloatArray, qx: FloatArray, qy: FloatArray, discs: FloatArray, r: float, m: int
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """Index of the candidate nearest each centre among its ``m`` nearest that clear
-    its discs, and whether there is one."""
-    best = np.zeros(qx.size, dtype=np.intp)
-    found = np.zeros(qx.size, dtype=bool)
-    m = min(m, cx.size)
-    step = max(_BLOCK // (m * max(discs.shape[1], 1)), 1)
-    for s in range(0, qx.size, step):
-        b = slice(s, s + step)
-        dist = (cx[None, :] - qx[b, None]) ** 2 + (cy[None, :] - qy[b, None]) ** 2
-        pick = np.argpartition(dist, m - 1, axis=1)[:, :m] if m < cx.size else np.broadcast_to(np.arange(m), dist.shape)
-        px, py, dist = cx[pick], cy[pick], np.take_along_axis(dist, pick, axis=1)
-        d = discs[b, None, :, :]
-        # squared distances: a candidate within round-off of a disc's reach may be taken
-        # for blocked; the bisection tests with clear_of's own comparison
-        gap = (px[..., None] - d[..., 0]) ** 2 + (py[..., None] - d[..., 1]) ** 2 - (d[..., 2] + r + d[..., 3]) ** 2
-        dist = np.where((gap < 1e-15).any(axis=-1), np.inf, dist)
-        k = np.argmin(dist, axis=1)
-        rows = np.arange(dist.shape[0])
-        best[b], found[b] = pick[rows, k], np.isfinite(dist[rows, k])
-    return best, found
+def _nearest_clear(
+    cx: FloatArray, cy: FloatArray, qx: FloatArray, qy: FloatArray, discs: FloatArray, r: float
+) -> tuple[npt.NDArray[np.intp], bool]:
+    """Index of the candidate nearest each centre among those clearing ``discs`` (rows x,
+    y, radius, margin; m), and whether any does: by brute force for few centres, by a
+    k-d tree for many."""
+    reach = discs[:, 2] + r + discs[:, 3]
+    # squared distances: a candidate within round-off of a disc's reach may be taken for
+    # blocked; the bisection tests with clear_of's own comparison
+    gap = (cx[:, None] - discs[:, 0]) ** 2 + (cy[:, None] - discs[:, 1]) ** 2 - reach**2
+    free = np.flatnonzero(~(gap < 1e-15).any(axis=1))
+    if not free.size:
+        return np.zeros(qx.size, dtype=np.intp), False
+    fx, fy = cx[free], cy[free]
+    if qx.size * free.size <= _BRUTE:
+        return free[np.argmin((fx[None, :] - qx[:, None]) ** 2 + (fy[None, :] - qy[:, None]) ** 2, axis=1)], True
+    return free[cKDTree(np.column_stack([fx, fy])).query(np.column_stack([qx, qy]))[1]], True
 
 
-def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """The nearest legal spots of illegal centres of one area (see :func:`nearest_spots`)."""
+def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """The nearest legal spots of illegal centres of one area, ``which`` naming each
+    centre's region (whose discs are ``discs[k]``) (see :func:`nearest_spots`)."""
     cx, cy = area.allowed
     if not cx.size:
         return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)
@@ -266,10 +262,11 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tu
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    best, found = _nearest_unblocked(cx, cy, qx, qy, close, r, _NEAREST)
-    if not found.all():  # every one of the nearest candidates is blocked: search them all
-        lost = np.flatnonzero(~found)
-        best[lost], found[lost] = _nearest_unblocked(cx, cy, qx[lost], qy[lost], close[lost], r, cx.size)
+    best = np.zeros(qx.size, dtype=np.intp)
+    found = np.zeros(qx.size, dtype=bool)
+    for w in np.unique(which):  # the centres of one region share its discs
+        q = np.flatnonzero(which == w)
+        best[q], found[q] = _nearest_clear(cx, cy, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])], r)
     bx, by = cx[best], cy[best]
     lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
     for _ in range(40):
