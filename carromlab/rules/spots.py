@@ -37,7 +37,9 @@ def occupied(pieces: Iterable[Piece], radius: Callable[[str], float], exclude: t
     numpy.ndarray, shape (n, 3)
         Rows ``x``, ``y``, ``radius`` (m).
     """
-    rows = [(p.x, p.y, radius(p.kind)) for p in pieces if p.position is not None and p.id not in exclude]
+    sizes: dict[str, float] = {}  # radius() of each kind once
+    rows = [(p.x, p.y, sizes[p.kind] if p.kind in sizes else sizes.setdefault(p.kind, radius(p.kind)))
+            for p in pieces if p.position is not None and p.id not in exclude]
     return np.array(rows, dtype=float).reshape(-1, 3)
 
 
