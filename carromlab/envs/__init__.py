@@ -1,5 +1,5 @@
 """Reinforcement-learning environments on the match engine: one team against built-in
-opponents (Gymnasium) or every seat an agent (PettingZoo AEC).
+opponents (Gymnasium, one game or N in lockstep) or every seat an agent (PettingZoo AEC).
 
 See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 (:data:`~carromlab.envs.registration.ENV_IDS`). Modules:
@@ -10,6 +10,8 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
 ``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
+``turns.py``          :func:`agent_shots`, :func:`opponent_replies` (N games' turns)
+``vector.py``         :class:`CarromVectorEnv` (``gymnasium.vector.VectorEnv``)
 ``multi.py``          :class:`CarromAECEnv` (``pettingzoo.AECEnv``)
 ``registration.py``   :func:`register_envs`, :data:`ENV_IDS`
 ====================  ==========================================================
@@ -22,6 +24,7 @@ from .opponents import OPPONENTS, SKILLS, opponent
 from .registration import ENV_IDS, register_envs
 from .rewards import RewardWeights, shot_reward
 from .single import CarromEnv
+from .vector import CarromVectorEnv
 
 __all__ = [
     "ENV_IDS",
@@ -32,6 +35,7 @@ __all__ = [
     "SPIN_LIMIT",
     "CarromAECEnv",
     "CarromEnv",
+    "CarromVectorEnv",
     "RewardWeights",
     "action_space",
     "observation_space",

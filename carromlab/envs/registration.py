@@ -13,7 +13,9 @@ ENV_IDS = {"icf": "carromlab/ICF-v0", "online": "carromlab/Online-v0", "hikone":
 
 
 def register_envs() -> None:
-    """Register every id of :data:`ENV_IDS` with Gymnasium (again, harmlessly, if already there).
+    """Register every id of :data:`ENV_IDS` with Gymnasium (again, harmlessly, if already there):
+    ``gymnasium.make`` builds a :class:`~carromlab.envs.single.CarromEnv`,
+    ``gymnasium.make_vec`` a :class:`~carromlab.envs.vector.CarromVectorEnv`.
 
     Importing :mod:`carromlab.envs` calls it. It is also the ``carromlab`` entry of the
     ``gymnasium.envs`` entry-point group in ``pyproject.toml``, which Gymnasium before
@@ -30,4 +32,5 @@ def register_envs() -> None:
     """
     for variant, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="carromlab.envs.single:CarromEnv", kwargs={"variant": variant})
+            gymnasium.register(id=env_id, entry_point="carromlab.envs.single:CarromEnv",
+                               vector_entry_point="carromlab.envs.vector:CarromVectorEnv", kwargs={"variant": variant})

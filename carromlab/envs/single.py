@@ -14,7 +14,8 @@ from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
 from .opponents import opponent as built_in
-from .rewards import RewardWeights, shot_reward
+from .rewards import RewardWeights
+from .turns import agent_shots, opponent_replies
 
 __all__ = ["CarromEnv"]
 
@@ -26,7 +27,8 @@ class CarromEnv(gymnasium.Env):
     Each :meth:`step` plays the agent's shot (:func:`carromlab.envs.action.shot_of_action`
     of the action, executed with the agent's ``noise``), then every opponent shot until
     the agent's team is to shoot again or the game ends, each by
-    :meth:`carromlab.match.Game.shoot` (engine, rules and the piece-conservation check).
+    :meth:`carromlab.match.Game.shoot` (engine, rules and the piece-conservation check; the one-game case of
+    :mod:`carromlab.envs.turns`, which :class:`~carromlab.envs.vector.CarromVectorEnv` plays for N games).
     The observation is the agent's view after them
     (:func:`carromlab.envs.observation.observation_space`); the reward sums
     :func:`carromlab.envs.rewards.shot_reward` of the agent's team over all those shots.
@@ -121,8 +123,8 @@ class CarromEnv(gymnasium.Env):
         """
         if self.game is None or self.game.end is not None:
             raise ValueError("The episode is over or not started: call reset() first.")
-        played = self.game.shoot(shot_of_action(self.game.state, action), policy="agent")
-        reward = self._carry + shot_reward(played, self.team, self.rewards)
+        (played,), agent = agent_shots([self.game], [shot_of_action(self.game.state, action)], self.team, self.rewards)
+        reward = self._carry + float(agent[0])
         more, shots = self._opponents()
         info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": list(played.fouls),
                 "end": self.game.end}  # fmt: skip
@@ -133,8 +135,5 @@ class CarromEnv(gymnasium.Env):
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""
         assert self.game is not None
-        reward, shots = 0.0, 0
-        while self.game.end is None and self.game.state.shooter not in self._agent_seats:
-            reward += shot_reward(self.game.shoot(), self.team, self.rewards)
-            shots += 1
-        return reward, shots
+        reward, shots = opponent_replies([self.game], self._agent_seats, self.team, self.rewards)
+        return float(reward[0]), int(shots[0])

@@ -12,6 +12,7 @@ book's number, [EST] an estimate or an interpretation, [CALC] derived here.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
@@ -232,11 +233,13 @@ class Segment:
         x, y : array_like
             Point coordinates, m; broadcast against each other.
         """
-        px, py = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        px, py = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if px.shape != py.shape:
+            px, py = np.broadcast_arrays(px, py)
         dx, dy = self.x1 - self.x0, self.y1 - self.y0
         ll = dx * dx + dy * dy
         t = np.zeros_like(px) if ll == 0.0 else ((px - self.x0) * dx + (py - self.y0) * dy) / ll
-        t = np.clip(t, 0.0, 1.0)
+        t = np.minimum(np.maximum(t, 0.0), 1.0)  # clip, without np.clip's overhead on small arrays
         return np.hypot(px - (self.x0 + t * dx), py - (self.y0 + t * dy))
 
 
@@ -796,6 +799,7 @@ class Board:
             raise ValueError(f"The board {self.name!r} has no {what} (its marks are {type(self.marks).__name__}).")
         return self.marks
 
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
     def baseline(self, side: Side) -> Baseline:
         """The ICF baselines, base circles and arrows of one side (rule ICF-3).
 
@@ -836,6 +840,7 @@ class Board:
             arrows=(seg(-a0, -a0, -a1, -a1), seg(a0, -a0, a1, -a1)),
         )
 
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
     def area_line(self, side: Side) -> AreaLine:
         """The Hikone area line and tee spot of one side (rules HIK-2, HIK-9).
 
@@ -878,6 +883,7 @@ class Board:
         angles = -0.5 * np.pi + 2.0 * np.pi * np.arange(m.puck_spot_count) / m.puck_spot_count
         return np.column_stack(_polar(np.full(m.puck_spot_count, m.centre_circle_radius), angles))
 
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
     def shooting_line(self, side: Side) -> ShootingLine:
         """The crokinole shooting line in the quadrant of one side (rule CRK-1).
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 
 from .._validation import check_int
 from ..analysis.noise import NoiseModel, executed_stroke
 from ..engine.scene import Shot
 from ..rules.state import GameState
-from .geometry import facing, legal_spots
+from .geometry import facing, legal_spots_many
 
-__all__ = ["Executed", "execute"]
+__all__ = ["Executed", "execute", "execute_many"]
 
 
 @dataclass(frozen=True)
@@ -76,16 +78,48 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     >>> played.shot != meant, played.snapped
     (True, False)
     """
-    if not isinstance(noise, NoiseModel):
-        raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {noise!r} instead.")
-    if not isinstance(intended, Shot):
-        raise ValueError(f"The 'intended' parameter must be a Shot. Got {intended!r} instead.")
-    check_int("seed", seed, low=0)
-    e = {k: float(v[0]) for k, v in noise.errors(seed, [check_int("shot_index", shot_index, low=0)], [0]).items()}
-    nx, ny = facing(state, intended.x, intended.y)
-    x = intended.x + e["placement"] * ny + e["depth"] * nx
-    y = intended.y - e["placement"] * nx + e["depth"] * ny
-    sx, sy, moved = legal_spots(state, x, y)
-    angle, speed, spin = executed_stroke(intended.angle, intended.speed, intended.spin, e)
-    shot = Shot(float(sx[0]), float(sy[0]), float(angle), float(speed), float(spin))
-    return Executed(intended, shot, bool(moved[0] > 0.0), float(moved[0]))
+    return execute_many([state], [intended], [noise], seeds=[seed], shot_indices=[shot_index])[0]
+
+
+def execute_many(
+    states: Sequence[GameState], intended: Sequence[Shot], noise: Sequence[NoiseModel], *, seeds: Sequence[int],
+    shot_indices: Sequence[int],
+) -> list[Executed]:  # fmt: skip
+    """Play N intended shots, one per game, with execution errors (:func:`execute` of
+    each game; the placements made illegal by the errors are moved back by one
+    :func:`~carromlab.match.geometry.legal_spots_many` search).
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        The positions.
+    intended : sequence of Shot
+        The intended shot of each game.
+    noise : sequence of NoiseModel
+        The spreads of each game's shooter.
+    seeds, shot_indices : sequence of int
+        Each game's seed (>= 0) and the shot's number in it (>= 0).
+
+    Returns
+    -------
+    list of Executed
+    """
+    n = len(states)
+    if not len(intended) == len(noise) == len(seeds) == len(shot_indices) == n:
+        raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per state ({n}).")
+    wanted, strokes = np.empty((n, 2)), []
+    for k, (state, shot, spread) in enumerate(zip(states, intended, noise)):
+        if not isinstance(spread, NoiseModel):
+            raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
+        if not isinstance(shot, Shot):
+            raise ValueError(f"The 'intended' parameter must be a Shot. Got {shot!r} instead.")
+        seed = check_int("seed", seeds[k], low=0)
+        e = {q: float(v[0]) for q, v in spread.errors(seed, [check_int("shot_index", shot_indices[k], low=0)], [0]).items()}
+        nx, ny = facing(state, shot.x, shot.y)
+        wanted[k] = (shot.x + e["placement"] * ny + e["depth"] * nx, shot.y - e["placement"] * nx + e["depth"] * ny)
+        strokes.append(executed_stroke(shot.angle, shot.speed, shot.spin, e))
+    sx, sy, moved = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
+    return [
+        Executed(shot, Shot(float(x), float(y), float(a), float(v), float(w)), bool(m > 0.0), float(m))
+        for shot, x, y, (a, v, w), m in zip(intended, sx, sy, strokes, moved)
+    ]

@@ -4,16 +4,18 @@ legal placements on that line (rules ICF-3, ONL-1, HIK-2, CRK-1)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import snap_placements
+from ..rules import placement_region
+from ..rules.placement import nearest_spots
 from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
 
-__all__ = ["placement_target", "facing", "legal_spots"]
+__all__ = ["placement_target", "facing", "legal_spots", "legal_spots_many"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -96,7 +98,8 @@ def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
 
 
 def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The legal placements nearest wanted ones, and how far each had to move.
+    """The legal placements nearest wanted ones, and how far each had to move: the
+    one-state case of :func:`legal_spots_many`.
 
     Parameters
     ----------
@@ -125,5 +128,51 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     (-0.2574, 0.0427)
     """
     xs, ys = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
-    sx, sy = snap_placements(state, xs, ys, shot_radius(state))
+    sx, sy, moved = legal_spots_many([state], xs.ravel()[None, :], ys.ravel()[None, :])
+    return sx[0].reshape(xs.shape), sy[0].reshape(xs.shape), moved[0].reshape(xs.shape)
+
+
+def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The legal placements nearest wanted ones in N games at once (ICF-3, ONL-1, HIK-2,
+    CRK-1), by one :func:`carromlab.rules.placement.nearest_spots` search.
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        N positions; in each the seat to shoot is ``state.shooter``.
+    x, y : array_like, shape (N,) or (N, M)
+        Wanted centres of the shot disc in each game, m.
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        Legal centres, m, of the shape of ``x`` (the wanted ones where already legal).
+    moved : numpy.ndarray
+        Distance moved, m (0 where the wanted spot was legal).
+
+    Raises
+    ------
+    ValueError
+        If a shooter has no legal placement at all, or the shapes disagree.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> x, y, moved = legal_spots_many([icf.new_game()] * 2, [0.0, 0.1], [-0.30, -0.2526])
+    >>> [round(float(v), 4) for v in y], [round(float(v), 4) for v in moved]
+    ([-0.2574, -0.2526], [0.0427, 0.0])
+    """
+    states = list(states)
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.shape[0] != len(states):
+        raise ValueError(f"The 'x' and 'y' parameters must have one row per state ({len(states)}). Got shapes {xs.shape} and {ys.shape}.")
+    regions = [placement_region(s, shot_radius(s)) for s in states]
+    which = np.repeat(np.arange(len(states)), xs[0].size if xs.size else 0)
+    sx, sy, _ = nearest_spots(regions, which, xs.ravel(), ys.ravel())
+    if np.isnan(sx).any():
+        k = int(np.flatnonzero(np.isnan(sx))[0])
+        g = int(which[k])
+        verdict = regions[g].judge(float(xs.ravel()[k]), float(ys.ravel()[k]))
+        raise ValueError(f"No legal striker placement exists for seat {states[g].shooter} ({verdict.rule}: {verdict.reason}).")
+    sx, sy = sx.reshape(xs.shape), sy.reshape(xs.shape)
     return sx, sy, np.hypot(sx - xs, sy - ys)

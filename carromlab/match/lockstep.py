@@ -21,7 +21,7 @@ from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
 from .conservation import check_shots
-from .execution import Executed, execute
+from .execution import Executed, execute_many
 from .records import Played
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    after = rulings.state.to_states()
+    after = rulings.state.to_states(before, [g.state.pieces for g in games])
     truncated = batch["truncated"].to_numpy()
     played = [_played(g, k, executed[k], after[k], outcomes, rulings, bool(truncated[k])) for k, g in enumerate(games)]
     for g, p, name in zip(games, played, names):
@@ -136,10 +136,10 @@ def _execute(games: list[Game], given: list[tuple[Shot, str] | None]) -> tuple[l
         chosen = policy.choose_many([games[k].state for k in rows], [games[k].rng for k in rows])
         for k, shot in zip(rows, chosen):
             shots[k], names[k] = shot, policy.name
-    executed = [
-        execute(g.state, shot, g.settings.noise[g.state.shooter], seed=g.settings.seed, shot_index=g.n_shots)
-        for g, shot in zip(games, shots)
-    ]
+    executed = execute_many(
+        [g.state for g in games], shots, [g.settings.noise[g.state.shooter] for g in games],
+        seeds=[g.settings.seed for g in games], shot_indices=[g.n_shots for g in games],
+    )  # fmt: skip
     return executed, names
 
 

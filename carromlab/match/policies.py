@@ -24,7 +24,7 @@ from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams
 from ..rules.state import GameState
-from .geometry import facing, legal_spots, placement_target
+from .geometry import facing, legal_spots, legal_spots_many, placement_target
 from ..rules.engine_bridge import scene_for
 from .scene import shot_radius
 from .value import ValueFunction, shot_values
@@ -146,14 +146,22 @@ class RandomPolicy(BatchPolicy):
         _check_name(self.name)
 
     def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
-        """A random legal shot of each ``states[k].shooter`` (see the class notes)."""
-        return [self._one(s, rng) for s, rng in zip(states, rngs, strict=True)]
-
-    def _one(self, state: GameState, rng: np.random.Generator) -> Shot:
-        sx, sy, _ = legal_spots(state, *placement_target(state, rng.uniform()))
-        speed = self.speed or SPEED_RANGES[state.variant]
-        x, y, angle, v = _random_shots(state, rng, sx, sy, 1, speed, self.spread)
-        return Shot(float(x[0]), float(y[0]), float(angle[0]), float(v[0]))
+        """A random legal shot of each ``states[k].shooter`` (see the class notes); the
+        placements of all the states are made legal at once (:func:`legal_spots_many`)."""
+        states, rngs = list(states), list(rngs)
+        if len(states) != len(rngs):
+            raise ValueError(f"The 'rngs' parameter must have one generator per state ({len(states)}). Got {len(rngs)}.")
+        if not states:
+            return []
+        wanted = np.array([placement_target(s, rng.uniform()) for s, rng in zip(states, rngs)]).reshape(-1, 2)
+        sx, sy, _ = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
+        shots = []
+        for s, rng, x, y in zip(states, rngs, sx, sy):
+            nx, ny = facing(s, float(x), float(y))
+            angle = math.atan2(ny, nx) + rng.uniform(-self.spread, self.spread)
+            lo, hi = self.speed or SPEED_RANGES[s.variant]
+            shots.append(Shot(float(x), float(y), float(angle), float(rng.uniform(lo, hi))))
+        return shots
 
 
 @dataclass(frozen=True)

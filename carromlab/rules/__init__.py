@@ -2,7 +2,7 @@
 
 Each variant module (:mod:`~carromlab.rules.icf`, :mod:`~carromlab.rules.online`,
 :mod:`~carromlab.rules.hikone`, :mod:`~carromlab.rules.crokinole`) provides
-``new_game``, ``check_placement``, ``snap_placement``, ``snap_placements`` and ``adjudicate``. The functions
+``new_game``, ``check_placement``, ``snap_placement``, ``snap_placements``, ``placement_region`` and ``adjudicate``. The functions
 here dispatch on ``state.variant``.
 """
 
@@ -18,7 +18,7 @@ from ..equipment.board import Board
 from . import crokinole, hikone, icf, online
 from .carrom import rotate_break
 from .outcome import KINDS, STRIKER_FATES, Pocketing, ShotOutcome
-from .placement import PlacementCheck
+from .placement import PlacementCheck, Region
 from .ruling import Foul, Placement, Ruling
 from .state import GameState, Piece
 
@@ -31,11 +31,13 @@ __all__ = [
     "Piece",
     "Placement",
     "PlacementCheck",
+    "Region",
     "Pocketing",
     "Ruling",
     "ShotOutcome",
     "adjudicate",
     "check_placement",
+    "placement_region",
     "crokinole",
     "hikone",
     "icf",
@@ -92,6 +94,12 @@ def snap_placement(
 ) -> tuple[float, float]:
     """The legal striker spot (m) nearest (x, y) under the rules of ``state.variant``."""
     return variant(state).snap_placement(state, x, y, striker_radius, board)
+
+
+def placement_region(state: GameState, striker_radius: float, board: Board | None = None) -> Region:
+    """The legal striker region of ``state.shooter`` (m) under the rules of ``state.variant``,
+    for :func:`carromlab.rules.placement.nearest_spots`; see the variant's function."""
+    return variant(state).placement_region(state, striker_radius, board)  # type: ignore[no-any-return]
 
 
 def snap_placements(

@@ -7,6 +7,7 @@ recorded in rulings come from the policy, so ICF and ONL rulings cite their own 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -16,9 +17,9 @@ from ..equipment.disc import DiscSpec
 from ..equipment.layout import default_specs, icf_break
 from .ledger import Ledger, check_outcome, far_side_point, next_seat
 from .outcome import ShotOutcome
-from .placement import Region, band_grid
+from .placement import Area, Region, band_grid
 from .ruling import Ruling
-from .spots import clear_of, occupied
+from .spots import occupied
 from .state import GameState, Piece
 
 __all__ = ["CarromPolicy", "new_carrom_game", "rotate_break", "carrom_region", "adjudicate_carrom"]
@@ -176,22 +177,27 @@ def carrom_region(state: GameState, board: Board, radius: float, *, rule: str, c
     clear of it, does not touch an arrow (the board's :meth:`Baseline.striker_allowed`)
     and does not overlap a piece. Online, it also slides on the baselines' centre line.
     """
-    line = board.baseline(state.seat_sides[state.shooter])
-    discs = occupied(state.pieces, state.radius)
+    area = _carrom_area(board, state.seat_sides[state.shooter], radius, rule, centre_line)
+    return Region(area, [(f"{rule}: the striker must not overlap a piece", occupied(state.pieces, state.radius), 0.0)])
+
+
+@functools.lru_cache(maxsize=256)
+def _carrom_area(board: Board, side: str, radius: float, rule: str, centre_line: bool) -> Area:
+    """The constraints of :func:`carrom_region` on the marks of one side."""
+    line = board.baseline(side)  # type: ignore[arg-type]
     constraints = [
         (
             f"{rule}: the striker must touch both baselines, cover each base circle completely or not "
             "touch it, and not touch an arrow",
             lambda x, y: line.striker_allowed(x, y, radius),
         ),
-        (f"{rule}: the striker must not overlap a piece", lambda x, y: clear_of(x, y, radius, discs)),
     ]
     if centre_line:
         constraints.insert(
             0, (f"{rule}: the striker slides on the centre line of the baselines", lambda x, y: line.centre.distance(x, y) <= LINE_TOL)
         )
     across = 0.0 if centre_line else max(line.striker_band(radius), 0.0)
-    return Region(rule, constraints, band_grid(line.centre, across, 0.0 if centre_line else radius))
+    return Area(rule, constraints, band_grid(line.centre, across, 0.0 if centre_line else radius), radius)
 
 
 # ---------------------------------------------------------------------------- adjudication

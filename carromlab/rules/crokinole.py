@@ -7,6 +7,7 @@ scores 20 for its owner; a disc removed by the rules goes to the ditch.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -17,12 +18,12 @@ from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from .ledger import Ledger, check_outcome, next_seat
 from .outcome import ShotOutcome
-from .placement import Region, arc_grid, placement_functions
+from .placement import Area, Region, arc_grid, placement_functions
 from .ruling import Ruling
-from .spots import clear_of, occupied
+from .spots import occupied
 from .state import GameState, Piece, register_json_type
 
-__all__ = ["CrokinoleOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate", "round_totals"]
+__all__ = ["CrokinoleOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate", "round_totals"]
 
 #: Player colours: two players, or four individual players (CRK-5, seed order).
 COLOURS = {2: ("dark", "light"), 4: ("green", "red", "black", "white")}
@@ -114,17 +115,20 @@ def new_game(
 
 def _region(state: GameState, board: Board, radius: float) -> Region:
     """Legal disc centres (CRK-1): touching the shooting line in the own quadrant."""
-    line = board.shooting_line(state.seat_sides[state.shooter])
     discs = occupied(state.pieces, state.radius)
-    constraints = [
-        ("CRK-1: the disc must touch the shooting line in the own quadrant", lambda x, y: line.touches(x, y, radius)),
-        ("CRK-1: the disc must not overlap a disc on the board", lambda x, y: clear_of(x, y, radius, discs)),
-    ]
+    return Region(_area(board, state.seat_sides[state.shooter], radius), [("CRK-1: the disc must not overlap a disc on the board", discs, 0.0)])
+
+
+@functools.lru_cache(maxsize=256)
+def _area(board: Board, side: str, radius: float) -> Area:
+    """The constraint of :func:`_region` on the shooting line of one side."""
+    line = board.shooting_line(side)  # type: ignore[arg-type]
+    constraints = [("CRK-1: the disc must touch the shooting line in the own quadrant", lambda x, y: line.touches(x, y, radius))]
     grid = arc_grid(line.radius - radius, line.radius + radius, line.start_angle, line.end_angle)
-    return Region("CRK-1", constraints, grid)
+    return Area("CRK-1", constraints, grid, radius)
 
 
-check_placement, snap_placement, snap_placements = placement_functions("CRK-1", _region)
+check_placement, snap_placement, snap_placements, placement_region = placement_functions("CRK-1", _region)
 
 
 def round_totals(state: GameState) -> tuple[int, ...]:

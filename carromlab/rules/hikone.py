@@ -8,6 +8,7 @@ which go underneath; then the shooter's).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,12 +19,12 @@ from ..equipment.board import Board
 from ..equipment.layout import default_specs, hikone_start
 from .ledger import Ledger, check_outcome, next_seat
 from .outcome import ShotOutcome
-from .placement import Region, band_grid, disc_grid, placement_functions
+from .placement import Area, Region, band_grid, disc_grid, placement_functions
 from .ruling import Ruling
 from .spots import clear_of, occupied
 from .state import GameState, Piece, register_json_type
 
-__all__ = ["HikoneOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate", "call_time", "inside_own_area"]
+__all__ = ["HikoneOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate", "call_time", "inside_own_area"]
 
 #: Pucks of each colour (HIK-1), and the score for pocketing the jack (HIK-11).
 PUCKS = 12
@@ -145,30 +146,38 @@ def _lies_inside(state: GameState, seat: int, pid: int) -> bool:
 def _region(state: GameState, board: Board, radius: float) -> Region:
     """Legal striker centres (HIK-2): the tee spot first, then the area line."""
     seat = state.shooter
-    line = board.area_line(state.seat_sides[seat])
+    side = state.seat_sides[seat]
     discs = occupied(state.pieces, state.radius)
-    constraints = [("HIK-2: the striker must not overlap a piece", lambda x, y: clear_of(x, y, radius, discs))]
+    blockers = [("HIK-2: the striker must not overlap a piece", discs, 0.0)]
     if state.n_players == 4:
         inside = np.array([(p.x, p.y, state.radius(p.kind)) for p in state.pieces if p.position is not None
                            and inside_own_area(state, seat, p.x, p.y, state.radius(p.kind))]).reshape(-1, 3)
-        constraints.append(("HIK-2: in doubles the striker must not touch a piece inside the own area line",
-                            lambda x, y: clear_of(x, y, radius, inside, CONTACT)))
-    if state.seat_shots[seat] == 0:
+        blockers.append(("HIK-2: in doubles the striker must not touch a piece inside the own area line", inside, CONTACT))
+    tee = board.area_line(side).tee_spot  # type: ignore[arg-type]
+    first = state.seat_shots[seat] == 0
+    blocked = first and not clear_of(np.array([tee.x]), np.array([tee.y]), radius, discs)[0]
+    return Region(_area(board, side, radius, first, bool(blocked)), blockers)
+
+
+@functools.lru_cache(maxsize=256)
+def _area(board: Board, side: str, radius: float, first: bool, tee_blocked: bool) -> Area:
+    """The constraint of :func:`_region` on the marks of one side: the tee spot (its
+    outline when blocked) for the seat's first shot, else the area line."""
+    line = board.area_line(side)  # type: ignore[arg-type]
+    if first:
         tee = line.tee_spot
-        if clear_of(np.array([tee.x]), np.array([tee.y]), radius, discs)[0]:
+        if not tee_blocked:
             reach = tee.radius
             text = "HIK-2: the first shot is played from the own tee spot"
         else:
             reach = tee.radius + radius
             text = "HIK-2: the tee spot is blocked; the striker must touch its outline"
-        constraints.append((text, lambda x, y: np.hypot(x - tee.x, y - tee.y) <= reach))
-        return Region("HIK-2", constraints, disc_grid((tee.x, tee.y), reach))
-    constraints.append(("HIK-2: the striker must be placed on the own area line",
-                        lambda x, y: line.line.distance(x, y) <= radius))
-    return Region("HIK-2", constraints, band_grid(line.line, radius, radius))
+        return Area("HIK-2", [(text, lambda x, y: np.hypot(x - tee.x, y - tee.y) <= reach)], disc_grid((tee.x, tee.y), reach), radius)
+    constraints = [("HIK-2: the striker must be placed on the own area line", lambda x, y: line.line.distance(x, y) <= radius)]
+    return Area("HIK-2", constraints, band_grid(line.line, radius, radius), radius)
 
 
-check_placement, snap_placement, snap_placements = placement_functions("HIK-2", _region)
+check_placement, snap_placement, snap_placements, placement_region = placement_functions("HIK-2", _region)
 
 
 def call_time(state: GameState) -> GameState:

@@ -14,7 +14,7 @@ from .placement import placement_functions
 from .ruling import Ruling
 from .state import GameState, register_json_type
 
-__all__ = ["ICFOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate"]
+__all__ = ["ICFOptions", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate"]
 
 _IDS = {
     "pocket": "ICF-4", "queen": "ICF-5", "same_shot_cover": "ICF-6", "win": "ICF-7",
@@ -113,7 +113,7 @@ def new_game(
     return new_carrom_game("icf", options, check_int("players", players, low=2, high=4), board, radii, rotation)
 
 
-check_placement, snap_placement, snap_placements = placement_functions(
+check_placement, snap_placement, snap_placements, placement_region = placement_functions(
     "ICF-3", lambda state, board, r: carrom_region(state, board, r, rule="ICF-3", centre_line=False)
 )
 

@@ -18,7 +18,7 @@ from .placement import placement_functions
 from .ruling import Ruling
 from .state import GameState, register_json_type
 
-__all__ = ["OnlineHouseRules", "new_game", "check_placement", "snap_placement", "snap_placements", "adjudicate", "match_points"]
+__all__ = ["OnlineHouseRules", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate", "match_points"]
 
 _IDS = {
     "pocket": "ONL-4", "queen": "ONL-2", "same_shot_cover": "ONL-2", "win": "ICF-7", "score": "ONL-6",
@@ -122,7 +122,7 @@ def new_game(
     return new_carrom_game("online", rules, 2, board, radii, 0.0)
 
 
-check_placement, snap_placement, snap_placements = placement_functions(
+check_placement, snap_placement, snap_placements, placement_region = placement_functions(
     "ONL-1", lambda state, board, r: carrom_region(state, board, r, rule="ONL-1", centre_line=True)
 )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -17,10 +18,10 @@ from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
-from .spots import GRID_STEP
+from .spots import GRID_STEP, clear_of
 from .state import GameState
 
-__all__ = ["PlacementCheck", "Region", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
+__all__ = ["PlacementCheck", "Area", "Region", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
 
 FloatArray = npt.NDArray[np.float64]
 #: A constraint: a reason shown when it fails, and a test on arrays of centres (m).
@@ -56,28 +57,85 @@ class PlacementCheck:
     nearest: tuple[float, float] | None
 
 
-@dataclass(frozen=True)
-class Region:
-    """A variant's legal striker region for one shooter.
+@dataclass(frozen=True, eq=False)
+class Area:
+    """The part of a legal striker region fixed by the board's marks, the shooter's line
+    and the disc's radius: the same for every game at that line, so builders cache it.
 
     Parameters
     ----------
     rule : str
         Rule id of the placement rule.
     constraints : sequence of Constraint
-        Every condition a legal centre meets.
+        Every condition on the marks a legal centre meets.
     candidates : tuple of numpy.ndarray
         Candidate centres (x, y), m, covering the legal region.
+    radius : float
+        Radius of the disc placed, m.
     """
 
     rule: str
     constraints: Sequence[Constraint]
     candidates: tuple[FloatArray, FloatArray]
+    radius: float
+
+    def legal(self, x: FloatArray, y: FloatArray) -> npt.NDArray[np.bool_]:
+        """Whether each centre (m) meets every constraint on the marks."""
+        ok = np.ones(np.shape(x), dtype=bool)
+        for _, test in self.constraints:
+            ok &= test(x, y)
+        return ok
+
+    @cached_property
+    def allowed(self) -> tuple[FloatArray, FloatArray]:
+        """The candidates that meet the constraints, m."""
+        cx, cy = self.candidates
+        keep = self.legal(cx, cy)
+        return cx[keep], cy[keep]
+
+    @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """Bounds (x_min, x_max, y_min, y_max) of :attr:`allowed`, m (NaN when empty)."""
+        cx, cy = self.allowed
+        if not cx.size:
+            return (math.nan,) * 4
+        return float(cx.min()), float(cx.max()), float(cy.min()), float(cy.max())
+
+
+@dataclass(frozen=True, eq=False)
+class Region:
+    """A variant's legal striker region for one shooter of one game: an :class:`Area`
+    and the discs the striker must keep clear of.
+
+    Parameters
+    ----------
+    area : Area
+        The constraints on the marks (shared by games).
+    blockers : sequence of (str, numpy.ndarray, float)
+        Clearance constraints: a reason, the discs (rows ``x``, ``y``, ``radius``, m) and
+        the clearance required from them (m, 0: touching is allowed), as in
+        :func:`~carromlab.rules.spots.clear_of`.
+    """
+
+    area: Area
+    blockers: Sequence[tuple[str, FloatArray, float]] = ()
+
+    @property
+    def rule(self) -> str:
+        """Rule id of the placement rule."""
+        return self.area.rule
+
+    def discs(self) -> FloatArray:
+        """Every blocking disc with its clearance, rows ``x``, ``y``, ``radius``, ``margin`` (m)."""
+        rows = [np.column_stack([d.reshape(-1, 3), np.full(len(d), margin)]) for _, d, margin in self.blockers]
+        return np.vstack(rows) if rows else np.zeros((0, 4))
 
     def judge(self, x: float, y: float) -> PlacementCheck:
-        """Check one centre (m) and find the nearest legal candidate if it fails."""
+        """Check one centre (m) and find the nearest legal spot if it fails."""
         qx, qy = np.array([x]), np.array([y])
-        failed = [reason for reason, test in self.constraints if not bool(test(qx, qy)[0])]
+        failed = [reason for reason, test in self.area.constraints if not bool(test(qx, qy)[0])]
+        r = self.area.radius
+        failed += [reason for reason, d, margin in self.blockers if not bool(clear_of(qx, qy, r, d, margin)[0])]
         if not failed:
             return PlacementCheck(True, self.rule, "", 0.0, (x, y))
         nx, ny = self.nearest_many(qx, qy)
@@ -88,35 +146,137 @@ class Region:
 
     def legal(self, x: FloatArray, y: FloatArray) -> npt.NDArray[np.bool_]:
         """Whether each centre (m) meets every constraint."""
-        ok = np.ones(np.shape(x), dtype=bool)
-        for _, test in self.constraints:
-            ok &= test(x, y)
-        return ok
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        return nearest_spots([self], np.zeros(x.size, dtype=np.intp), x.ravel(), y.ravel(), search=False)[2].reshape(x.shape)
 
     def nearest_many(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """The nearest legal spot of each centre (m): the centre itself where legal, NaN
-        where no legal spot exists. The nearest legal candidate (a k-d tree query) is
-        refined by 40 bisection steps towards the centre (see :attr:`PlacementCheck.distance`)."""
-        sx, sy = x.astype(float), y.astype(float)
-        bad = np.flatnonzero(~self.legal(sx, sy))
-        if bad.size == 0:
-            return sx, sy
-        cx, cy = self.candidates
-        keep = self.legal(cx, cy)
-        if not keep.any():
-            sx[bad] = sy[bad] = np.nan
-            return sx, sy
-        lx, ly = cx[keep], cy[keep]
-        qx, qy = sx[bad], sy[bad]
-        i = cKDTree(np.column_stack([lx, ly])).query(np.column_stack([qx, qy]))[1]
-        bx, by = lx[i], ly[i]
-        lo, hi = np.zeros(bad.size), np.ones(bad.size)  # fractions of the way to the query; lo is legal
-        for _ in range(40):
-            mid = 0.5 * (lo + hi)
-            ok = self.legal(bx + mid * (qx - bx), by + mid * (qy - by))
-            lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid)
-        sx[bad], sy[bad] = bx + lo * (qx - bx), by + lo * (qy - by)
+        """The nearest legal spot of each centre (m): :func:`nearest_spots` of this region."""
+        sx, sy, _ = nearest_spots([self], np.zeros(len(x), dtype=np.intp), x, y)
         return sx, sy
+
+
+def _clear(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray) -> npt.NDArray[np.bool_]:
+    """Whether each centre (x[q], y[q]) keeps clear of its discs ``discs[q]`` (rows x, y,
+    radius, margin; m), as :func:`~carromlab.rules.spots.clear_of` does for one set."""
+    d = np.hypot(x[:, None] - discs[..., 0], y[:, None] - discs[..., 1])
+    return np.asarray((d >= discs[..., 2] + radius + discs[..., 3]).all(axis=-1))
+
+
+def _packed(regions: Sequence[Region]) -> FloatArray:
+    """The regions' blocking discs stacked, shape (R, K, 4); padding rows lie at infinity."""
+    rows = [r.discs() for r in regions]
+    out = np.zeros((len(rows), max((len(d) for d in rows), default=0), 4))
+    out[..., 0] = np.inf
+    for k, d in enumerate(rows):
+        out[k, : len(d)] = d
+    return out
+
+
+#: Largest (centres x candidates) of a brute-force nearest-candidate search; beyond, a k-d tree.
+_BRUTE = 2**18
+
+
+def nearest_spots(
+    regions: Sequence[Region], which: npt.ArrayLike, x: npt.ArrayLike, y: npt.ArrayLike, *, search: bool = True
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """The nearest legal spots of many centres, each in its own region (any games, any
+    shooters), on arrays.
+
+    Query ``q`` is the centre (x[q], y[q]) in region ``regions[which[q]]``. A legal
+    centre is its own spot. For the others, the nearest candidate of the region's area
+    that meets the area's constraints and clears the region's discs is refined by 40
+    bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
+    is shared: the candidates' constraints on the marks are evaluated once per area
+    (cached), the discs once per region (only those near the area), and the nearest clear
+    candidate is found by brute force for a region's few centres or by a k-d tree for
+    many.
+
+    Parameters
+    ----------
+    regions : sequence of Region
+        The regions.
+    which : array_like of int, shape (Q,)
+        Region of each query.
+    x, y : array_like, shape (Q,)
+        The centres, m.
+    search : bool
+        Find the spots (default); False only tells which centres are legal.
+
+    Returns
+    -------
+    x, y : numpy.ndarray, shape (Q,)
+        The spots, m: the centre where legal, NaN where the region has no legal spot
+        (the centres themselves when ``search`` is False).
+    legal : numpy.ndarray of bool, shape (Q,)
+        Whether each centre was legal.
+    """
+    which = np.asarray(which, dtype=np.intp)
+    sx, sy = np.array(x, dtype=float).ravel(), np.array(y, dtype=float).ravel()
+    discs = _packed(regions)[which]
+    areas: dict[int, list[int]] = {}
+    for k, r in enumerate(regions):
+        areas.setdefault(id(r.area), []).append(k)
+    groups = [(regions[ks[0]].area, np.flatnonzero(np.isin(which, ks))) for ks in areas.values()]
+    ok = np.zeros(sx.shape, dtype=bool)
+    for area, q in groups:
+        ok[q] = area.legal(sx[q], sy[q]) & _clear(sx[q], sy[q], area.radius, discs[q])
+    if not search or ok.all():
+        return sx, sy, ok
+    for area, q in groups:
+        q = q[~ok[q]]
+        if q.size:
+            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q], which[q])
+    return sx, sy, ok
+
+
+def _nearest_clear(
+    cx: FloatArray, cy: FloatArray, qx: FloatArray, qy: FloatArray, discs: FloatArray, r: float
+) -> tuple[npt.NDArray[np.intp], bool]:
+    """Index of the candidate nearest each centre among those clearing ``discs`` (rows x,
+    y, radius, margin; m), and whether any does: by brute force for few centres, by a
+    k-d tree for many."""
+    reach = discs[:, 2] + r + discs[:, 3]
+    # squared distances: a candidate within round-off of a disc's reach may be taken for
+    # blocked; the bisection tests with clear_of's own comparison
+    gap = (cx[:, None] - discs[:, 0]) ** 2 + (cy[:, None] - discs[:, 1]) ** 2 - reach**2
+    free = np.flatnonzero(~(gap < 1e-15).any(axis=1))
+    if not free.size:
+        return np.zeros(qx.size, dtype=np.intp), False
+    fx, fy = cx[free], cy[free]
+    if qx.size * free.size <= _BRUTE:
+        return free[np.argmin((fx[None, :] - qx[:, None]) ** 2 + (fy[None, :] - qy[:, None]) ** 2, axis=1)], True
+    return free[cKDTree(np.column_stack([fx, fy])).query(np.column_stack([qx, qy]))[1]], True
+
+
+def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """The nearest legal spots of illegal centres of one area, ``which`` naming each
+    centre's region (whose discs are ``discs[k]``) (see :func:`nearest_spots`)."""
+    cx, cy = area.allowed
+    if not cx.size:
+        return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)
+    r = area.radius
+    x0, x1, y0, y1 = area.box
+    reach = discs[..., 2] + r + discs[..., 3]
+    near = (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
+    k = max(int(near.sum(axis=1).max()), 1)
+    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
+    close = np.take_along_axis(discs, pick[..., None], axis=1)
+    close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
+    best = np.zeros(qx.size, dtype=np.intp)
+    found = np.zeros(qx.size, dtype=bool)
+    for w in np.unique(which):  # the centres of one region share its discs
+        q = np.flatnonzero(which == w)
+        best[q], found[q] = _nearest_clear(cx, cy, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])], r)
+    bx, by = cx[best], cy[best]
+    lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        px, py = bx + mid * (qx - bx), by + mid * (qy - by)
+        good = area.legal(px, py) & _clear(px, py, r, close)
+        lo, hi = np.where(good, mid, lo), np.where(good, hi, mid)
+    sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
+    sx[~found] = sy[~found] = np.nan
+    return sx, sy
 
 
 def _steps(lo: float, hi: float) -> FloatArray:
@@ -157,8 +317,10 @@ def _no_legal_spot(state: GameState, verdict: PlacementCheck) -> ValueError:
 
 def placement_functions(
     rule: str, region: RegionBuilder
-) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]], Callable[..., tuple[FloatArray, FloatArray]]]:
-    """Build a variant's ``check_placement``, ``snap_placement`` and ``snap_placements``.
+) -> tuple[Callable[..., PlacementCheck], Callable[..., tuple[float, float]], Callable[..., tuple[FloatArray, FloatArray]],
+           Callable[..., Region]]:  # fmt: skip
+    """Build a variant's ``check_placement``, ``snap_placement``, ``snap_placements`` and
+    ``placement_region``.
 
     Parameters
     ----------
@@ -169,11 +331,11 @@ def placement_functions(
 
     Returns
     -------
-    check_placement, snap_placement, snap_placements : callable
+    check_placement, snap_placement, snap_placements, placement_region : callable
         See their docstrings.
     """
 
-    def _region(state: GameState, striker_radius: float, board: Board | None) -> Region:
+    def placement_region(state: GameState, striker_radius: float, board: Board | None = None) -> Region:
         r = check_real("striker_radius", striker_radius, low=0.0, high=0.1, low_open=True, unit="m")
         if board is not None and not isinstance(board, Board):
             raise ValueError(f"The 'board' parameter must be a Board or None. Got {board!r} instead.")
@@ -184,7 +346,7 @@ def placement_functions(
     ) -> PlacementCheck:
         x = check_real("x", x, unit="m")
         y = check_real("y", y, unit="m")
-        return _region(state, striker_radius, board).judge(x, y)
+        return placement_region(state, striker_radius, board).judge(x, y)
 
     def snap_placement(
         state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
@@ -198,7 +360,7 @@ def placement_functions(
         state: GameState, x: npt.ArrayLike, y: npt.ArrayLike, striker_radius: float, board: Board | None = None
     ) -> tuple[FloatArray, FloatArray]:
         px, py = np.broadcast_arrays(np.atleast_1d(check_array("x", x, unit="m")), np.atleast_1d(check_array("y", y, unit="m")))
-        reg = _region(state, striker_radius, board)
+        reg = placement_region(state, striker_radius, board)
         sx, sy = reg.nearest_many(px.ravel(), py.ravel())
         if np.isnan(sx).any():
             k = int(np.flatnonzero(np.isnan(sx))[0])
@@ -264,4 +426,20 @@ def placement_functions(
     ValueError
         If no legal spot exists.
     """
-    return check_placement, snap_placement, snap_placements
+    placement_region.__doc__ = f"""The legal striker region of ``state.shooter`` (rule {rule}), for
+    :func:`carromlab.rules.placement.nearest_spots` (many games at once).
+
+    Parameters
+    ----------
+    state : GameState
+        The state; the seat to shoot is ``state.shooter``.
+    striker_radius : float
+        Radius of the striker (crokinole: the disc played), m, in (0, 0.1].
+    board : Board, optional
+        Board whose marks are used. Default ``state.board``.
+
+    Returns
+    -------
+    Region
+    """
+    return check_placement, snap_placement, snap_placements, placement_region

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -36,7 +37,9 @@ def occupied(pieces: Iterable[Piece], radius: Callable[[str], float], exclude: t
     numpy.ndarray, shape (n, 3)
         Rows ``x``, ``y``, ``radius`` (m).
     """
-    rows = [(p.x, p.y, radius(p.kind)) for p in pieces if p.position is not None and p.id not in exclude]
+    sizes: dict[str, float] = {}  # radius() of each kind once
+    rows = [(p.x, p.y, sizes[p.kind] if p.kind in sizes else sizes.setdefault(p.kind, radius(p.kind)))
+            for p in pieces if p.position is not None and p.id not in exclude]
     return np.array(rows, dtype=float).reshape(-1, 3)
 
 
@@ -104,19 +107,35 @@ def nearest_free_spot(
     while True:
         step = max(GRID_STEP, span / 200.0)
         n = int(np.ceil(span / step))
-        ax = np.arange(-n, n + 1) * step
-        gx, gy = np.meshgrid(tx + ax, ty + ax)
-        d = np.hypot(gx - tx, gy - ty)
-        ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, discs)
-        for hole in board.holes:
-            ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
-        if within is not None:
-            ok &= d <= within
-        masked = np.where(ok, d, np.inf)
-        i = np.unravel_index(np.argmin(masked), d.shape)
-        # a spot in the window's corners may be beaten by one just outside the window
-        if masked[i] <= span or (span >= limit and ok.any()):
-            return float(gx[i]), float(gy[i])
+        ix, iy = _by_distance(n)
+        # only the discs reaching into the window can block one of its spots
+        reach = n * step + discs[:, 2] + radius
+        near = discs[(np.abs(discs[:, 0] - tx) < reach) & (np.abs(discs[:, 1] - ty) < reach)]
+        start, size = 0, 256
+        while start < ix.size:  # the window's spots nearest first, in growing chunks, until one is free
+            gx, gy = tx + ix[start : start + size] * step, ty + iy[start : start + size] * step
+            ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, near)
+            for hole in board.holes:
+                ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
+            d = np.hypot(gx - tx, gy - ty)
+            if within is not None:
+                ok &= d <= within
+            if ok.any():
+                i = int(np.argmax(ok))
+                # a spot in the window's corners may be beaten by one just outside the window
+                if d[i] <= span or span >= limit:
+                    return float(gx[i]), float(gy[i])
+                break
+            start, size = start + size, 4 * size
         if span >= limit:
             return None
         span = min(2.0 * span, limit)
+
+
+@functools.lru_cache(maxsize=32)
+def _by_distance(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Offsets (i, j) of the square grid -n..n, ordered by distance from the centre (ties
+    in row order): :func:`nearest_free_spot` tests the nearest spots first."""
+    j, i = np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1))
+    order = np.argsort(i * i + j * j, axis=None, kind="stable")
+    return j.ravel()[order], i.ravel()[order]

@@ -227,13 +227,30 @@ class GameArrays:
             masses=first.masses,
         )
 
-    def to_states(self) -> list[GameState]:
-        """The games as :class:`~carromlab.rules.state.GameState` objects, in row order."""
+    def to_states(self, like: GameArrays | None = None, pieces: Sequence[Sequence[Piece]] | None = None) -> list[GameState]:
+        """The games as :class:`~carromlab.rules.state.GameState` objects, in row order.
+
+        Parameters
+        ----------
+        like : GameArrays, optional
+            Earlier arrays of the same games, row by row (e.g. the states before a
+            shot), with ``pieces``: the pieces of ``like``'s games. A piece whose
+            location, position and pocketing seat are those of ``like`` is taken from
+            ``pieces`` instead of being built again (the same value). Default: every
+            piece is built.
+        pieces : sequence of sequence of Piece, optional
+            The pieces of each game of ``like``.
+        """
         kinds = [self.palette[k] for k in self.kind]
+        same = np.zeros(self.where.shape, dtype=bool)
+        if like is not None and pieces is not None:
+            same = (self.where == like.where) & (self.by == like.by)
+            same &= ((self.xy == like.xy) | (np.isnan(self.xy) & np.isnan(like.xy))).all(axis=-1)
         out = []
         for g in range(len(self)):
             xy = self.xy[g]
-            pieces = tuple(
+            pieces_g = tuple(
+                pieces[g][j] if same[g, j] else  # type: ignore[index]
                 Piece(j, kinds[j], WHERE[w], *((None, None) if np.isnan(xy[j, 0]) else (float(xy[j, 0]), float(xy[j, 1]))), _none(b))
                 for j, (w, b) in enumerate(zip(self.where[g], self.by[g]))
             )
@@ -241,7 +258,7 @@ class GameArrays:
                 GameState(
                     variant=self.variant, options=self.options, board=self.board, radii=self.radii,
                     colours=tuple(self.palette[c] for c in self.colours[g]), seat_sides=self.seat_sides,
-                    pieces=pieces, striker_id=self.striker_id, shooter=int(self.shooter[g]),
+                    pieces=pieces_g, striker_id=self.striker_id, shooter=int(self.shooter[g]),
                     shot_in_turn=int(self.shot_in_turn[g]), board_shots=int(self.board_shots[g]),
                     break_attempts=int(self.break_attempts[g]), seat_shots=tuple(int(v) for v in self.seat_shots[g]),
                     queen_status=QUEEN[self.queen_status[g]], queen_team=_none(self.queen_team[g]),

@@ -1,0 +1,78 @@
+"""The agent's turn in N games at once: its shots, then the built-in opponents' replies,
+each round one lockstep step (:func:`carromlab.match.lockstep.step`) of the games it
+concerns. :class:`~carromlab.envs.single.CarromEnv` is the one-game case and
+:class:`~carromlab.envs.vector.CarromVectorEnv` the many-game one."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine.scene import Shot
+from ..match.game import Game, Played
+from ..match.lockstep import step
+from .rewards import RewardWeights, shot_reward
+
+__all__ = ["agent_shots", "opponent_replies"]
+
+
+def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:
+    """Play the agent's intended shot in every game (one lockstep step, recorded under
+    the policy name ``"agent"``).
+
+    Parameters
+    ----------
+    games : sequence of Game
+        Unfinished games in which the agent is to shoot.
+    shots : sequence of Shot
+        The intended shot in each game.
+    team : int
+        The agent's team, rewarded.
+    weights : RewardWeights
+        Weights of the reward.
+
+    Returns
+    -------
+    played : list of Played
+        The shots.
+    rewards : numpy.ndarray, shape (N,)
+        The agent team's reward for each (:func:`~carromlab.envs.rewards.shot_reward`).
+    """
+    if not games:
+        return [], np.zeros(0)
+    played = step(games, [(s, "agent") for s in shots])
+    return played, np.array([shot_reward(p, team, weights) for p in played])
+
+
+def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: int, weights: RewardWeights) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Play the built-in seats of every game until the agent's team is to shoot or the
+    game ends: each round one lockstep step of the games still waiting.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        The games.
+    agent_seats : collection of int
+        The agent's seats.
+    team : int
+        The agent's team, rewarded.
+    weights : RewardWeights
+        Weights of the reward.
+
+    Returns
+    -------
+    rewards : numpy.ndarray, shape (N,)
+        The agent team's reward summed over each game's replies.
+    shots : numpy.ndarray of int, shape (N,)
+        Replies played in each game.
+    """
+    rewards, shots = np.zeros(len(games)), np.zeros(len(games), dtype=np.int64)
+    while True:
+        rows = [k for k, g in enumerate(games) if g.end is None and g.state.shooter not in agent_seats]
+        if not rows:
+            return rewards, shots
+        for k, p in zip(rows, step([games[k] for k in rows])):
+            rewards[k] += shot_reward(p, team, weights)
+            shots[k] += 1

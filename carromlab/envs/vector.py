@@ -1,0 +1,174 @@
+"""N games against built-in opponents stepped together: a Gymnasium ``VectorEnv`` whose
+step is a lockstep step of every game (one engine batch and one array adjudication)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+
+from .._validation import check_int
+from ..match.game import Game
+from .action import shot_of_action
+from .observation import observe
+from .single import CarromEnv
+from .turns import agent_shots, opponent_replies
+
+__all__ = ["CarromVectorEnv"]
+
+
+class CarromVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of :class:`~carromlab.envs.single.CarromEnv`, stepped in lockstep.
+
+    Environment ``i`` plays exactly what ``CarromEnv(**kwargs)`` reset with seed
+    ``seed + i`` plays for the same actions (observations, rewards, ends, shot for
+    shot), and autoresets as :class:`gymnasium.vector.SyncVectorEnv` does by default
+    (``AutoresetMode.NEXT_STEP``: the step after an episode's end resets that
+    environment, ignores its action and returns its first observation with reward 0).
+    But a step is played for all environments at once: the agent's shots of every game
+    are one :func:`carromlab.match.lockstep.step` (one many-scene engine batch per shot
+    disc and side, one array adjudication), and each round of the opponents' replies is
+    one more step of the games still waiting (:mod:`carromlab.envs.turns`).
+
+    Parameters
+    ----------
+    num_envs : int
+        Number of games, in [1, 100000]. Default 16.
+    variant : {"icf", "online", "hikone", "crokinole"}
+        The rules. Default ``"icf"``.
+    **kwargs
+        The other parameters of :class:`~carromlab.envs.single.CarromEnv` (players,
+        options, seat, opponent, skill, noise, rewards, params, guards), shared by
+        every game.
+
+    Attributes
+    ----------
+    games : list of Game
+        The games in progress (None before :meth:`reset`).
+
+    Examples
+    --------
+    >>> envs = CarromVectorEnv(4, "crokinole", opponent="random")
+    >>> obs, info = envs.reset(seed=1)
+    >>> obs["positions"].shape[0], envs.action_space.shape
+    (4, (4, 4))
+    >>> obs, rewards, terminated, truncated, info = envs.step(envs.action_space.sample())
+    >>> rewards.shape, bool((info["shots"] >= 1).all())
+    ((4,), True)
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 16, variant: str = "icf", **kwargs: Any) -> None:
+        self.num_envs = check_int("num_envs", num_envs, low=1, high=100_000)
+        self._one = CarromEnv(variant, **kwargs)  # checks the settings, holds the spaces and the seats
+        self.single_observation_space = self._one.observation_space
+        self.single_action_space = self._one.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.games: list[Game | None] = [None] * self.num_envs
+        self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
+        self._carry = np.zeros(self.num_envs)
+        self._ended = np.zeros(self.num_envs, dtype=bool)
+        self._obs = create_empty_array(self.single_observation_space, self.num_envs)
+
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new game in every environment; game ``i``'s seed is drawn from
+        environment ``i``'s generator, seeded with ``seed + i`` (an int), ``seed[i]``
+        (a list) or kept (None).
+
+        Returns
+        -------
+        observations : dict of numpy.ndarray
+            Batched as ``observation_space``.
+        info : dict
+            ``game_seed`` and ``shots`` (the opponents' shots before the agent's first), per game.
+        """
+        seeds = [None if seed is None else seed + i for i in range(self.num_envs)] if not isinstance(seed, list) else seed
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"The 'seed' parameter must be an int, None or a list of {self.num_envs} seeds. Got {seed!r} instead.")
+        rows = list(range(self.num_envs))
+        game_seeds, shots = self._new_games(rows, seeds)
+        self._ended[:] = False
+        info = {"game_seed": game_seeds, "shots": shots}
+        return self._observe(), info
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play the agent's shot and the opponents' replies in every game, resetting the
+        games that ended on the previous step (see the class notes).
+
+        Parameters
+        ----------
+        actions : array_like, shape (num_envs, 4)
+            One action per game (:func:`~carromlab.envs.action.shot_of_action`).
+
+        Returns
+        -------
+        observations, rewards, terminated, truncated, info
+            Batched; ``info`` holds ``shots`` (shots played, replies included; a reset
+            environment's are the opponents' shots before the agent's first),
+            ``snapped`` (the agent's placement was moved) and ``reset`` (the environment
+            was reset instead of stepped).
+
+        Raises
+        ------
+        ValueError
+            If an action is not in the action space, or :meth:`reset` was never called.
+        """
+        if any(g is None for g in self.games):
+            raise ValueError("The environments are not started: call reset() first.")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs, 4):
+            raise ValueError(f"The 'actions' parameter must have shape ({self.num_envs}, 4). Got {acts.shape} instead.")
+        one = self._one
+        again = np.flatnonzero(self._ended)
+        play = np.flatnonzero(~self._ended)
+        games = [self.games[k] for k in play]
+        played, agent = agent_shots(games, [shot_of_action(g.state, acts[k]) for g, k in zip(games, play)], one.team, one.rewards)
+        rewards = np.zeros(self.num_envs)
+        shots = np.zeros(self.num_envs, dtype=np.int64)
+        snapped = np.zeros(self.num_envs, dtype=bool)
+        _, reset_shots = self._new_games(list(again), [None] * len(again), reply=False)
+        # the replies of the stepped and of the reset games, in one lockstep
+        rows = np.concatenate([play, again])
+        more, replies = opponent_replies([self.games[k] for k in rows], one._agent_seats, one.team, one.rewards)
+        n = len(play)
+        rewards[play] = (self._carry[play] + agent) + more[:n]
+        shots[play] = 1 + replies[:n]
+        snapped[play] = [p.executed.snapped for p in played]
+        self._carry[play] = 0.0
+        self._carry[again] = more[n:]
+        shots[again] = replies[n:]
+        ends = [self.games[k].end for k in range(self.num_envs)]  # type: ignore[union-attr]
+        terminated = np.array([e == "complete" for e in ends]) & ~self._ended
+        truncated = np.array([e in ("abandoned", "max_boards") for e in ends]) & ~self._ended
+        self._ended = terminated | truncated
+        info = {"shots": shots, "snapped": snapped, "reset": np.isin(np.arange(self.num_envs), again)}
+        return self._observe(), rewards, terminated, truncated, info
+
+    def _new_games(self, rows: list[int], seeds: list[int | None], reply: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """New games in the environments ``rows`` (their generators seeded when a seed is
+        given, as :meth:`gymnasium.Env.reset` does), with the opponents' replies unless
+        ``reply`` is False: the game seeds and the replies' shots."""
+        one = self._one
+        game_seeds = np.zeros(len(rows), dtype=np.int64)
+        for i, (k, s) in enumerate(zip(rows, seeds)):
+            if s is not None or self._rngs[k] is None:
+                self._rngs[k], _ = seeding.np_random(s)
+            game_seeds[i] = int(self._rngs[k].integers(2**63 - 1))  # type: ignore[union-attr]
+            self.games[k] = Game(one._start, seed=int(game_seeds[i]), **one._game_kwargs)
+        if not reply:
+            return game_seeds, np.zeros(len(rows), dtype=np.int64)
+        carry, shots = opponent_replies([self.games[k] for k in rows], one._agent_seats, one.team, one.rewards)
+        self._carry[rows] = carry
+        return game_seeds, shots
+
+    def _observe(self) -> dict[str, Any]:
+        """The batched observations of every game by the agent's seat."""
+        items = [observe(g.state, self._one.seat) for g in self.games]  # type: ignore[union-attr]
+        self._obs = concatenate(self.single_observation_space, items, self._obs)
+        return {k: np.copy(v) for k, v in self._obs.items()}

@@ -1,0 +1,69 @@
+"""The vector environment: the same games as the single environment shot for shot (a
+SyncVectorEnv of CarromEnv with the same seeds), autoreset included, and its spaces."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import SyncVectorEnv
+
+from carromlab.envs import ENV_IDS, CarromEnv, CarromVectorEnv
+from carromlab.rules.crokinole import CrokinoleOptions
+
+from .conftest import SEED
+
+SMALL_CROKINOLE = CrokinoleOptions(discs_per_player=2, game_target=5)
+
+
+def _run_both(n, variant, n_steps, **kwargs):
+    """Step the vector env and a SyncVectorEnv of single envs with the same seeds and
+    actions; return the number of autoresets seen."""
+    vec = CarromVectorEnv(n, variant, **kwargs)
+    sync = SyncVectorEnv([lambda: CarromEnv(variant, **kwargs) for _ in range(n)])
+    (obs, info), (ref, ref_info) = vec.reset(seed=SEED), sync.reset(seed=SEED)
+    assert all(np.array_equal(obs[k], ref[k]) for k in ref)
+    assert np.array_equal(info["game_seed"], ref_info["game_seed"]) and np.array_equal(info["shots"], ref_info["shots"])
+    assert vec.observation_space.contains(obs)
+    actions = np.random.default_rng(SEED).uniform(-1, 1, (n_steps, n, 4)).astype(np.float32)
+    resets = 0
+    for a in actions:
+        got, want = vec.step(a), sync.step(a)
+        assert all(np.array_equal(got[0][k], want[0][k]) for k in want[0])
+        for mine, theirs in zip(got[1:4], want[1:4]):
+            assert np.array_equal(mine, theirs)
+        assert np.array_equal(got[4]["shots"], want[4].get("shots", np.zeros(n, int)))
+        assert vec.observation_space.contains(got[0])
+        resets += int(got[4]["reset"].sum())
+    return resets
+
+
+def test_vector_env_replays_the_single_env_through_autoresets():
+    resets = _run_both(3, "crokinole", 14, opponent="random", options=SMALL_CROKINOLE)
+    assert resets >= 2  # small crokinole games end within a few steps
+
+
+@pytest.mark.parametrize("variant", ["icf", "hikone"])
+def test_vector_env_replays_the_single_env(variant):
+    _run_both(3, variant, 4, opponent="random", skill="club")
+
+
+def test_vector_env_doubles_with_the_agent_second():
+    _run_both(2, "icf", 3, players=4, seat=1, opponent="random")
+
+
+def test_make_vec_builds_the_vector_env():
+    envs = gymnasium.make_vec(ENV_IDS["icf"], num_envs=3, opponent="random")
+    assert isinstance(envs.unwrapped, CarromVectorEnv) and envs.num_envs == 3
+    assert envs.action_space.shape == (3, 4) and envs.observation_space["positions"].shape == (3, 19, 2)
+
+
+def test_bad_actions_and_stepping_before_reset_are_refused():
+    envs = CarromVectorEnv(2, "icf", opponent="random")
+    with pytest.raises(ValueError, match="reset"):
+        envs.step(np.zeros((2, 4)))
+    envs.reset(seed=SEED)
+    with pytest.raises(ValueError, match="shape"):
+        envs.step(np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="action"):
+        envs.step(np.full((2, 4), 2.0))
+    with pytest.raises(ValueError, match="num_envs"):
+        CarromVectorEnv(0)

@@ -1,0 +1,46 @@
+"""Placement snapping for many games at once: each game's spots equal its own one-game
+snap, every spot is legal, and none is farther than the nearest legal candidate."""
+
+import numpy as np
+import pytest
+
+from carromlab.match import Game, RandomPolicy, game_seed, new_state
+from carromlab.match.lockstep import step
+from carromlab.match.scene import shot_radius
+from carromlab.rules import placement_region, snap_placements
+from carromlab.rules.placement import nearest_spots
+
+from ..conftest import SEED
+
+
+def _states(variant, n=12, shots=6):
+    games = [Game(new_state(variant), RandomPolicy(), seed=game_seed(SEED, g), game=g, record=False) for g in range(n)]
+    for _ in range(shots):
+        step([g for g in games if g.end is None])
+    return [g.state for g in games]
+
+
+@pytest.mark.parametrize("variant", ["icf", "online", "hikone", "crokinole"])
+def test_many_games_snap_as_each_alone(variant):
+    states = _states(variant)
+    rng = np.random.default_rng(SEED)
+    regions = [placement_region(s, shot_radius(s)) for s in states]
+    # centres near each region's legal candidates, many of them blocked or off the marks
+    picks = [rng.integers(len(r.area.allowed[0]), size=3) for r in regions]
+    x = np.concatenate([r.area.allowed[0][p] for r, p in zip(regions, picks)]) + rng.normal(0, 0.02, 3 * len(states))
+    y = np.concatenate([r.area.allowed[1][p] for r, p in zip(regions, picks)]) + rng.normal(0, 0.02, 3 * len(states))
+    which = np.repeat(np.arange(len(states)), 3)
+    sx, sy, ok = nearest_spots(regions, which, x, y)
+    assert (~ok).sum() >= 3  # the search ran
+    for g, s in enumerate(states):
+        rows = which == g
+        ax, ay = snap_placements(s, x[rows], y[rows], shot_radius(s))
+        assert np.array_equal(ax, sx[rows]) and np.array_equal(ay, sy[rows])
+        assert regions[g].legal(ax, ay).all()
+        # no legal candidate is nearer than the spot (the bisection only moves closer)
+        cx, cy = regions[g].area.allowed
+        free = regions[g].legal(cx, cy)
+        for qx, qy, bx, by in zip(x[rows], y[rows], ax, ay):
+            nearest = np.hypot(cx[free] - qx, cy[free] - qy).min()
+            assert np.hypot(bx - qx, by - qy) <= nearest + 1e-12
+    assert np.array_equal(ok, np.hypot(sx - x, sy - y) == 0)
