@@ -96,6 +96,11 @@ cdef struct Now:
     # Last evaluated state of a disc (numeric laws): at time T of the segment started at t0.
     double T, t0, x, y, v, d, w
 
+cdef struct Here:
+    # State of the disc being predicted at the current time (``state_ex``): position (m),
+    # speed (m/s) and distance slid in its segment (m).
+    double x, y, v, d
+
 cdef struct Sim:
     int n
     double* R
@@ -338,14 +343,13 @@ cdef inline void keep_sd(double sd, int k, int part, double* sbest, int* kbest, 
         pbest[0] = part
 
 
-cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
-    """Stop, cushions, holes, pegs and the board edge for disc i. The candidates are
-    compared as path lengths; only the shortest is converted to a time."""
+cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, int* bp) noexcept nogil:
+    """Stop, cushions, holes, pegs and the board edge for disc i, now in state hi. The
+    candidates are compared as path lengths; only the shortest is converted to a time."""
     cdef Board* b = s.b
-    cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
+    cdef double x = hi.x, y = hi.y, v = hi.v, d = hi.d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
     cdef double sbest = INFINITY
     cdef int k, kbest = -1, pbest = -1
-    state_ex(s, i, s.t, &x, &y, &v, &d)
     if v <= 0.0:
         return
     ux = s.ux[i]
@@ -445,6 +449,14 @@ cdef inline void gap_quartic(double dx, double dy, double wx, double wy, double 
     c[0] = (dist - sigma) * (dist + sigma)
 
 
+cdef inline int stays_above(double* c, double T, double level) noexcept nogil:
+    """True when every Bernstein coefficient of the quartic f on [0, T] exceeds level, so
+    that f > level on all of [0, T] (f is a convex combination of them)."""
+    cdef double a1 = c[1] * T, a2 = c[2] * T * T, a3 = c[3] * T * T * T, a4 = c[4] * T * T * T * T
+    return (c[0] > level and c[0] + 0.25 * a1 > level and c[0] + 0.5 * a1 + a2 / 6.0 > level
+            and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > level and c[0] + a1 + a2 + a3 + a4 > level)
+
+
 cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
     """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
     f' is monotone), so that the quartic f is monotone between consecutive points of
@@ -506,11 +518,15 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
     """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
 
     f is monotone on every piece of ``monotone_pieces``, so the first contact is
-    bracketed exactly; grazing contacts are not missed.
+    bracketed exactly; grazing contacts are not missed. A pair whose gap stays above the
+    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once.
     """
     cdef double crit[8]
-    cdef int ncrit = monotone_pieces(c, T, crit), k
+    cdef int ncrit, k
     cdef double lo, hi, fa, fb
+    if stays_above(c, T, 2.0 * sigma * TOUCH):
+        return INFINITY
+    ncrit = monotone_pieces(c, T, crit)
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
         lo = crit[k]
@@ -539,11 +555,8 @@ cdef double first_entry_quartic(double* c, double T) noexcept nogil:
     positive side, so f > 0 before the returned time."""
     cdef double crit[8]
     cdef int ncrit, k
-    cdef double a1 = c[1] * T, a2 = c[2] * T * T, a3 = c[3] * T * T * T, a4 = c[4] * T * T * T * T
-    # positive Bernstein coefficients on [0, T]: f > 0 there (most pairs end here)
-    if (c[0] + 0.25 * a1 > 0.0 and c[0] + 0.5 * a1 + a2 / 6.0 > 0.0
-            and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > 0.0 and c[0] + a1 + a2 + a3 + a4 > 0.0):
-        return INFINITY
+    if stays_above(c, T, 0.0):
+        return INFINITY   # most pairs end here
     ncrit = monotone_pieces(c, T, crit)
     for k in range(ncrit - 1):
         if crit[k + 1] > crit[k] and poly(c, crit[k + 1]) <= 0.0:
@@ -634,12 +647,14 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     return INFINITY
 
 
-cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
-    """Absolute time of the next contact of discs i and j before ``horizon`` (else INF)."""
-    cdef double xi, yi, vi, di, xj, yj, vj, dj, dx, dy, sigma, dist, T, sd, ti, tj, smax, tstop
-    cdef double wx, wy, qx, qy
+cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noexcept nogil:
+    """Absolute time of the next contact of discs i (now in state hi) and j before
+    ``horizon`` (else INF)."""
+    cdef double xi = hi.x, yi = hi.y, vi = hi.v, di = hi.d, xj, yj, vj, dj, dx, dy, sigma, dist, T
+    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy
     cdef double c[5]
-    state_ex(s, i, s.t, &xi, &yi, &vi, &di)
+    if vi <= 0.0 and s.v0[j] <= 0.0:
+        return INFINITY
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
         return INFINITY
@@ -864,10 +879,12 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef int bk = EV_NONE, bp = -1, j, w
     cdef double tc, hz
     cdef cnp.uint64_t bits
+    cdef Here hi
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         return
-    single_events(s, i, &best, &bk, &bp)
+    state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
+    single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
     for w in range(s.gw):
         bits = s.cand[w]
@@ -877,7 +894,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
-            tc = pair_time(s, i, j, hz)
+            tc = pair_time(s, i, &hi, j, hz)
             if tc < best:
                 best = tc
                 bk = EV_DISC
