@@ -664,9 +664,15 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     T = horizon - s.t
     if T < 0.0:
         return INFINITY
+    if isfinite(T):
+        # cannot close the gap before the horizon: most pairs clear it by far (no square
+        # root), the others are decided on the distance itself
+        dist = sigma + (vi + vj) * T + TOUCH
+        if dx * dx + dy * dy > dist * dist:
+            return INFINITY
     dist = sqrt(dx * dx + dy * dy)
     if isfinite(T) and dist - sigma > (vi + vj) * T:
-        return INFINITY  # cannot close the gap before the horizon
+        return INFINITY
     if vj <= 0.0 or vi <= 0.0:
         # one disc at rest: a circle entry in the path length of the moving one
         if vi > 0.0:
