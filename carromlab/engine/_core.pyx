@@ -1601,7 +1601,9 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
                  int striker, bint record=True, cnp.uint64_t own=0, double fx=0.0, double fy=1.0):
     """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""
     cdef Sim s
-    cdef int rc, n = pos.shape[0]
+    cdef int rc, i, n = pos.shape[0]
+    cdef double[:, ::1] fv
+    cdef int[:, ::1] iv
     setup.init(&s)
     try:
         s.record = record
@@ -1614,6 +1616,20 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             rc = run_sim(&s)
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory while recording events")
+        # the final state in two blocks (rows: x, y, vx, vy, omega, t_capture; status, hole)
+        final_f = np.empty((6, n))
+        final_i = np.empty((2, n), dtype=np.intc)
+        fv = final_f
+        iv = final_i
+        for i in range(n):
+            fv[0, i] = s.x0[i]
+            fv[1, i] = s.y0[i]
+            fv[2, i] = s.v0[i] * s.ux[i]
+            fv[3, i] = s.v0[i] * s.uy[i]
+            fv[4, i] = spin_at(&s, i, s.t)
+            fv[5, i] = s.tcap[i]
+            iv[0, i] = s.status[i]
+            iv[1, i] = s.hole[i]
         out = {
             "t_end": s.t,
             "n_events": s.n_events,
@@ -1623,14 +1639,14 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             "striker_reach": max(s.reach, fx * s.x0[striker] + fy * s.y0[striker]),
             "chain_mask": s.struck,
             "striker_touched_mask": s.touched,
-            "x": np.array(<double[:n]> s.x0),
-            "y": np.array(<double[:n]> s.y0),
-            "vx": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.ux),
-            "vy": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.uy),
-            "omega": np.array([spin_at(&s, i, s.t) for i in range(n)]),
-            "status": np.array(<int[:n]> s.status),
-            "hole": np.array(<int[:n]> s.hole),
-            "t_capture": np.array(<double[:n]> s.tcap),
+            "x": final_f[0],
+            "y": final_f[1],
+            "vx": final_f[2],
+            "vy": final_f[3],
+            "omega": final_f[4],
+            "status": final_i[0],
+            "hole": final_i[1],
+            "t_capture": final_f[5],
         }
         if record:
             out["ev_f"] = (np.array(<double[:s.rec.nev * 12]> s.rec.ev_f).reshape(-1, 12)
