@@ -1038,16 +1038,18 @@ cdef int pressed(Sim* s, int i, int j) noexcept nogil:
     decreases on its first monotone piece and sinks deeper than TOUCH there (the test
     ``first_contact_quartic`` applies, so a pair it would meet again at once is merged).
     The quartic uses the current decelerations; it holds until the first disc stops."""
-    cdef double ai = accel_now(s, i), aj = accel_now(s, j), T = 1.0
+    cdef double ai, aj, T = 1.0
     cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
     cdef double d = sqrt(dx * dx + dy * dy)
+    cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
     cdef double c[5]
     cdef double crit[8]
-    gap_quartic(dx, dy, s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j],
-                -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
+    if 2.0 * (dx * wx + dy * wy) > 2.0 * d * V_EPS:
+        return 0   # separating (the decelerations, costly under slide-spin, are not needed)
+    ai = accel_now(s, i)
+    aj = accel_now(s, j)
+    gap_quartic(dx, dy, wx, wy, -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
                 d, s.R[i] + s.R[j], c)
-    if c[1] > 2.0 * d * V_EPS:
-        return 0   # separating
     if c[2] < 0.0:
         return 1
     if ai > 0.0 and s.v0[i] / ai < T:
