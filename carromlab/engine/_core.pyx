@@ -58,7 +58,7 @@ DEF GRID_MARGIN = 1e-6
 # cells per side for n discs (few discs: long capsules would cross many small cells for
 # few neighbours), at most GRID_MAX.
 DEF GRID_CELL = 2.0
-DEF GRID_DENSITY = 2.0
+DEF GRID_DENSITY = 4.0
 DEF GRID_MAX = 64
 
 cdef struct Board:
