@@ -136,13 +136,13 @@ def check_array(
             raise ValueError(
                 f"The {name!r} parameter must have shape {want}. Got shape {arr.shape} instead."
             )
-    rng = _range_text(low, None if high is None else high, low_open, False) + (f" {unit}" if unit else "")
     bad = ~np.isfinite(arr)
     if low is not None:
         bad |= (arr <= low) if low_open else (arr < low)
     if high is not None:
         bad |= arr > high
     if bad.any():
+        rng = _range_text(low, None if high is None else high, low_open, False) + (f" {unit}" if unit else "")
         if arr.ndim == 0:
             raise ValueError(
                 f"The {name!r} parameter must be a finite real number in the range {rng}. "

@@ -58,7 +58,7 @@ DEF GRID_MARGIN = 1e-6
 # cells per side for n discs (few discs: long capsules would cross many small cells for
 # few neighbours), at most GRID_MAX.
 DEF GRID_CELL = 2.0
-DEF GRID_DENSITY = 2.0
+DEF GRID_DENSITY = 4.0
 DEF GRID_MAX = 64
 
 cdef struct Board:
@@ -95,6 +95,11 @@ cdef struct Rec:
 cdef struct Now:
     # Last evaluated state of a disc (numeric laws): at time T of the segment started at t0.
     double T, t0, x, y, v, d, w
+
+cdef struct Here:
+    # State of the disc being predicted at the current time (``state_ex``): position (m),
+    # speed (m/s) and distance slid in its segment (m).
+    double x, y, v, d
 
 cdef struct Sim:
     int n
@@ -341,14 +346,13 @@ cdef inline void keep_sd(double sd, int k, int part, double* sbest, int* kbest, 
         pbest[0] = part
 
 
-cdef void single_events(Sim* s, int i, double* best, int* bk, int* bp) noexcept nogil:
-    """Stop, cushions, holes, pegs and the board edge for disc i. The candidates are
-    compared as path lengths; only the shortest is converted to a time."""
+cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, int* bp) noexcept nogil:
+    """Stop, cushions, holes, pegs and the board edge for disc i, now in state hi. The
+    candidates are compared as path lengths; only the shortest is converted to a time."""
     cdef Board* b = s.b
-    cdef double x, y, v, d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
+    cdef double x = hi.x, y = hi.y, v = hi.v, d = hi.d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
     cdef double sbest = INFINITY
     cdef int k, kbest = -1, pbest = -1
-    state_ex(s, i, s.t, &x, &y, &v, &d)
     if v <= 0.0:
         return
     ux = s.ux[i]
@@ -448,6 +452,14 @@ cdef inline void gap_quartic(double dx, double dy, double wx, double wy, double 
     c[0] = (dist - sigma) * (dist + sigma)
 
 
+cdef inline int stays_above(double* c, double T, double level) noexcept nogil:
+    """True when every Bernstein coefficient of the quartic f on [0, T] exceeds level, so
+    that f > level on all of [0, T] (f is a convex combination of them)."""
+    cdef double a1 = c[1] * T, a2 = c[2] * T * T, a3 = c[3] * T * T * T, a4 = c[4] * T * T * T * T
+    return (c[0] > level and c[0] + 0.25 * a1 > level and c[0] + 0.5 * a1 + a2 / 6.0 > level
+            and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > level and c[0] + a1 + a2 + a3 + a4 > level)
+
+
 cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
     """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
     f' is monotone), so that the quartic f is monotone between consecutive points of
@@ -509,11 +521,15 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
     """First time in [0, T] at which f = |D|^2 - sigma^2 reaches 0 while decreasing.
 
     f is monotone on every piece of ``monotone_pieces``, so the first contact is
-    bracketed exactly; grazing contacts are not missed.
+    bracketed exactly; grazing contacts are not missed. A pair whose gap stays above the
+    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once.
     """
     cdef double crit[8]
-    cdef int ncrit = monotone_pieces(c, T, crit), k
+    cdef int ncrit, k
     cdef double lo, hi, fa, fb
+    if stays_above(c, T, 2.0 * sigma * TOUCH):
+        return INFINITY
+    ncrit = monotone_pieces(c, T, crit)
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
         lo = crit[k]
@@ -542,11 +558,8 @@ cdef double first_entry_quartic(double* c, double T) noexcept nogil:
     positive side, so f > 0 before the returned time."""
     cdef double crit[8]
     cdef int ncrit, k
-    cdef double a1 = c[1] * T, a2 = c[2] * T * T, a3 = c[3] * T * T * T, a4 = c[4] * T * T * T * T
-    # positive Bernstein coefficients on [0, T]: f > 0 there (most pairs end here)
-    if (c[0] + 0.25 * a1 > 0.0 and c[0] + 0.5 * a1 + a2 / 6.0 > 0.0
-            and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > 0.0 and c[0] + a1 + a2 + a3 + a4 > 0.0):
-        return INFINITY
+    if stays_above(c, T, 0.0):
+        return INFINITY   # most pairs end here
     ncrit = monotone_pieces(c, T, crit)
     for k in range(ncrit - 1):
         if crit[k + 1] > crit[k] and poly(c, crit[k + 1]) <= 0.0:
@@ -637,12 +650,14 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     return INFINITY
 
 
-cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
-    """Absolute time of the next contact of discs i and j before ``horizon`` (else INF)."""
-    cdef double xi, yi, vi, di, xj, yj, vj, dj, dx, dy, sigma, dist, T, sd, ti, tj, smax, tstop
-    cdef double wx, wy, qx, qy
+cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noexcept nogil:
+    """Absolute time of the next contact of discs i (now in state hi) and j before
+    ``horizon`` (else INF)."""
+    cdef double xi = hi.x, yi = hi.y, vi = hi.v, di = hi.d, xj, yj, vj, dj, dx, dy, sigma, dist, T
+    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy
     cdef double c[5]
-    state_ex(s, i, s.t, &xi, &yi, &vi, &di)
+    if vi <= 0.0 and s.v0[j] <= 0.0:
+        return INFINITY
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
         return INFINITY
@@ -652,9 +667,15 @@ cdef double pair_time(Sim* s, int i, int j, double horizon) noexcept nogil:
     T = horizon - s.t
     if T < 0.0:
         return INFINITY
+    if isfinite(T):
+        # cannot close the gap before the horizon: most pairs clear it by far (no square
+        # root), the others are decided on the distance itself
+        dist = sigma + (vi + vj) * T + TOUCH
+        if dx * dx + dy * dy > dist * dist:
+            return INFINITY
     dist = sqrt(dx * dx + dy * dy)
     if isfinite(T) and dist - sigma > (vi + vj) * T:
-        return INFINITY  # cannot close the gap before the horizon
+        return INFINITY
     if vj <= 0.0 or vi <= 0.0:
         # one disc at rest: a circle entry in the path length of the moving one
         if vi > 0.0:
@@ -867,10 +888,12 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef int bk = EV_NONE, bp = -1, j, w
     cdef double tc, hz
     cdef cnp.uint64_t bits
+    cdef Here hi
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         return
-    single_events(s, i, &best, &bk, &bp)
+    state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
+    single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
     for w in range(s.gw):
         bits = s.cand[w]
@@ -880,7 +903,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
-            tc = pair_time(s, i, j, hz)
+            tc = pair_time(s, i, &hi, j, hz)
             if tc < best:
                 best = tc
                 bk = EV_DISC
@@ -1018,16 +1041,18 @@ cdef int pressed(Sim* s, int i, int j) noexcept nogil:
     decreases on its first monotone piece and sinks deeper than TOUCH there (the test
     ``first_contact_quartic`` applies, so a pair it would meet again at once is merged).
     The quartic uses the current decelerations; it holds until the first disc stops."""
-    cdef double ai = accel_now(s, i), aj = accel_now(s, j), T = 1.0
+    cdef double ai, aj, T = 1.0
     cdef double dx = s.x0[i] - s.x0[j], dy = s.y0[i] - s.y0[j]
     cdef double d = sqrt(dx * dx + dy * dy)
+    cdef double wx = s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], wy = s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j]
     cdef double c[5]
     cdef double crit[8]
-    gap_quartic(dx, dy, s.v0[i] * s.ux[i] - s.v0[j] * s.ux[j], s.v0[i] * s.uy[i] - s.v0[j] * s.uy[j],
-                -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
+    if 2.0 * (dx * wx + dy * wy) > 2.0 * d * V_EPS:
+        return 0   # separating (the decelerations, costly under slide-spin, are not needed)
+    ai = accel_now(s, i)
+    aj = accel_now(s, j)
+    gap_quartic(dx, dy, wx, wy, -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
                 d, s.R[i] + s.R[j], c)
-    if c[1] > 2.0 * d * V_EPS:
-        return 0   # separating
     if c[2] < 0.0:
         return 1
     if ai > 0.0 and s.v0[i] / ai < T:
@@ -1590,7 +1615,9 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
                  int striker, bint record=True, cnp.uint64_t own=0, double fx=0.0, double fy=1.0):
     """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""
     cdef Sim s
-    cdef int rc, n = pos.shape[0]
+    cdef int rc, i, n = pos.shape[0]
+    cdef double[:, ::1] fv
+    cdef int[:, ::1] iv
     setup.init(&s)
     try:
         s.record = record
@@ -1604,6 +1631,20 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             rc = run_sim(&s)
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory while recording events")
+        # the final state in two blocks (rows: x, y, vx, vy, omega, t_capture; status, hole)
+        final_f = np.empty((6, n))
+        final_i = np.empty((2, n), dtype=np.intc)
+        fv = final_f
+        iv = final_i
+        for i in range(n):
+            fv[0, i] = s.x0[i]
+            fv[1, i] = s.y0[i]
+            fv[2, i] = s.v0[i] * s.ux[i]
+            fv[3, i] = s.v0[i] * s.uy[i]
+            fv[4, i] = spin_at(&s, i, s.t)
+            fv[5, i] = s.tcap[i]
+            iv[0, i] = s.status[i]
+            iv[1, i] = s.hole[i]
         out = {
             "t_end": s.t,
             "n_events": s.n_events,
@@ -1613,14 +1654,14 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             "striker_reach": max(s.reach, fx * s.x0[striker] + fy * s.y0[striker]),
             "chain_mask": s.struck,
             "striker_touched_mask": s.touched,
-            "x": np.array(<double[:n]> s.x0),
-            "y": np.array(<double[:n]> s.y0),
-            "vx": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.ux),
-            "vy": np.array(<double[:n]> s.v0) * np.array(<double[:n]> s.uy),
-            "omega": np.array([spin_at(&s, i, s.t) for i in range(n)]),
-            "status": np.array(<int[:n]> s.status),
-            "hole": np.array(<int[:n]> s.hole),
-            "t_capture": np.array(<double[:n]> s.tcap),
+            "x": final_f[0],
+            "y": final_f[1],
+            "vx": final_f[2],
+            "vy": final_f[3],
+            "omega": final_f[4],
+            "status": final_i[0],
+            "hole": final_i[1],
+            "t_capture": final_f[5],
         }
         if record:
             out["ev_f"] = (np.array(<double[:s.rec.nev * 12]> s.rec.ev_f).reshape(-1, 12)

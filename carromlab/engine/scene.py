@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -183,6 +184,19 @@ class Scene:
         of the pieces then the striker."""
         return self._arrays
 
+    @cached_property
+    def _obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What a striker placement must keep clear of: the centres (k, 2) of the pegs
+        then the holes, m; the closest a striker centre may come to each piece and then to
+        each of them (n_pieces + k), m; and the centres of this scene's pieces then of
+        them (1, n_pieces + k, 2), m."""
+        board, r = self.board, self.specs[self.striker].radius
+        fixed = np.array([[g.x, g.y] for g in board.pegs] + [[h.x, h.y] for h in board.holes], dtype=float).reshape(-1, 2)
+        reach = np.concatenate([
+            self._arrays["radius"][:-1] + r, [g.radius + r for g in board.pegs], [h.capture_radius(r) for h in board.holes]
+        ])  # fmt: skip
+        return fixed, reach, np.concatenate([self._arrays["xy"], fixed])[None]
+
     def check_placement(
         self,
         x: np.ndarray,
@@ -219,20 +233,18 @@ class Scene:
         # obstacles: the pieces (per shot), then the pegs and holes, with the closest a
         # striker centre may come to each
         board = self.board
-        xy = self._arrays["xy"][None] if pieces is None else pieces
-        fixed = np.array([[g.x, g.y] for g in board.pegs] + [[h.x, h.y] for h in board.holes], dtype=float).reshape(-1, 2)
-        reach = np.concatenate([
-            self._arrays["radius"][:-1] + r, [g.radius + r for g in board.pegs], [h.capture_radius(r) for h in board.holes]
-        ])  # fmt: skip
+        fixed, reach, own = self._obstacles
         if len(reach) == 0:
             return
         # chunks keep the (shots x obstacles) distance table small for million-shot batches
         for start in range(0, x.size, 65536):
             sl = slice(start, start + 65536)
-            rows = xy if len(xy) == 1 else xy[sl]
-            ox = np.concatenate([rows[:, :, 0], np.broadcast_to(fixed[:, 0], (len(rows), len(fixed)))], axis=1)
-            oy = np.concatenate([rows[:, :, 1], np.broadcast_to(fixed[:, 1], (len(rows), len(fixed)))], axis=1)
-            gap = np.hypot(x[sl, None] - ox, y[sl, None] - oy) - reach
+            if pieces is None:
+                obs = own
+            else:
+                rows = pieces if len(pieces) == 1 else pieces[sl]
+                obs = np.concatenate([rows, np.broadcast_to(fixed, (len(rows), *fixed.shape))], axis=1)
+            gap = np.hypot(x[sl, None] - obs[:, :, 0], y[sl, None] - obs[:, :, 1]) - reach
             bad = gap < -1e-9
             if on_board is not None:
                 ob = on_board if len(on_board) == 1 else on_board[sl]

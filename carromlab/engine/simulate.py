@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -52,6 +53,23 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
         b.shape == "round", b.half_size, holes, pegs, packed, law.engine(params),
         radius, scene.arrays["mass"], decel, spin_decel,
     )  # fmt: skip
+
+
+#: Engine setups of the last parameter sets simulated on each live scene (``simulate``
+#: plays many shots on one scene; a setup is read-only once built).
+_SETUPS: weakref.WeakKeyDictionary[Scene, dict[PhysicsParams, _core._Setup]] = weakref.WeakKeyDictionary()
+_SETUPS_PER_SCENE = 8
+
+
+def _setup_for(scene: Scene, params: PhysicsParams) -> _core._Setup:
+    """``engine_setup(scene, params)``, built once per scene and parameter set."""
+    kept = _SETUPS.setdefault(scene, {})
+    setup = kept.get(params)
+    if setup is None:
+        if len(kept) >= _SETUPS_PER_SCENE:
+            del kept[next(iter(kept))]
+        setup = kept[params] = engine_setup(scene, params)
+    return setup
 
 
 class _Pocketed(pd.DataFrame):
@@ -336,14 +354,15 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     check_type("shot", shot, Shot, hint="e.g. Shot(0.0, -0.2526, angle=math.pi / 2, speed=6.0)")
     params = check_params(params)
     scene.check_placement(shot.x, shot.y)
-    xy = np.vstack([scene.arrays["xy"], [[shot.x, shot.y]]])
-    vel = np.zeros_like(xy)
-    vel[-1] = shot.velocity
-    omega = np.zeros(len(xy))
-    omega[-1] = shot.spin
-    raw = _core.simulate_one(
-        engine_setup(scene, params), np.ascontiguousarray(xy), vel, omega, scene.n_pieces, record=record
-    )
+    n = scene.n_pieces
+    xy = np.empty((n + 1, 2))
+    xy[:n] = scene.arrays["xy"]
+    xy[n] = shot.x, shot.y
+    vel = np.zeros((n + 1, 2))
+    vel[n] = shot.velocity
+    omega = np.zeros(n + 1)
+    omega[n] = shot.spin
+    raw = _core.simulate_one(_setup_for(scene, params), xy, vel, omega, n, record=record)
     if raw["truncated"]:
         warnings.warn(
             f"The shot used its event budget (max_events={params.max_events}) before every disc "

@@ -760,13 +760,13 @@ class Board:
         numpy.ndarray of bool
             The broadcast shape of the inputs.
         """
-        r = check_array("radius", np.atleast_1d(radius), low=0.0, unit="m").reshape(np.shape(radius))
-        px, py, r = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float), r)
+        r = check_array("radius", radius, low=0.0, unit="m")
+        px, py = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         h = self.half_size
         if self.shape == "square":
             lim = h - r
-            return np.asarray((np.abs(px) <= lim) & (np.abs(py) <= lim))
-        return np.asarray(np.hypot(px, py) <= h)
+            return (np.abs(px) <= lim) & (np.abs(py) <= lim)
+        return np.broadcast_to(np.hypot(px, py) <= h, np.broadcast_shapes(px.shape, py.shape, r.shape)).copy()
 
     def side_coordinates(
         self, side: Side, x: npt.ArrayLike, y: npt.ArrayLike
