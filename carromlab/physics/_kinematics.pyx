@@ -51,6 +51,7 @@ DEF ATOL_W = 1e-10
 DEF MAX_STEPS = 100000
 DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
+DEF CHUNK0 = 8           # accepted steps of an integrated segment's first chunk (then doubling)
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -179,8 +180,8 @@ cdef int push(Table* tb, double t, double s, double v, double w, double dv, doub
 
 cdef void dp_step(const LawParams* lp, double R, double v, double w, double h,
                   double dv1, double dw1, double* out) noexcept nogil:
-    """One Dormand-Prince 5(4) step of (s, v, w) from s = 0; out = s, v, w (order 5) and
-    the error estimates of s, v, w."""
+    """One Dormand-Prince 5(4) step of (s, v, w) from s = 0; out = s, v, w (order 5), the
+    error estimates of s, v, w and dv, dw at the new point (the last stage)."""
     cdef double kv[7]
     cdef double kw[7]
     cdef double ks[7]
@@ -220,6 +221,8 @@ cdef void dp_step(const LawParams* lp, double R, double v, double w, double h,
                       - 2187.0 / 6784.0 * kw[4] + 11.0 / 84.0 * kw[5])
     ks[6] = out[1]
     rhs(lp, R, out[1], out[2], &kv[6], &kw[6])
+    out[6] = kv[6]
+    out[7] = kw[6]
     # difference between the 5th- and 4th-order solutions
     out[3] = h * (71.0 / 57600.0 * ks[0] - 71.0 / 16695.0 * ks[2] + 71.0 / 1920.0 * ks[3]
                   - 17253.0 / 339200.0 * ks[4] + 22.0 / 525.0 * ks[5] - 1.0 / 40.0 * ks[6])
@@ -230,26 +233,46 @@ cdef void dp_step(const LawParams* lp, double R, double v, double w, double h,
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
-    """Integrate a sliding segment from speed v0 (m/s) and spin magnitude w0 (rad/s) to
-    the stop; returns 0, or -1 when out of memory."""
-    cdef double t = 0.0, s = 0.0, v = v0, w = w0, dv, dw, h, err, sc, fac, hs
-    cdef double out[6]
-    cdef int steps = 0
+    """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
+    (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
+    cdef double dv, dw
     tb.n = 0
     tb.tail = SEG_REST
-    rhs(lp, R, v, w, &dv, &dw)
-    if push(tb, t, s, v, w, dv, dw) < 0:
+    tb.steps = 0
+    tb.chunk = CHUNK0
+    tb.open = 0
+    rhs(lp, R, v0, w0, &dv, &dw)
+    if push(tb, 0.0, 0.0, v0, w0, dv, dw) < 0:
         return -1
-    if v <= 0.0:
+    if v0 <= 0.0:
         tb.t_stop = 0.0
         tb.s_stop = 0.0
-        tb.w_stop = w
+        tb.w_stop = w0
         return 0
-    h = 0.05 * v / (-dv)
-    while steps < MAX_STEPS:
-        steps += 1
+    tb.h = 0.05 * v0 / (-dv)
+    tb.open = 1
+    return extend(lp, R, tb)
+
+
+cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
+    """Continue an open table by tb.chunk accepted steps, or to the stop, and double the
+    next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
+    stop, whatever the chunks."""
+    cdef int k = tb.n - 1, done = 0
+    cdef double t = tb.t[k], s = tb.s[k], v = tb.v[k], w = tb.w[k], dv = tb.dv[k], dw = tb.dw[k]
+    cdef double v0 = tb.v[0], h = tb.h, err, sc, fac, hs
+    cdef double out[8]
+    while True:
+        if done == tb.chunk:
+            tb.h = h
+            tb.chunk *= 2
+            tb.t_stop = t
+            tb.s_stop = s
+            tb.w_stop = w
+            return 0
+        tb.steps += 1
         hs = v / (-dv)
-        if v <= 1e-9 * v0 or steps == MAX_STEPS:
+        if v <= 1e-9 * v0 or tb.steps >= MAX_STEPS:
             # the last nanometres: the deceleration is constant to rounding here
             t += hs
             s += 0.5 * v * hs
@@ -275,14 +298,18 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
         s += out[0]
         v = out[1]
         w = out[2] if out[2] > 0.0 else 0.0
-        rhs(lp, R, v, w, &dv, &dw)
+        dv = out[6]     # the last stage is the derivative there (rhs clips w at 0 itself)
+        dw = out[7]
+        done += 1
         if push(tb, t, s, v, w, dv, dw) < 0:
             return -1
         if lp.mu_kind == MU_CONSTANT and lp.drag * v * v <= TAIL_REL * lp.g * lp.mu:
+            tb.open = 0
             tail_start(lp, R, v, w, tb)
             return 0
         fac = 0.9 * pow(err, -0.2) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
+    tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
     tb.s_stop = tb.s[tb.n - 1]
     tb.w_stop = tb.w[tb.n - 1]
@@ -330,6 +357,7 @@ cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
     sg.s_stop = tb.s_tail
     sg.w_stop = tb.w_stop
     sg.a0 = tb.v[k] / tb.rho
+    sg.open = 0
     table_init(&sg.tb)
 
 
@@ -364,7 +392,9 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
     cdef int k
     cdef double h, x, ww
-    if tau >= tb.t_stop:
+    if tb.open and tau > tb.t_stop:
+        tau = tb.t_stop     # not integrated further yet: the state at the last knot
+    elif tau >= tb.t_stop:
         sd[0] = tb.s_stop
         v[0] = 0.0
         ww = tb.w_stop - spin_decel(lp, R) * (tau - tb.t_stop)
@@ -796,6 +826,7 @@ cdef void seg_init(Seg* sg) noexcept nogil:
     sg.w_stop = 0.0
     sg.a_lo = 0.0
     sg.a_hi = 0.0
+    sg.open = 0
     table_init(&sg.tb)
 
 
@@ -845,6 +876,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
     sg.w_stop = w0
     sg.t_stop = 0.0
     sg.s_stop = 0.0
+    sg.open = 0
     if v0 <= 0.0:
         sg.mode = SEG_REST
         seg_bounds(lp, R, sg)
@@ -862,12 +894,38 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.mode = SEG_INTEGRATED
         if integrate(lp, R, v0, w0, &sg.tb) < 0:
             return -1
-        sg.t_stop = sg.tb.t_stop
-        sg.s_stop = sg.tb.s_stop
-        sg.w_stop = sg.tb.w_stop
+        seg_from_table(sg)
     if sg.w_stop < 0.0:
         sg.w_stop = 0.0
     seg_bounds(lp, R, sg)
+    return 0
+
+
+cdef inline void seg_from_table(Seg* sg) noexcept nogil:
+    sg.open = sg.tb.open
+    sg.t_stop = sg.tb.t_stop
+    sg.s_stop = sg.tb.s_stop
+    sg.w_stop = sg.tb.w_stop if sg.tb.w_stop > 0.0 else 0.0
+
+
+cdef int seg_extend(const LawParams* lp, double R, Seg* sg) noexcept nogil:
+    """Integrate an open segment further (its next chunk of steps, or to the stop): the
+    motion up to the old horizon is unchanged; 0, or -1 when out of memory."""
+    if not sg.open:
+        return 0
+    if extend(lp, R, &sg.tb) < 0:
+        return -1
+    seg_from_table(sg)
+    return 0
+
+
+cdef int seg_full(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
+    """seg_start integrated to the stop (the Python access below)."""
+    if seg_start(lp, R, v0, w0, sg) < 0:
+        return -1
+    while sg.open:
+        if seg_extend(lp, R, sg) < 0:
+            return -1
     return 0
 
 
@@ -896,7 +954,7 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
         v[0] = sg.v0
         w[0] = sg.w0
         return
-    if tau >= sg.t_stop:
+    if tau >= sg.t_stop and not sg.open:
         sd[0] = sg.s_stop
         v[0] = 0.0
         ww = sg.w_stop - spin_decel(lp, R) * (tau - sg.t_stop)
@@ -1089,7 +1147,7 @@ def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
     v_out = np.empty(tau.shape[0])
     w_out = np.empty(tau.shape[0])
     try:
-        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+        if seg_full(&cl.lp, radius, v0, w0, &sg) < 0:
             raise MemoryError("carromlab: out of memory integrating a segment")
         for i in range(tau.shape[0]):
             seg_eval(&cl.lp, radius, &sg, tau[i], &a, &b, &c)
@@ -1110,7 +1168,7 @@ def time_at(dict law, double radius, double v0, double w0, double[::1] sd):
     seg_init(&sg)
     out = np.empty(sd.shape[0])
     try:
-        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+        if seg_full(&cl.lp, radius, v0, w0, &sg) < 0:
             raise MemoryError("carromlab: out of memory integrating a segment")
         for i in range(sd.shape[0]):
             out[i] = seg_time_at(&cl.lp, radius, &sg, sd[i])
