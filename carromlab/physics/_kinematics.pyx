@@ -51,7 +51,7 @@ DEF ATOL_W = 1e-10
 DEF MAX_STEPS = 100000
 DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
-DEF CHUNK0 = 8           # accepted steps of an integrated segment's first chunk (then doubling)
+DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
