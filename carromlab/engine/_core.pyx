@@ -26,7 +26,8 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
 from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
-                                            seg_free, seg_init, seg_start, seg_time_at)
+                                            seg_extend, seg_free, seg_init, seg_start,
+                                            seg_time_at)
 from carromlab.physics._kinematics import compiled_law
 
 cnp.import_array()
@@ -40,6 +41,7 @@ DEF EV_PEG = 4
 DEF EV_DITCH = 5
 DEF EV_DISC = 6
 DEF EV_PASS = 7      # crossing a capture circle too fast to fall
+DEF EV_HORIZON = 8   # end of the integrated part of a lazy segment (internal, never logged)
 
 # Disc status.
 DEF ST_BOARD = 0
@@ -360,7 +362,7 @@ cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, in
     r = s.R[i]
     h = b.h
     motion_left(s, i, v, d, &smax, &tstop)
-    keep(tstop, EV_STOP, -1, best, bk, bp)
+    keep(tstop, EV_HORIZON if s.lp.numeric and s.seg[i].open else EV_STOP, -1, best, bk, bp)
     if not b.round_board:
         # cushions 0: +x, 1: -x, 2: +y, 3: -y (the outward normal of each)
         for k in range(4):
@@ -1322,6 +1324,14 @@ cdef int run_sim(Sim* s) noexcept nogil:
             break
         if tmin > s.t:
             s.t = tmin
+        if s.kind[nxt] == EV_HORIZON:
+            # integrate nxt's segment further (its motion so far is unchanged): not an event
+            if seg_extend(s.lp, s.R[nxt], &s.seg[nxt]) < 0:
+                return -2
+            grid_set(s, nxt)
+            set_tn(s, nxt, INFINITY)
+            predict(s, nxt)
+            continue
         s.nmoved = 0
         j = process(s, nxt)
         if j == -2:

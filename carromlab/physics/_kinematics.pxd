@@ -40,9 +40,20 @@ cdef struct LawParams:
     const double* sp     # 3 n_sp values: V, D, f(V) at each node
 
 cdef struct Table:
-    # Dense output of one integrated segment, from tau = 0 to the stop, at accepted steps.
+    # Dense output of one integrated segment, from tau = 0 at accepted steps; integrated
+    # lazily, a chunk of steps at a time (open: not yet to the stop, t_stop and s_stop are
+    # those of the last knot).
     int n
     int cap
+    int open
+    int chunk            # accepted steps of the next extension
+    int steps            # steps tried so far (bounded by MAX_STEPS)
+    double h             # s, next step size
+    # at the last knot: K, D, G of modulus eps or 1/eps (lt1: eps < 1) and their time
+    # derivatives (1/s), carried by the integrator while ok (y[0], y[1], dy[0:2] unused)
+    double y[5]
+    double dy[5]
+    int lt1, ok
     double* t
     double* s
     double* v
@@ -73,6 +84,8 @@ cdef struct Seg:
     double x0            # slide-spin: ln of the universal remaining time at the start
     double a0            # SEG_COULOMB: deceleration, m/s^2
     double a_lo, a_hi    # m/s^2, bounds of the deceleration from the start to the stop
+    int open             # 1: known only up to t_stop, s_stop (the horizon, the disc still
+                         # moving there); seg_extend integrates further
     Table tb
 
 cdef void farkas(double eps, double* F, double* T) noexcept nogil
@@ -83,6 +96,7 @@ cdef double spin_decel(const LawParams* lp, double R) noexcept nogil
 cdef void seg_init(Seg* sg) noexcept nogil
 cdef void seg_free(Seg* sg) noexcept nogil
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil
+cdef int seg_extend(const LawParams* lp, double R, Seg* sg) noexcept nogil
 cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil

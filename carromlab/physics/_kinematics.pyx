@@ -34,7 +34,10 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   25 m/s; a segment is a look-up;
 * slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
   Dormand-Prince 5(4) per segment (rtol 1e-10), stored as knots with cubic Hermite
-  interpolation (error below 1e-9 m), the slower path. With constant mu the integration
+  interpolation (error below 1e-9 m), the slower path. Integrated lazily (one step, then
+  2, 4, ... more when the engine reaches the last knot: ``seg_extend``), with the
+  elliptic integrals carried along the motion so that one AGM per step suffices
+  (``agm_KDG``, ``ode``). With constant mu the integration
   ends once drag v^2 < 1e-6 g mu; the rest (under 0.1 mm here) is the closed form or the
   universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
 """
@@ -51,6 +54,8 @@ DEF ATOL_W = 1e-10
 DEF MAX_STEPS = 100000
 DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
+DEF BAND = 0.05          # |eps - 1| within which every stage takes F, T from the AGM
+DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -69,6 +74,46 @@ cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
         s += p * c * c
     K[0] = M_PI / (2.0 * a)
     E[0] = K[0] * (1.0 - s)
+
+
+cdef void agm_KDG(double k, double* K, double* D, double* G) noexcept nogil:
+    """K(k), D = (K - E)/k^2 and G = (2 D - K)/k^2 of modulus 0 < k < 1 by the AGM, the
+    differences summed term by term (no cancellation): with c_n = k^2 u_n,
+    c_(n+1) = c_n^2 / (4 a_(n+1)), K - E = K (k^2/2 + sum 2^(n-1) c_n^2)."""
+    cdef double kp = sqrt((1.0 - k) * (1.0 + k)), k2 = k * k
+    cdef double a = 0.5 * (1.0 + kp), b = sqrt(kp), u = 0.5 / (1.0 + kp), an, q = 1.0
+    cdef double t4 = u * u
+    cdef int it
+    for it in range(60):
+        if k2 * u <= 1e-16 * a:
+            break
+        an = 0.5 * (a + b)
+        u = k2 * u * u / (4.0 * an)
+        b = sqrt(a * b)
+        a = an
+        q *= 2.0
+        t4 += q * u * u
+    K[0] = M_PI / (2.0 * a)
+    D[0] = K[0] * (0.5 + k2 * t4)
+    G[0] = 2.0 * K[0] * t4
+
+
+cdef inline void farkas_KDG(double eps, double K, double D, double G, double* F, double* T) noexcept nogil:
+    """F and T at 0.01 <= eps <= 100, eps != 1, from K, D, G (``agm_KDG``) of modulus
+    eps (eps < 1) or 1/eps: forms without cancellation."""
+    cdef double e2, k, k2
+    if eps < 1.0:
+        e2 = eps * eps
+        F[0] = 4.0 * eps * (2.0 * K - (1.0 + e2) * D) / (3.0 * M_PI)
+        T[0] = 4.0 * ((3.0 - e2) * K - e2 * (4.0 - 2.0 * e2) * D) / (9.0 * M_PI)
+        return
+    k = 1.0 / eps
+    k2 = k * k
+    F[0] = 4.0 * (2.0 * K - (1.0 + k2) * D) / (3.0 * M_PI)
+    if eps <= 20.0:
+        T[0] = 4.0 * k * (G + 3.0 * K - 4.0 * D) / (9.0 * M_PI)
+    else:
+        T[0] = k / 4.0 + k * k2 / 48.0 + 3.0 * k * k2 * k2 / 512.0
 
 
 cdef void farkas(double eps, double* F, double* T) noexcept nogil:
@@ -177,83 +222,187 @@ cdef int push(Table* tb, double t, double s, double v, double w, double dv, doub
     return 0
 
 
-cdef void dp_step(const LawParams* lp, double R, double v, double w, double h,
-                  double dv1, double dw1, double* out) noexcept nogil:
-    """One Dormand-Prince 5(4) step of (s, v, w) from s = 0; out = s, v, w (order 5) and
-    the error estimates of s, v, w."""
-    cdef double kv[7]
-    cdef double kw[7]
+cdef double DPE[7]           # Dormand-Prince 5(4): 5th- minus 4th-order weights
+DPE[0] = 71.0 / 57600.0
+DPE[1] = 0.0
+DPE[2] = -71.0 / 16695.0
+DPE[3] = 71.0 / 1920.0
+DPE[4] = -17253.0 / 339200.0
+DPE[5] = 22.0 / 525.0
+DPE[6] = -1.0 / 40.0
+
+
+DEF NY = 5                # integrated state: v, w and K, D, G along the motion
+
+
+cdef inline int carried(double eps, int lt1) noexcept nogil:
+    """Whether F, T at eps may come from K, D, G carried from a point on side lt1 of 1."""
+    return (eps < 1.0) == lt1 and fabs(eps - 1.0) >= BAND and eps >= 0.01 and eps <= 100.0
+
+
+cdef inline void ode(const LawParams* lp, double R, double* y, int exact, int* lt1, int* ok,
+                     double* dy) noexcept nogil:
+    """Derivatives dy of y = (v, w, K, D, G) of an integrated segment: the law's dv/dt,
+    dw/dt and, along the motion, those of K, D = (K - E)/k^2, G = (2D - K)/k^2 of modulus
+    k = eps or 1/eps (``agm_KDG``): with L = dln k/dt = +-(dv/v - dw/w) and k'^2 = 1 - k^2,
+    dK/dt = k^2 (K - D) L / k'^2, dD/dt = k^2 (D - G) L / k'^2,
+    dG/dt = (D - 4G + 3k^2 G) L / k'^2. exact: F, T by the AGM, which also sets y[2:5]
+    and ok (whether they can be carried: ``carried``); else F, T from the carried values
+    while ok holds and eps stays where they apply, by the AGM otherwise (clearing ok)."""
+    cdef double v = y[0] if y[0] > 0.0 else 0.0, w = y[1] if y[1] > 0.0 else 0.0
+    cdef double mu = mu_of_v(lp, v), F = 1.0, T = 0.0, eps = 0.0, lam, k2, c
+    if lp.slide_spin and w > 0.0:
+        eps = v / (R * w)
+        if exact:
+            lt1[0] = eps < 1.0
+            ok[0] = carried(eps, lt1[0])
+            if ok[0]:
+                agm_KDG(eps if eps < 1.0 else 1.0 / eps, &y[2], &y[3], &y[4])
+                farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
+            else:
+                farkas(eps, &F, &T)
+        elif ok[0] and carried(eps, lt1[0]):
+            farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
+        else:
+            ok[0] = 0
+            farkas(eps, &F, &T)
+        dy[1] = -2.0 * lp.g * mu * T / R
+    else:
+        dy[1] = 0.0
+        if exact:
+            ok[0] = 0
+    dy[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
+    dy[2] = 0.0
+    dy[3] = 0.0
+    dy[4] = 0.0
+    if ok[0] and v > 0.0 and w > 0.0:
+        lam = dy[0] / v - dy[1] / w
+        if lt1[0]:
+            k2 = eps * eps
+        else:
+            k2 = 1.0 / (eps * eps)
+            lam = -lam
+        c = lam / (1.0 - k2)
+        dy[2] = c * k2 * (y[2] - y[3])
+        dy[3] = c * k2 * (y[3] - y[4])
+        dy[4] = c * (y[3] - 4.0 * y[4] + 3.0 * k2 * y[4])
+
+
+cdef void dp_step(const LawParams* lp, double R, const double* y0, const double* d0, int lt1,
+                  int ok, double h, double* out, double* y1, double* d1, int* lt1_1,
+                  int* ok_1) noexcept nogil:
+    """One Dormand-Prince 5(4) step of h (s) from y0 = (v, w, K, D, G) with derivatives d0:
+    out = distance slid (m, order 5) and the error estimates of the distance, v and w; y1,
+    d1 = the state (order 5 in v, w; K, D, G by the AGM) and its derivatives at the new
+    point (the last stage), with its lt1_1 and ok_1. The inner stages carry K, D, G along
+    (ok, lt1: ``ode``), so that one AGM per step suffices away from eps = 1."""
+    cdef double k[7][NY]
+    cdef double z[NY]
     cdef double ks[7]
-    cdef double vv, ww
-    kv[0] = dv1
-    kw[0] = dw1
-    ks[0] = v
-    vv = v + h * (0.2 * kv[0])
-    ww = w + h * (0.2 * kw[0])
-    ks[1] = vv
-    rhs(lp, R, vv, ww, &kv[1], &kw[1])
-    vv = v + h * (3.0 / 40.0 * kv[0] + 9.0 / 40.0 * kv[1])
-    ww = w + h * (3.0 / 40.0 * kw[0] + 9.0 / 40.0 * kw[1])
-    ks[2] = vv
-    rhs(lp, R, vv, ww, &kv[2], &kw[2])
-    vv = v + h * (44.0 / 45.0 * kv[0] - 56.0 / 15.0 * kv[1] + 32.0 / 9.0 * kv[2])
-    ww = w + h * (44.0 / 45.0 * kw[0] - 56.0 / 15.0 * kw[1] + 32.0 / 9.0 * kw[2])
-    ks[3] = vv
-    rhs(lp, R, vv, ww, &kv[3], &kw[3])
-    vv = v + h * (19372.0 / 6561.0 * kv[0] - 25360.0 / 2187.0 * kv[1] + 64448.0 / 6561.0 * kv[2]
-                  - 212.0 / 729.0 * kv[3])
-    ww = w + h * (19372.0 / 6561.0 * kw[0] - 25360.0 / 2187.0 * kw[1] + 64448.0 / 6561.0 * kw[2]
-                  - 212.0 / 729.0 * kw[3])
-    ks[4] = vv
-    rhs(lp, R, vv, ww, &kv[4], &kw[4])
-    vv = v + h * (9017.0 / 3168.0 * kv[0] - 355.0 / 33.0 * kv[1] + 46732.0 / 5247.0 * kv[2]
-                  + 49.0 / 176.0 * kv[3] - 5103.0 / 18656.0 * kv[4])
-    ww = w + h * (9017.0 / 3168.0 * kw[0] - 355.0 / 33.0 * kw[1] + 46732.0 / 5247.0 * kw[2]
-                  + 49.0 / 176.0 * kw[3] - 5103.0 / 18656.0 * kw[4])
-    ks[5] = vv
-    rhs(lp, R, vv, ww, &kv[5], &kw[5])
-    out[0] = h * (35.0 / 384.0 * ks[0] + 500.0 / 1113.0 * ks[2] + 125.0 / 192.0 * ks[3]
-                  - 2187.0 / 6784.0 * ks[4] + 11.0 / 84.0 * ks[5])
-    out[1] = v + h * (35.0 / 384.0 * kv[0] + 500.0 / 1113.0 * kv[2] + 125.0 / 192.0 * kv[3]
-                      - 2187.0 / 6784.0 * kv[4] + 11.0 / 84.0 * kv[5])
-    out[2] = w + h * (35.0 / 384.0 * kw[0] + 500.0 / 1113.0 * kw[2] + 125.0 / 192.0 * kw[3]
-                      - 2187.0 / 6784.0 * kw[4] + 11.0 / 84.0 * kw[5])
-    ks[6] = out[1]
-    rhs(lp, R, out[1], out[2], &kv[6], &kw[6])
-    # difference between the 5th- and 4th-order solutions
-    out[3] = h * (71.0 / 57600.0 * ks[0] - 71.0 / 16695.0 * ks[2] + 71.0 / 1920.0 * ks[3]
-                  - 17253.0 / 339200.0 * ks[4] + 22.0 / 525.0 * ks[5] - 1.0 / 40.0 * ks[6])
-    out[4] = h * (71.0 / 57600.0 * kv[0] - 71.0 / 16695.0 * kv[2] + 71.0 / 1920.0 * kv[3]
-                  - 17253.0 / 339200.0 * kv[4] + 22.0 / 525.0 * kv[5] - 1.0 / 40.0 * kv[6])
-    out[5] = h * (71.0 / 57600.0 * kw[0] - 71.0 / 16695.0 * kw[2] + 71.0 / 1920.0 * kw[3]
-                  - 17253.0 / 339200.0 * kw[4] + 22.0 / 525.0 * kw[5] - 1.0 / 40.0 * kw[6])
+    cdef double acc
+    cdef int st, q, c
+    for c in range(NY):
+        k[0][c] = d0[c]
+    ks[0] = y0[0]
+    for st in range(1, 6):
+        for c in range(NY):
+            acc = 0.0
+            for q in range(st):
+                acc = acc + DPA[st][q] * k[q][c]
+            z[c] = y0[c] + h * acc
+        ks[st] = z[0]
+        ode(lp, R, z, 0, &lt1, &ok, k[st])
+    acc = 0.0
+    for q in range(6):
+        acc = acc + DPB[q] * ks[q]
+    out[0] = h * acc
+    for c in range(2):
+        acc = 0.0
+        for q in range(6):
+            acc = acc + DPB[q] * k[q][c]
+        y1[c] = y0[c] + h * acc
+    for c in range(2, NY):
+        y1[c] = y0[c]
+    ks[6] = y1[0]
+    ode(lp, R, y1, 1, lt1_1, ok_1, k[6])
+    for c in range(NY):
+        d1[c] = k[6][c]
+    acc = 0.0
+    for q in range(7):
+        acc = acc + DPE[q] * ks[q]
+    out[1] = h * acc
+    for c in range(2):
+        acc = 0.0
+        for q in range(7):
+            acc = acc + DPE[q] * k[q][c]
+        out[2 + c] = h * acc
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
-    """Integrate a sliding segment from speed v0 (m/s) and spin magnitude w0 (rad/s) to
-    the stop; returns 0, or -1 when out of memory."""
-    cdef double t = 0.0, s = 0.0, v = v0, w = w0, dv, dw, h, err, sc, fac, hs
-    cdef double out[6]
-    cdef int steps = 0
+    """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
+    (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
+    cdef double d[NY]
+    cdef int c
     tb.n = 0
     tb.tail = SEG_REST
-    rhs(lp, R, v, w, &dv, &dw)
-    if push(tb, t, s, v, w, dv, dw) < 0:
+    tb.steps = 0
+    tb.chunk = CHUNK0
+    tb.open = 0
+    tb.y[0] = v0
+    tb.y[1] = w0
+    for c in range(2, NY):
+        tb.y[c] = 0.0
+    ode(lp, R, tb.y, 1, &tb.lt1, &tb.ok, d)
+    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1]) < 0:
         return -1
-    if v <= 0.0:
+    if v0 <= 0.0:
         tb.t_stop = 0.0
         tb.s_stop = 0.0
-        tb.w_stop = w
+        tb.w_stop = w0
         return 0
-    h = 0.05 * v / (-dv)
-    while steps < MAX_STEPS:
-        steps += 1
-        hs = v / (-dv)
-        if v <= 1e-9 * v0 or steps == MAX_STEPS:
+    for c in range(2, NY):
+        tb.dy[c] = d[c]
+    tb.h = 0.05 * v0 / (-d[0])
+    tb.open = 1
+    return extend(lp, R, tb)
+
+
+cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
+    """Continue an open table by tb.chunk accepted steps, or to the stop, and double the
+    next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
+    stop, whatever the chunks."""
+    cdef int k = tb.n - 1, done = 0, lt1, ok, c
+    cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, sc, fac, hs, dv, dw, w
+    cdef double y[NY]
+    cdef double d[NY]
+    cdef double y1[NY]
+    cdef double d1[NY]
+    cdef double out[4]
+    for c in range(2, NY):
+        y[c] = tb.y[c]
+        d[c] = tb.dy[c]
+    y[0] = tb.v[k]
+    y[1] = tb.w[k]
+    d[0] = tb.dv[k]
+    d[1] = tb.dw[k]
+    while True:
+        if done == tb.chunk:
+            tb.h = h
+            tb.chunk *= 2
+            for c in range(2, NY):
+                tb.y[c] = y[c]
+                tb.dy[c] = d[c]
+            tb.t_stop = t
+            tb.s_stop = s
+            tb.w_stop = y[1]
+            return 0
+        tb.steps += 1
+        hs = y[0] / (-d[0])
+        if y[0] <= 1e-9 * v0 or tb.steps >= MAX_STEPS:
             # the last nanometres: the deceleration is constant to rounding here
             t += hs
-            s += 0.5 * v * hs
-            w = w + dw * hs if w + dw * hs > 0.0 else 0.0
+            s += 0.5 * y[0] * hs
+            w = y[1] + d[1] * hs if y[1] + d[1] * hs > 0.0 else 0.0
             rhs(lp, R, 0.0, w, &dv, &dw)
             if push(tb, t, s, 0.0, w, -decel_bound(lp, 0.0) if dv == 0.0 else dv, dw) < 0:
                 return -1
@@ -261,28 +410,35 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
         # never step onto the stop itself: friction is discontinuous there
         if h > 0.9 * hs:
             h = 0.9 * hs
-        dp_step(lp, R, v, w, h, dv, dw, out)
+        dp_step(lp, R, y, d, tb.lt1, tb.ok, h, out, y1, d1, &lt1, &ok)
         sc = ATOL_S + RTOL * fabs(s + out[0])
-        err = fabs(out[3]) / sc
-        sc = ATOL_V + RTOL * fabs(v)
-        err = max(err, fabs(out[4]) / sc)
-        sc = ATOL_W + RTOL * fabs(w)
-        err = max(err, fabs(out[5]) / sc)
-        if err > 1.0 or out[1] <= 0.0:
-            h *= max(0.2, 0.9 * pow(err, -0.2)) if out[1] > 0.0 else 0.5
+        err = fabs(out[1]) / sc
+        sc = ATOL_V + RTOL * fabs(y[0])
+        err = max(err, fabs(out[2]) / sc)
+        sc = ATOL_W + RTOL * fabs(y[1])
+        err = max(err, fabs(out[3]) / sc)
+        if err > 1.0 or y1[0] <= 0.0:
+            h *= max(0.2, 0.9 * pow(err, -0.2)) if y1[0] > 0.0 else 0.5
             continue
         t += h
         s += out[0]
-        v = out[1]
-        w = out[2] if out[2] > 0.0 else 0.0
-        rhs(lp, R, v, w, &dv, &dw)
-        if push(tb, t, s, v, w, dv, dw) < 0:
+        if y1[1] < 0.0:
+            y1[1] = 0.0
+        tb.lt1 = lt1
+        tb.ok = ok
+        for c in range(NY):
+            y[c] = y1[c]
+            d[c] = d1[c]
+        done += 1
+        if push(tb, t, s, y[0], y[1], d[0], d[1]) < 0:
             return -1
-        if lp.mu_kind == MU_CONSTANT and lp.drag * v * v <= TAIL_REL * lp.g * lp.mu:
-            tail_start(lp, R, v, w, tb)
+        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] <= TAIL_REL * lp.g * lp.mu:
+            tb.open = 0
+            tail_start(lp, R, y[0], y[1], tb)
             return 0
         fac = 0.9 * pow(err, -0.2) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
+    tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
     tb.s_stop = tb.s[tb.n - 1]
     tb.w_stop = tb.w[tb.n - 1]
@@ -330,6 +486,7 @@ cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
     sg.s_stop = tb.s_tail
     sg.w_stop = tb.w_stop
     sg.a0 = tb.v[k] / tb.rho
+    sg.open = 0
     table_init(&sg.tb)
 
 
@@ -364,7 +521,9 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
     cdef int k
     cdef double h, x, ww
-    if tau >= tb.t_stop:
+    if tb.open and tau > tb.t_stop:
+        tau = tb.t_stop     # not integrated further yet: the state at the last knot
+    elif tau >= tb.t_stop:
         sd[0] = tb.s_stop
         v[0] = 0.0
         ww = tb.w_stop - spin_decel(lp, R) * (tau - tb.t_stop)
@@ -796,6 +955,7 @@ cdef void seg_init(Seg* sg) noexcept nogil:
     sg.w_stop = 0.0
     sg.a_lo = 0.0
     sg.a_hi = 0.0
+    sg.open = 0
     table_init(&sg.tb)
 
 
@@ -845,6 +1005,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
     sg.w_stop = w0
     sg.t_stop = 0.0
     sg.s_stop = 0.0
+    sg.open = 0
     if v0 <= 0.0:
         sg.mode = SEG_REST
         seg_bounds(lp, R, sg)
@@ -862,12 +1023,38 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.mode = SEG_INTEGRATED
         if integrate(lp, R, v0, w0, &sg.tb) < 0:
             return -1
-        sg.t_stop = sg.tb.t_stop
-        sg.s_stop = sg.tb.s_stop
-        sg.w_stop = sg.tb.w_stop
+        seg_from_table(sg)
     if sg.w_stop < 0.0:
         sg.w_stop = 0.0
     seg_bounds(lp, R, sg)
+    return 0
+
+
+cdef inline void seg_from_table(Seg* sg) noexcept nogil:
+    sg.open = sg.tb.open
+    sg.t_stop = sg.tb.t_stop
+    sg.s_stop = sg.tb.s_stop
+    sg.w_stop = sg.tb.w_stop if sg.tb.w_stop > 0.0 else 0.0
+
+
+cdef int seg_extend(const LawParams* lp, double R, Seg* sg) noexcept nogil:
+    """Integrate an open segment further (its next chunk of steps, or to the stop): the
+    motion up to the old horizon is unchanged; 0, or -1 when out of memory."""
+    if not sg.open:
+        return 0
+    if extend(lp, R, &sg.tb) < 0:
+        return -1
+    seg_from_table(sg)
+    return 0
+
+
+cdef int seg_full(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
+    """seg_start integrated to the stop (the Python access below)."""
+    if seg_start(lp, R, v0, w0, sg) < 0:
+        return -1
+    while sg.open:
+        if seg_extend(lp, R, sg) < 0:
+            return -1
     return 0
 
 
@@ -896,7 +1083,7 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
         v[0] = sg.v0
         w[0] = sg.w0
         return
-    if tau >= sg.t_stop:
+    if tau >= sg.t_stop and not sg.open:
         sd[0] = sg.s_stop
         v[0] = 0.0
         ww = sg.w_stop - spin_decel(lp, R) * (tau - sg.t_stop)
@@ -1089,7 +1276,7 @@ def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
     v_out = np.empty(tau.shape[0])
     w_out = np.empty(tau.shape[0])
     try:
-        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+        if seg_full(&cl.lp, radius, v0, w0, &sg) < 0:
             raise MemoryError("carromlab: out of memory integrating a segment")
         for i in range(tau.shape[0]):
             seg_eval(&cl.lp, radius, &sg, tau[i], &a, &b, &c)
@@ -1110,7 +1297,7 @@ def time_at(dict law, double radius, double v0, double w0, double[::1] sd):
     seg_init(&sg)
     out = np.empty(sd.shape[0])
     try:
-        if seg_start(&cl.lp, radius, v0, w0, &sg) < 0:
+        if seg_full(&cl.lp, radius, v0, w0, &sg) < 0:
             raise MemoryError("carromlab: out of memory integrating a segment")
         for i in range(sd.shape[0]):
             out[i] = seg_time_at(&cl.lp, radius, &sg, sd[i])
