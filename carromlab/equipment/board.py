@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal, Union
+from typing import Any, Literal, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,22 @@ __all__ = [
 Side = Literal["south", "east", "north", "west"]
 #: The four sides, counter-clockwise from the first player's.
 SIDES: tuple[Side, ...] = ("south", "east", "north", "west")
+_T = TypeVar("_T")
+
+
+def _by_side(method: Callable[[Any, Side], _T]) -> Callable[[Any, Side], _T]:
+    """Cache a board's marks of one side (boards are immutable; the marks are pure
+    functions of the side); a side that is not one of :data:`SIDES` is the method's
+    own ValueError, also when it cannot be hashed."""
+    cached = functools.lru_cache(maxsize=64)(method)
+
+    @functools.wraps(method)
+    def marks(self: Any, side: Side) -> _T:
+        if not isinstance(side, str):
+            check_choice("side", side, SIDES)
+        return cached(self, side)
+
+    return marks
 _QUARTER: dict[str, int] = {s: k for k, s in enumerate(SIDES)}
 _INCH = 0.0254
 # Slack for floating-point round-off in containment checks of marks and holes, m.
@@ -799,7 +815,7 @@ class Board:
             raise ValueError(f"The board {self.name!r} has no {what} (its marks are {type(self.marks).__name__}).")
         return self.marks
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
+    @_by_side
     def baseline(self, side: Side) -> Baseline:
         """The ICF baselines, base circles and arrows of one side (rule ICF-3).
 
@@ -840,7 +856,7 @@ class Board:
             arrows=(seg(-a0, -a0, -a1, -a1), seg(a0, -a0, a1, -a1)),
         )
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
+    @_by_side
     def area_line(self, side: Side) -> AreaLine:
         """The Hikone area line and tee spot of one side (rules HIK-2, HIK-9).
 
@@ -883,7 +899,7 @@ class Board:
         angles = -0.5 * np.pi + 2.0 * np.pi * np.arange(m.puck_spot_count) / m.puck_spot_count
         return np.column_stack(_polar(np.full(m.puck_spot_count, m.centre_circle_radius), angles))
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (boards are immutable; the marks are pure functions of the side)
+    @_by_side
     def shooting_line(self, side: Side) -> ShootingLine:
         """The crokinole shooting line in the quadrant of one side (rule CRK-1).
 

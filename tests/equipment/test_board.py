@@ -496,3 +496,12 @@ def test_the_other_reading_of_the_47_cm_does_not_fit():
     # sides would overlap, so 47 cm is read as the overall length of the mark
     with pytest.raises(ValueError, match="'baseline_length'.*must not overlap"):
         Board.icf(baseline_length=0.47 + 0.0318)
+
+
+@pytest.mark.parametrize(("board", "marks"), [(Board.icf, "baseline"), (Board.hikone, "area_line"),
+                                              (Board.crokinole, "shooting_line")])
+@pytest.mark.parametrize("side", [["south"], {"side": "south"}, 1])
+def test_a_side_that_is_not_a_name_is_a_clear_error(board, marks, side):
+    """The cached marks of a side refuse an unhashable or non-text side by name."""
+    with pytest.raises(ValueError, match=r"'side' parameter must be one of .*Got "):
+        getattr(board(), marks)(side)
