@@ -683,16 +683,17 @@ def _positive(value: float, fallback: float) -> float:
 
 
 def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
-    usable = seg.usable
-    if not usable:
+    """The usable segments, each without the suspect points at its ends (a segment left
+    with fewer than 3 points is dropped)."""
+    kept = [(s, g) for s in seg.usable if len(g := _trim_suspect_ends(seg.segment_points(s))) >= 3]
+    if not kept:
         counts = seg.segments[["n_points", "moving"]].to_dict("records")
         raise ValueError(
             "Too few points: no segment has a moving disc with at least the required number of points "
             f"(segments found: {counts}). Track the discs over more frames, or check the impact detection."
         )
     out = []
-    for s in usable:
-        g = seg.segment_points(s)
+    for s, g in kept:
         t = g["t"].to_numpy()
         disc = int(g["disc"].iat[0])
         out.append(
@@ -702,6 +703,16 @@ def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
             )  # fmt: skip
         )
     return out
+
+
+def _trim_suspect_ends(g: pd.DataFrame) -> pd.DataFrame:
+    """A segment's points without the runs of suspect points (see
+    :mod:`~carromlab.fitting.segments`) at its start and end. Next to an impact a point
+    that agrees with no window of its segment may lie on the other side of the impact (one
+    the camera saw as a single break with the next), where it biases the fit however the
+    loss weights it; inside a segment such a point can only be an outlier."""
+    good = np.flatnonzero(~g["suspect"].to_numpy(dtype=bool))
+    return g.iloc[good[0] : good[-1] + 1].reset_index(drop=True) if len(good) else g.iloc[:0]
 
 
 def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss, channel: np.ndarray) -> tuple[np.ndarray, list[int], np.ndarray]:
