@@ -1,7 +1,8 @@
 """Fit a friction law's parameters to tracked positions of freely sliding discs.
 
 Every usable segment (see :mod:`carromlab.fitting.segments`) is a disc sliding freely on a
-straight line. Its model has *nuisance* parameters of its own, taken at the time
+straight line; it is fitted without the suspect points at its ends, which may lie across an
+impact the camera did not resolve. Its model has *nuisance* parameters of its own, taken at the time
 ``t_ref`` of its first point: position ``x0``, ``y0`` (m), direction of travel (rad),
 speed ``v0`` (m/s) and, when needed, spin ``omega0`` (rad/s) and orientation ``theta0``
 (rad). The friction law's parameters (``mu``, ...) are shared by all segments. With
@@ -93,8 +94,8 @@ class FrictionFit:
         preset (see :func:`carromlab.fitting.save_calibration`).
     estimates : pandas.DataFrame
         One row per law parameter: ``parameter``, ``estimate``, ``std_error``, ``ci_low``,
-        ``ci_high`` (95 % interval, Student t with n - p degrees of freedom, clipped to the
-        allowed range), ``at_bound`` (the estimate sits on a bound of its range: its
+        ``ci_high`` (95 % Wald interval: estimate +- the Student t quantile with n - p
+        degrees of freedom times the standard error, clipped to the allowed range), ``at_bound`` (the estimate sits on a bound of its range: its
         interval is then only indicative). Units of PhysicsParams.
     covariance : pandas.DataFrame
         Covariance of the law parameters (rows and columns named by parameter).
@@ -104,7 +105,7 @@ class FrictionFit:
         ``direction`` (rad), ``v0`` (m/s), ``omega0`` (rad/s), ``theta0`` (rad) (NaN when
         not fitted) and their standard errors ``*_se``.
     residuals : pandas.DataFrame
-        One row per point: ``disc``, ``segment``, ``t`` (s), ``x``, ``y``, ``x_fit``,
+        One row per fitted point: ``disc``, ``segment``, ``t`` (s), ``x``, ``y``, ``x_fit``,
         ``y_fit``, ``res_x``, ``res_y`` (data minus fit, m); with angles also ``angle``,
         ``angle_fit``, ``res_angle`` (rad, wrapped into (-pi, pi]); ``weight`` (smallest
         weight the robust loss gave the point's coordinates: 1 = fully counted) and
@@ -683,16 +684,17 @@ def _positive(value: float, fallback: float) -> float:
 
 
 def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
-    usable = seg.usable
-    if not usable:
+    """The usable segments, each without the suspect points at its ends (a segment left
+    with fewer than 3 points is dropped)."""
+    kept = [(s, g) for s in seg.usable if len(g := _trim_suspect_ends(seg.segment_points(s))) >= 3]
+    if not kept:
         counts = seg.segments[["n_points", "moving"]].to_dict("records")
         raise ValueError(
             "Too few points: no segment has a moving disc with at least the required number of points "
             f"(segments found: {counts}). Track the discs over more frames, or check the impact detection."
         )
     out = []
-    for s in usable:
-        g = seg.segment_points(s)
+    for s, g in kept:
         t = g["t"].to_numpy()
         disc = int(g["disc"].iat[0])
         out.append(
@@ -702,6 +704,16 @@ def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
             )  # fmt: skip
         )
     return out
+
+
+def _trim_suspect_ends(g: pd.DataFrame) -> pd.DataFrame:
+    """A segment's points without the runs of suspect points (see
+    :mod:`~carromlab.fitting.segments`) at its start and end. Next to an impact a point
+    that agrees with no window of its segment may lie on the other side of the impact (one
+    the camera saw as a single break with the next), where it biases the fit however the
+    loss weights it; inside a segment such a point can only be an outlier."""
+    good = np.flatnonzero(~g["suspect"].to_numpy(dtype=bool))
+    return g.iloc[good[0] : good[-1] + 1].reset_index(drop=True) if len(good) else g.iloc[:0]
 
 
 def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss, channel: np.ndarray) -> tuple[np.ndarray, list[int], np.ndarray]:

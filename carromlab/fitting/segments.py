@@ -26,6 +26,14 @@ is then found as one. The detector skips suspect points and fits each window's l
 consensus. Once the impacts are known the screen is repeated with windows that stop at
 them. Suspect points stay in the segments: the robust fit decides how much they count.
 
+A disc creeping into a cushion or a peg changes its velocity by less than the detector can
+see, yet its slide ends there. The centre of a disc of radius r cannot come closer than r to
+a cushion (r plus the peg's radius to a peg), so after the detection a track is also cut
+where it comes within ``threshold`` standard errors of that contact distance: before the
+first point of every such visit that starts inside a segment, and after its last point when
+the disc leaves again (beyond twice that distance) inside the segment. A visit that reaches
+a detected impact is that impact and is left alone. With given ``breaks`` nothing is added.
+
 Each impact is classified from the geometry, extrapolating the discs' straight lines: two
 discs whose breaks coincide and whose centres come within the sum of their radii are a
 disc-disc impact; a disc whose line reaches a cushion (``|x|`` or ``|y|`` = half board
@@ -84,6 +92,52 @@ def _consensus(t: np.ndarray, p: np.ndarray, tol: float) -> np.ndarray:
     return agree[best] if agree[best].sum() >= 3 else np.ones(len(t), dtype=bool)
 
 
+def _clearance(tracks: Tracks, disc: int, p: np.ndarray) -> np.ndarray | None:
+    """How far each point (n, 2) of ``disc`` is from touching a cushion or a peg, m (the
+    distance its centre could still move towards the nearest one); None if the board or
+    the disc's radius is unknown."""
+    board, r = tracks.board, tracks.radius.get(disc)
+    if board is None or r is None:
+        return None
+    gap = np.full(len(p), np.inf)
+    if board.shape == "square":
+        gap = board.half_size - r - np.abs(p).max(axis=1)
+    for peg in board.pegs:
+        gap = np.minimum(gap, np.hypot(p[:, 0] - peg.x, p[:, 1] - peg.y) - r - peg.radius)
+    return gap
+
+
+def _contact_cuts(clearance: np.ndarray, suspect: np.ndarray, cuts: list[int], reach: float) -> list[int]:
+    """Gaps (k: between points k and k + 1) that bound a track's visits to a cushion or peg
+    inside its segments (between ``cuts``). A visit starts at a point whose ``clearance``
+    (m) is below ``reach`` and ends after the last point before the clearance exceeds twice
+    that (so that a disc resting near the contact distance makes one visit, not many);
+    suspect points change nothing. A cut goes before a visit that starts after its
+    segment's first point, and after one that ends before its segment's last point; a visit
+    that reaches a cut (a detected impact) is left alone."""
+    out: list[int] = []
+    bounds = [-1, *cuts, len(clearance) - 1]
+    for lo, hi in zip(bounds[:-1], bounds[1:]):  # a segment: points lo + 1 .. hi
+        visits: list[list[int]] = []
+        inside = False
+        for i in range(lo + 1, hi + 1):
+            if suspect[i]:
+                continue
+            if not inside and clearance[i] < reach:
+                visits.append([i, i])
+            elif inside and clearance[i] <= 2.0 * reach:
+                visits[-1][1] = i
+            inside = clearance[i] < reach if not inside else clearance[i] <= 2.0 * reach
+        for a, b in visits:
+            if (a == lo + 1 and lo in cuts) or (b == hi and hi in cuts):
+                continue
+            if a > lo + 1:
+                out.append(a - 1)
+            if b < hi:
+                out.append(b)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Segmentation:
     """Tracks split into free-sliding segments, with the impacts between them.
@@ -105,7 +159,8 @@ class Segmentation:
         ``other`` (the other disc of a disc-disc impact, else -1), ``where`` (cushion name
         or peg index, else ""), ``segment_before``, ``segment_after`` (of ``disc``),
         ``other_before``, ``other_after`` (segments of ``other``, else -1) and ``dv``
-        (m/s, velocity change of ``disc`` seen by the detector; NaN for given breaks).
+        (m/s, velocity change of ``disc`` seen by the detector; NaN for given breaks and
+        for cuts where a disc reached a cushion or peg).
     noise : float
         Position noise used by the detector, m.
     """
@@ -409,6 +464,15 @@ def segment_tracks(
             segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
         while (merged := _merge_double_hits(impacts, discs, gaps, seg_of)) is not None:
             gaps = merged
+            segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
+        contacts = {}
+        for d, dd in discs.items():
+            gap = _clearance(tracks, d, dd.p)
+            if gap is not None:
+                cuts = sorted(k for (e, k) in gaps if e == d)
+                contacts.update({(d, k): math.nan for k in _contact_cuts(gap, dd.suspect, cuts, threshold * sigma)})
+        if contacts:
+            gaps = {**gaps, **contacts}
             segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
     return Segmentation(tracks, points, segments, impacts, sigma)
 

@@ -1,14 +1,16 @@
-"""The shipped example files load and are what data/make_examples.py makes; docstring
-examples of the fitting modules run."""
+"""The shipped example files load, are what data/make_examples.py makes, and their fits'
+95 % intervals contain the true values their sidecars state; docstring examples of the
+fitting modules run."""
 
 import doctest
 import importlib
+import json
 import runpy
 import shutil
 
 import pytest
 
-from carromlab.fitting import data_path, read_calibration, read_tracks
+from carromlab.fitting import data_path, fit_friction, read_calibration, read_tracks
 
 MODULES = [
     "carromlab.fitting",
@@ -30,6 +32,14 @@ def test_example_files_load(name):
     tracks = read_tracks(data_path(name))
     assert tracks.discs == [0, 1] and tracks.board.name == "icf" and len(tracks.data) > 300
     assert data_path(name).stat().st_size < 50_000
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_example_intervals_cover_their_truth(name):
+    truth = json.loads(data_path(name).with_suffix(".json").read_text())["generator"]["params"]
+    fit = fit_friction(read_tracks(data_path(name)), truth["friction_law"])
+    for row in fit.estimates.itertuples(index=False):
+        assert row.ci_low <= truth[row.parameter] <= row.ci_high, (row.parameter, row.estimate, row.std_error)
 
 
 def test_examples_are_reproducible(tmp_path):

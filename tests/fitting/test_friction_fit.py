@@ -109,3 +109,16 @@ def test_fittable_ranges_match_physics_params():
         PhysicsParams(**{name: hi})
         if lo > 0:
             PhysicsParams(**{name: lo})
+
+
+def test_suspect_points_at_segment_ends_are_left_out():
+    # seed 1 (Coulomb with drag): two segments start with a point taken one frame before
+    # the impact that begins them, which the outlier screen flags
+    seg = segment_tracks(shot(1, "coulomb", params=PhysicsParams(friction_law="coulomb", mu=0.12, air_drag=0.1)).tracks())
+    fit = fit_friction(seg, "coulomb", parameters=("mu", "air_drag"))
+    used = fit.residuals.merge(seg.points[["disc", "t", "suspect"]], on=["disc", "t"])
+    for _, g in used.groupby("segment"):
+        assert not g["suspect"].iat[0] and not g["suspect"].iat[-1]
+    ends = seg.points.groupby("segment")["suspect"].agg(["first", "last"]).loc[fit.segments["segment"]]
+    assert ends.to_numpy().any()  # the tracks have such points
+    assert len(used) < int(seg.segments.set_index("segment").loc[fit.segments["segment"], "n_points"].sum())

@@ -1,10 +1,13 @@
 """Impact detection and classification against the engine's event list."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from carromlab.fitting import Tracks, breaks_from_events, fit_restitution, segment_tracks
+from carromlab import Board, PhysicsParams, Scene, Shot
+from carromlab.fitting import Tracks, breaks_from_events, fit_friction, fit_restitution, make_synthetic_tracks, segment_tracks
 
 from .scenarios import GENERATING, shot
 
@@ -63,6 +66,27 @@ def test_one_cushion_impact_is_not_split_in_two(law, seed, t_impact):
     row = fit.impacts[np.abs(fit.impacts["t"] - t_impact) < 0.02]
     assert len(row) == 1 and bool(row["used"].iat[0]), row
     assert abs(row["e"].iat[0] - GENERATING[law].e_cushion) < 5.0 * row["e_se"].iat[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_creep_into_a_cushion_ends_the_slide(seed):
+    # the striker reaches the north cushion at 0.03 m/s and stops against it: a velocity
+    # change no window can tell from friction stopping the disc, seen from the contact
+    # distance instead; without the cut the fit's mu was 2.2-2.7 standard errors off
+    params = PhysicsParams(friction_law="coulomb", mu=0.12)
+    board = Board.icf()
+    reach = board.half_size - 0.02065 + 0.2  # striker radius 20.65 mm, from y = -0.2 m
+    speed = math.sqrt(0.03**2 + 2.0 * params.mu * params.g * reach)
+    empty = Scene.from_frame(board, pd.DataFrame({"kind": [], "x": [], "y": []}))
+    syn = make_synthetic_tracks(empty, Shot(0.0, -0.2, math.pi / 2, speed), params, seed=seed)
+    t_contact = float(syn.breaks()["t"].iat[0])
+    seg = segment_tracks(syn.tracks())
+    north = seg.impacts[seg.impacts["where"] == "north"]
+    assert len(north) == 1 and north["kind"].iat[0] == "cushion" and np.isnan(north["dv"].iat[0]), seg.impacts
+    slide = seg.segments.set_index("segment").loc[north["segment_before"].iat[0]]
+    assert t_contact - 0.15 < slide["t_end"] < t_contact  # cut before the contact, not long before
+    row = fit_friction(seg, "coulomb").estimates.iloc[0]
+    assert row.ci_low <= params.mu <= row.ci_high
 
 
 def test_given_breaks_reproduce_the_detected_segments():
