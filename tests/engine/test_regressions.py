@@ -164,8 +164,11 @@ def test_regression_case_without_the_tc_model(name):
     assert resting_over_holes(res, scene) == []
 
 
-@pytest.mark.xfail(strict=True, reason="with the TC model off, a touching pack under air drag closes at "
-                   "vn ~ 4e-9 m/s after a contact the table-law search finds late: 3.2e-9 m of overlap (issue 10)")
 def test_air_drag_pack_without_the_tc_model():
+    """With the TC model off, discs of a touching pack under air drag bounced inside the
+    touching band, each impact found deeper than the last: 2,614 events and 3.2e-9 m of
+    overlap. A pair turning back inside the band is now one continuing contact."""
     scene, res = run("hikone_pack_air_drag", contact_duration=0.0)
+    assert not res.truncated
+    assert res.n_events <= CASES["hikone_pack_air_drag"]["max_events"]
     assert smallest_gap(res, scene) >= -OVERLAP_TOL
