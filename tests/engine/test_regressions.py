@@ -4,9 +4,11 @@ Each case is a starting layout, physics parameters and one shot that once went w
 inelastic collapse that used the whole event budget, two discs left 1.26 mm (and 2.6 um,
 under air drag) inside each other, a crokinole pack whose clock stuck for 20,000 events,
 a disc left at rest over a pocket, and (with the TC model) a pressed spinning pair that
-chattered until the event budget ran out. Checked: no truncation, a bounded number of
-events, no pair closer than the sum of radii minus 1e-10 m at any event time (or between
-two), and no disc at rest inside a capture circle.
+chattered until the event budget ran out; and, found by benchmarks/fuzz.py, a disc that
+bounced between two others inside the touching band, sinking deeper at each impact.
+Checked: no truncation, a bounded number of events, no pair closer than the sum of radii
+minus 1e-10 m at any event time (or between two), and no disc at rest inside a capture
+circle.
 """
 
 import dataclasses
@@ -59,6 +61,22 @@ CHATTER9 = pd.DataFrame([
     ("white", -0.13240624719036692, 0.13840009494530897), ("black", -0.09285855374727814, 0.20409520278067134),
     ("white", -0.1438996604660663, 0.16719074362285663)], columns=["kind", "x", "y"])
 
+# found by benchmarks/fuzz.py --n 500000 --seed 11 (block 1729, shot 11): a rotated ICF break
+# under slide-spin; disc 13 bounced between discs 4 and 7 inside the touching band, each
+# impact 5e-11 m deeper than the last (TC model on: alternating partners, elastic): 604
+# events, 1.16e-8 m of overlap
+BREAK19 = pd.DataFrame({"kind": ['queen', 'white', 'black', 'white', 'black', 'white', 'black', 'white', 'white', 'black', 'black', 'white', 'white', 'black', 'black', 'white', 'white', 'black', 'black'], "x": [
+    0.0, -0.027403529499307775, -0.0011504728545768588, 0.026253056644730915, 0.027403529499307775,
+    0.0011504728545768694, -0.026253056644730922, -0.05480705899861555, -0.028554002353884635, -0.0023009457091537175,
+    0.02510258379015406, 0.05250611328946183, 0.05365658614403869, 0.05480705899861555, 0.028554002353884642,
+    0.0023009457091537388, -0.025102583790154055, -0.052506113289461843, -0.05365658614403869,
+], "y": [
+    0.0, -0.014492983508600586, -0.030978644454057087, -0.016485660945456507, 0.014492983508600583,
+    0.030978644454057083, 0.016485660945456497, -0.028985967017201172, -0.04547162796265766, -0.06195728890811417,
+    -0.04746430539951358, -0.032971321890913015, -0.001992677436855911, 0.028985967017201165, 0.045471627962657656,
+    0.061957288908114166, 0.04746430539951359, 0.032971321890912994, 0.001992677436855941,
+]})
+
 CASES = {
     # inelastic collapse: 99,988 of 100,000 events at one instant
     "icf_break_low_restitution": dict(
@@ -107,6 +125,12 @@ CASES = {
                              mu_contact=0.7241015381922826, beta0_disc=-0.9757086912997628,
                              e_cushion=0.8716761522980825, air_drag=0.03, plastic_speed=0.0, max_events=20000),
         shot=Shot(0.14819278266989638, -0.2526, 2.0516303616717724, 1.1181975360863352, 135.09233634080522),
+        max_events=600),
+    "icf_break_slide_spin_trapped_bounce": dict(
+        scene=lambda: Scene.from_frame(Board.icf(), BREAK19),
+        params=PhysicsParams(friction_law="slide_spin", mu=0.2514391497103429),
+        shot=Shot(0.33525299835586975, -0.1676479156412613, -1.6934278042461588, 7.2259623246976865,
+                  135.5932918913917),
         max_events=600),
 }
 
