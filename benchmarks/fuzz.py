@@ -146,12 +146,12 @@ def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict) -> s
 
 
 def run(n: int, seed: int, per_scene: int, progress: bool = True,
-        blocks: set[int] | None = None) -> tuple[Counter, Counter, float, list]:
+        blocks: set[int] | None = None, save: Path | None = None) -> tuple[Counter, Counter, float, list]:
     """Fuzz ``n`` shots in blocks of ``per_scene`` (one position, law and mu each), simulating
     only the blocks in ``blocks`` if given (the others are drawn and skipped, so a block's
-    shots do not depend on which blocks run); returns (broken invariants, shots per
-    board/law, seconds, every breaking shot as (invariant, block, index in block, scene,
-    params, shot))."""
+    shots do not depend on which blocks run), and saving each breaking shot in ``save``
+    when found; returns (broken invariants, shots per board/law, seconds, every breaking
+    shot as (invariant, block, index in block, scene, params, shot))."""
     rng = np.random.default_rng(seed)
     broken: Counter = Counter()
     examples: list[tuple[str, int, int, Scene, PhysicsParams, Shot]] = []
@@ -192,6 +192,8 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True,
                 broken[bad] += 1
                 shot = Shot(*place[j], float(angle[j]), float(speed[j]), float(spin[j]))
                 examples.append((bad, block, j, scene, params, shot))
+                if save is not None:
+                    _save(save / f"{bad}-b{block}-s{j}", scene, params, shot)
                 if progress:
                     print(f"  {bad}: block {block} shot {j} ({name}, {law}): {shot!r}", file=sys.stderr, flush=True)
         played[(name, law)] += m
@@ -199,6 +201,12 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True,
             rate = sum(played.values()) / (time.perf_counter() - started)
             print(f"  {drawn:,} shots drawn, {rate:,.0f} shots/s, broken {dict(broken) or 'none'}", file=sys.stderr, flush=True)
     return broken, played, time.perf_counter() - started, examples
+
+
+def _save(stem: Path, scene: Scene, params: PhysicsParams, shot: Shot) -> None:
+    """Write a breaking shot: ``stem.json`` (Scene.save) and ``stem.txt`` (shot, params)."""
+    scene.save(stem.with_suffix(".json"))
+    stem.with_suffix(".txt").write_text(f"{shot!r}\n{params!r}\n")
 
 
 def _parse_blocks(text: str) -> set[int]:
@@ -220,11 +228,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="simulate only these blocks of --per-scene shots (as reported for a broken shot), "
                         "e.g. 17,40-45; the others are drawn and skipped")
     p.add_argument("--examples", metavar="DIR", default=None,
-                   help="save every shot breaking an invariant: DIR/<invariant>-b<block>-s<shot>.json (Scene.save) "
+                   help="save every shot breaking an invariant as found: DIR/<invariant>-b<block>-s<shot>.json (Scene.save) "
                         "and .txt (shot, params)")  # fmt: skip
     args = p.parse_args(argv)
     blocks = None if args.blocks is None else _parse_blocks(args.blocks)
-    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, not args.quiet, blocks)
+    out = None if args.examples is None else Path(args.examples)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, not args.quiet, blocks, out)
     total = sum(played.values())
     print(f"fuzzed {total:,} shots in {seconds:.0f} s ({total / seconds:,.0f} shots/s), seed {args.seed}")
     for (name, law), k in sorted(played.items()):
@@ -232,14 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     print("invariants broken (shots):")
     for inv in INVARIANTS:
         print(f"  {inv:13s} {broken[inv]}")
-    if args.examples:
-        out = Path(args.examples)
-        out.mkdir(parents=True, exist_ok=True)
-        for inv, block, j, scene, params, shot in examples:
-            stem = out / f"{inv}-b{block}-s{j}"
-            scene.save(stem.with_suffix(".json"))
-            stem.with_suffix(".txt").write_text(f"{shot!r}\n{params!r}\n")
-            print(f"  {inv}: {stem}.json, {shot}")
+    if out is not None:
+        for inv, block, j, _scene, _params, shot in examples:
+            print(f"  {inv}: {out / f'{inv}-b{block}-s{j}'}.json, {shot}")
     return 0
 
 
