@@ -25,6 +25,7 @@ Usage::
 
     python benchmarks/fuzz.py --n 1000000            # hours on a shared machine (60-140 shots/s measured)
     python benchmarks/fuzz.py --n 20000 --seed 3     # a quick look
+    python benchmarks/fuzz.py --n 500000 --seed 11 --blocks 1234 --examples out/  # one block again
 """
 
 from __future__ import annotations
@@ -144,29 +145,36 @@ def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict) -> s
     return None
 
 
-def run(n: int, seed: int, per_scene: int, progress: bool = True) -> tuple[Counter, Counter, float, dict]:
-    """Fuzz ``n`` shots; returns (broken invariants, shots per board/law, seconds, the first
-    (scene, params, shot) breaking each invariant)."""
+def run(n: int, seed: int, per_scene: int, progress: bool = True,
+        blocks: set[int] | None = None, save: Path | None = None) -> tuple[Counter, Counter, float, list]:
+    """Fuzz ``n`` shots in blocks of ``per_scene`` (one position, law and mu each), simulating
+    only the blocks in ``blocks`` if given (the others are drawn and skipped, so a block's
+    shots do not depend on which blocks run), and saving each breaking shot in ``save``
+    when found; returns (broken invariants, shots per board/law, seconds, every breaking
+    shot as (invariant, block, index in block, scene, params, shot))."""
     rng = np.random.default_rng(seed)
     broken: Counter = Counter()
-    examples: dict[str, tuple[Scene, PhysicsParams, Shot]] = {}
+    examples: list[tuple[str, int, int, Scene, PhysicsParams, Shot]] = []
     played: Counter = Counter()
     combos = list(itertools.product(BOARDS, FRICTION_LAWS))
     boards = {name: Board.preset(name) for name in BOARDS}
     started = time.perf_counter()
-    done = 0
+    drawn = 0
     for block in itertools.count():
-        if done >= n:
+        if drawn >= n:
             break
         name, law = combos[block % len(combos)]
         scene = _random_scene(boards[name], rng)
         params = PhysicsParams(friction_law=law, mu=float(rng.uniform(0.05, 0.4)))
-        setup = engine_setup(scene, params)
-        m = min(per_scene, n - done)
+        m = min(per_scene, n - drawn)
         place = _placements(scene, rng, m)
         angle = rng.uniform(-np.pi, np.pi, m)
         speed = np.exp(rng.uniform(np.log(0.05), np.log(12.0), m))
         spin = np.where(rng.random(m) < 0.25, 0.0, rng.uniform(-300.0, 300.0, m))
+        drawn += m
+        if blocks is not None and block not in blocks:
+            continue
+        setup = engine_setup(scene, params)
         base = np.vstack([scene.arrays["xy"], [[0.0, 0.0]]])
         for j in range(m):
             xy = base.copy()
@@ -182,13 +190,32 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True) -> tuple[Count
                 bad = "exception"
             if bad:
                 broken[bad] += 1
-                examples.setdefault(bad, (scene, params, Shot(*place[j], float(angle[j]), float(speed[j]), float(spin[j]))))
-        done += m
+                shot = Shot(*place[j], float(angle[j]), float(speed[j]), float(spin[j]))
+                examples.append((bad, block, j, scene, params, shot))
+                if save is not None:
+                    _save(save / f"{bad}-b{block}-s{j}", scene, params, shot)
+                if progress:
+                    print(f"  {bad}: block {block} shot {j} ({name}, {law}): {shot!r}", file=sys.stderr, flush=True)
         played[(name, law)] += m
         if progress and block % 50 == 0:
-            rate = done / (time.perf_counter() - started)
-            print(f"  {done:,} shots, {rate:,.0f} shots/s, broken {dict(broken) or 'none'}", file=sys.stderr, flush=True)
+            rate = sum(played.values()) / (time.perf_counter() - started)
+            print(f"  {drawn:,} shots drawn, {rate:,.0f} shots/s, broken {dict(broken) or 'none'}", file=sys.stderr, flush=True)
     return broken, played, time.perf_counter() - started, examples
+
+
+def _save(stem: Path, scene: Scene, params: PhysicsParams, shot: Shot) -> None:
+    """Write a breaking shot: ``stem.json`` (Scene.save) and ``stem.txt`` (shot, params)."""
+    scene.save(stem.with_suffix(".json"))
+    stem.with_suffix(".txt").write_text(f"{shot!r}\n{params!r}\n")
+
+
+def _parse_blocks(text: str) -> set[int]:
+    """Block numbers from ``"3,7-9"``."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,10 +224,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--per-scene", type=int, default=200, help="shots per random position (default 200)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--blocks", default=None, metavar="LIST",
+                   help="simulate only these blocks of --per-scene shots (as reported for a broken shot), "
+                        "e.g. 17,40-45; the others are drawn and skipped")
     p.add_argument("--examples", metavar="DIR", default=None,
-                   help="save the first shot breaking each invariant: DIR/<invariant>.json (Scene.save) and .txt (shot, params)")  # fmt: skip
+                   help="save every shot breaking an invariant as found: DIR/<invariant>-b<block>-s<shot>.json (Scene.save) "
+                        "and .txt (shot, params)")  # fmt: skip
     args = p.parse_args(argv)
-    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, progress=not args.quiet)
+    blocks = None if args.blocks is None else _parse_blocks(args.blocks)
+    out = None if args.examples is None else Path(args.examples)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, not args.quiet, blocks, out)
     total = sum(played.values())
     print(f"fuzzed {total:,} shots in {seconds:.0f} s ({total / seconds:,.0f} shots/s), seed {args.seed}")
     for (name, law), k in sorted(played.items()):
@@ -208,13 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     print("invariants broken (shots):")
     for inv in INVARIANTS:
         print(f"  {inv:13s} {broken[inv]}")
-    if args.examples:
-        out = Path(args.examples)
-        out.mkdir(parents=True, exist_ok=True)
-        for inv, (scene, params, shot) in examples.items():
-            scene.save(out / f"{inv}.json")
-            (out / f"{inv}.txt").write_text(f"{shot!r}\n{params!r}\n")
-            print(f"  first {inv}: {out / inv}.json, {shot}")
+    if out is not None:
+        for inv, block, j, _scene, _params, shot in examples:
+            print(f"  {inv}: {out / f'{inv}-b{block}-s{j}'}.json, {shot}")
     return 0
 
 

@@ -53,6 +53,9 @@ DEF ST_ABSENT = 3     # not on the board when the shot starts (a many-scene batc
 # impact unless it is pressed together (m/s). Both far below the physics scales.
 DEF TOUCH = 1e-10
 DEF V_EPS = 1e-9
+# Least margin of a conservative-advancement step below the current distance (m), for a
+# pair already at the floor sigma - TOUCH / 2 (advance_contact): far below TOUCH.
+DEF FLOOR_SLACK = 1e-13
 # Thickening of the swept capsules of the neighbour grid beyond the disc radius (m): far
 # above TOUCH and rounding, far below a cell.
 DEF GRID_MARGIN = 1e-6
@@ -578,6 +581,37 @@ cdef inline void position_at(Sim* s, int i, double T, double* x, double* y, doub
     y[0] = s.y0[i] + s.uy[i] * sd
 
 
+cdef void pair_gap(Sim* s, int i, int j, double T, double sigma, double* gap, double* gdot) noexcept nogil:
+    """Gap (m) and its rate (m/s) of two discs at time T inside their current segments."""
+    cdef double xi, yi, vi, xj, yj, vj, dx, dy, dist
+    position_at(s, i, T, &xi, &yi, &vi)
+    position_at(s, j, T, &xj, &yj, &vj)
+    dx = xi - xj
+    dy = yi - yj
+    dist = sqrt(dx * dx + dy * dy)
+    gap[0] = dist - sigma
+    gdot[0] = (dx * (vi * s.ux[i] - vj * s.ux[j]) + dy * (vi * s.uy[i] - vj * s.uy[j])) / dist
+
+
+cdef double turn_back(Sim* s, int i, int j, double lo, double hi, double sigma) noexcept nogil:
+    """Time in [lo, hi] at which a pair separating at lo and approaching at hi turns back
+    (bisection on the exact gap rate; the end where it does not yet approach), or -1 if the
+    gap there exceeds TOUCH."""
+    cdef double gap, gdot, mid
+    cdef int it
+    for it in range(200):
+        mid = 0.5 * (lo + hi)
+        if not (mid > lo and mid < hi):
+            break
+        pair_gap(s, i, j, mid, sigma, &gap, &gdot)
+        if gdot >= 0.0:
+            lo = mid
+        else:
+            hi = mid
+    pair_gap(s, i, j, lo, sigma, &gap, &gdot)
+    return lo if gap <= TOUCH else -1.0
+
+
 cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexcept nogil:
     """First contact of two moving discs within T (s from now) for the friction laws
     without a closed-form contact time.
@@ -596,7 +630,7 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
     cdef double tc = s.t, tend = s.t + T, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
-    cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h
+    cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
     cdef double c[5]
     cdef int it
     if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
@@ -626,6 +660,14 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
             if gdot < -V_EPS or (it > 0 and gdot < 0.0):
                 if it == 0:
                     return tc
+                if gprev <= TOUCH and (gdprev > V_EPS or (tprev > s.t and gdprev >= 0.0)):
+                    # it separated and turned back without leaving the touching band: the
+                    # contact goes on, an impact at the turn (as the Coulomb solver's at the
+                    # start of a decreasing piece), where the pair is merged if pressed (not
+                    # from a turn at the start, which is this impact's own turn)
+                    h = turn_back(s, i, j, tprev, tc, sigma)
+                    if h >= 0.0:
+                        return h
                 # Newton on the exact gap, kept when its curvature error is negligible
                 h = -gap / gdot
                 if ((wx * wx + wy * wy) / dist + gi.a_hi + gj.a_hi) * h * h <= 0.01 * TOUCH:
@@ -638,14 +680,20 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
                       - dy * (ai * s.uy[i] - aj * s.uy[j])) / dist
                 if g2 < -V_EPS:
                     return tc   # pressed together
-        # touching and not approaching: allow TOUCH / 2 more per step
-        se = (dist if gap < 0.0 else sigma) - 0.5 * TOUCH
+        # touching and not approaching: the lower bound may reach sigma - TOUCH / 2, a floor
+        # fixed whatever the pair's current depth (a floor below the current distance let a
+        # pair chattering inside the touching band sink TOUCH / 2 deeper at every impact);
+        # a pair already that deep (rounding) may sink FLOOR_SLACK more per step
+        se = fmin(sigma - 0.5 * TOUCH, dist - FLOOR_SLACK)
         gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
         c[4] -= E * E
         c[2] -= 2.0 * se * E
         h = first_entry_quartic(c, tend - tc)
         if not (h < INFINITY):
             return INFINITY
+        tprev = tc
+        gprev = gap
+        gdprev = gdot
         tc += h
         if tc >= tend:
             return INFINITY

@@ -32,6 +32,8 @@ def _min_gap(res, frame):
     r = res.scene.arrays["radius"]
     worst = np.inf
     for _, g in frame[frame["status"] == "board"].groupby("t") if "t" in frame else [(None, frame[frame["status"] == "board"])]:
+        if len(g) < 2:
+            continue  # no pair on the board (every disc but one fell)
         xy = g[["x", "y"]].to_numpy()
         rr = r[g["id"].to_numpy()] if "id" in g else r[g.index.to_numpy()]
         d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) - (rr[:, None] + rr[None, :])
