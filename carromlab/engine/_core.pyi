@@ -14,6 +14,7 @@ class _Setup:
         holes: NDArray[np.float64],
         pegs: NDArray[np.float64],
         params: tuple[float, ...],
+        law: dict[str, Any],
         radius: NDArray[np.float64],
         mass: NDArray[np.float64],
         decel: NDArray[np.float64],
@@ -33,7 +34,8 @@ def simulate_one(
 ) -> dict[str, Any]: ...
 def run_batch(
     setup: _Setup,
-    base: NDArray[np.float64],
+    pieces: NDArray[np.float64],
+    present: NDArray[np.uint8],
     shots: NDArray[np.float64],
     start: int,
     stop: int,
@@ -45,7 +47,7 @@ def run_batch(
     truncated: NDArray[np.uint8],
     t_end: NDArray[np.float64],
     spread: NDArray[np.float32],
-    final_xy: NDArray[np.float32],
+    final_xy: NDArray[np.float64],
     own: int,
     fx: float,
     fy: float,
@@ -54,4 +56,7 @@ def run_batch(
     striker_first: NDArray[np.int8],
     reach: NDArray[np.float32],
     chain: NDArray[np.uint64],
+    touched: NDArray[np.uint64],
+    frame_reach: float,
+    direct: NDArray[np.uint64],
 ) -> None: ...
