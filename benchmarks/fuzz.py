@@ -146,8 +146,10 @@ def check_shot(scene: Scene, v0: np.ndarray, omega0: np.ndarray, raw: dict) -> s
 
 
 def run(n: int, seed: int, per_scene: int, progress: bool = True,
-        blocks: set[int] | None = None, save: Path | None = None) -> tuple[Counter, Counter, float, list]:
-    """Fuzz ``n`` shots in blocks of ``per_scene`` (one position, law and mu each), simulating
+        blocks: set[int] | None = None, save: Path | None = None,
+        air_drag: float = 0.0) -> tuple[Counter, Counter, float, list]:
+    """Fuzz ``n`` shots in blocks of ``per_scene`` (one position, law and mu each, and the
+    quadratic drag ``air_drag`` (1/m) on every law: the random stream does not depend on it), simulating
     only the blocks in ``blocks`` if given (the others are drawn and skipped, so a block's
     shots do not depend on which blocks run), and saving each breaking shot in ``save``
     when found; returns (broken invariants, shots per board/law, seconds, every breaking
@@ -165,7 +167,7 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True,
             break
         name, law = combos[block % len(combos)]
         scene = _random_scene(boards[name], rng)
-        params = PhysicsParams(friction_law=law, mu=float(rng.uniform(0.05, 0.4)))
+        params = PhysicsParams(friction_law=law, mu=float(rng.uniform(0.05, 0.4)), air_drag=air_drag)
         m = min(per_scene, n - drawn)
         place = _placements(scene, rng, m)
         angle = rng.uniform(-np.pi, np.pi, m)
@@ -224,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--per-scene", type=int, default=200, help="shots per random position (default 200)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--air-drag", type=float, default=0.0, metavar="K",
+                   help="quadratic air drag (1/m) added to every law (default 0; the shots are those of the seed)")
     p.add_argument("--blocks", default=None, metavar="LIST",
                    help="simulate only these blocks of --per-scene shots (as reported for a broken shot), "
                         "e.g. 17,40-45; the others are drawn and skipped")
@@ -235,9 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     out = None if args.examples is None else Path(args.examples)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, not args.quiet, blocks, out)
+    broken, played, seconds, examples = run(args.n, args.seed, args.per_scene, not args.quiet, blocks, out, args.air_drag)
     total = sum(played.values())
-    print(f"fuzzed {total:,} shots in {seconds:.0f} s ({total / seconds:,.0f} shots/s), seed {args.seed}")
+    print(f"fuzzed {total:,} shots in {seconds:.0f} s ({total / seconds:,.0f} shots/s), seed {args.seed}, air drag {args.air_drag:g} /m")
     for (name, law), k in sorted(played.items()):
         print(f"  {name:10s} {law:11s} {k:>10,} shots")
     print("invariants broken (shots):")
