@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "check_real",
@@ -18,6 +19,7 @@ __all__ = [
     "check_choice",
     "check_array",
     "check_type",
+    "check_table",
     "check_memory",
     "read_text",
     "parse_json",
@@ -188,6 +190,19 @@ def check_type(name: str, value: Any, cls: type | tuple[type, ...], *, hint: str
             f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. "
             f"Got {value!r} ({type(value).__name__}) instead."
         )
+    return value
+
+
+def check_table(name: str, value: Any, columns: Iterable[str], what: str = "a DataFrame", *, rows: bool = True) -> Any:
+    """Return ``value`` if it is a pandas DataFrame with at least ``columns`` (and, with
+    ``rows``, one row), else raise ValueError naming the parameter, ``what`` it must be
+    (e.g. "a boards table") and the columns wanted or received."""
+    needed = list(columns)
+    if not isinstance(value, pd.DataFrame) or not set(needed) <= set(value.columns):
+        got = list(value.columns) if isinstance(value, pd.DataFrame) else type(value).__name__
+        raise ValueError(f"The {name!r} parameter must be {what} with columns {needed}. Got {got} instead.")
+    if rows and value.empty:
+        raise ValueError(f"The {name!r} parameter must have at least one row. Got an empty table instead.")
     return value
 
 

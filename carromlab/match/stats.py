@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._validation import check_table
 from ..analysis.stats import binomial_ci
 from .records import TEAM_SLOTS
 
@@ -56,11 +57,7 @@ def breaker_advantage(boards: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     >>> breaker_advantage(rec.boards)[["variant", "players", "teams", "fair"]].to_string(index=False)
     '  variant  players  teams  fair\\ncrokinole        2      2   0.5'
     """
-    if not isinstance(boards, pd.DataFrame) or not set(_NEEDED) <= set(boards.columns):
-        got = list(boards.columns) if isinstance(boards, pd.DataFrame) else type(boards).__name__
-        raise ValueError(f"The 'boards' parameter must be a boards table with columns {list(_NEEDED)}. Got {got} instead.")
-    if boards.empty:
-        raise ValueError("The 'boards' parameter must have at least one row. Got an empty table instead.")
+    check_table("boards", boards, _NEEDED, "a boards table")
     rows = []
     for (variant, players), g in boards.groupby(["variant", "players"], sort=True):
         teams = sum(bool(g[f"score_{t}"].notna().any()) for t in range(TEAM_SLOTS))

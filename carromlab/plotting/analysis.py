@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import Normalize
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_real, check_table
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
 from ..engine.scene import Scene, Shot
@@ -79,10 +79,7 @@ def _label(name: str, table: pd.DataFrame | None = None, aim: str | None = None)
 
 
 def _need(table: Any, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
-    if not isinstance(table, pd.DataFrame) or not set(columns) <= set(table.columns):
-        got = list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__
-        raise ValueError(f"The {name!r} parameter must be a DataFrame with columns {list(columns)}. Got {got} instead.")
-    return table
+    return check_table(name, table, columns, rows=False)
 
 
 def _shown(name: str, values: Any) -> np.ndarray:

@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
+from .._validation import check_table
 from ..match.records import TEAM_SLOTS
 from .board import _axes
 
@@ -59,11 +60,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     >>> ax.get_xlabel()
     'board'
     """
-    if not isinstance(boards, pd.DataFrame) or not set(_NEEDED) <= set(boards.columns):
-        got = list(boards.columns) if isinstance(boards, pd.DataFrame) else type(boards).__name__
-        raise ValueError(f"The 'boards' parameter must be a boards table with columns {list(_NEEDED)}. Got {got} instead.")
-    if boards.empty:
-        raise ValueError("The 'boards' parameter must have at least one row. Got an empty table instead.")
+    check_table("boards", boards, _NEEDED, "a boards table")
     ax = _axes(ax)
     style = {"marker": "o", "markersize": 3, "linewidth": 1.5, **kwargs}
     for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
@@ -120,13 +117,8 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     ValueError
         If ``table`` lacks a column or has no rows.
     """
-    needed = ("variant", "players", "decided", "p", "p_low", "p_high", "fair")
-    if not isinstance(table, pd.DataFrame) or not set(needed) <= set(table.columns) or table.empty:
-        got = list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__
-        raise ValueError(
-            f"The 'table' parameter must be a non-empty breaker_advantage table with columns {list(needed)}. "
-            f"Got {got} instead."
-        )
+    check_table("table", table, ("variant", "players", "decided", "p", "p_low", "p_high", "fair"),
+                "a breaker_advantage table")
     ax = _axes(ax)
     y = np.arange(len(table))[::-1]
     p = table["p"].to_numpy(dtype=float)

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_real, check_table
 
 __all__ = ["KINDS", "STRIKER_FATES", "Pocketing", "ShotOutcome"]
 
@@ -71,12 +71,7 @@ def _pocketing(i: int, item: Any) -> Pocketing:
 
 
 def _positions(table: Any) -> pd.DataFrame:
-    if not isinstance(table, pd.DataFrame) or not set(_POSITION_COLUMNS) <= set(table.columns):
-        got = list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__
-        raise ValueError(
-            f"The 'final_positions' parameter must be a DataFrame with columns {list(_POSITION_COLUMNS)}. "
-            f"Got {got} instead."
-        )
+    check_table("final_positions", table, _POSITION_COLUMNS, rows=False)
     ids = _ids("final_positions.id", table["id"].tolist())
     for i, kind in enumerate(table["kind"]):
         check_choice(f"final_positions.kind[{i}]", kind, KINDS)
