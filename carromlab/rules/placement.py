@@ -94,6 +94,11 @@ class Area:
         return cx[keep], cy[keep]
 
     @cached_property
+    def tree(self) -> cKDTree:
+        """A k-d tree of :attr:`allowed`, built once per area."""
+        return cKDTree(np.column_stack(self.allowed))
+
+    @cached_property
     def box(self) -> tuple[float, float, float, float]:
         """Bounds (x_min, x_max, y_min, y_max) of :attr:`allowed`, m (NaN when empty)."""
         cx, cy = self.allowed
@@ -172,10 +177,6 @@ def _packed(regions: Sequence[Region]) -> FloatArray:
     return out
 
 
-#: Largest (centres x candidates) of a brute-force nearest-candidate search; beyond, a k-d tree.
-_BRUTE = 2**18
-
-
 def nearest_spots(
     regions: Sequence[Region], which: npt.ArrayLike, x: npt.ArrayLike, y: npt.ArrayLike, *, search: bool = True
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
@@ -188,8 +189,8 @@ def nearest_spots(
     bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
     is shared: the candidates' constraints on the marks are evaluated once per area
     (cached), the discs once per region (only those near the area), and the nearest clear
-    candidate is found by brute force for a region's few centres or by a k-d tree for
-    many.
+    candidate is found among each centre's nearest candidates in the area's k-d tree
+    (built once per area).
 
     Parameters
     ----------
@@ -229,23 +230,37 @@ def nearest_spots(
     return sx, sy, ok
 
 
-def _nearest_clear(
-    cx: FloatArray, cy: FloatArray, qx: FloatArray, qy: FloatArray, discs: FloatArray, r: float
-) -> tuple[npt.NDArray[np.intp], bool]:
-    """Index of the candidate nearest each centre among those clearing ``discs`` (rows x,
-    y, radius, margin; m), and whether any does: by brute force for few centres, by a
-    k-d tree for many."""
-    reach = discs[:, 2] + r + discs[:, 3]
-    # squared distances: a candidate within round-off of a disc's reach may be taken for
-    # blocked; the bisection tests with clear_of's own comparison
-    gap = (cx[:, None] - discs[:, 0]) ** 2 + (cy[:, None] - discs[:, 1]) ** 2 - reach**2
-    free = np.flatnonzero(~(gap < 1e-15).any(axis=1))
-    if not free.size:
-        return np.zeros(qx.size, dtype=np.intp), False
-    fx, fy = cx[free], cy[free]
-    if qx.size * free.size <= _BRUTE:
-        return free[np.argmin((fx[None, :] - qx[:, None]) ** 2 + (fy[None, :] - qy[:, None]) ** 2, axis=1)], True
-    return free[cKDTree(np.column_stack([fx, fy])).query(np.column_stack([qx, qy]))[1]], True
+#: Most (centres x candidates x discs) tested at once by :func:`_nearest_clear`.
+_BLOCK = 2**20
+
+
+def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Index into ``area.allowed`` of the candidate nearest each centre among those
+    clearing ``discs`` (rows x, y, radius, margin; m), ties to the lowest index, and
+    whether any does. The area's k-d tree gives each centre its ``k`` nearest candidates,
+    ``k`` growing until a clear one is nearer than the ``k``-th (or ``k`` is all)."""
+    cx, cy = area.allowed
+    reach2 = (discs[:, 2] + area.radius + discs[:, 3]) ** 2
+    best, found = np.zeros(qx.size, dtype=np.intp), np.zeros(qx.size, dtype=bool)
+    todo, k = np.arange(qx.size), 8
+    while todo.size:
+        k = min(k, cx.size)
+        rows = max(1, _BLOCK // (k * max(len(discs), 1)))
+        unsure = []
+        for t in np.array_split(todo, range(rows, todo.size, rows)):
+            dist, idx = area.tree.query(np.column_stack([qx[t], qy[t]]), k=k)
+            dist, idx = np.reshape(dist, (t.size, k)), np.reshape(idx, (t.size, k)).astype(np.intp)
+            # squared distances: a candidate within round-off of a disc's reach may be taken
+            # for blocked; the bisection tests with clear_of's own comparison
+            gap = (cx[idx, None] - discs[:, 0]) ** 2 + (cy[idx, None] - discs[:, 1]) ** 2 - reach2
+            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (cx[idx] - qx[t, None]) ** 2 + (cy[idx] - qy[t, None]) ** 2)
+            near = d2.min(axis=1)
+            best[t] = np.where(d2 == near[:, None], idx, cx.size).min(axis=1)
+            found[t] = np.isfinite(near)
+            # a candidate beyond the k-th might be as near as the nearest clear one
+            unsure.append(t[(k < cx.size) & ~(near < dist[:, -1] ** 2 * (1.0 - 1e-9))])
+        todo, k = np.concatenate(unsure), 8 * k
+    return best, found
 
 
 def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
@@ -266,7 +281,7 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which
     found = np.zeros(qx.size, dtype=bool)
     for w in np.unique(which):  # the centres of one region share its discs
         q = np.flatnonzero(which == w)
-        best[q], found[q] = _nearest_clear(cx, cy, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])], r)
+        best[q], found[q] = _nearest_clear(area, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])])
     bx, by = cx[best], cy[best]
     lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
     for _ in range(40):
