@@ -201,7 +201,10 @@ class ShotPopulation:
         ValueError
             If the placement range reaches beyond the ends of the shooter's line.
         """
-        scene, _ = scene_for(state)
+        return self._drawn(state, scene_for(state)[0])
+
+    def _drawn(self, state: GameState, scene: Scene) -> pd.DataFrame:
+        """:meth:`shots` from ``state``, whose scene (:func:`scene_for`) is ``scene``."""
         line = _placement_line(state, scene)
         h = line.half_length
         lo, hi = (-h, h) if self.placement is None else self.placement
@@ -243,7 +246,8 @@ def _shot_table(shots: Any) -> pd.DataFrame | ShotPopulation:
     )
 
 
-def _check_states(states: Any) -> dict[str, GameState]:
+def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.NDArray[np.int64]]]]:
+    """Validate the ``states`` parameter; each state with its scene and scene ids (:func:`scene_for`)."""
     if not isinstance(states, Mapping) or not states:
         raise ValueError(f"The 'states' parameter must be a non-empty mapping of name to GameState. Got {states!r} instead.")
     for key, state in states.items():
@@ -253,10 +257,9 @@ def _check_states(states: Any) -> dict[str, GameState]:
             raise ValueError(f"The 'states[{key!r}]' parameter must be a GameState. Got {type(state).__name__} instead.")
         if state.game_over:
             raise ValueError(f"The 'states[{key!r}]' parameter must be a game in progress. Got a finished game instead.")
-        # a position the engine cannot play is an error now, not in a worker
-        scene_for(state)
         shot_piece(state)
-    return dict(states)
+    # a position the engine cannot play is an error now, not in a worker
+    return {key: (state, scene_for(state)) for key, state in states.items()}
 
 
 def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -276,6 +279,7 @@ class _FoulTask:
 
     keys: tuple[str, ...]
     states: tuple[GameState, ...]
+    scenes: tuple[tuple[Scene, npt.NDArray[np.int64]], ...]
     noise: NoiseModel
     replicas: int
     seed: int
@@ -286,7 +290,7 @@ class _FoulTask:
 
     def _play(self, s: int, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
         state, r = self.states[s], self.replicas
-        scene, ids = scene_for(state)
+        scene, ids = self.scenes[s]
         cell = np.repeat(cells["cell"].to_numpy(dtype=np.int64), r)
         shot = np.repeat(cells["shot"].to_numpy(dtype=np.int64), r)
         replica = np.tile(np.arange(r, dtype=np.int64), len(cells))
@@ -442,7 +446,7 @@ def foul_probabilities(
     [['icf', 'ICF-11', 10, 10], ['icf', 'any', 10, 10],
      ['online', 'ONL-3', 10, 10], ['online', 'any', 10, 10]]
     """
-    states = _check_states(states)
+    checked = _check_states(states)
     population = _shot_table(shots)
     replicas = check_int("replicas", replicas, low=1, high=MAX_REPLICAS)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
@@ -456,14 +460,15 @@ def foul_probabilities(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)
 
-    keys, values = tuple(states), tuple(states.values())
-    intended = [population.shots(st) if isinstance(population, ShotPopulation) else population for st in values]
+    keys, values, scenes = tuple(checked), tuple(st for st, _ in checked.values()), tuple(sc for _, sc in checked.values())
+    states = dict(zip(keys, values))
+    intended = [population._drawn(st, sc) if isinstance(population, ShotPopulation) else population for st, (sc, _) in zip(values, scenes)]
     cells = pd.concat(
         [t.loc[:, list(_SHOT_COLUMNS)].assign(state=s, shot=np.arange(len(t))) for s, t in enumerate(intended)],
         ignore_index=True,
     )
     cells.insert(0, "cell", np.arange(len(cells), dtype=np.int64))
-    task = _FoulTask(keys, values, noise, replicas, seed, params)
+    task = _FoulTask(keys, values, scenes, noise, replicas, seed, params)
     manifest = {
         "carromlab_version": __version__,
         "seed": seed,
