@@ -203,7 +203,7 @@ def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: Boo
     if p.extra_boards_on_tie:
         ends &= n_leaders == 1
     led.note(over & (ends | last_board), p.ids["game"])
-    history = [h + (tuple(int(v) for v in pts),) if o else h for h, pts, o in zip(games.board_history, points, over)]
+    history = {g: games.board_history[g] + (tuple(int(v) for v in points[g]),) for g in np.flatnonzero(over).tolist()}
     led.change(over, board_history=history, game_scores=scores)
     led.change(ends, game_over=True, winner=np.where(n_leaders == 1, np.argmax(scores, axis=1), -1))
     if p.next_board_first == "alternate":

@@ -131,7 +131,7 @@ def _close_round(games: GameArrays, led: ArrayLedger, done: npt.NDArray[np.bool_
     scores = games.game_scores + points
     best = scores.max(axis=1)
     over = done & (best >= games.options.game_target) & (np.count_nonzero(scores == best[:, None], axis=1) == 1)
-    history = [h + (tuple(int(v) for v in pts),) for h, pts in zip(games.board_history, points)]
+    history = {g: games.board_history[g] + (tuple(int(v) for v in points[g]),) for g in np.flatnonzero(done).tolist()}
     led.change(done, board_history=history, game_scores=scores)
     led.change(over, game_over=True, winner=np.argmax(scores, axis=1))
     fresh = done & ~over

@@ -111,7 +111,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     points = np.where(won[:, None], won_points, np.where(decided[:, None], time_points, 0))
     winner = np.where(won, team, np.where(decided, np.argmin(left, axis=1), -1))
     over = won | decided
-    history = [(tuple(int(v) for v in pts),) for pts in points]
+    history = {g: (tuple(int(v) for v in points[g]),) for g in np.flatnonzero(over).tolist()}
     led.change(over, game_scores=points, board_history=history, game_over=True, winner=winner)
     return led.ruling(
         turn_continues=cont & ~decided,

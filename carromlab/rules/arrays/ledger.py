@@ -23,6 +23,11 @@ IntArray = npt.NDArray[np.int64]
 BOARD, POCKETED, HAND, DITCH, HOLE = range(len(WHERE))
 
 
+def _pairs(xy: npt.ArrayLike) -> npt.NDArray[np.complex128]:
+    """Positions (..., 2) in m as a complex view (...,): x the real part, y the imaginary."""
+    return np.asarray(xy, dtype=np.float64).view(np.complex128)[..., 0]
+
+
 def _bad(g: int, message: str) -> ValueError:
     return ValueError(f"The 'outcomes' parameter is inconsistent with the game state of game {g}: {message}.")
 
@@ -214,7 +219,8 @@ class ArrayLedger:
     def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
         """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
         np.copyto(self.where, where, where=mask)
-        np.copyto(self.xy, xy, where=mask[..., None])
+        # a position as one complex number: the mask need not be broadcast over (x, y)
+        np.copyto(_pairs(self.xy), _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
         np.copyto(self.by, by, where=mask, casting="unsafe")
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
@@ -240,7 +246,7 @@ class ArrayLedger:
         games ``m``; a shortfall becomes a due."""
         colour = self.g.colours[self.rows, team]
         pool = m[:, None] & self.of_kind(colour) & (self.where == POCKETED)
-        self.send_back(pool & (np.cumsum(pool, axis=1) <= n), rule)
+        self.send_back(pool & (_rank(pool) <= n), rule)
         short = m & (np.count_nonzero(pool, axis=1) < n)
         self.dues[self.rows[short], team[short]] += n - np.count_nonzero(pool[short], axis=1)
         self.note(short, rule)
@@ -298,7 +304,8 @@ class ArrayLedger:
 
     # ------------------------------------------------------------------ result
     def change(self, m: BoolArray, **fields: Any) -> None:
-        """Set fields of the new state in the games ``m`` (values per game or shared);
+        """Set fields of the new state in the games ``m`` (values per game or shared;
+        ``board_history`` a sequence or a mapping by game, read for the games ``m`` only);
         applied in order by :meth:`ruling`, after the default counters."""
         for name, value in fields.items():
             self._changes.append((m, name, value))
@@ -332,8 +339,8 @@ class ArrayLedger:
             if name not in new:
                 new[name] = getattr(g, name).copy()
             arr = new[name]
-            if name == "board_history":
-                arr[m] = _objects([value[i] for i in np.flatnonzero(m)])
+            if name == "board_history":  # value: a mapping or sequence by game
+                arr[m] = _objects([value[i] for i in np.flatnonzero(m).tolist()])
             elif np.ndim(value) and np.shape(value)[0] == n:
                 arr[m] = np.asarray(value)[m]
             else:

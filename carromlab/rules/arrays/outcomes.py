@@ -43,9 +43,12 @@ def shot_pieces(games: GameArrays) -> npt.NDArray[np.int64]:
 def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
     """1-based rank of each True entry of ``mask`` along its row by ``key`` then column
     (by column alone without a key), 0 elsewhere."""
-    rank = np.cumsum(mask, axis=1, dtype=np.int16) * mask
+    rank = np.zeros(mask.shape, np.int16)
+    some = np.flatnonzero(mask.any(axis=1))  # most rows of a shot's lists are empty
+    sub = mask[some]
+    rank[some] = counted = np.cumsum(sub, axis=1, dtype=np.int16) * sub
     # only rows with two or more entries need sorting by the key
-    many = np.flatnonzero(rank.max(axis=1, initial=0) > 1) if key is not None else np.empty(0, np.int64)
+    many = some[counted.max(axis=1, initial=0) > 1] if key is not None else some[:0]
     if many.size:
         sub = mask[many]
         keyed = np.where(sub, np.broadcast_to(np.asarray(key, dtype=float), mask.shape)[many], np.inf)
@@ -225,6 +228,8 @@ class OutcomeArrays:
         slot = np.where(ids >= 0, ids, p + 1)
         target = np.concatenate([slot, np.where(played >= 0, played, p)[:, None]], axis=1)
         rows = np.arange(n)[:, None]
+        if n and (target == target[0]).all():  # one map for every shot: plain column indexing
+            rows, slot, target = slice(None), slot[0], target[0]
         ditched = _bits(batch["ditch_mask"].to_numpy(), m + 1) & used
         fell = np.zeros((n, p + 2), np.int16)
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
@@ -262,7 +267,8 @@ class OutcomeArrays:
 
 def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
     """Bits 0..m-1 of each uint64 mask, (N, m) bool."""
-    return ((mask[:, None] >> np.arange(m, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    octets = np.ascontiguousarray(mask, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(octets, axis=1, count=m, bitorder="little").view(bool)
 
 
 def _baseline_reach(games: GameArrays) -> npt.NDArray[np.float64]:
