@@ -29,7 +29,7 @@ from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
+from ..rules.engine_bridge import batch_columns, forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -313,7 +313,7 @@ class _FoulTask:
             {
                 "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
                 "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
-                "truncated": batch["truncated"].to_numpy(), "fouls": _foul_texts(rulings),
+                "truncated": batch_columns(batch)["truncated"].to_numpy(), "fouls": _foul_texts(rulings),
             }  # fmt: skip
         )
 

@@ -18,7 +18,7 @@ from .state import GameState
 
 __all__ = [
     "FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "shot_piece", "outcome_from_result", "forward_of",
-    "frame_reach_of", "outcomes_from_batch",
+    "frame_reach_of", "outcomes_from_batch", "batch_columns",
 ]  # fmt: skip
 
 #: Unit vector from each side towards the centre of the board.
@@ -365,3 +365,18 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
             )
         )
     return out
+
+
+def batch_columns(batch: pd.DataFrame) -> pd.DataFrame:
+    """The columns of a :func:`carromlab.simulate_batch` frame without its ``attrs``
+    (sharing the data): pandas deep-copies a frame's ``attrs`` into every column read
+    from it, and a detailed batch's hold its final positions, (N, n + 1, 2) floats.
+
+    Examples
+    --------
+    >>> from carromlab import Scene, simulate_batch
+    >>> batch = simulate_batch(Scene.icf_break(), 0.0, -0.2526, 1.5708, [4.0, 6.0], final_positions=True)
+    >>> sorted(batch.attrs), batch_columns(batch).attrs
+    (['final_xy'], {})
+    """
+    return pd.DataFrame(batch, copy=False)

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..engine_bridge import FORWARD
+from ..engine_bridge import FORWARD, batch_columns
 from ..outcome import ShotOutcome
 from .games import WHERE, GameArrays
 
@@ -219,6 +219,7 @@ class OutcomeArrays:
         if len(batch) != n:
             raise ValueError(f"The 'batch' parameter must have one row per game ({n}). Got {len(batch)} rows.")
         pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
+        batch = batch_columns(batch)
         m = pocket.shape[1] - 1  # scene pieces; column m is the striker
         ids = np.broadcast_to(np.asarray(ids, dtype=np.int64), (n, m))
         used = np.concatenate([ids >= 0, np.ones((n, 1), bool)], axis=1)
