@@ -107,7 +107,6 @@ def observe(state: GameState, seat: int) -> dict[str, Any]:
     >>> obs["counts"].tolist(), obs["queen"]
     ([[9, 0, 0], [9, 0, 0]], 1)
     """
-    check_int("seat", seat, low=0, high=state.n_players - 1)
     obs = observe_many(GameArrays.from_states([state]), seat)
     return {k: int(v[0]) if k in _DISCRETE else v[0] for k, v in obs.items()}
 
