@@ -75,33 +75,29 @@ def check_real(
     ValueError
         ``The 'mu' parameter must be a finite real number in the range (0, 2]. Got -1 instead.``
     """
-    rng = _range_text(low, high, low_open, high_open) + (f" {unit}" if unit else "")
-    msg = f"The {name!r} parameter must be a finite real number in the range {rng}. Got {value!r} instead."
-    if isinstance(value, bool):
-        raise ValueError(msg)
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(msg) from None
-    if not math.isfinite(x):
-        raise ValueError(msg)
-    if low is not None and (x < low or (low_open and x == low)):
-        raise ValueError(msg)
-    if high is not None and (x > high or (high_open and x == high)):
-        raise ValueError(msg)
+    x = math.nan
+    if not isinstance(value, bool):
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            pass
+    # the message is only built for a bad value (checks run on every shot)
+    if not math.isfinite(x) or (low is not None and (x < low or (low_open and x == low))) or (
+        high is not None and (x > high or (high_open and x == high))
+    ):
+        rng = _range_text(low, high, low_open, high_open) + (f" {unit}" if unit else "")
+        raise ValueError(f"The {name!r} parameter must be a finite real number in the range {rng}. Got {value!r} instead.")
     return x
 
 
 def check_int(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as an int if it is an integer inside ``[low, high]``, else raise ValueError."""
-    rng = _range_text(low, high, False, False)
-    msg = f"The {name!r} parameter must be an int in the range {rng}. Got {value!r} instead."
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(msg)
-    v = int(value)
-    if (low is not None and v < low) or (high is not None and v > high):
-        raise ValueError(msg)
-    return v
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or (low is not None and value < low) or (
+        high is not None and value > high
+    ):
+        rng = _range_text(low, high, False, False)  # built only for a bad value (checks run on every shot)
+        raise ValueError(f"The {name!r} parameter must be an int in the range {rng}. Got {value!r} instead.")
+    return int(value)
 
 
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:

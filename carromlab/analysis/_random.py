@@ -10,6 +10,8 @@ packs the shot's indices, keyed by two 64-bit words derived from the seed with
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtri
@@ -39,8 +41,16 @@ def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return z ^ (z >> np.uint64(31))
 
 
-def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: int) -> npt.NDArray[np.float64]:
-    """Uniform draws on the open interval (0, 1), one per (cell, replica) pair.
+@lru_cache(maxsize=4096)
+def _keys(seed: int) -> tuple[np.uint64, np.uint64]:
+    """The two key words of a seed (:class:`numpy.random.SeedSequence`), memoised: a
+    game draws every shot's errors from its one seed."""
+    k1, k2 = np.random.SeedSequence(seed).generate_state(2, np.uint64)
+    return k1, k2
+
+
+def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Uniform draws on the open interval (0, 1), one per (cell, replica, dim) triple.
 
     Parameters
     ----------
@@ -48,22 +58,25 @@ def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim
         Non-negative seed of the sweep.
     cell, replica : array_like of int
         Indices of the grid cell (< :data:`MAX_CELLS`) and of the replica
-        (< :data:`MAX_REPLICAS`), broadcast against each other.
-    dim : int
-        Noise dimension, in [0, 8).
+        (< :data:`MAX_REPLICAS`), broadcast against each other and ``dim``.
+    dim : int or array_like of int
+        Noise dimension, in [0, 8) (several at once: an array broadcast against
+        ``cell`` and ``replica``).
 
     Returns
     -------
     numpy.ndarray of float64
         53-bit uniforms, never exactly 0 or 1.
     """
-    k1, k2 = np.random.SeedSequence(seed).generate_state(2, np.uint64)
-    c, r = np.broadcast_arrays(np.atleast_1d(np.asarray(cell, dtype=np.uint64)), np.asarray(replica, dtype=np.uint64))
-    counter = (c << np.uint64(_DIM_BITS + _REPLICA_BITS)) | (r << np.uint64(_DIM_BITS)) | np.uint64(dim)
+    k1, k2 = _keys(int(seed))
+    c, r, d = np.broadcast_arrays(
+        np.atleast_1d(np.asarray(cell, dtype=np.uint64)), np.asarray(replica, dtype=np.uint64), np.asarray(dim, dtype=np.uint64)
+    )  # fmt: skip
+    counter = (c << np.uint64(_DIM_BITS + _REPLICA_BITS)) | (r << np.uint64(_DIM_BITS)) | d
     h = _mix(_mix(counter * _GOLDEN + k1) ^ k2)
     return ((h >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
 
 
-def standard_normal(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: int) -> npt.NDArray[np.float64]:
+def standard_normal(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Standard normal draws, the inverse normal CDF of :func:`standard_uniform`."""
     return ndtri(standard_uniform(seed, cell, replica, dim))

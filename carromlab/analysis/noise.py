@@ -164,14 +164,17 @@ class NoiseModel:
         ((3,), 0.0)
         """
         cell, replica = np.broadcast_arrays(np.atleast_1d(cell), replica)
-        out = {}
-        for dim, (name, spread) in enumerate(self.spreads.items()):
-            if spread == 0.0:
-                out[name] = np.zeros(cell.shape)
-            elif self.distribution == "gaussian":
-                out[name] = spread * standard_normal(seed, cell, replica, dim)
-            else:
-                out[name] = spread * math.sqrt(12.0) * (standard_uniform(seed, cell, replica, dim) - 0.5)
+        spreads = list(self.spreads.items())
+        drawn = [dim for dim, (_, spread) in enumerate(spreads) if spread != 0.0]
+        out = {name: np.zeros(cell.shape) for name, _ in spreads}
+        if not drawn:
+            return out
+        # every dimension drawn in one call: axis 0 of the draws is the dimension
+        dims = np.array(drawn).reshape((-1,) + (1,) * cell.ndim)
+        draw = standard_normal if self.distribution == "gaussian" else standard_uniform
+        for dim, values in zip(drawn, draw(seed, cell[None], replica[None], dims)):
+            name, spread = spreads[dim]
+            out[name] = spread * values if self.distribution == "gaussian" else spread * math.sqrt(12.0) * (values - 0.5)
         return out
 
 

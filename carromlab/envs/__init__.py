@@ -5,8 +5,8 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 (:data:`~carromlab.envs.registration.ENV_IDS`). Modules:
 
 ====================  ==========================================================
-``observation.py``    :func:`observation_space`, :func:`observe` (what a seat sees)
-``action.py``         :func:`action_space`, :func:`shot_of_action` (action -> shot)
+``observation.py``    :func:`observation_space`, :func:`observe`, :func:`observe_many` (what a seat sees)
+``action.py``         :func:`action_space`, :func:`shot_of_action`, :func:`shots_of_actions` (action -> shot)
 ``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
 ``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
@@ -17,9 +17,9 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ====================  ==========================================================
 """
 
-from .action import SPIN_LIMIT, action_space, shot_of_action
+from .action import SPIN_LIMIT, action_space, shot_of_action, shots_of_actions
 from .multi import CarromAECEnv
-from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe
+from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe, observe_many
 from .opponents import OPPONENTS, SKILLS, opponent
 from .registration import ENV_IDS, register_envs
 from .rewards import RewardWeights, shot_reward
@@ -40,10 +40,12 @@ __all__ = [
     "action_space",
     "observation_space",
     "observe",
+    "observe_many",
     "opponent",
     "register_envs",
     "shot_of_action",
     "shot_reward",
+    "shots_of_actions",
 ]
 
 register_envs()

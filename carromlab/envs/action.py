@@ -3,10 +3,12 @@ stands for."""
 
 from __future__ import annotations
 
-import math
+from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from ..engine.scene import Shot
@@ -14,7 +16,7 @@ from ..match.geometry import facing, placement_target
 from ..match.policies import FORWARD, SPEED_RANGES
 from ..rules.state import GameState
 
-__all__ = ["SPIN_LIMIT", "action_space", "shot_of_action"]
+__all__ = ["SPIN_LIMIT", "action_space", "shot_of_action", "shots_of_actions"]
 
 #: Largest spin of an action, rad/s: a flick 3.6 mm off the striker's centre line at
 #: 3 m/s (omega = 2 v e / R^2, as in the noise presets of
@@ -33,7 +35,8 @@ def action_space() -> spaces.Box:
 
 
 def shot_of_action(state: GameState, action: Any) -> Shot:
-    """The intended shot of an action of ``state.shooter``.
+    """The intended shot of an action of ``state.shooter``: the one-game case of
+    :func:`shots_of_actions`.
 
     ``action = (placement, aim, speed, spin)``, each in [-1, 1]:
 
@@ -78,18 +81,77 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     >>> round(shot.x, 4), round(shot.y, 4), round(shot.angle, 4), shot.speed
     (0.0, -0.2526, 1.5708, 6.0)
     """
-    bad = ValueError(
-        f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead."
-    )
+    a = _numbers(action)
+    if a is None or a.shape != (4,) or not _in_range(a):
+        raise ValueError(f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead.")
+    return shots_of_actions([state], a[None, :])[0]
+
+
+def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
+    """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
+    maps one (the same shots), on arrays: one
+    :func:`~carromlab.match.geometry.placement_target` call per group of games whose
+    shooters share a placement line.
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        N positions of one variant; in each the seat to shoot is ``state.shooter``.
+    actions : array_like, shape (N, 4)
+        One action per game, four finite numbers in [-1, 1] each.
+
+    Returns
+    -------
+    list of Shot
+        Placement m, angle rad, speed m/s, spin rad/s, one per game.
+
+    Raises
+    ------
+    ValueError
+        If ``actions`` is not of shape (N, 4) or holds a number that is not finite or
+        not in [-1, 1].
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> shots = shots_of_actions([icf.new_game()] * 2, [[-1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    >>> [round(s.x, 4) for s in shots]
+    [-0.2191, 0.2191]
+    """
+    states = list(states)
+    a = _numbers(actions)
+    if a is None or a.shape != (len(states), 4) or not _in_range(a):
+        shape = "?" if a is None else a.shape
+        raise ValueError(
+            f"The 'actions' parameter must have shape ({len(states)}, 4) (placement, aim, speed, spin per game), "
+            f"every number finite and in [-1, 1]. Got shape {shape} instead, or a number out of range."
+        )
+    if not states:
+        return []
+    # games whose shooters stand on the same line (the side, and Hikone's tee spot for a seat's first shot)
+    lines: dict[tuple[int, str, bool], list[int]] = defaultdict(list)
+    for k, s in enumerate(states):
+        lines[(id(s.board), s.seat_sides[s.shooter], s.seat_shots[s.shooter] == 0)].append(k)
+    x, y = np.empty(len(states)), np.empty(len(states))
+    t = 0.5 * (a[:, 0] + 1.0)
+    for rows in lines.values():
+        x[rows], y[rows] = placement_target(states[rows[0]], t[rows])
+    normal = np.array([facing(s, float(px), float(py)) for s, px, py in zip(states, x, y)])
+    angle = np.arctan2(normal[:, 1], normal[:, 0]) + a[:, 1] * FORWARD
+    lo, hi = SPEED_RANGES[states[0].variant]
+    speed = lo + 0.5 * (a[:, 2] + 1.0) * (hi - lo)
+    spin = a[:, 3] * SPIN_LIMIT
+    return [Shot(*(float(v) for v in row)) for row in zip(x, y, angle, speed, spin)]
+
+
+def _numbers(values: Any) -> npt.NDArray[np.float64] | None:
+    """``values`` as a float64 array, None if they are not numbers."""
     try:
-        a = np.asarray(action, dtype=float)
+        return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise bad from None
-    if a.shape != (4,) or not np.all(np.isfinite(a)) or np.any(np.abs(a) > 1.0):
-        raise bad
-    place, aim, speed, spin = (float(v) for v in a)
-    x, y = (float(v) for v in placement_target(state, 0.5 * (place + 1.0)))
-    nx, ny = facing(state, x, y)
-    lo, hi = SPEED_RANGES[state.variant]
-    angle = math.atan2(ny, nx) + aim * FORWARD
-    return Shot(x, y, angle, lo + 0.5 * (speed + 1.0) * (hi - lo), spin * SPIN_LIMIT)
+        return None
+
+
+def _in_range(a: npt.NDArray[np.float64]) -> bool:
+    """Whether every number is finite and in [-1, 1]."""
+    return bool(np.all(np.abs(a) <= 1.0))  # NaN compares False

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
+from .._validation import check_int
+from ..rules.arrays import QUEEN, WHERE, GameArrays
 from ..rules.state import GameState
 
-__all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe"]
+__all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe", "observe_many"]
 
 #: Bound of the ``positions`` entries, m: every board's playing surface fits in
 #: [-1, 1] m (carrom 0.74 m square, Hikone 0.6 m, crokinole 0.66 m across).
@@ -19,6 +22,11 @@ POSITION_LIMIT = 1.0
 QUEEN_CODES = {"none": 0, "board": 1, "pending": 2, "covered": 3}
 _SCORE_LIMIT = 10_000
 _COUNT_LIMIT = 1_000_000
+_BOARD = WHERE.index("board")
+# one-hot column of ``counts`` of each location code of WHERE: on the board, in hand, off
+_COLUMN = np.eye(3, dtype=np.int64)[[{"board": 0, "hand": 1}.get(w, 2) for w in WHERE]]
+_QUEEN_CODE = np.array([QUEEN_CODES[q] for q in QUEEN], dtype=np.int64)
+_DISCRETE = ("queen", "queen_team")
 
 
 def observation_space(state: GameState) -> spaces.Dict:
@@ -78,7 +86,8 @@ def observation_space(state: GameState) -> spaces.Dict:
 
 
 def observe(state: GameState, seat: int) -> dict[str, Any]:
-    """The observation of ``state`` by ``seat`` (see :func:`observation_space`).
+    """The observation of ``state`` by ``seat`` (see :func:`observation_space`): the
+    one-game case of :func:`observe_many`.
 
     Parameters
     ----------
@@ -98,26 +107,52 @@ def observe(state: GameState, seat: int) -> dict[str, Any]:
     >>> obs["counts"].tolist(), obs["queen"]
     ([[9, 0, 0], [9, 0, 0]], 1)
     """
-    team = state.team_of(seat)
-    own_colour = state.colours[team]
-    n = len(state.pieces)
-    positions = np.zeros((n, 2), dtype=np.float32)
-    on_board = np.zeros(n, dtype=np.int8)
-    own = np.zeros(n, dtype=np.int8)
-    counts = np.zeros((2, 3), dtype=np.int64)
-    column = {"board": 0, "hand": 1}
-    for i, p in enumerate(state.pieces):
-        own[i] = p.kind == own_colour
-        if p.where == "board":
-            on_board[i] = 1
-            positions[i] = (p.x, p.y)
-        if p.kind in state.colours:
-            counts[0 if own[i] else 1, column.get(p.where, 2)] += 1
-    others = [t for t in range(state.n_teams) if t != team]
-    scores = np.array([state.game_scores[team], max(state.game_scores[t] for t in others)], dtype=np.int64)
-    dues = np.array([state.dues[team], sum(state.dues[t] for t in others)], dtype=np.int64)
-    turn = np.array([state.board_number, state.board_shots, state.shot_in_turn, state.break_attempts,
-                     state.seat_shots[seat]], dtype=np.int64)  # fmt: skip
-    queen_team = 0 if state.queen_team is None else (1 if state.queen_team == team else 2)
-    return {"positions": positions, "on_board": on_board, "own": own, "counts": counts, "scores": scores,
-            "dues": dues, "turn": turn, "queen": QUEEN_CODES[state.queen_status], "queen_team": queen_team}  # fmt: skip
+    obs = observe_many(GameArrays.from_states([state]), seat)
+    return {k: int(v[0]) if k in _DISCRETE else v[0] for k, v in obs.items()}
+
+
+def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
+    """The observations of N games by ``seat``, batched (first axis the game, as
+    :func:`gymnasium.vector.utils.batch_space` of :func:`observation_space`), computed
+    on the games' arrays at once.
+
+    Parameters
+    ----------
+    games : GameArrays
+        The positions of N games of one variant.
+    seat : int
+        The observing seat, in [0, games.n_players).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The entries of :func:`observation_space`, each with a first axis of N
+        (``queen`` and ``queen_team`` int64 of shape (N,)).
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> from carromlab.rules.arrays import GameArrays
+    >>> obs = observe_many(GameArrays.from_states([icf.new_game()] * 3), 1)
+    >>> obs["positions"].shape, obs["own"].sum(axis=1).tolist()
+    ((3, 19, 2), [9, 9, 9])
+    """
+    seat = check_int("seat", seat, low=0, high=games.n_players - 1)
+    team = seat % games.n_teams
+    on = games.where == _BOARD
+    positions = np.where(on[..., None], games.xy, 0.0).astype(np.float32)
+    own = games.kind[None, :] == games.colours[:, team, None]
+    coloured = (games.kind[None, :, None] == games.colours[:, None, :]).any(axis=-1)
+    rows = np.stack([own, coloured & ~own], axis=-1).astype(np.int64)  # (N, P, 2): own, others
+    counts = np.einsum("gpr,gpc->grc", rows, _COLUMN[games.where])
+    others = np.arange(games.n_teams) != team
+    scores = np.stack([games.game_scores[:, team], games.game_scores[:, others].max(axis=1)], axis=1)
+    dues = np.stack([games.dues[:, team], games.dues[:, others].sum(axis=1)], axis=1)
+    turn = np.stack([games.board_number, games.board_shots, games.shot_in_turn, games.break_attempts,
+                     games.seat_shots[:, seat]], axis=1)  # fmt: skip
+    queen_team = np.where(games.queen_team < 0, 0, np.where(games.queen_team == team, 1, 2))
+    return {
+        "positions": positions, "on_board": on.astype(np.int8), "own": own.astype(np.int8), "counts": counts,
+        "scores": scores.astype(np.int64), "dues": dues.astype(np.int64), "turn": turn.astype(np.int64),
+        "queen": _QUEEN_CODE[games.queen_status], "queen_team": queen_team.astype(np.int64),
+    }  # fmt: skip

@@ -9,12 +9,13 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+from gymnasium.vector.utils import batch_space
 
 from .._validation import check_int
 from ..match.game import Game
-from .action import shot_of_action
-from .observation import observe
+from ..rules.arrays import GameArrays
+from .action import shots_of_actions
+from .observation import observe_many
 from .single import CarromEnv
 from .turns import agent_shots, opponent_replies
 
@@ -74,7 +75,6 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         self._rngs: list[np.random.Generator | None] = [None] * self.num_envs
         self._carry = np.zeros(self.num_envs)
         self._ended = np.zeros(self.num_envs, dtype=bool)
-        self._obs = create_empty_array(self.single_observation_space, self.num_envs)
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a new game in every environment; game ``i``'s seed is drawn from
@@ -128,7 +128,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         again = np.flatnonzero(self._ended)
         play = np.flatnonzero(~self._ended)
         games = [self.games[k] for k in play]
-        played, agent = agent_shots(games, [shot_of_action(g.state, acts[k]) for g, k in zip(games, play)], one.team, one.rewards)
+        intended = shots_of_actions([g.state for g in games], acts[play])  # type: ignore[union-attr]
+        played, agent = agent_shots(games, intended, one.team, one.rewards)  # type: ignore[arg-type]
         rewards = np.zeros(self.num_envs)
         shots = np.zeros(self.num_envs, dtype=np.int64)
         snapped = np.zeros(self.num_envs, dtype=bool)
@@ -169,6 +170,4 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe(self) -> dict[str, Any]:
         """The batched observations of every game by the agent's seat."""
-        items = [observe(g.state, self._one.seat) for g in self.games]  # type: ignore[union-attr]
-        self._obs = concatenate(self.single_observation_space, items, self._obs)
-        return {k: np.copy(v) for k, v in self._obs.items()}
+        return observe_many(GameArrays.from_states([g.state for g in self.games]), self._one.seat)  # type: ignore[union-attr]

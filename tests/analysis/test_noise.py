@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.special import ndtri
 
 from carromlab.analysis import NOISE_PRESETS, NoiseModel, fit_noise
 from carromlab.analysis._random import standard_normal, standard_uniform
@@ -50,6 +51,10 @@ def test_draws_are_keyed_by_seed_cell_and_replica():
     assert abs(a.mean()) < 0.05 and abs(a.std() - 1.0) < 0.05
     u = standard_uniform(7, cell, rep, 0)
     assert 0.0 < u.min() and u.max() < 1.0
+    # several dimensions in one call (broadcast along a leading axis) are the one-dimension draws
+    both = standard_uniform(7, cell[None], rep[None], np.array([[0], [2]]))
+    np.testing.assert_array_equal(both[0], u)
+    np.testing.assert_array_equal(ndtri(both[1]), a)
 
 
 def test_uniform_distribution_has_the_spread_as_standard_deviation():

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 from gymnasium.vector import SyncVectorEnv
 
-from carromlab.envs import ENV_IDS, CarromEnv, CarromVectorEnv
+from carromlab.envs import ENV_IDS, CarromEnv, CarromVectorEnv, observe, observe_many, shot_of_action, shots_of_actions
+from carromlab.match import Game, RandomPolicy, new_state
+from carromlab.rules.arrays import GameArrays
 from carromlab.rules.crokinole import CrokinoleOptions
 
 from .conftest import SEED
@@ -67,3 +69,22 @@ def test_bad_actions_and_stepping_before_reset_are_refused():
         envs.step(np.full((2, 4), 2.0))
     with pytest.raises(ValueError, match="num_envs"):
         CarromVectorEnv(0)
+
+
+@pytest.mark.parametrize("variant, players", [("icf", 4), ("hikone", 2), ("crokinole", 4)])
+def test_batched_actions_and_observations_are_the_one_game_ones(variant, players):
+    # states with every shooter's side (and Hikone's first shots from the tee spot), in one batch
+    game = Game(new_state(variant, players), RandomPolicy(), seed=SEED, record=False)
+    states = [game.state]
+    while len(states) < 12 and game.end is None:
+        game.shoot()
+        states.append(game.state)
+    actions = np.random.default_rng(SEED).uniform(-1, 1, (len(states), 4))
+    assert shots_of_actions(states, actions) == [shot_of_action(s, a) for s, a in zip(states, actions)]
+    for seat in range(players):
+        batch = observe_many(GameArrays.from_states(states), seat)
+        for k, s in enumerate(states):
+            one = observe(s, seat)
+            assert all(np.array_equal(batch[key][k], one[key]) for key in one)
+    with pytest.raises(ValueError, match="'actions' parameter must have shape"):
+        shots_of_actions(states, actions[:-1])
