@@ -22,6 +22,7 @@ from ..engine.scene import Shot
 from ..equipment.disc import DiscSpec
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from .conservation import Inventory
 from .lockstep import play_games, step
@@ -277,6 +278,11 @@ class Game:
         ``"max_boards"`` (see :func:`play_game`).
     n_shots : int
         Shots played so far.
+    arrays : tuple or None
+        Set by :func:`~carromlab.match.lockstep.step`: the arrays of the games it
+        played, this game's row and the state that row holds, so that the next step
+        stacks the rows instead of rebuilding arrays from the states (used while
+        :attr:`state` is that state).
 
     Examples
     --------
@@ -305,6 +311,8 @@ class Game:
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
+        #: the arrays of the last step, this game's row and the state it holds (see lockstep)
+        self.arrays: tuple[GameArrays, int, GameState] | None = None
         self._clock = (time.perf_counter(), time.process_time())
 
     def shoot(self, intended: Shot | None = None, *, policy: str = "agent") -> Played:

@@ -94,6 +94,15 @@ class Area:
         return cx[keep], cy[keep]
 
     @cached_property
+    def strip(self) -> tuple[int, npt.NDArray[np.intp], FloatArray]:
+        """The axis (0: x, 1: y) along which :attr:`allowed` spreads most, the order of
+        the candidates along it and their sorted coordinates on it (m)."""
+        cx, cy = self.allowed
+        axis = int(np.ptp(cy) > np.ptp(cx)) if cx.size else 0
+        order = np.argsort((cx, cy)[axis], kind="stable")
+        return axis, order, (cx, cy)[axis][order]
+
+    @cached_property
     def box(self) -> tuple[float, float, float, float]:
         """Bounds (x_min, x_max, y_min, y_max) of :attr:`allowed`, m (NaN when empty)."""
         cx, cy = self.allowed
@@ -127,6 +136,10 @@ class Region:
 
     def discs(self) -> FloatArray:
         """Every blocking disc with its clearance, rows ``x``, ``y``, ``radius``, ``margin`` (m)."""
+        return self._discs
+
+    @cached_property
+    def _discs(self) -> FloatArray:
         rows = [np.column_stack([d.reshape(-1, 3), np.full(len(d), margin)]) for _, d, margin in self.blockers]
         return np.vstack(rows) if rows else np.zeros((0, 4))
 
@@ -170,10 +183,6 @@ def _packed(regions: Sequence[Region]) -> FloatArray:
     for k, d in enumerate(rows):
         out[k, : len(d)] = d
     return out
-
-
-#: Largest (centres x candidates) of a brute-force nearest-candidate search; beyond, a k-d tree.
-_BRUTE = 2**18
 
 
 def nearest_spots(
@@ -230,22 +239,53 @@ def nearest_spots(
 
 
 def _nearest_clear(
-    cx: FloatArray, cy: FloatArray, qx: FloatArray, qy: FloatArray, discs: FloatArray, r: float
+    area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
 ) -> tuple[npt.NDArray[np.intp], bool]:
-    """Index of the candidate nearest each centre among those clearing ``discs`` (rows x,
-    y, radius, margin; m), and whether any does: by brute force for few centres, by a
-    k-d tree for many."""
-    reach = discs[:, 2] + r + discs[:, 3]
-    # squared distances: a candidate within round-off of a disc's reach may be taken for
-    # blocked; the bisection tests with clear_of's own comparison
-    gap = (cx[:, None] - discs[:, 0]) ** 2 + (cy[:, None] - discs[:, 1]) ** 2 - reach**2
-    free = np.flatnonzero(~(gap < 1e-15).any(axis=1))
-    if not free.size:
-        return np.zeros(qx.size, dtype=np.intp), False
-    fx, fy = cx[free], cy[free]
-    if qx.size * free.size <= _BRUTE:
-        return free[np.argmin((fx[None, :] - qx[:, None]) ** 2 + (fy[None, :] - qy[:, None]) ** 2, axis=1)], True
-    return free[cKDTree(np.column_stack([fx, fy])).query(np.column_stack([qx, qy]))[1]], True
+    """Index (in ``area.allowed``) of the candidate nearest each centre among those
+    clearing ``discs`` (rows x, y, radius, margin; m), and whether any does: for few
+    centres, each searched in a strip of candidates widened until it holds the answer
+    (the same candidate as a search of all, the lowest index among equally near ones);
+    for many, the clear candidates by a k-d tree."""
+    cx, cy = area.allowed
+    reach = discs[:, 2] + area.radius + discs[:, 3]
+
+    def clear(i: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        # squared distances: a candidate within round-off of a disc's reach may be taken
+        # for blocked; the bisection tests with clear_of's own comparison
+        gap = (cx[i][:, None] - discs[:, 0]) ** 2 + (cy[i][:, None] - discs[:, 1]) ** 2 - reach**2
+        return i[~(gap < 1e-15).any(axis=1)]
+
+    if qx.size > _STRIP_CENTRES:
+        free = clear(np.arange(cx.size))
+        if not free.size:
+            return np.zeros(qx.size, dtype=np.intp), False
+        return free[cKDTree(np.column_stack([cx[free], cy[free]])).query(np.column_stack([qx, qy]))[1]], True
+    axis, order, along = area.strip
+    best = np.zeros(qx.size, dtype=np.intp)
+    for k, (x, y) in enumerate(zip(qx.tolist(), qy.tolist())):
+        q = (x, y)[axis]
+        # start from the depth of the centre inside the discs that block it
+        d = max(float(np.max(reach - np.hypot(discs[:, 0] - x, discs[:, 1] - y), initial=0.0)), 0.0) + 2 * GRID_STEP
+        while True:
+            wide = d * (1 + 1e-9) + 1e-12  # past round-off, so that the strip holds every candidate within d
+            lo, hi = int(np.searchsorted(along, q - wide, side="left")), int(np.searchsorted(along, q + wide, side="right"))
+            free = clear(np.sort(order[lo:hi]))
+            whole = lo == 0 and hi == along.size
+            if free.size:
+                d2 = (cx[free] - x) ** 2 + (cy[free] - y) ** 2
+                i = int(np.argmin(d2))  # the lowest index among the nearest: ``free`` is sorted
+                # every candidate within d of the centre lies in the strip
+                if whole or d2[i] < d * d:
+                    best[k] = free[i]
+                    break
+            elif whole:
+                return best, False
+            d *= 2.0
+    return best, True
+
+
+#: Most centres of one region searched strip by strip; beyond, a k-d tree of the clear candidates.
+_STRIP_CENTRES = 64
 
 
 def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
@@ -266,7 +306,7 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which
     found = np.zeros(qx.size, dtype=bool)
     for w in np.unique(which):  # the centres of one region share its discs
         q = np.flatnonzero(which == w)
-        best[q], found[q] = _nearest_clear(cx, cy, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])], r)
+        best[q], found[q] = _nearest_clear(area, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])])
     bx, by = cx[best], cy[best]
     lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
     for _ in range(40):
