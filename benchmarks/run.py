@@ -909,8 +909,8 @@ def case_match_games(ctx: Ctx) -> dict:
     return out
 
 
-#: Games advancing together in the lockstep rows of the match case.
-LOCKSTEP_GAMES = 64
+#: Games advancing together in the lockstep rows of the match case (``play_match``'s default chunk).
+LOCKSTEP_GAMES = 256
 
 
 def _lockstep_shots_per_cpu_s(variant: str, seats: int, policy: Any, budget: int, seed: int) -> float:

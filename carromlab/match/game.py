@@ -408,7 +408,7 @@ def play_match(
     workers: int = 1,
     progress: bool = False,
     store: str | os.PathLike[str] | None = None,
-    chunk_games: int = 64,
+    chunk_games: int = 256,
 ) -> MatchRecord:
     """Play many games of a variant.
 
@@ -445,8 +445,10 @@ def play_match(
         done, and a rerun with the same parameters plays only the chunks still missing
         (the returned tables are read back from the store). Default: kept in memory.
     chunk_games : int
-        Games per stored chunk, played in lockstep (one engine batch per step, see
-        :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 64.
+        Games per chunk, played in lockstep (one engine batch per step, see
+        :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 256 (a step's fixed
+        cost shared by many games). Without a store, chunks are made smaller where
+        needed to give each of the ``workers`` one.
 
     Returns
     -------
@@ -484,7 +486,9 @@ def play_match(
         manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "carromlab_version": __version__}
         db = MatchStore(store, manifest)
     done = db.completed() if db is not None else set()
-    chunks = [range(k, min(k + chunk_games, n_games)) for k in range(0, n_games, chunk_games)]
+    # in memory the chunking changes nothing but the load: give every worker a chunk
+    size = chunk_games if db is not None else min(chunk_games, -(-n_games // workers))
+    chunks = [range(k, min(k + size, n_games)) for k in range(0, n_games, size)]
     todo = [c for k, c in enumerate(chunks) if k not in done]
     kept: list[GameRecord] = []
     with tqdm(total=n_games, initial=n_games - sum(map(len, todo)), disable=not progress, desc=f"{variant} games",

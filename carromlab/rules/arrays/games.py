@@ -259,8 +259,9 @@ class GameArrays:
         for g, (colours, shooter, in_turn, shots, attempts, seat_shots, queen, qteam, dues, number, first, history,
                 scores, called, over, winner) in enumerate(per_game):  # fmt: skip
             x, y, w, b = xs[g], ys[g], where[g], by[g]
-            pieces_g = tuple(
-                pieces[g][j] if same[g, j] else  # type: ignore[index]
+            kept = same[g].tolist()
+            pieces_g = tuple(pieces[g]) if pieces is not None and all(kept) else tuple(  # type: ignore[index]
+                pieces[g][j] if kept[j] else  # type: ignore[index]
                 _filled(Piece, id=j, kind=kinds[j], where=WHERE[w[j]], x=None if x[j] != x[j] else x[j],
                         y=None if x[j] != x[j] else y[j], by=None if b[j] < 0 else b[j])
                 for j in range(len(kinds))
