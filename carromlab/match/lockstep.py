@@ -44,7 +44,8 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot.
+    shot; each game then records its shot and keeps the step's arrays
+    (:attr:`Game.arrays`), from which the next step stacks its rows.
 
     Parameters
     ----------
