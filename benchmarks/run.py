@@ -873,8 +873,9 @@ def case_match_games(ctx: Ctx) -> dict:
     shots per variant (quick: 200, too few to finish a carrom game: games/s is then
     missing; shots/game is the mean of the complete games). Beside them, the same games
     in lockstep (:data:`LOCKSTEP_GAMES` at a time, one engine batch and one array
-    adjudication per step; ``lockstep_*``: games/s is the lockstep shots/s over the
-    shots per game above), and ICF with the greedy policy on both seats in lockstep."""
+    adjudication per step, 20,000 shots; quick: 10 steps; ``lockstep_*``: games/s is the
+    lockstep shots/s over the shots per game above), and ICF with the greedy policy on
+    both seats in lockstep."""
     from carromlab.match import Game, GreedyPolicy, RandomPolicy, game_seed, new_state
 
     budget = ctx.pick(200, 20_000)
@@ -894,7 +895,7 @@ def case_match_games(ctx: Ctx) -> dict:
                 shots_in_games += game.n_shots
         engine = _engine_cpu_s(played)
         shots_per_game = shots_in_games / games if games else float("nan")
-        lockstep = _lockstep_shots_per_cpu_s(variant, seats, RandomPolicy(), budget, ctx.seed)
+        lockstep = _lockstep_shots_per_cpu_s(variant, seats, RandomPolicy(), ctx.pick(10 * LOCKSTEP_GAMES, 20_000), ctx.seed)
         out[f"{variant}_{seats}"] = {
             "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
             "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game if games else float("nan"),
@@ -909,8 +910,8 @@ def case_match_games(ctx: Ctx) -> dict:
     return out
 
 
-#: Games advancing together in the lockstep rows of the match case.
-LOCKSTEP_GAMES = 64
+#: Games advancing together in the lockstep rows of the match case (``play_match``'s default chunk).
+LOCKSTEP_GAMES = 256
 
 
 def _lockstep_shots_per_cpu_s(variant: str, seats: int, policy: Any, budget: int, seed: int) -> float:

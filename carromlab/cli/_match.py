@@ -52,8 +52,8 @@ def add_parser(sub: Any) -> None:
     g.add_argument("--store", metavar="DIR", default=None,
                    help="write every shot, board and game to Parquet datasets in DIR/shots, DIR/boards, DIR/games, "
                         "chunk by chunk; rerunning the same command resumes an interrupted run")  # fmt: skip
-    g.add_argument("--chunk-games", type=positive_int, default=64,
-                   help="games per stored chunk, played in lockstep (default 64)")
+    g.add_argument("--chunk-games", type=positive_int, default=256,
+                   help="games per stored chunk, played in lockstep (default 256)")
     add_physics_options(s)
     add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_output_options(s)

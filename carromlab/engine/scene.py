@@ -9,10 +9,11 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from .._angles import angle_value
-from .._validation import check_real, check_type
+from .._angles import angle_array, angle_value
+from .._validation import check_array, check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import GAMES, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
@@ -314,6 +315,28 @@ class Shot:
         object.__setattr__(self, "angle", angle_value("angle", angle, angle_deg))
         object.__setattr__(self, "speed", check_real("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
         object.__setattr__(self, "spin", check_real("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
+
+    @classmethod
+    def many(cls, x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike, speed: npt.ArrayLike, spin: npt.ArrayLike = 0.0) -> list[Shot]:
+        """Shots from arrays (broadcast against each other), checked as arrays at once
+        against the ranges of :class:`Shot` (the same errors), for many games or candidates.
+
+        Examples
+        --------
+        >>> [s.speed for s in Shot.many([0.0, 0.1], -0.25, 1.5, [2.0, 3.0])]
+        [2.0, 3.0]
+        """
+        cols = np.broadcast_arrays(
+            check_array("x", x, unit="m"), check_array("y", y, unit="m"), angle_array("angle", angle, None),
+            check_array("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
+            check_array("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
+        )  # fmt: skip
+        out = []
+        for values in zip(*(c.ravel().tolist() for c in cols)):
+            shot = object.__new__(cls)
+            shot.__dict__.update(zip(("x", "y", "angle", "speed", "spin"), values))
+            out.append(shot)
+        return out
 
     @classmethod
     def from_deg(cls, x: float, y: float, *, angle_deg: float, speed: float, spin: float = 0.0) -> Shot:

@@ -32,6 +32,9 @@ _REMOVING_RULES = frozenset({"CRK-2", "CRK-3"})
 _VOIDING_RULES = frozenset({"HIK-9"})
 
 
+_LOCATIONS = tuple(sorted(LOCATIONS))
+
+
 def _on_board(state: GameState) -> dict[int, tuple[float, float]]:
     """Position of every piece on the board (checked to exist by ``check_state``), m."""
     return {p.id: (p.x, p.y) for p in state.pieces if p.where == "board" and p.x is not None and p.y is not None}
@@ -61,8 +64,10 @@ def census(state: GameState) -> dict[str, int]:
     >>> census(icf.new_game())["board"]
     19
     """
-    counts = Counter(p.where for p in state.pieces)
-    return {where: counts.get(where, 0) for where in sorted(LOCATIONS)}
+    counts = dict.fromkeys(_LOCATIONS, 0)
+    for p in state.pieces:
+        counts[p.where] += 1
+    return counts
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_int
-from ..analysis.noise import NoiseModel, executed_stroke
+from ..analysis.noise import DIMENSIONS, NoiseModel, executed_stroke
 from ..engine.scene import Shot
 from ..rules.state import GameState
 from .geometry import facing, legal_spots_many
@@ -107,19 +107,24 @@ def execute_many(
     n = len(states)
     if not len(intended) == len(noise) == len(seeds) == len(shot_indices) == n:
         raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per state ({n}).")
-    wanted, strokes = np.empty((n, 2)), []
+    errors = np.zeros((n, len(DIMENSIONS)))
+    normal = np.empty((n, 2))
     for k, (state, shot, spread) in enumerate(zip(states, intended, noise)):
         if not isinstance(spread, NoiseModel):
             raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
         if not isinstance(shot, Shot):
             raise ValueError(f"The 'intended' parameter must be a Shot. Got {shot!r} instead.")
         seed = check_int("seed", seeds[k], low=0)
-        e = {q: float(v[0]) for q, v in spread.errors(seed, [check_int("shot_index", shot_indices[k], low=0)], [0]).items()}
-        nx, ny = facing(state, shot.x, shot.y)
-        wanted[k] = (shot.x + e["placement"] * ny + e["depth"] * nx, shot.y - e["placement"] * nx + e["depth"] * ny)
-        strokes.append(executed_stroke(shot.angle, shot.speed, shot.spin, e))
-    sx, sy, moved = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
-    return [
-        Executed(shot, Shot(float(x), float(y), float(a), float(v), float(w)), bool(m > 0.0), float(m))
-        for shot, x, y, (a, v, w), m in zip(intended, sx, sy, strokes, moved)
-    ]
+        index = check_int("shot_index", shot_indices[k], low=0)
+        if any(spread.spreads.values()):
+            drawn = spread.errors(seed, [index], [0])
+            errors[k] = [drawn[q][0] for q in DIMENSIONS]
+        normal[k] = facing(state, shot.x, shot.y)
+    e = dict(zip(DIMENSIONS, errors.T))
+    x, y, angle, speed, spin = np.array([[s.x, s.y, s.angle, s.speed, s.spin] for s in intended]).reshape(-1, 5).T
+    nx, ny = normal.T
+    wanted_x = x + e["placement"] * ny + e["depth"] * nx
+    wanted_y = y - e["placement"] * nx + e["depth"] * ny
+    sx, sy, moved = legal_spots_many(states, wanted_x, wanted_y)
+    shots = Shot.many(sx, sy, *executed_stroke(angle, speed, spin, e))
+    return [Executed(meant, shot, m > 0.0, m) for meant, shot, m in zip(intended, shots, moved.tolist())]

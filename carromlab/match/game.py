@@ -22,6 +22,7 @@ from ..engine.scene import Shot
 from ..equipment.disc import DiscSpec
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from .conservation import Inventory
 from .lockstep import play_games, step
@@ -277,6 +278,11 @@ class Game:
         ``"max_boards"`` (see :func:`play_game`).
     n_shots : int
         Shots played so far.
+    arrays : tuple or None
+        Set by :func:`~carromlab.match.lockstep.step`: the arrays of the games it
+        played, this game's row and the state that row holds, so that the next step
+        stacks the rows instead of rebuilding arrays from the states (used while
+        :attr:`state` is that state).
 
     Examples
     --------
@@ -305,6 +311,8 @@ class Game:
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
+        #: the arrays of the last step, this game's row and the state it holds (see lockstep)
+        self.arrays: tuple[GameArrays, int, GameState] | None = None
         self._clock = (time.perf_counter(), time.process_time())
 
     def shoot(self, intended: Shot | None = None, *, policy: str = "agent") -> Played:
@@ -400,7 +408,7 @@ def play_match(
     workers: int = 1,
     progress: bool = False,
     store: str | os.PathLike[str] | None = None,
-    chunk_games: int = 64,
+    chunk_games: int = 256,
 ) -> MatchRecord:
     """Play many games of a variant.
 
@@ -437,8 +445,10 @@ def play_match(
         done, and a rerun with the same parameters plays only the chunks still missing
         (the returned tables are read back from the store). Default: kept in memory.
     chunk_games : int
-        Games per stored chunk, played in lockstep (one engine batch per step, see
-        :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 64.
+        Games per chunk, played in lockstep (one engine batch per step, see
+        :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 256 (a step's fixed
+        cost shared by many games). Without a store, chunks are made smaller where
+        needed to give each of the ``workers`` one.
 
     Returns
     -------
@@ -476,7 +486,9 @@ def play_match(
         manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "carromlab_version": __version__}
         db = MatchStore(store, manifest)
     done = db.completed() if db is not None else set()
-    chunks = [range(k, min(k + chunk_games, n_games)) for k in range(0, n_games, chunk_games)]
+    # in memory the chunking changes nothing but the load: give every worker a chunk
+    size = chunk_games if db is not None else min(chunk_games, -(-n_games // workers))
+    chunks = [range(k, min(k + size, n_games)) for k in range(0, n_games, size)]
     todo = [c for k, c in enumerate(chunks) if k not in done]
     kept: list[GameRecord] = []
     with tqdm(total=n_games, initial=n_games - sum(map(len, todo)), disable=not progress, desc=f"{variant} games",

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import placement_region
-from ..rules.placement import nearest_spots
+from ..rules.placement import Region, nearest_spots
 from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
@@ -132,6 +132,25 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     return sx[0].reshape(xs.shape), sy[0].reshape(xs.shape), moved[0].reshape(xs.shape)
 
 
+#: The placement regions of the latest states asked about, by id, with the state (kept
+#: alive so that its id is not reused): a lockstep step asks for the same states twice
+#: (the policy's placements, then the executed ones).
+_REGIONS: dict[int, tuple[GameState, Region]] = {}
+_REGIONS_KEPT = 4096
+
+
+def _region(state: GameState) -> Region:
+    """The legal region of the state's shooter (:func:`carromlab.rules.placement_region`), memoised."""
+    kept = _REGIONS.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    region = placement_region(state, shot_radius(state))
+    if len(_REGIONS) >= _REGIONS_KEPT:
+        _REGIONS.clear()
+    _REGIONS[id(state)] = (state, region)
+    return region
+
+
 def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The legal placements nearest wanted ones in N games at once (ICF-3, ONL-1, HIK-2,
     CRK-1), by one :func:`carromlab.rules.placement.nearest_spots` search.
@@ -166,7 +185,7 @@ def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.Array
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.shape[0] != len(states):
         raise ValueError(f"The 'x' and 'y' parameters must have one row per state ({len(states)}). Got shapes {xs.shape} and {ys.shape}.")
-    regions = [placement_region(s, shot_radius(s)) for s in states]
+    regions = [_region(s) for s in states]
     which = np.repeat(np.arange(len(states)), xs[0].size if xs.size else 0)
     sx, sy, _ = nearest_spots(regions, which, xs.ravel(), ys.ravel())
     if np.isnan(sx).any():

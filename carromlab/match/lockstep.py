@@ -20,6 +20,7 @@ from ..engine.batch import simulate_batch
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
+from ..rules.state import GameState
 from .conservation import check_shots
 from .execution import Executed, execute_many
 from .records import Played
@@ -43,7 +44,8 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot.
+    shot; each game then records its shot and keeps the step's arrays
+    (:attr:`Game.arrays`), from which the next step stacks its rows.
 
     Parameters
     ----------
@@ -78,7 +80,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
         raise ValueError("The 'games' parameter must hold games of one variant.")
     try:
         executed, names = _execute(games, given)
-        before = GameArrays.from_states([g.state for g in games])
+        before = _stacked(games)
         batch = _simulate(games, before, executed)
         outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
         rulings = adjudicate_arrays(before, outcomes)
@@ -93,10 +95,10 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             g.state.to_json(),
         ) from exc
     after = rulings.state.to_states(before, [g.state.pieces for g in games])
-    truncated = batch["truncated"].to_numpy()
-    played = [_played(g, k, executed[k], after[k], outcomes, rulings, bool(truncated[k])) for k, g in enumerate(games)]
-    for g, p, name in zip(games, played, names):
+    played = _played(games, executed, after, outcomes, rulings, batch["truncated"].to_numpy())
+    for k, (g, p, name) in enumerate(zip(games, played, names)):
         g.record_shot(p, name)
+        g.arrays = (rulings.state, k, p.after)
     return played
 
 
@@ -114,6 +116,15 @@ def play_games(games: Sequence[Game]) -> None:
         active = [g for g in active if g.end is None]
 
 
+def _stacked(games: list[Game]) -> GameArrays:
+    """The games' states as arrays: rows of the arrays their last step left (while each
+    game's state is still the one that step made), else built from the states."""
+    kept = [g.arrays for g in games]
+    if all(a is not None and a[2] is g.state for a, g in zip(kept, games)) and len({id(a[0]) for a in kept}) == 1:  # type: ignore[index]
+        return kept[0][0].take([a[1] for a in kept])  # type: ignore[index]
+    return GameArrays.from_states([g.state for g in games])
+
+
 def _failing_row(exc: Exception) -> int | None:
     """The game row a batch error names ("Game row g:" or "game g"), if any."""
     import re
@@ -127,10 +138,11 @@ def _execute(games: list[Game], given: list[tuple[Shot, str] | None]) -> tuple[l
     ``choose_many`` call per policy) and its execution with the seat's noise."""
     shots: list[Shot | None] = [None if x is None else x[0] for x in given]
     names = ["" if x is None else x[1] for x in given]
-    by_policy: dict[int, list[int]] = defaultdict(list)
+    by_policy: dict[object, list[int]] = defaultdict(list)  # equal policies choose together
     for k, g in enumerate(games):
         if shots[k] is None:
-            by_policy[id(g.settings.policies[g.state.shooter])].append(k)
+            policy = g.settings.policies[g.state.shooter]
+            by_policy[_key(policy)].append(k)
     for rows in by_policy.values():
         policy = games[rows[0]].settings.policies[games[rows[0]].state.shooter]
         chosen = policy.choose_many([games[k].state for k in rows], [games[k].rng for k in rows])
@@ -141,6 +153,15 @@ def _execute(games: list[Game], given: list[tuple[Shot, str] | None]) -> tuple[l
         seeds=[g.settings.seed for g in games], shot_indices=[g.n_shots for g in games],
     )  # fmt: skip
     return executed, names
+
+
+def _key(policy: object) -> object:
+    """The policy itself where hashable (equal policies then choose in one call), else its id."""
+    try:
+        hash(policy)
+    except TypeError:
+        return id(policy)
+    return policy
 
 
 def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -> pd.DataFrame:
@@ -173,21 +194,31 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
     return out
 
 
-def _played(g: Game, k: int, executed: Executed, after, outcomes: OutcomeArrays, rulings: RulingArrays, truncated: bool) -> Played:
-    """Game ``g``'s shot (row ``k`` of the arrays) as a :class:`Played`."""
-    before = g.state
-    p = len(before.pieces)
-    fell = outcomes.fell[k, :p]
-    order = np.flatnonzero(fell)
-    order = order[np.argsort(fell[order])]
-    kinds = [piece.kind for piece in before.pieces]
-    first = int(outcomes.first_touch[k])
-    winner = int(rulings.board_winner[k])
-    return Played(
-        before=before, executed=executed, after=after,
-        pocketed=tuple((int(j), kinds[j]) for j in order), striker_fate=FATES[outcomes.fate[k]],
-        first_touch=None if first < 0 else first, fouls=rulings.foul_rules(k), applied=rulings.applied_rules(k),
-        n_returned=int((rulings.returned[k] > 0).sum()), turn_continues=bool(rulings.turn_continues[k]),
-        retake=bool(rulings.retake[k]), board_over=bool(rulings.board_over[k]), board_winner=None if winner < 0 else winner,
-        board_points=tuple(int(v) for v in rulings.board_points[k]), truncated=truncated,
+def _played(
+    games: list[Game], executed: list[Executed], after: list[GameState], outcomes: OutcomeArrays, rulings: RulingArrays,
+    truncated: np.ndarray,
+) -> list[Played]:  # fmt: skip
+    """Each game's shot as a :class:`Played`, read from the step's arrays."""
+    st = rulings.state
+    kinds = [st.palette[k] for k in st.kind]
+    fell = outcomes.fell[:, : st.n_pieces]  # the pieces (the last column is the striker)
+    rows, cols = np.nonzero(fell > 0)
+    order = np.lexsort((fell[rows, cols], rows))
+    pocketed: list[list[tuple[int, str]]] = [[] for _ in games]
+    for k, j in zip(rows[order].tolist(), cols[order].tolist()):
+        pocketed[k].append((j, kinds[j]))
+    columns = zip(
+        executed, after, pocketed, outcomes.fate.tolist(), outcomes.first_touch.tolist(), rulings.all_foul_rules(),
+        rulings.all_applied_rules(), np.count_nonzero(rulings.returned > 0, axis=1).tolist(), rulings.turn_continues.tolist(),
+        rulings.retake.tolist(), rulings.board_over.tolist(), rulings.board_winner.tolist(), rulings.board_points.tolist(),
+        truncated.tolist(),
     )  # fmt: skip
+    return [
+        Played(
+            before=g.state, executed=e, after=a, pocketed=tuple(p), striker_fate=FATES[fate],
+            first_touch=None if first < 0 else first, fouls=fouls, applied=applied, n_returned=n_returned,
+            turn_continues=cont, retake=retake, board_over=over, board_winner=None if winner < 0 else winner,
+            board_points=tuple(points), truncated=cut,
+        )  # fmt: skip
+        for g, (e, a, p, fate, first, fouls, applied, n_returned, cont, retake, over, winner, points, cut) in zip(games, columns)
+    ]

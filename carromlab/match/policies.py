@@ -153,15 +153,14 @@ class RandomPolicy(BatchPolicy):
             raise ValueError(f"The 'rngs' parameter must have one generator per state ({len(states)}). Got {len(rngs)}.")
         if not states:
             return []
+        # each game's generator draws its placement, then its direction, then its speed
         wanted = np.array([placement_target(s, rng.uniform()) for s, rng in zip(states, rngs)]).reshape(-1, 2)
         sx, sy, _ = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
-        shots = []
-        for s, rng, x, y in zip(states, rngs, sx, sy):
-            nx, ny = facing(s, float(x), float(y))
-            angle = math.atan2(ny, nx) + rng.uniform(-self.spread, self.spread)
-            lo, hi = self.speed or SPEED_RANGES[s.variant]
-            shots.append(Shot(float(x), float(y), float(angle), float(rng.uniform(lo, hi))))
-        return shots
+        forward = np.array([facing(s, x, y) for s, x, y in zip(states, sx.tolist(), sy.tolist())])
+        turn = np.array([rng.uniform(-self.spread, self.spread) for rng in rngs])
+        speeds = [self.speed or SPEED_RANGES[s.variant] for s in states]
+        speed = np.array([rng.uniform(lo, hi) for rng, (lo, hi) in zip(rngs, speeds)])
+        return Shot.many(sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed)
 
 
 @dataclass(frozen=True)

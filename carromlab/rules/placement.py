@@ -132,6 +132,10 @@ class Region:
 
     def discs(self) -> FloatArray:
         """Every blocking disc with its clearance, rows ``x``, ``y``, ``radius``, ``margin`` (m)."""
+        return self._discs
+
+    @cached_property
+    def _discs(self) -> FloatArray:
         rows = [np.column_stack([d.reshape(-1, 3), np.full(len(d), margin)]) for _, d, margin in self.blockers]
         return np.vstack(rows) if rows else np.zeros((0, 4))
 

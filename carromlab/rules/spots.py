@@ -37,10 +37,9 @@ def occupied(pieces: Iterable[Piece], radius: Callable[[str], float], exclude: t
     numpy.ndarray, shape (n, 3)
         Rows ``x``, ``y``, ``radius`` (m).
     """
-    sizes: dict[str, float] = {}  # radius() of each kind once
-    rows = [(p.x, p.y, sizes[p.kind] if p.kind in sizes else sizes.setdefault(p.kind, radius(p.kind)))
-            for p in pieces if p.position is not None and p.id not in exclude]
-    return np.array(rows, dtype=float).reshape(-1, 3)
+    rows = [(p.x, p.y, p.kind) for p in pieces if p.where == "board" and p.x is not None and p.id not in exclude]
+    sizes = {kind: radius(kind) for kind in {kind for _, _, kind in rows}}  # radius() of each kind once
+    return np.array([(x, y, sizes[kind]) for x, y, kind in rows], dtype=float).reshape(-1, 3)
 
 
 def clear_of(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray, margin: float = 0.0) -> FloatArray:

@@ -25,10 +25,6 @@ IntArray = npt.NDArray[np.int64]
 _SHARED = ("variant", "options", "board", "radii", "seat_sides", "striker_id", "masses")
 
 
-def _none(v: int) -> int | None:
-    return None if v < 0 else int(v)
-
-
 @dataclass(frozen=True, eq=False)
 class GameArrays:
     """The states of N games of one variant, field by field as arrays (struct of arrays).
@@ -246,29 +242,45 @@ class GameArrays:
         if like is not None and pieces is not None:
             same = (self.where == like.where) & (self.by == like.by)
             same &= ((self.xy == like.xy) | (np.isnan(self.xy) & np.isnan(like.xy))).all(axis=-1)
+        # the arrays hold valid states (the rules and the conservation check make them), so
+        # the objects are filled in without the constructors' checks
+        xs, ys = self.xy[..., 0].tolist(), self.xy[..., 1].tolist()
+        where, by = self.where.tolist(), self.by.tolist()
+        shared = {"variant": self.variant, "options": self.options, "board": self.board, "radii": self.radii,
+                  "seat_sides": self.seat_sides, "striker_id": self.striker_id, "masses": self.masses}  # fmt: skip
+        per_game = zip(
+            self.colours.tolist(), self.shooter.tolist(), self.shot_in_turn.tolist(), self.board_shots.tolist(),
+            self.break_attempts.tolist(), self.seat_shots.tolist(), self.queen_status.tolist(), self.queen_team.tolist(),
+            self.dues.tolist(), self.board_number.tolist(), self.board_first.tolist(), self.board_history,
+            self.game_scores.tolist(), self.time_called.tolist(), self.game_over.tolist(), self.winner.tolist(),
+        )  # fmt: skip
+        index = {j: j for j in range(len(kinds))}
         out = []
-        for g in range(len(self)):
-            xy = self.xy[g]
-            pieces_g = tuple(
-                pieces[g][j] if same[g, j] else  # type: ignore[index]
-                Piece(j, kinds[j], WHERE[w], *((None, None) if np.isnan(xy[j, 0]) else (float(xy[j, 0]), float(xy[j, 1]))), _none(b))
-                for j, (w, b) in enumerate(zip(self.where[g], self.by[g]))
-            )
-            out.append(
-                GameState(
-                    variant=self.variant, options=self.options, board=self.board, radii=self.radii,
-                    colours=tuple(self.palette[c] for c in self.colours[g]), seat_sides=self.seat_sides,
-                    pieces=pieces_g, striker_id=self.striker_id, shooter=int(self.shooter[g]),
-                    shot_in_turn=int(self.shot_in_turn[g]), board_shots=int(self.board_shots[g]),
-                    break_attempts=int(self.break_attempts[g]), seat_shots=tuple(int(v) for v in self.seat_shots[g]),
-                    queen_status=QUEEN[self.queen_status[g]], queen_team=_none(self.queen_team[g]),
-                    dues=tuple(int(v) for v in self.dues[g]), board_number=int(self.board_number[g]),
-                    board_first=int(self.board_first[g]), board_history=self.board_history[g],
-                    game_scores=tuple(int(v) for v in self.game_scores[g]), time_called=bool(self.time_called[g]),
-                    game_over=bool(self.game_over[g]), winner=_none(self.winner[g]), masses=self.masses,
-                )  # fmt: skip
-            )
+        for g, (colours, shooter, in_turn, shots, attempts, seat_shots, queen, qteam, dues, number, first, history,
+                scores, called, over, winner) in enumerate(per_game):  # fmt: skip
+            x, y, w, b = xs[g], ys[g], where[g], by[g]
+            kept = same[g].tolist()
+            pieces_g = tuple(pieces[g]) if pieces is not None and all(kept) else tuple(  # type: ignore[index]
+                pieces[g][j] if kept[j] else  # type: ignore[index]
+                _filled(Piece, id=j, kind=kinds[j], where=WHERE[w[j]], x=None if x[j] != x[j] else x[j],
+                        y=None if x[j] != x[j] else y[j], by=None if b[j] < 0 else b[j])
+                for j in range(len(kinds))
+            )  # fmt: skip
+            out.append(_filled(
+                GameState, **shared, colours=tuple(self.palette[c] for c in colours), pieces=pieces_g, shooter=shooter,
+                shot_in_turn=in_turn, board_shots=shots, break_attempts=attempts, seat_shots=tuple(seat_shots),
+                queen_status=QUEEN[queen], queen_team=None if qteam < 0 else qteam, dues=tuple(dues), board_number=number,
+                board_first=first, board_history=history, game_scores=tuple(scores), time_called=called, game_over=over,
+                winner=None if winner < 0 else winner, _index=index,
+            ))  # fmt: skip
         return out
+
+
+def _filled(cls: type, **values: Any) -> Any:
+    """An instance of a frozen dataclass with these field values, its checks skipped."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
 
 
 def _objects(values: list[Any]) -> npt.NDArray[np.object_]:

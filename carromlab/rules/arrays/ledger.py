@@ -143,6 +143,22 @@ class RulingArrays:
         cols = np.flatnonzero(ranks[g])
         return tuple(self.rules[c] for c in cols[np.argsort(ranks[g, cols])])
 
+    def _ordered_all(self, ranks: npt.NDArray[np.int16]) -> list[tuple[str, ...]]:
+        rows, cols = np.nonzero(ranks)
+        order = np.lexsort((ranks[rows, cols], rows))
+        out: list[list[str]] = [[] for _ in range(len(ranks))]
+        for g, c in zip(rows[order].tolist(), cols[order].tolist()):
+            out[g].append(self.rules[c])
+        return [tuple(r) for r in out]
+
+    def all_foul_rules(self) -> list[tuple[str, ...]]:
+        """:meth:`foul_rules` of every game, in row order."""
+        return self._ordered_all(self.fouls)
+
+    def all_applied_rules(self) -> list[tuple[str, ...]]:
+        """:meth:`applied_rules` of every game, in row order."""
+        return self._ordered_all(self.applied)
+
     def foul_rules(self, g: int) -> tuple[str, ...]:
         """Rule ids of game ``g``'s fouls, in order (``[f.rule for f in Ruling.fouls]``)."""
         return self._ordered(self.fouls, g)
