@@ -286,7 +286,10 @@ class _FoulTask:
     params: PhysicsParams
 
     def __call__(self, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
-        return pd.concat([self._play(int(s), block, workers) for s, block in cells.groupby("state", sort=True)], ignore_index=True)
+        state = cells["state"].to_numpy()
+        edges = [0, *(np.flatnonzero(np.diff(state)) + 1).tolist(), len(state)]  # the cells come state by state
+        frames = [self._play(int(state[a]), cells.iloc[a:b], workers) for a, b in zip(edges[:-1], edges[1:])]
+        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
     def _play(self, s: int, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
         state, r = self.states[s], self.replicas
@@ -327,19 +330,20 @@ def _foul_texts(rulings: RulingArrays) -> npt.NDArray[np.object_]:
     return np.array(texts, dtype=object)[which]
 
 
-def _tally(key: str, variant: str, shots: pd.DataFrame) -> list[dict[str, Any]]:
-    """Rows of one state: every foul its variant defines or that was called, then any foul."""
-    texts = shots["fouls"].value_counts()
-    counts = pd.Series({}, dtype=np.int64)
+def _tally(key: str, variant: str, fouls: pd.Series, snapped: npt.NDArray[np.bool_], truncated: npt.NDArray[np.bool_]) -> list[dict[str, Any]]:
+    """Rows of one state (its shots' ``fouls`` texts and ``snapped``, ``truncated`` flags):
+    every foul its variant defines or that was called, then any foul."""
+    texts = fouls.value_counts()
+    counts: dict[str, int] = {}
     for text, k in texts.items():
         for rule in filter(None, str(text).split(";")):
-            counts[rule] = counts.get(rule, 0) + k
+            counts[rule] = counts.get(rule, 0) + int(k)
     defined = FOULS[variant]
-    rules = [*defined, *sorted(set(counts.index) - set(defined))]
-    common = {"variant": key, "n": len(shots), "n_snapped": int(shots["snapped"].sum()), "n_truncated": int(shots["truncated"].sum())}
-    rows = [{"rule": rule, "foul": defined.get(rule, rule), "k": int(counts.get(rule, 0)), **common} for rule in rules]
-    rows.append({"rule": ANY_FOUL, "foul": "any foul", "k": int(texts[texts.index != ""].sum()), **common})
-    return rows
+    rules = [*defined, *sorted(set(counts) - set(defined))]
+    n, any_foul = len(fouls), len(fouls) - int(texts.get("", 0))
+    rows = [(rule, defined.get(rule, rule), counts.get(rule, 0)) for rule in rules] + [(ANY_FOUL, "any foul", any_foul)]
+    common = {"n": n, "n_snapped": int(np.count_nonzero(snapped)), "n_truncated": int(np.count_nonzero(truncated))}
+    return [{"variant": key, "rule": rule, "foul": foul, "k": k, **common} for rule, foul, k in rows]
 
 
 def foul_probabilities(
@@ -463,11 +467,15 @@ def foul_probabilities(
     keys, values, scenes = tuple(checked), tuple(st for st, _ in checked.values()), tuple(sc for _, sc in checked.values())
     states = dict(zip(keys, values))
     intended = [population._drawn(st, sc) if isinstance(population, ShotPopulation) else population for st, (sc, _) in zip(values, scenes)]
-    cells = pd.concat(
-        [t.loc[:, list(_SHOT_COLUMNS)].assign(state=s, shot=np.arange(len(t))) for s, t in enumerate(intended)],
-        ignore_index=True,
+    sizes = [len(t) for t in intended]
+    cells = pd.DataFrame(
+        {
+            "cell": np.arange(sum(sizes), dtype=np.int64),
+            **{c: np.concatenate([t[c].to_numpy(dtype=float) for t in intended]) for c in _SHOT_COLUMNS},
+            "state": np.repeat(np.arange(len(intended), dtype=np.int64), sizes),
+            "shot": np.concatenate([np.arange(k, dtype=np.int64) for k in sizes]),
+        }
     )
-    cells.insert(0, "cell", np.arange(len(cells), dtype=np.int64))
     task = _FoulTask(keys, values, scenes, noise, replicas, seed, params)
     manifest = {
         "carromlab_version": __version__,
@@ -483,12 +491,21 @@ def foul_probabilities(
         "foul_probabilities", task, cells, manifest=manifest, replicas=replicas, chunk_cells=chunk_cells,
         client=client, workers=workers, store=store, progress=progress,
     )  # fmt: skip
-    out = pd.DataFrame(
-        [row for s, (key, st) in enumerate(zip(keys, values)) for row in _tally(key, st.variant, rows[rows["state"] == s])]
-    )
-    out["p"] = out["k"] / out["n"]
-    out["ci_low"], out["ci_high"] = binomial_ci(out["k"], out["n"], method=ci, confidence=confidence)
-    return out.loc[:, ["variant", "rule", "foul", "n", "k", "p", "ci_low", "ci_high", "n_snapped", "n_truncated"]]
+    state, fouls = rows["state"].to_numpy(), rows["fouls"]
+    snapped, truncated = rows["snapped"].to_numpy(), rows["truncated"].to_numpy()
+    table = []
+    for s, (key, st) in enumerate(zip(keys, values)):
+        mine = state == s
+        table += _tally(key, st.variant, fouls[mine], snapped[mine], truncated[mine])
+    col = {name: [row[name] for row in table] for name in table[0]}
+    k, n = np.array(col["k"], dtype=np.int64), np.array(col["n"], dtype=np.int64)
+    low, high = binomial_ci(k, n, method=ci, confidence=confidence)
+    return pd.DataFrame(
+        {
+            "variant": col["variant"], "rule": col["rule"], "foul": col["foul"], "n": n, "k": k, "p": k / n,
+            "ci_low": low, "ci_high": high, "n_snapped": col["n_snapped"], "n_truncated": col["n_truncated"],
+        }
+    )  # fmt: skip
 
 
 def comparable_states(

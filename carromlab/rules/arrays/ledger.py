@@ -271,7 +271,10 @@ class ArrayLedger:
         """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone)."""
         pay = np.zeros_like(self.fell)
         for t in range(self.g.n_teams):
-            cand = m[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
+            owing = m & (self.dues[:, t] > 0)
+            if not owing.any():
+                continue
+            cand = owing[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
             take = cand & (_rank(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
             self.dues[:, t] -= np.count_nonzero(take, axis=1)
             pay |= take
