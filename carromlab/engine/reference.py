@@ -25,6 +25,12 @@ Each step of length ``dt``:
    Sweeps over all contacts, in a fixed order, repeat until a sweep resolves no impact
    (at most ``max_sweeps`` times per step).
 
+The error of an impact is set by how late in its step the contact is found (the overlap,
+up to the approach speed times ``dt``, tilts the normal), not by ``dt`` alone: halving ``dt``
+finds a contact that falls in the second half of a coarse step at the same instant, so a
+shot whose every contact does that ends exactly as at the coarse step. Convergence checks
+should average over step sizes that do not nest (``tests/engine/test_vs_reference.py``).
+
 The sticky merge of pushing pairs (rule 2 of the low-speed rules, and the continuing
 contact of a pair meeting again within the contact duration) is not modelled: a pair
 that is touching but not approaching is only kept from interpenetrating, and a pusher that

@@ -32,7 +32,9 @@ a cushion (r plus the peg's radius to a peg), so after the detection a track is 
 where it comes within ``threshold`` standard errors of that contact distance: before the
 first point of every such visit that starts inside a segment, and after its last point when
 the disc leaves again (beyond twice that distance) inside the segment. A visit that reaches
-a detected impact is that impact and is left alone. With given ``breaks`` nothing is added.
+a detected impact is that impact and is left alone. These cuts end segments but add no
+impact: a visit only says the disc came within noise of a contact, which a disc passing a
+cushion a millimetre off also does. With given ``breaks`` nothing is added.
 
 Each impact is classified from the geometry, extrapolating the discs' straight lines: two
 discs whose breaks coincide and whose centres come within the sum of their radii are a
@@ -44,6 +46,7 @@ is the time of contact on the incoming lines.
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -159,8 +162,9 @@ class Segmentation:
         ``other`` (the other disc of a disc-disc impact, else -1), ``where`` (cushion name
         or peg index, else ""), ``segment_before``, ``segment_after`` (of ``disc``),
         ``other_before``, ``other_after`` (segments of ``other``, else -1) and ``dv``
-        (m/s, velocity change of ``disc`` seen by the detector; NaN for given breaks and
-        for cuts where a disc reached a cushion or peg).
+        (m/s, velocity change of ``disc`` seen by the detector; NaN for given breaks). The
+        cuts where a disc came within reach of a cushion or peg end segments but are no
+        impacts: two consecutive segments of a disc with no impact between them meet there.
     noise : float
         Position noise used by the detector, m.
     """
@@ -465,15 +469,16 @@ def segment_tracks(
         while (merged := _merge_double_hits(impacts, discs, gaps, seg_of)) is not None:
             gaps = merged
             segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
-        contacts = {}
+        contacts: set[tuple[int, int]] = set()
         for d, dd in discs.items():
             gap = _clearance(tracks, d, dd.p)
             if gap is not None:
                 cuts = sorted(k for (e, k) in gaps if e == d)
-                contacts.update({(d, k): math.nan for k in _contact_cuts(gap, dd.suspect, cuts, threshold * sigma)})
-        if contacts:
-            gaps = {**gaps, **contacts}
-            segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
+                contacts.update((d, k) for k in _contact_cuts(gap, dd.suspect, cuts, threshold * sigma))
+        if contacts - gaps.keys():
+            segments, points, seg_of, impacts = _assemble(
+                tracks, discs, gaps, given, window, sigma, rest, min_points, bounds=contacts
+            )
     return Segmentation(tracks, points, segments, impacts, sigma)
 
 
@@ -510,11 +515,14 @@ def _assemble(
     sigma: float,
     rest: float,
     min_points: int,
+    bounds: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray], pd.DataFrame]:
     """Segments table, labelled points, segment labels by disc, and impacts for the breaks
-    ``gaps``; the outlier screen is redone with windows that stop at the breaks."""
+    ``gaps``; the outlier screen is redone with windows that stop at the breaks. The frame
+    gaps ``bounds`` (disc, k) also end segments, with no impact (the contact cuts: a disc
+    passing a cushion a millimetre off makes the same visit as one creeping into it)."""
     for d, dd in discs.items():
-        dd.cuts = sorted(k for (dk, k) in gaps if dk == d)
+        dd.cuts = sorted({k for (dk, k) in gaps if dk == d} | {k for (dk, k) in bounds if dk == d})
         dd.screen()
     seg_of: dict[int, np.ndarray] = {}
     seg_rows = []
