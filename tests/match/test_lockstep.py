@@ -95,3 +95,16 @@ def test_stacked_rows_of_several_steps_are_the_arrays_of_the_states(variant, pla
     _same_arrays(got, want)
     assert got.to_states() == [g.state for g in picked]
     _same_arrays(stacked(games[:3]), GameArrays.from_states([g.state for g in games[:3]]))
+
+
+def test_stacking_refuses_games_that_cannot_share_arrays():
+    from carromlab.match.lockstep import stacked
+    from carromlab.rules.arrays import GameArrays
+
+    icf, online = (GameArrays.from_states([new_state(v)]) for v in ("icf", "online"))
+    with pytest.raises(ValueError, match=r"'parts\[1\]'.*variant"):
+        GameArrays.concat([icf, online])
+    with pytest.raises(ValueError, match="'parts'"):
+        GameArrays.concat([])
+    with pytest.raises(ValueError, match="'games'"):
+        stacked([])
