@@ -49,13 +49,14 @@ def _keys(seed: int) -> tuple[np.uint64, np.uint64]:
     return k1, k2
 
 
-def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Uniform draws on the open interval (0, 1), one per (cell, replica, dim) triple.
+def standard_uniform(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Uniform draws on the open interval (0, 1), one per (seed, cell, replica, dim).
 
     Parameters
     ----------
-    seed : int
-        Non-negative seed of the sweep.
+    seed : int or array_like of int
+        Non-negative seed of the sweep (several at once, e.g. one per game: an array
+        broadcast against the indices).
     cell, replica : array_like of int
         Indices of the grid cell (< :data:`MAX_CELLS`) and of the replica
         (< :data:`MAX_REPLICAS`), broadcast against each other and ``dim``.
@@ -68,7 +69,13 @@ def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim
     numpy.ndarray of float64
         53-bit uniforms, never exactly 0 or 1.
     """
-    k1, k2 = _keys(int(seed))
+    seeds = np.asarray(seed)
+    if seeds.ndim == 0:
+        k1, k2 = _keys(int(seed))
+    else:
+        distinct, inverse = np.unique(seeds, return_inverse=True)
+        keys = np.array([_keys(int(s)) for s in distinct.tolist()], dtype=np.uint64)[inverse.reshape(seeds.shape)]
+        k1, k2 = keys[..., 0], keys[..., 1]
     c, r, d = np.broadcast_arrays(
         np.atleast_1d(np.asarray(cell, dtype=np.uint64)), np.asarray(replica, dtype=np.uint64), np.asarray(dim, dtype=np.uint64)
     )  # fmt: skip
@@ -77,6 +84,6 @@ def standard_uniform(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim
     return ((h >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
 
 
-def standard_normal(seed: int, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
+def standard_normal(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Standard normal draws, the inverse normal CDF of :func:`standard_uniform`."""
     return ndtri(standard_uniform(seed, cell, replica, dim))

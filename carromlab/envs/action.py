@@ -91,7 +91,8 @@ def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
     """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
     maps one (the same shots), on arrays: one
     :func:`~carromlab.match.geometry.placement_target` call per group of games whose
-    shooters share a placement line.
+    shooters share a placement line, and the shots checked at once
+    (:meth:`Shot.many <carromlab.engine.scene.Shot.many>`).
 
     Parameters
     ----------
@@ -141,7 +142,7 @@ def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
     lo, hi = SPEED_RANGES[states[0].variant]
     speed = lo + 0.5 * (a[:, 2] + 1.0) * (hi - lo)
     spin = a[:, 3] * SPIN_LIMIT
-    return [Shot(*(float(v) for v in row)) for row in zip(x, y, angle, speed, spin)]
+    return Shot.many(x, y, angle, speed, spin)
 
 
 def _numbers(values: Any) -> npt.NDArray[np.float64] | None:

@@ -13,7 +13,7 @@ from gymnasium.vector.utils import batch_space
 
 from .._validation import check_int
 from ..match.game import Game
-from ..rules.arrays import GameArrays
+from ..match.lockstep import stacked
 from .action import shots_of_actions
 from .observation import observe_many
 from .single import CarromEnv
@@ -170,4 +170,4 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe(self) -> dict[str, Any]:
         """The batched observations of every game by the agent's seat."""
-        return observe_many(GameArrays.from_states([g.state for g in self.games]), self._one.seat)  # type: ignore[union-attr]
+        return observe_many(stacked(self.games), self._one.seat)  # type: ignore[arg-type]

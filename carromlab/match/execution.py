@@ -86,7 +86,9 @@ def execute_many(
     shot_indices: Sequence[int],
 ) -> list[Executed]:  # fmt: skip
     """Play N intended shots, one per game, with execution errors (:func:`execute` of
-    each game; the placements made illegal by the errors are moved back by one
+    each game; the errors of the games sharing a noise model drawn in one
+    :meth:`~carromlab.analysis.noise.NoiseModel.errors` call, and the placements made
+    illegal by the errors moved back by one
     :func:`~carromlab.match.geometry.legal_spots_many` search).
 
     Parameters
@@ -107,20 +109,23 @@ def execute_many(
     n = len(states)
     if not len(intended) == len(noise) == len(seeds) == len(shot_indices) == n:
         raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per state ({n}).")
-    errors = np.zeros((n, len(DIMENSIONS)))
-    normal = np.empty((n, 2))
-    for k, (state, shot, spread) in enumerate(zip(states, intended, noise)):
+    by_noise: dict[int, list[int]] = {}  # the games of one noise model draw their errors in one call
+    for k, (spread, shot) in enumerate(zip(noise, intended)):
         if not isinstance(spread, NoiseModel):
             raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
         if not isinstance(shot, Shot):
             raise ValueError(f"The 'intended' parameter must be a Shot. Got {shot!r} instead.")
-        seed = check_int("seed", seeds[k], low=0)
-        index = check_int("shot_index", shot_indices[k], low=0)
+        check_int("seed", seeds[k], low=0)
+        check_int("shot_index", shot_indices[k], low=0)
+        by_noise.setdefault(id(spread), []).append(k)
+    e = {q: np.zeros(n) for q in DIMENSIONS}
+    for rows in by_noise.values():
+        spread = noise[rows[0]]
         if any(spread.spreads.values()):
-            drawn = spread.errors(seed, [index], [0])
-            errors[k] = [drawn[q][0] for q in DIMENSIONS]
-        normal[k] = facing(state, shot.x, shot.y)
-    e = dict(zip(DIMENSIONS, errors.T))
+            drawn = spread.errors([seeds[k] for k in rows], [shot_indices[k] for k in rows], 0)
+            for q in DIMENSIONS:
+                e[q][rows] = drawn[q]
+    normal = np.array([facing(state, shot.x, shot.y) for state, shot in zip(states, intended)]).reshape(-1, 2)
     x, y, angle, speed, spin = np.array([[s.x, s.y, s.angle, s.speed, s.spin] for s in intended]).reshape(-1, 5).T
     nx, ny = normal.T
     wanted_x = x + e["placement"] * ny + e["depth"] * nx

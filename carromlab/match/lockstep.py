@@ -28,7 +28,7 @@ from .records import Played
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["step", "play_games"]
+__all__ = ["step", "play_games", "stacked"]
 
 _BOARD = WHERE.index("board")
 
@@ -80,7 +80,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
         raise ValueError("The 'games' parameter must hold games of one variant.")
     try:
         executed, names = _execute(games, given)
-        before = _stacked(games)
+        before = stacked(games)
         batch = _simulate(games, before, executed)
         outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
         rulings = adjudicate_arrays(before, outcomes)
@@ -116,13 +116,49 @@ def play_games(games: Sequence[Game]) -> None:
         active = [g for g in active if g.end is None]
 
 
-def _stacked(games: list[Game]) -> GameArrays:
-    """The games' states as arrays: rows of the arrays their last step left (while each
-    game's state is still the one that step made), else built from the states."""
-    kept = [g.arrays for g in games]
-    if all(a is not None and a[2] is g.state for a, g in zip(kept, games)) and len({id(a[0]) for a in kept}) == 1:  # type: ignore[index]
-        return kept[0][0].take([a[1] for a in kept])  # type: ignore[index]
-    return GameArrays.from_states([g.state for g in games])
+def stacked(games: Sequence[Game]) -> GameArrays:
+    """The games' states as one :class:`~carromlab.rules.arrays.GameArrays`, row per game.
+
+    A game whose state is still the one its last :func:`step` made gives its row of
+    that step's arrays (:attr:`Game.arrays`); the rows of games from several steps are
+    joined with :meth:`GameArrays.concat`, and only the games without arrays (new, or
+    changed since) are built from their states (:meth:`GameArrays.from_states`). The
+    same arrays as ``GameArrays.from_states([g.state for g in games])``, without
+    converting every state.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        At least one game, all of one variant.
+
+    Returns
+    -------
+    GameArrays
+
+    Raises
+    ------
+    ValueError
+        If ``games`` is empty.
+    """
+    games = list(games)
+    if not games:
+        raise ValueError("The 'games' parameter must hold at least one game.")
+    sources: dict[int, tuple[GameArrays | None, list[int], list[int]]] = {}  # by arrays: (arrays, games, rows)
+    for k, g in enumerate(games):
+        kept = g.arrays
+        if kept is not None and kept[2] is g.state:
+            sources.setdefault(id(kept[0]), (kept[0], [], []))
+            sources[id(kept[0])][1].append(k)
+            sources[id(kept[0])][2].append(kept[1])
+        else:
+            sources.setdefault(0, (None, [], []))[1].append(k)
+    parts = [
+        GameArrays.from_states([games[k].state for k in ks]) if arrays is None else arrays.take(rows)
+        for arrays, ks, rows in sources.values()
+    ]  # fmt: skip
+    order = np.concatenate([ks for _, ks, _ in sources.values()])
+    out = GameArrays.concat(parts)
+    return out if (order == np.arange(len(games))).all() else out.take(np.argsort(order))
 
 
 def _failing_row(exc: Exception) -> int | None:

@@ -55,3 +55,56 @@ def test_choose_many_gives_each_state_the_shot_choose_gives_it_alone():
     for policy in (RandomPolicy(), GreedyPolicy(n_candidates=30)):
         many = policy.choose_many(states, [np.random.default_rng(k) for k in range(3)])
         assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
+
+
+def _same_arrays(a, b):
+    """Whether two GameArrays hold the same games (colours compared as names)."""
+    import numpy as np
+    from dataclasses import fields
+
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if f.name == "palette":
+            continue
+        if f.name in ("kind", "colours"):  # indices into the palettes
+            x, y = np.array(a.palette)[x], np.array(b.palette)[y]
+        if isinstance(x, np.ndarray):
+            assert x.shape == y.shape and x.dtype == y.dtype, f.name
+            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), f.name
+        else:
+            assert x == y, f.name
+
+
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("online", 2), ("icf", 4), ("hikone", 4), ("crokinole", 4)])
+def test_stacked_rows_of_several_steps_are_the_arrays_of_the_states(variant, players):
+    from carromlab.match.lockstep import stacked
+    from carromlab.rules.arrays import GameArrays
+
+    games = _games(variant, players, 6, max_shots_per_board=40)
+    for _ in range(3):
+        step(games)
+    for _ in range(2):  # games 0-2, 2-4 and 5 last stepped in different steps
+        step(games[:3])
+        step(games[2:5])
+    games.append(_games(variant, players, 1)[0])  # a new game: no arrays yet
+    order = [3, 6, 0, 5, 1, 4, 2]
+    picked = [games[k] for k in order]
+    assert len({id(g.arrays[0]) for g in picked if g.arrays is not None}) == 3
+    want = GameArrays.from_states([g.state for g in picked])
+    got = stacked(picked)
+    _same_arrays(got, want)
+    assert got.to_states() == [g.state for g in picked]
+    _same_arrays(stacked(games[:3]), GameArrays.from_states([g.state for g in games[:3]]))
+
+
+def test_stacking_refuses_games_that_cannot_share_arrays():
+    from carromlab.match.lockstep import stacked
+    from carromlab.rules.arrays import GameArrays
+
+    icf, online = (GameArrays.from_states([new_state(v)]) for v in ("icf", "online"))
+    with pytest.raises(ValueError, match=r"'parts\[1\]'.*variant"):
+        GameArrays.concat([icf, online])
+    with pytest.raises(ValueError, match="'parts'"):
+        GameArrays.concat([])
+    with pytest.raises(ValueError, match="'games'"):
+        stacked([])

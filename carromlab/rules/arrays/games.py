@@ -31,10 +31,11 @@ class GameArrays:
 
     Row ``g`` of every array is game ``g``; column ``j`` of the piece arrays is the piece
     with id ``j`` (the variants number their pieces 0..P-1). Build one with
-    :meth:`from_states`, read games back with :meth:`to_states`. The fields mirror
-    :class:`~carromlab.rules.state.GameState` (see it for their meaning); a missing value
-    (no position, no seat, no team) is NaN or -1. The arrays are never changed in place
-    by the rules: every adjudication returns new ones.
+    :meth:`from_states` (or stack others with :meth:`concat`), read games back with
+    :meth:`to_states`. The fields mirror :class:`~carromlab.rules.state.GameState` (see
+    it for their meaning); a missing value (no position, no seat, no team) is NaN or -1.
+    The arrays are never changed in place by the rules: every adjudication returns new
+    ones.
 
     Parameters
     ----------
@@ -151,6 +152,51 @@ class GameArrays:
         rows = np.asarray(rows)
         per_game = {f.name: getattr(self, f.name)[rows] for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
         return replace(self, **per_game)
+
+    @classmethod
+    def concat(cls, parts: Sequence[GameArrays]) -> GameArrays:
+        """The games of several arrays, stacked row after row (part by part, in order).
+
+        Parameters
+        ----------
+        parts : sequence of GameArrays
+            At least one; all share the variant, options, board, radii, seats, striker
+            id, masses and piece kinds. Their palettes may differ in the colours (each
+            part's ``colours`` are re-indexed into the joined palette).
+
+        Returns
+        -------
+        GameArrays
+            ``len`` is the sum of the parts' lengths; row for row the same states as
+            :meth:`from_states` of the parts' states.
+
+        Raises
+        ------
+        ValueError
+            If ``parts`` is empty, holds something else than GameArrays, or the parts
+            differ in a shared field or the piece kinds.
+        """
+        parts = list(parts)
+        if not parts or not all(isinstance(p, GameArrays) for p in parts):
+            raise ValueError("The 'parts' parameter must be a non-empty sequence of GameArrays.")
+        first = parts[0]
+        if len(parts) == 1:
+            return first
+        kinds = [first.palette[k] for k in first.kind]
+        for i, p in enumerate(parts[1:], 1):
+            bad = [name for name in _SHARED if getattr(p, name) is not getattr(first, name) and getattr(p, name) != getattr(first, name)]
+            if [p.palette[k] for k in p.kind] != kinds:
+                bad.append("kind")
+            if bad:
+                raise ValueError(f"The 'parts[{i}]' parameter must share {bad} with parts[0] to be stacked.")
+        palette = tuple(dict.fromkeys(c for p in parts for c in p.palette))
+        colours = [np.array([palette.index(c) for c in p.palette], dtype=np.int8)[p.colours] for p in parts]
+        per_game = {
+            f.name: np.concatenate([getattr(p, f.name) for p in parts])
+            for f in fields(cls) if f.name not in (*_SHARED, "palette", "kind", "colours")
+        }  # fmt: skip
+        kind = np.array([palette.index(k) for k in kinds], dtype=np.int8).reshape(len(kinds))
+        return replace(first, palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
 
     # ------------------------------------------------------------------ conversion
     @classmethod
