@@ -42,21 +42,32 @@ def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
 
 
 @lru_cache(maxsize=4096)
-def _keys(seed: int) -> tuple[np.uint64, np.uint64]:
-    """The two key words of a seed (:class:`numpy.random.SeedSequence`), memoised: a
-    game draws every shot's errors from its one seed."""
+def _keys(seed: int | tuple[int, ...]) -> tuple[np.uint64, np.uint64]:
+    """The two key words of a seed's entropy (:class:`numpy.random.SeedSequence`),
+    memoised: a game draws every shot's errors from its one seed."""
     k1, k2 = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     return k1, k2
 
 
-def standard_uniform(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
+def _key_words(seed: int | tuple[int, ...] | npt.NDArray[np.integer]) -> tuple[npt.ArrayLike, npt.ArrayLike]:
+    """Key words of one seed (an int or a tuple of ints: one entropy) or of an array of
+    seeds (one per shot, the array's shape)."""
+    if not isinstance(seed, np.ndarray):
+        return _keys(int(seed) if np.ndim(seed) == 0 else tuple(int(s) for s in seed))
+    distinct, inverse = np.unique(seed, return_inverse=True)
+    keys = np.array([_keys(int(s)) for s in distinct.tolist()], dtype=np.uint64)[inverse.reshape(seed.shape)]
+    return keys[..., 0], keys[..., 1]
+
+
+def standard_uniform(seed: int | tuple[int, ...] | npt.NDArray[np.integer], cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Uniform draws on the open interval (0, 1), one per (seed, cell, replica, dim).
 
     Parameters
     ----------
-    seed : int or array_like of int
-        Non-negative seed of the sweep (several at once, e.g. one per game: an array
-        broadcast against the indices).
+    seed : int, tuple of int or numpy.ndarray of int
+        Non-negative seed of the sweep (a tuple is one seed's entropy, e.g. a stage of a
+        search), or one seed per draw (e.g. per game: an array broadcast against the
+        indices).
     cell, replica : array_like of int
         Indices of the grid cell (< :data:`MAX_CELLS`) and of the replica
         (< :data:`MAX_REPLICAS`), broadcast against each other and ``dim``.
@@ -69,13 +80,7 @@ def standard_uniform(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: np
     numpy.ndarray of float64
         53-bit uniforms, never exactly 0 or 1.
     """
-    seeds = np.asarray(seed)
-    if seeds.ndim == 0:
-        k1, k2 = _keys(int(seed))
-    else:
-        distinct, inverse = np.unique(seeds, return_inverse=True)
-        keys = np.array([_keys(int(s)) for s in distinct.tolist()], dtype=np.uint64)[inverse.reshape(seeds.shape)]
-        k1, k2 = keys[..., 0], keys[..., 1]
+    k1, k2 = _key_words(seed)
     c, r, d = np.broadcast_arrays(
         np.atleast_1d(np.asarray(cell, dtype=np.uint64)), np.asarray(replica, dtype=np.uint64), np.asarray(dim, dtype=np.uint64)
     )  # fmt: skip
@@ -84,6 +89,6 @@ def standard_uniform(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: np
     return ((h >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
 
 
-def standard_normal(seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
+def standard_normal(seed: int | tuple[int, ...] | npt.NDArray[np.integer], cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Standard normal draws, the inverse normal CDF of :func:`standard_uniform`."""
     return ndtri(standard_uniform(seed, cell, replica, dim))

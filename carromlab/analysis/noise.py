@@ -140,15 +140,15 @@ class NoiseModel:
         f = check_real("factor", factor, low=0.0)
         return replace(self, **{name: f * value for name, value in self.spreads.items()})
 
-    def errors(self, seed: int | npt.ArrayLike, cell: npt.ArrayLike, replica: npt.ArrayLike) -> dict[str, npt.NDArray[np.float64]]:
+    def errors(self, seed: int | tuple[int, ...] | npt.NDArray[np.integer], cell: npt.ArrayLike, replica: npt.ArrayLike) -> dict[str, npt.NDArray[np.float64]]:
         """Draw the errors of shots, keyed by (seed, cell, replica): the same shot gets the
         same errors whatever the chunking or the machine.
 
         Parameters
         ----------
-        seed : int or array_like of int
-            Seed of the sweep, >= 0 (or one per shot, e.g. each game's seed, broadcast
-            against ``cell``).
+        seed : int, tuple of int or numpy.ndarray of int
+            Seed of the sweep, >= 0 (a tuple: one seed's entropy), or an array of one seed
+            per shot (e.g. each game's seed, broadcast against ``cell``).
         cell, replica : array_like of int
             Grid cell and replica of every shot.
 
@@ -164,7 +164,7 @@ class NoiseModel:
         >>> e["angle"].shape, float(e["speed"].max())
         ((3,), 0.0)
         """
-        if np.ndim(seed):  # one seed per shot
+        if isinstance(seed, np.ndarray) and seed.ndim:  # one seed per shot
             cell, replica, seed = np.broadcast_arrays(np.atleast_1d(cell), replica, seed)
             seed = seed[None]
         else:

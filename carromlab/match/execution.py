@@ -122,7 +122,7 @@ def execute_many(
     for rows in by_noise.values():
         spread = noise[rows[0]]
         if any(spread.spreads.values()):
-            drawn = spread.errors([seeds[k] for k in rows], [shot_indices[k] for k in rows], 0)
+            drawn = spread.errors(np.array([seeds[k] for k in rows]), [shot_indices[k] for k in rows], 0)
             for q in DIMENSIONS:
                 e[q][rows] = drawn[q]
     normal = np.array([facing(state, shot.x, shot.y) for state, shot in zip(states, intended)]).reshape(-1, 2)

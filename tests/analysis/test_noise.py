@@ -55,6 +55,12 @@ def test_draws_are_keyed_by_seed_cell_and_replica():
     both = standard_uniform(7, cell[None], rep[None], np.array([[0], [2]]))
     np.testing.assert_array_equal(both[0], u)
     np.testing.assert_array_equal(ndtri(both[1]), a)
+    # a tuple is one seed's entropy (a search stage's streams), an array one seed per draw
+    staged = standard_uniform((7, 1), cell, rep, 0)
+    assert staged.shape == u.shape and not np.allclose(staged, u)
+    per_draw = standard_uniform(np.where(cell % 2 == 0, 7, 8), cell, rep, 0)
+    np.testing.assert_array_equal(per_draw[cell % 2 == 0], u[cell % 2 == 0])
+    np.testing.assert_array_equal(per_draw[cell % 2 == 1], standard_uniform(8, cell, rep, 0)[cell % 2 == 1])
 
 
 def test_uniform_distribution_has_the_spread_as_standard_deviation():
