@@ -60,6 +60,7 @@ cdef struct Table:
     double* w            # spin magnitude (the sign is the segment's)
     double* dv
     double* dw
+    double* aw           # d^2 w / dt^2 (the distance's second derivative is dv)
     double t_stop
     double s_stop
     double w_stop

@@ -33,26 +33,28 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
   25 m/s; a segment is a look-up;
 * slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
-  Dormand-Prince 5(4) per segment (rtol 1e-10), stored as knots with cubic Hermite
-  interpolation (error below 1e-9 m), the slower path. Integrated lazily (one step, then
-  2, 4, ... more when the engine reaches the last knot: ``seg_extend``), with the
-  elliptic integrals carried along the motion so that one AGM per step suffices
-  (``agm_KDG``, ``ode``). With constant mu the integration
-  ends once drag v^2 < 1e-6 g mu; the rest (under 0.1 mm here) is the closed form or the
-  universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
+  Dormand-Prince 5(4) per segment, its error measured as positions (``extend``), stored as
+  knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
+  spin (from w, dw/dt, d^2w/dt^2: ``spin_accel``), the slower path (error below 2e-8 m).
+  Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
+  ``seg_extend``), with the elliptic integrals carried along the motion so that one AGM
+  per step suffices (``agm_KDG``, ``ode``). With constant mu the integration ends once
+  drag v^2 < 1e-6 of the deceleration; the rest (under 0.1 mm here) is the closed form or
+  the universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
 """
 
-from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, log, log1p, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
-DEF RTOL = 1e-10
-DEF ATOL_S = 1e-13
-DEF ATOL_V = 1e-13
-DEF ATOL_W = 1e-10
+DEF RTOL = 1e-9          # per step: error of the position (see extend) / distance slid
+DEF ATOL_S = 1e-13       # m
+DEF RTOL_W = 3e-8        # per step: spin error / spin
+DEF ATOL_W = 1e-10       # rad/s
+DEF CROSS_TIGHT = 30.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
 DEF MAX_STEPS = 100000
-DEF TAIL_REL = 1e-6      # drag v^2 / (g mu) below which a segment ends in closed form
+DEF TAIL_REL = 1e-6      # drag v^2 / deceleration below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF BAND = 0.05          # |eps - 1| within which every stage takes F, T from the AGM
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
@@ -205,12 +207,13 @@ cdef int grow(double** p, int cap) noexcept nogil:
     return 0
 
 
-cdef int push(Table* tb, double t, double s, double v, double w, double dv, double dw) noexcept nogil:
+cdef int push(Table* tb, double t, double s, double v, double w, double dv, double dw, double aw) noexcept nogil:
     cdef int k = tb.n
     if k == tb.cap:
         tb.cap = 2 * tb.cap + 32
         if (grow(&tb.t, tb.cap) < 0 or grow(&tb.s, tb.cap) < 0 or grow(&tb.v, tb.cap) < 0
-                or grow(&tb.w, tb.cap) < 0 or grow(&tb.dv, tb.cap) < 0 or grow(&tb.dw, tb.cap) < 0):
+                or grow(&tb.w, tb.cap) < 0 or grow(&tb.dv, tb.cap) < 0 or grow(&tb.dw, tb.cap) < 0
+                or grow(&tb.aw, tb.cap) < 0):
             return -1
     tb.t[k] = t
     tb.s[k] = s
@@ -218,6 +221,7 @@ cdef int push(Table* tb, double t, double s, double v, double w, double dv, doub
     tb.w[k] = w
     tb.dv[k] = dv
     tb.dw[k] = dw
+    tb.aw[k] = aw
     tb.n = k + 1
     return 0
 
@@ -338,6 +342,50 @@ cdef void dp_step(const LawParams* lp, double R, const double* y0, const double*
         out[2 + c] = h * acc
 
 
+cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
+    """d mu / dv (s/m) of the law's mu(v)."""
+    cdef double z
+    if lp.mu_kind == MU_LINEAR:
+        return lp.mu_v
+    if lp.mu_kind == MU_STRIBECK:
+        z = v / lp.v_s
+        return -2.0 * z / lp.v_s * (lp.mu_s - lp.mu) * exp(-z * z)
+    return 0.0
+
+
+cdef double spin_accel(const LawParams* lp, double R, const double* y, const double* dy, int lt1,
+                       int ok) noexcept nogil:
+    """d^2 w / dt^2 (rad/s^3) at the state y = (v, w, K, D, G) with its derivatives dy
+    (``ode``): dT/dt from the rates of the carried K, D, G where they apply (T a polynomial
+    in eps, K, D, G: ``farkas_KDG``), else from a central difference of T in eps."""
+    cdef double v = y[0], w = y[1], eps, edot, F, T, Tp, Tm, dT, e2, k, kdot, h
+    if not lp.slide_spin or v <= 0.0 or w <= 0.0:
+        return 0.0
+    eps = v / (R * w)
+    edot = eps * (dy[0] / v - dy[1] / w)
+    if ok and carried(eps, lt1):
+        farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
+        if eps < 1.0:
+            e2 = eps * eps
+            dT = 4.0 * (-2.0 * eps * (y[2] + 4.0 * (1.0 - e2) * y[3]) * edot
+                        + (3.0 - e2) * dy[2] - e2 * (4.0 - 2.0 * e2) * dy[3]) / (9.0 * M_PI)
+        else:
+            k = 1.0 / eps
+            kdot = -k * k * edot
+            if eps <= 20.0:
+                dT = 4.0 * (kdot * (y[4] + 3.0 * y[2] - 4.0 * y[3])
+                            + k * (dy[4] + 3.0 * dy[2] - 4.0 * dy[3])) / (9.0 * M_PI)
+            else:
+                dT = kdot * (0.25 + k * k / 16.0 + 15.0 * k * k * k * k / 512.0)
+    else:
+        h = 1e-5 * eps
+        farkas(eps + h, &F, &Tp)
+        farkas(eps - h, &F, &Tm)
+        farkas(eps, &F, &T)
+        dT = (Tp - Tm) / (2.0 * h) * edot
+    return -2.0 * lp.g * (dmu_dv(lp, v) * dy[0] * T + mu_of_v(lp, v) * dT) / R
+
+
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
     """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
     (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
@@ -353,7 +401,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
     for c in range(2, NY):
         tb.y[c] = 0.0
     ode(lp, R, tb.y, 1, &tb.lt1, &tb.ok, d)
-    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1]) < 0:
+    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], spin_accel(lp, R, tb.y, d, tb.lt1, tb.ok)) < 0:
         return -1
     if v0 <= 0.0:
         tb.t_stop = 0.0
@@ -372,7 +420,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
     stop, whatever the chunks."""
     cdef int k = tb.n - 1, done = 0, lt1, ok, c
-    cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, sc, fac, hs, dv, dw, w
+    cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, fac, hs, dv, dw, w, e0, e1
     cdef double y[NY]
     cdef double d[NY]
     cdef double y1[NY]
@@ -404,21 +452,29 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             s += 0.5 * y[0] * hs
             w = y[1] + d[1] * hs if y[1] + d[1] * hs > 0.0 else 0.0
             rhs(lp, R, 0.0, w, &dv, &dw)
-            if push(tb, t, s, 0.0, w, -decel_bound(lp, 0.0) if dv == 0.0 else dv, dw) < 0:
+            if push(tb, t, s, 0.0, w, -decel_bound(lp, 0.0) if dv == 0.0 else dv, dw, 0.0) < 0:
                 return -1
             break
         # never step onto the stop itself: friction is discontinuous there
         if h > 0.9 * hs:
             h = 0.9 * hs
         dp_step(lp, R, y, d, tb.lt1, tb.ok, h, out, y1, d1, &lt1, &ok)
-        sc = ATOL_S + RTOL * fabs(s + out[0])
-        err = fabs(out[1]) / sc
-        sc = ATOL_V + RTOL * fabs(y[0])
-        err = max(err, fabs(out[2]) / sc)
-        sc = ATOL_W + RTOL * fabs(y[1])
-        err = max(err, fabs(out[3]) / sc)
+        # errors as positions: of the distance, of the speed carried to the stop (hs) and
+        # of the spin through F (a relative error of w changes F by as much below eps = 1,
+        # by under 1/eps^2 of it above)
+        err = max(fabs(out[1]), fabs(out[2]) * hs)
+        if lp.slide_spin and y[1] > 0.0:
+            e0 = y[0] / (R * y[1])
+            err = max(err, fabs(out[3]) / y[1] * y[0] * hs * (1.0 if e0 < 1.0 else 1.0 / (e0 * e0)))
+        err = max(err / (ATOL_S + RTOL * (s + out[0])), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
+        if lp.slide_spin and y[1] > 0.0 and y1[1] > 0.0:
+            # F and T are not smooth at eps = 1, where the error estimate falls short
+            e0 = y[0] / (R * y[1]) - 1.0
+            e1 = y1[0] / (R * y1[1]) - 1.0
+            if fabs(e0) < BAND or fabs(e1) < BAND or e0 * e1 <= 0.0:
+                err *= CROSS_TIGHT
         if err > 1.0 or y1[0] <= 0.0:
-            h *= max(0.2, 0.9 * pow(err, -0.2)) if y1[0] > 0.0 else 0.5
+            h *= max(0.2, 0.9 / sqrt(sqrt(err))) if y1[0] > 0.0 else 0.5
             continue
         t += h
         s += out[0]
@@ -430,13 +486,13 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             y[c] = y1[c]
             d[c] = d1[c]
         done += 1
-        if push(tb, t, s, y[0], y[1], d[0], d[1]) < 0:
+        if push(tb, t, s, y[0], y[1], d[0], d[1], spin_accel(lp, R, y, d, lt1, ok)) < 0:
             return -1
-        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] <= TAIL_REL * lp.g * lp.mu:
+        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] <= -TAIL_REL * d[0]:
             tb.open = 0
             tail_start(lp, R, y[0], y[1], tb)
             return 0
-        fac = 0.9 * pow(err, -0.2) if err > 1e-10 else 5.0
+        fac = 0.9 / sqrt(sqrt(err)) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
     tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
@@ -516,6 +572,18 @@ cdef inline double dhermite(double y0, double y1, double d0, double d1, double h
             + (-6.0 * u2 + 6.0 * u) * y1 / h + (3.0 * u2 - 2.0 * u) * d1)
 
 
+cdef inline double quintic(double y0, double y1, double d0, double d1, double a0, double a1,
+                           double h, double x, double* dy) noexcept nogil:
+    """Quintic Hermite interpolant at x in [0, h] of the values y, first derivatives d and
+    second derivatives a at both ends (error O(h^6)); dy = its derivative (O(h^5))."""
+    cdef double u = x / h, hd0 = h * d0, ha0 = h * h * a0
+    cdef double A = y1 - y0 - hd0 - 0.5 * ha0, B = h * d1 - hd0 - ha0, C = h * h * a1 - ha0
+    cdef double c3 = 10.0 * A - 4.0 * B + 0.5 * C, c4 = -15.0 * A + 7.0 * B - C
+    cdef double c5 = 6.0 * A - 3.0 * B + 0.5 * C
+    dy[0] = (hd0 + u * (ha0 + u * (3.0 * c3 + u * (4.0 * c4 + u * 5.0 * c5)))) / h
+    return y0 + u * (hd0 + u * (0.5 * ha0 + u * (c3 + u * (c4 + u * c5))))
+
+
 cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
@@ -537,11 +605,10 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
     k = knot(tb, tau)
     h = tb.t[k + 1] - tb.t[k]
     x = tau - tb.t[k]
-    sd[0] = hermite(tb.s[k], tb.s[k + 1], tb.v[k], tb.v[k + 1], h, x)
-    v[0] = hermite(tb.v[k], tb.v[k + 1], tb.dv[k], tb.dv[k + 1], h, x)
+    sd[0] = quintic(tb.s[k], tb.s[k + 1], tb.v[k], tb.v[k + 1], tb.dv[k], tb.dv[k + 1], h, x, v)
     if v[0] < 0.0:
         v[0] = 0.0
-    w[0] = hermite(tb.w[k], tb.w[k + 1], tb.dw[k], tb.dw[k + 1], h, x)
+    w[0] = quintic(tb.w[k], tb.w[k + 1], tb.dw[k], tb.dw[k + 1], tb.aw[k], tb.aw[k + 1], h, x, &ww)
     if w[0] < 0.0:
         w[0] = 0.0
 
@@ -565,14 +632,13 @@ cdef double time_at_distance(const Table* tb, double sd) noexcept nogil:
     b = h
     x = h * (sd - tb.s[lo]) / (tb.s[hi] - tb.s[lo])
     for it in range(100):
-        f = hermite(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], h, x) - sd
+        f = quintic(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], tb.dv[lo], tb.dv[hi], h, x, &df) - sd
         if f > 0.0:
             b = x
         else:
             a = x
         if b - a <= 1e-15 * (1.0 + tb.t[hi]):
             break
-        df = dhermite(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], h, x)
         x = x - f / df if df > 0.0 else 0.5 * (a + b)
         if not (x > a and x < b):
             x = 0.5 * (a + b)
@@ -588,6 +654,7 @@ cdef void table_init(Table* tb) noexcept nogil:
     tb.w = NULL
     tb.dv = NULL
     tb.dw = NULL
+    tb.aw = NULL
 
 
 cdef void table_free(Table* tb) noexcept nogil:
@@ -597,6 +664,7 @@ cdef void table_free(Table* tb) noexcept nogil:
     free(tb.w)
     free(tb.dv)
     free(tb.dw)
+    free(tb.aw)
     table_init(tb)
 
 
