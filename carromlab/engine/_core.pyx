@@ -612,9 +612,11 @@ cdef double turn_back(Sim* s, int i, int j, double lo, double hi, double sigma) 
     return lo if gap <= TOUCH else -1.0
 
 
-cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexcept nogil:
-    """First contact of two moving discs within T (s from now) for the friction laws
-    without a closed-form contact time.
+cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double vi, double xj,
+                            double yj, double vj, double T, double sigma) noexcept nogil:
+    """First contact of two moving discs, now at (xi, yi) with speed vi and at (xj, yj)
+    with speed vj (``state_ex``), within T (s from now) for the friction laws without a
+    closed-form contact time.
 
     Each disc slides on a straight line, its deceleration within the bounds [a_lo, a_hi]
     of its segment (``seg_bounds``). With the mid-range decelerations the offset D of the
@@ -629,7 +631,7 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     polished by a Newton step on the exact gap (velocities from the segments)."""
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
-    cdef double tc = s.t, tend = s.t + T, xi, yi, vi, xj, yj, vj, dx, dy, dist, gap
+    cdef double tc = s.t, tend = s.t + T, dx, dy, dist, gap
     cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
     cdef double c[5]
     cdef int it
@@ -642,10 +644,7 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
     qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
     qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     for it in range(100000):
-        if it == 0:
-            state_at(s, i, tc, &xi, &yi, &vi)
-            state_at(s, j, tc, &xj, &yj, &vj)
-        else:
+        if it > 0:
             position_at(s, i, tc, &xi, &yi, &vi)
             position_at(s, j, tc, &xj, &yj, &vj)
         dx = xi - xj
@@ -684,7 +683,9 @@ cdef double advance_contact(Sim* s, int i, int j, double T, double sigma) noexce
         # fixed whatever the pair's current depth (a floor below the current distance let a
         # pair chattering inside the touching band sink TOUCH / 2 deeper at every impact);
         # a pair already that deep (rounding) may sink FLOOR_SLACK more per step
-        se = fmin(sigma - 0.5 * TOUCH, dist - FLOOR_SLACK)
+        se = sigma - 0.5 * TOUCH
+        if dist - FLOOR_SLACK < se:
+            se = dist - FLOOR_SLACK
         gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
         c[4] -= E * E
         c[2] -= 2.0 * se * E
@@ -757,7 +758,7 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     if tstop - s.t < T:
         T = tstop - s.t
     if s.lp.numeric:
-        return advance_contact(s, i, j, T, sigma)
+        return advance_contact(s, i, j, xi, yi, vi, xj, yj, vj, T, sigma)
     wx = vi * s.ux[i] - vj * s.ux[j]
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
