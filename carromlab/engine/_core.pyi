@@ -21,6 +21,16 @@ class _Setup:
         spin_decel: NDArray[np.float64],
     ) -> None: ...
 
+def placement_fault(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    pieces: NDArray[np.float64],
+    present: NDArray[np.uint8],
+    fixed: NDArray[np.float64],
+    reach: NDArray[np.float64],
+    round_board: bool,
+    lim: float,
+) -> tuple[int, int, float]: ...
 def simulate_one(
     setup: _Setup,
     pos: NDArray[np.float64],

@@ -1670,6 +1670,71 @@ cdef class _Setup:
         return 0
 
 
+def placement_fault(const double[::1] x, const double[::1] y, const double[:, :, ::1] pieces,
+                    const unsigned char[:, ::1] present, const double[:, ::1] fixed,
+                    const double[::1] reach, bint round_board, double lim):
+    """First striker placement that is off the board or too close to an obstacle.
+
+    Parameters
+    ----------
+    x, y : 1-D float arrays
+        Striker centres of m shots, m.
+    pieces : (1 or m, n_pieces, 2) float array
+        Piece centres each shot starts from (one row: every shot), m.
+    present : (1 or m, n_pieces) uint8 array
+        Which pieces are on the board (only those can overlap).
+    fixed : (k, 2) float array
+        Centres of the fixed obstacles (pegs, then capture circles), m.
+    reach : (n_pieces + k,) float array
+        Closest distance a striker centre may come to each piece, then each fixed
+        obstacle, m (a gap below -1e-9 m is a fault).
+    round_board : bool
+        Round board: on the board when x^2 + y^2 <= lim^2; square: |x|, |y| <= lim.
+    lim : float
+        Half-size (m) of the square, or radius of the round surface, a centre may reach.
+
+    Returns
+    -------
+    tuple of (int, int, float)
+        ``(k, p, gap)``: shot k is off the board (p = -1) or overlaps obstacle p (the
+        pieces, then ``fixed``) by -gap m; ``(-1, -1, 0.0)`` when every shot is clear.
+    """
+    cdef Py_ssize_t m = x.shape[0], npc = pieces.shape[1], nf = fixed.shape[0], k, q
+    cdef Py_ssize_t row = 0, prow = 0, bad = -1, part = -1
+    cdef double xk, yk, dx, dy, gap = 0.0
+    with nogil:
+        for k in range(m):
+            xk = x[k]
+            yk = y[k]
+            if not ((xk * xk + yk * yk <= lim * lim) if round_board else (fabs(xk) <= lim and fabs(yk) <= lim)):
+                bad = k
+                gap = 0.0
+                break
+            if pieces.shape[0] > 1:
+                row = k
+            if present.shape[0] > 1:
+                prow = k
+            for q in range(npc + nf):
+                if q < npc:
+                    if not present[prow, q]:
+                        continue
+                    dx = xk - pieces[row, q, 0]
+                    dy = yk - pieces[row, q, 1]
+                else:
+                    dx = xk - fixed[q - npc, 0]
+                    dy = yk - fixed[q - npc, 1]
+                gap = sqrt(dx * dx + dy * dy) - reach[q]
+                if gap < -1e-9:
+                    bad = k
+                    part = q
+                    break
+            if bad >= 0:
+                break
+    if bad < 0:
+        gap = 0.0
+    return bad, part, gap
+
+
 def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::1] omega,
                  int striker, bint record=True, cnp.uint64_t own=0, double fx=0.0, double fy=1.0):
     """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""

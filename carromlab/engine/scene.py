@@ -13,10 +13,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import angle_array, angle_value
+from .._check_build import check_build
 from .._validation import check_array, check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import GAMES, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
+
+check_build()
+from . import _core  # noqa: E402  (after the build check, which explains a missing build)
 
 __all__ = ["Scene", "Shot", "MAX_SPEED", "MAX_SPIN"]
 
@@ -172,7 +176,7 @@ class Scene:
     @property
     def n_pieces(self) -> int:
         """Number of pieces on the board (the striker not counted)."""
-        return len(self.pieces)
+        return len(self._arrays["xy"])
 
     @property
     def kinds(self) -> list[str]:
@@ -186,17 +190,18 @@ class Scene:
         return self._arrays
 
     @cached_property
-    def _obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What a striker placement must keep clear of: the centres (k, 2) of the pegs
-        then the holes, m; the closest a striker centre may come to each piece and then to
-        each of them (n_pieces + k), m; and the centres of this scene's pieces then of
-        them (1, n_pieces + k, 2), m."""
+    def _obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What a striker placement must keep clear of (``check_placement``): the centres
+        (k, 2) of the pegs then the holes, m; the closest a striker centre may come to each
+        piece and then to each of them (n_pieces + k), m; this scene's piece centres
+        (1, n_pieces, 2), m; and their on-board mask (1, n_pieces), uint8."""
         board, r = self.board, self.specs[self.striker].radius
         fixed = np.array([[g.x, g.y] for g in board.pegs] + [[h.x, h.y] for h in board.holes], dtype=float).reshape(-1, 2)
         reach = np.concatenate([
             self._arrays["radius"][:-1] + r, [g.radius + r for g in board.pegs], [h.capture_radius(r) for h in board.holes]
         ])  # fmt: skip
-        return fixed, reach, np.concatenate([self._arrays["xy"], fixed])[None]
+        own = np.ascontiguousarray(self._arrays["xy"], dtype=float)[None]
+        return fixed, reach, own, np.ones((1, own.shape[1]), np.uint8)
 
     def check_placement(
         self,
@@ -215,52 +220,36 @@ class Scene:
         pieces each shot starts from (m = 1: every shot, or one row per shot); by default
         this scene's pieces. Only pieces on the board can overlap.
         """
-        x = np.atleast_1d(np.asarray(x, dtype=float))
-        y = np.atleast_1d(np.asarray(y, dtype=float))
-        r = self.specs[self.striker].radius
-        on = self.board.contains(x, y, r)
-
-        def where(k: int) -> str:
-            return "" if x.size == 1 else f" at shot {k + first_index}"
-
-        if not np.all(on):
-            k = int(np.argmin(on))
-            lim = self.board.half_size - (r if self.board.shape == "square" else 0.0)
+        x = np.ascontiguousarray(x, dtype=float).reshape(-1)
+        y = np.ascontiguousarray(y, dtype=float).reshape(-1)
+        board, r = self.board, self.specs[self.striker].radius
+        fixed, reach, own, all_present = self._obstacles
+        if pieces is None:
+            rows, present = own, all_present
+        else:
+            rows = np.ascontiguousarray(pieces, dtype=float)
+            present = (all_present if on_board is None
+                       else np.ascontiguousarray(on_board, dtype=bool).view(np.uint8))  # fmt: skip
+        square = board.shape == "square"
+        lim = board.half_size - (r if square else 0.0)
+        k, p, gap = _core.placement_fault(x, y, rows, present, fixed, reach, not square, lim)
+        if k < 0:
+            return
+        where = "" if x.size == 1 else f" at shot {k + first_index}"
+        if p < 0:
             raise ValueError(
                 f"The striker placement (x, y) must put the striker wholly on the board "
                 f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
-                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)} instead."
+                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{where} instead."
             )
-        # obstacles: the pieces (per shot), then the pegs and holes, with the closest a
-        # striker centre may come to each
-        board = self.board
-        fixed, reach, own = self._obstacles
-        if len(reach) == 0:
-            return
-        # chunks keep the (shots x obstacles) distance table small for million-shot batches
-        for start in range(0, x.size, 65536):
-            sl = slice(start, start + 65536)
-            if pieces is None:
-                obs = own
-            else:
-                rows = pieces if len(pieces) == 1 else pieces[sl]
-                obs = np.concatenate([rows, np.broadcast_to(fixed, (len(rows), *fixed.shape))], axis=1)
-            gap = np.hypot(x[sl, None] - obs[:, :, 0], y[sl, None] - obs[:, :, 1]) - reach
-            bad = gap < -1e-9
-            if on_board is not None:
-                ob = on_board if len(on_board) == 1 else on_board[sl]
-                bad &= np.concatenate([ob, np.ones((len(ob), len(fixed)), dtype=bool)], axis=1)
-            if bad.any():
-                k, p = np.argwhere(bad)[0]
-                k += start
-                names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),
-                         *(f"the peg at ({g.x:.4g}, {g.y:.4g}) m" for g in board.pegs),
-                         *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
-                raise ValueError(
-                    f"The striker placement (x, y) must not overlap a piece or a peg, nor lie in a hole's capture "
-                    f"circle (gap >= 0 m). Got ({x[k]:.6g}, {y[k]:.6g}) m{where(k)}, overlapping {names[p]} by "
-                    f"{-gap[k - start, p]:.3g} m instead."
-                )
+        names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),
+                 *(f"the peg at ({g.x:.4g}, {g.y:.4g}) m" for g in board.pegs),
+                 *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
+        raise ValueError(
+            f"The striker placement (x, y) must not overlap a piece or a peg, nor lie in a hole's capture "
+            f"circle (gap >= 0 m). Got ({x[k]:.6g}, {y[k]:.6g}) m{where}, overlapping {names[p]} by "
+            f"{-gap:.3g} m instead."
+        )
 
 
 @dataclass(frozen=True)

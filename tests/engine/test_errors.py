@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -80,3 +81,28 @@ def test_record_false_has_no_event_log():
     assert res.n_events > 0
     with pytest.raises(RuntimeError, match="record=False"):
         res.events
+
+
+@pytest.mark.parametrize("scene", [Scene.icf_break(), Scene.hikone_start(), Scene.crokinole_empty()], ids=["icf", "hikone", "crokinole"])
+def test_placement_check_agrees_with_the_geometry(scene):
+    """check_placement refuses exactly the placements a direct computation calls faulty:
+    off the surface (square: |x|, |y| <= h - r; round: centre within h), or closer than
+    the sum of radii to a piece on the board or a peg, or inside a capture circle."""
+    rng = np.random.default_rng(3)
+    board, r = scene.board, scene.specs[scene.striker].radius
+    h = board.half_size
+    obstacles = [(float(px), float(py), float(pr) + r) for px, py, pr in
+                 zip(scene.pieces["x"], scene.pieces["y"], scene.arrays["radius"][:-1])]
+    obstacles += [(g.x, g.y, g.radius + r) for g in board.pegs] + [(o.x, o.y, o.capture_radius(r)) for o in board.holes]
+    refused = 0
+    for x, y in rng.uniform(-1.05 * h, 1.05 * h, (300, 2)):
+        on = math.hypot(x, y) <= h if board.shape == "round" else max(abs(x), abs(y)) <= h - r
+        clear = all(math.hypot(x - ox, y - oy) - reach >= -1e-9 for ox, oy, reach in obstacles)
+        try:
+            scene.check_placement(x, y)
+            accepted = True
+        except ValueError:
+            accepted = False
+        assert accepted == (on and clear), (x, y)
+        refused += not accepted
+    assert 0 < refused < 300
