@@ -141,7 +141,7 @@ def test_greedy_scores_all_candidates_in_one_batch(batches):
 
 def test_greedy_plays_the_best_candidate_of_a_custom_value(batches):
     """A value function preferring slow shots makes the greedy play the slowest candidate."""
-    def slowest(state, scene, sids, batch):
+    def slowest(states, scene, which, batch):
         return -batch["speed"].to_numpy()
 
     shot = GreedyPolicy(n_candidates=40, value=slowest).choose(new_state("hikone"), np.random.default_rng(0))
