@@ -318,7 +318,7 @@ class GreedyPolicy(BatchPolicy):
         cand = np.concatenate(parts)  # (N * n_candidates, 4): state k's candidates are rows k*C .. (k+1)*C - 1
         which = np.repeat(np.arange(len(states)), self.n_candidates)
         batch = simulate_batch(
-            scene, *cand.T, 0.0, positions=xy[which], on_board=on[which], params=params, workers=self.workers,
+            scene, *cand.T, 0.0, positions=xy, on_board=on, position_rows=which, params=params, workers=self.workers,
             final_positions=states[0].variant == "crokinole",
         )  # fmt: skip
         values = (self.value or shot_values)(states, scene, which, batch).reshape(len(states), self.n_candidates)
