@@ -215,8 +215,8 @@ def simulate_batch(
     position_rows : array_like of int, optional
         Shot k starts from row ``position_rows[k]`` of ``positions`` and ``on_board``,
         which then hold M distinct starting positions (M rows, or one shared): many
-        shots from few positions, each position validated once. Default: row k (or the
-        shared row) for shot k.
+        shots from few positions, each position validated once (an error names its row
+        as the shot). Default: row k (or the shared row) for shot k.
         Physics parameters; default ``PhysicsParams()``.
     workers : int, optional
         Threads; default all local cores (``os.cpu_count()``).
