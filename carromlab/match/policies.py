@@ -178,8 +178,9 @@ class GreedyPolicy(BatchPolicy):
     and ``mu``, ``g`` come from ``params``. Random candidates, as
     :class:`RandomPolicy`, make up ``random_fraction`` of the ``n_candidates`` (and all
     the rest if there are fewer aimed ones); aimed candidates beyond the budget are
-    subsampled at random. All candidates are simulated without noise by one call to
-    :func:`carromlab.simulate_batch` and scored by ``value``; the best is chosen, ties
+    subsampled at random. The candidates are simulated without noise, those of all the
+    states of a :meth:`choose_many` call in one many-scene :func:`carromlab.simulate_batch`
+    call (per variant and shot disc), and scored by ``value``; the best is chosen, ties
     at random.
 
     Parameters
@@ -202,8 +203,9 @@ class GreedyPolicy(BatchPolicy):
         The physics the player believes in (used to simulate the candidates). Default
         ``PhysicsParams()``.
     value : callable, optional
-        ``value(state, scene, ids, batch) -> values`` (a
-        :data:`carromlab.match.value.ValueFunction`). Default
+        ``value(states, scene, which, batch) -> values``, one per batch row, row k
+        played from ``states[which[k]]`` (a :data:`carromlab.match.value.ValueFunction`).
+        Default
         :func:`carromlab.match.value.shot_values`.
     workers : int
         Threads of the batch engine, in [1, 1024]. Default 1 (games run in parallel
