@@ -30,13 +30,16 @@ always comes from :func:`carromlab.rules.adjudicate`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ..engine.scene import Scene
+from ..rules.engine_bridge import batch_columns
 from ..rules.hikone import inside_own_area
 from ..rules.state import GameState
 
@@ -69,49 +72,61 @@ def _kind_bits(scene: Scene, kind: str) -> np.uint64:
     return np.uint64(sum(1 << i for i, k in enumerate(scene.kinds[:-1]) if k == kind))
 
 
-def _per_state(states: Sequence[GameState], which: IntArray, fn: Callable[[GameState], object], dtype: object) -> np.ndarray:
-    """``fn`` of each state, one entry per batch row (row k: ``fn(states[which[k]])``)."""
-    return np.array([fn(s) for s in states], dtype=dtype)[which]
+def _rows(values: Iterable[object], which: IntArray, dtype: object) -> np.ndarray:
+    """One value per state, spread to the batch rows (row k gets state ``which[k]``'s)."""
+    return np.array(list(values), dtype=dtype)[which]
 
 
-def _own(s: GameState) -> str:
-    return s.colours[s.team_of(s.shooter)]
+class _Side(NamedTuple):
+    """The shooter's side of a state: team, own and opponent colours, and the number of
+    pieces of each (kind, where)."""
+
+    team: int
+    own: str
+    opp: str
+    tally: Counter[tuple[str, str]]
 
 
-def _opp(s: GameState) -> str:
-    return s.colours[1 - s.team_of(s.shooter)]
+def _sides(states: Sequence[GameState]) -> list[_Side]:
+    out = []
+    for s in states:
+        team = s.team_of(s.shooter)
+        out.append(_Side(team, s.colours[team], s.colours[1 - team], Counter((p.kind, p.where) for p in s.pieces)))
+    return out
 
 
 def _carrom(states: Sequence[GameState], scene: Scene, which: IntArray, batch: pd.DataFrame) -> FloatArray:
     bits = {k: _kind_bits(scene, k) for k in set(scene.kinds[:-1])}
-    own_bits = _per_state(states, which, lambda s: bits.get(_own(s), 0), np.uint64)
-    opp_bits = _per_state(states, which, lambda s: bits.get(_opp(s), 0), np.uint64)
+    sides = _sides(states)
+
     mask = batch["pocketed_mask"].to_numpy()
     foul = batch["striker_pocketed"].to_numpy()
-    n_own = np.where(foul, 0, np.bitwise_count(mask & own_bits).astype(np.int64))
-    n_opp = np.bitwise_count(mask & opp_bits).astype(np.int64)
+    n_own = np.where(foul, 0, np.bitwise_count(mask & _rows((bits.get(d.own, 0) for d in sides), which, np.uint64)).astype(np.int64))
+    n_opp = np.bitwise_count(mask & _rows((bits.get(d.opp, 0) for d in sides), which, np.uint64)).astype(np.int64)
     queen_down = ((mask & bits.get("queen", np.uint64(0))) != 0) & ~foul
-    own_down = _per_state(states, which, lambda s: s.count(_own(s), "pocketed") > 0, bool)
-    online = _per_state(states, which, lambda s: s.variant == "online", bool)
+    own_down = _rows((d.tally[d.own, "pocketed"] > 0 for d in sides), which, bool)
+    online = _rows((s.variant == "online" for s in states), which, bool)
     queen_ok = queen_down & (own_down | (online & (n_own > 0)))
-    pending = _per_state(states, which, lambda s: s.queen_status == "pending" and s.queen_team == s.team_of(s.shooter), bool)
-    covered = _per_state(states, which, lambda s: s.queen_status == "covered", bool) | ((pending | queen_ok) & (n_own > 0))
+    pending = _rows((s.queen_status == "pending" and s.queen_team == d.team for s, d in zip(states, sides)), which, bool)
+    covered = _rows((s.queen_status == "covered" for s in states), which, bool) | ((pending | queen_ok) & (n_own > 0))
     value = n_own - n_opp + QUEEN * queen_ok - FOUL * foul
-    clears_own = (n_own == _per_state(states, which, lambda s: s.count(_own(s)), np.int64)) & (n_own > 0)
-    clears_opp = (n_opp == _per_state(states, which, lambda s: s.count(_opp(s)), np.int64)) & (n_opp > 0)
+    clears_own = (n_own == _rows((d.tally[d.own, "board"] for d in sides), which, np.int64)) & (n_own > 0)
+    clears_opp = (n_opp == _rows((d.tally[d.opp, "board"] for d in sides), which, np.int64)) & (n_opp > 0)
     value = np.where(clears_own, np.where(covered, BOARD, -BOARD), value)
     return np.where(clears_opp, -BOARD, value).astype(float)
 
 
 def _hikone(states: Sequence[GameState], scene: Scene, which: IntArray, batch: pd.DataFrame) -> FloatArray:
     bits = {k: _kind_bits(scene, k) for k in set(scene.kinds[:-1])}
+    sides = _sides(states)
+
     mask = batch["pocketed_mask"].to_numpy()
     foul = batch["striker_pocketed"].to_numpy()
-    n_own = np.bitwise_count(mask & _per_state(states, which, lambda s: bits.get(_own(s), 0), np.uint64)).astype(np.int64)
-    n_opp = np.bitwise_count(mask & _per_state(states, which, lambda s: bits.get(_opp(s), 0), np.uint64)).astype(np.int64)
+    n_own = np.bitwise_count(mask & _rows((bits.get(d.own, 0) for d in sides), which, np.uint64)).astype(np.int64)
+    n_opp = np.bitwise_count(mask & _rows((bits.get(d.opp, 0) for d in sides), which, np.uint64)).astype(np.int64)
     jack = (mask & bits.get("jack", np.uint64(0))) != 0
     value = np.where(foul, -FOUL, n_own) - n_opp - np.where(jack, JACK + np.where(foul, 0, n_own), 0)
-    value = np.where(jack & ~foul & _per_state(states, which, lambda s: s.count(_own(s)) == 0, bool), WIN, value)
+    value = np.where(jack & ~foul & _rows((d.tally[d.own, "board"] == 0 for d in sides), which, bool), WIN, value)
     doubles = [k for k, s in enumerate(states) if s.n_players == 4]
     if doubles:
         # pieces wholly inside the shooter's own area (HIK-9), by state and scene piece
@@ -138,19 +153,20 @@ def _crokinole(states: Sequence[GameState], scene: Scene, which: IntArray, batch
         raise ValueError("The 'batch' parameter must come from simulate_batch(..., final_positions=True).")
     first_state = states[0]
     n = scene.n_pieces
-    team = _per_state(states, which, lambda s: s.team_of(s.shooter), np.int64)
+    team = _rows((s.team_of(s.shooter) for s in states), which, np.int64)
     # team of each disc (the disc played is the shooter's colour), by state
     owner = np.array([[s.colours.index(k) for k in scene.kinds] for s in states])[which]
     bit = np.uint64(1) << np.arange(n + 1, dtype=np.uint64)
+    xy = batch.attrs["final_xy"].astype(float)
+    batch = batch_columns(batch)  # columns read without copying the final positions
     pocketed = (batch["pocketed_mask"].to_numpy()[:, None] & bit) != 0
     ditched = (batch["ditch_mask"].to_numpy()[:, None] & bit) != 0
-    xy = batch.attrs["final_xy"].astype(float)
     radius = scene.arrays["radius"]
     dist = np.hypot(xy[..., 0], xy[..., 1])
     points = np.where(pocketed, HOLE_POINTS, np.where(ditched, 0, _zone_points(first_state, dist + radius)))
     rows = np.arange(len(batch))
     # an opponent disc on the board before the shot
-    contested = _per_state(states, which, lambda s: any(p.where == "board" and p.kind != scene.striker for p in s.pieces), bool)
+    contested = _rows((any(p.where == "board" and p.kind != scene.striker for p in s.pieces) for s in states), which, bool)
     first = batch["first_contact"].to_numpy().astype(np.int64)
     hit_opponent = (first >= 0) & (owner[rows, np.maximum(first, 0)] != team)
     points[contested & ~hit_opponent, n] = 0
@@ -160,9 +176,9 @@ def _crokinole(states: Sequence[GameState], scene: Scene, which: IntArray, batch
     with np.errstate(invalid="ignore"):
         points[~contested & ~pocketed[:, n] & (dist[:, n] - radius[n] > ring_15), n] = 0
     n_teams = first_state.n_teams
-    in_hole = _per_state(
-        states, which, lambda s: [sum(1 for p in s.pieces if p.where == "hole" and p.kind == s.colours[t]) for t in range(n_teams)],
-        np.int64,
+    in_hole = _rows(
+        ([sum(1 for p in s.pieces if p.where == "hole" and p.kind == s.colours[t]) for t in range(n_teams)] for s in states),
+        which, np.int64,
     )  # fmt: skip
     totals = np.stack([np.where(owner == t, points, 0).sum(axis=1) for t in range(n_teams)], axis=1) + HOLE_POINTS * in_hole
     others = np.where(np.arange(n_teams)[None, :] == team[:, None], np.iinfo(np.int64).min, totals).max(axis=1)
