@@ -28,7 +28,7 @@ from ..rules.engine_bridge import full_scene
 from .geometry import facing, legal_spots_many, placement_target
 from .value import ValueFunction, shot_values
 
-__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy"]
+__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy", "piece_arrays"]
 
 FloatArray = npt.NDArray[np.float64]
 
