@@ -874,8 +874,10 @@ def case_match_games(ctx: Ctx) -> dict:
     missing; shots/game is the mean of the complete games). Beside them, the same games
     in lockstep (:data:`LOCKSTEP_GAMES` at a time, one engine batch and one array
     adjudication per step, 20,000 shots; quick: 10 steps; ``lockstep_*``: games/s is the
-    lockstep shots/s over the shots per game above), and ICF with the greedy policy on
-    both seats in lockstep."""
+    lockstep shots/s over the shots per game above), and whole ICF games with the greedy
+    policy on both seats in lockstep (:data:`GREEDY_GAMES` games to their end; quick: an
+    eighth), whose games/s is measured on the greedy games themselves (a greedy game is
+    a few dozen shots, not a random one's ~970)."""
     from carromlab.match import Game, GreedyPolicy, RandomPolicy, game_seed, new_state
 
     budget = ctx.pick(200, 20_000)
@@ -895,16 +897,17 @@ def case_match_games(ctx: Ctx) -> dict:
                 shots_in_games += game.n_shots
         engine = _engine_cpu_s(played)
         shots_per_game = shots_in_games / games if games else float("nan")
-        lockstep = _lockstep_shots_per_cpu_s(variant, seats, RandomPolicy(), ctx.pick(10 * LOCKSTEP_GAMES, 20_000), ctx.seed)
+        lockstep = _lockstep(variant, seats, RandomPolicy(), LOCKSTEP_GAMES, ctx.seed, ctx.pick(10 * LOCKSTEP_GAMES, 20_000))[
+            "lockstep_shots_per_cpu_s"
+        ]
         out[f"{variant}_{seats}"] = {
             "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
             "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game if games else float("nan"),
             "engine_shots_per_cpu_s": len(played) / engine, "engine_share": engine / cpu,
             "lockstep_shots_per_cpu_s": lockstep, "lockstep_games_per_cpu_s": lockstep / shots_per_game if games else float("nan"),
         }  # fmt: skip
-    greedy = _lockstep_shots_per_cpu_s("icf", 2, GreedyPolicy(), budget // 10, ctx.seed)
+    out["icf_2_greedy"] = _lockstep("icf", 2, GreedyPolicy(), ctx.pick(GREEDY_GAMES // 8, GREEDY_GAMES), ctx.seed)
     icf = out["icf_2"]
-    out["icf_2_greedy"] = {"lockstep_shots_per_cpu_s": greedy, "lockstep_games_per_cpu_s": greedy / icf["shots_per_game"]}
     out["icf_random_lockstep_games_per_cpu_s"] = icf["lockstep_games_per_cpu_s"]
     out["icf_greedy_lockstep_games_per_cpu_s"] = out["icf_2_greedy"]["lockstep_games_per_cpu_s"]
     return out
@@ -914,19 +917,28 @@ def case_match_games(ctx: Ctx) -> dict:
 LOCKSTEP_GAMES = 256
 
 
-def _lockstep_shots_per_cpu_s(variant: str, seats: int, policy: Any, budget: int, seed: int) -> float:
-    """Shots per CPU-second of :data:`LOCKSTEP_GAMES` games of a variant advancing in
-    lockstep (``carromlab.match.lockstep.step``) until ``budget`` shots (at least one step)."""
+def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int, budget: float = math.inf) -> dict:
+    """``n_games`` games of a variant advancing in lockstep (``carromlab.match.lockstep.step``)
+    until ``budget`` shots (at least one step) or until every game has ended: shots per
+    CPU-second, and when they all ended games per CPU-second and the mean shots per game."""
     from carromlab.match import Game, game_seed, new_state
     from carromlab.match.lockstep import step
 
-    games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False) for g in range(LOCKSTEP_GAMES)]
-    shots, t0 = 0, time.process_time()
-    while shots < budget and games:
-        step(games)
-        shots += len(games)
-        games = [g for g in games if g.end is None]
-    return shots / (time.process_time() - t0)
+    games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False) for g in range(n_games)]
+    active, shots, t0 = games, 0, time.process_time()
+    while shots < budget and active:
+        step(active)
+        shots += len(active)
+        active = [g for g in active if g.end is None]
+    cpu = time.process_time() - t0
+    out = {"games": n_games, "shots": shots, "lockstep_shots_per_cpu_s": shots / cpu}
+    if not active:
+        out |= {"shots_per_game": shots / n_games, "lockstep_games_per_cpu_s": n_games / cpu}
+    return out
+
+
+#: Greedy ICF games of the match case's greedy row, played in lockstep to their end.
+GREEDY_GAMES = 256
 
 
 #: Environments stepped together in the vector rows of the env case (one row each; the
@@ -1316,7 +1328,8 @@ def print_report(res: dict) -> None:
         print(f"in lockstep ({LOCKSTEP_GAMES} games per step)")
         for key in [f"{v}_{n}" for v, n in MATCH_VARIANTS] + ["icf_2_greedy"]:
             r = mg[key]
-            print(f"{key:<24}{r['lockstep_games_per_cpu_s']:>12.3f}{r['lockstep_shots_per_cpu_s']:>12,.0f}")
+            print(f"{key:<24}{r['lockstep_games_per_cpu_s']:>12.3f}{r['lockstep_shots_per_cpu_s']:>12,.0f}"
+                  + (f"{r['shots_per_game']:>12,.0f}  ({r['games']} whole games)" if key == "icf_2_greedy" else ""))
     if "env_steps" in c:
         ev = c["env_steps"]
         print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "

@@ -174,6 +174,7 @@ def simulate_batch(
     *,
     positions: ArrayLike | None = None,
     on_board: ArrayLike | None = None,
+    position_rows: ArrayLike | None = None,
     params: PhysicsParams | None = None,
     workers: int | None = None,
     chunk_size: int = 4096,
@@ -211,7 +212,11 @@ def simulate_batch(
         piece off the board takes no part: it is neither pocketed nor in the ditch, its
         pocket is -1, its capture time inf and its final position NaN; its entries of
         ``positions`` are ignored (NaN is fine).
-    params : PhysicsParams, optional
+    position_rows : array_like of int, optional
+        Shot k starts from row ``position_rows[k]`` of ``positions`` and ``on_board``,
+        which then hold M distinct starting positions (M rows, or one shared): many
+        shots from few positions, each position validated once (an error names its row
+        as the shot). Default: row k (or the shared row) for shot k.
         Physics parameters; default ``PhysicsParams()``.
     workers : int, optional
         Threads; default all local cores (``os.cpu_count()``).
@@ -278,9 +283,15 @@ def simulate_batch(
     check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
     params = check_params(params)
     shots = shot_table(x, y, angle, speed, spin)
-    # a stack of starting positions broadcasts with the shot parameters
+    # a stack of starting positions broadcasts with the shot parameters, or is indexed by position_rows
     rows = [np.shape(a)[0] for a, d in ((positions, 3), (on_board, 2)) if a is not None and np.ndim(a) == d]
-    n_shots = max([len(shots), *rows])
+    n_starts = max(rows, default=1)
+    index = None
+    if position_rows is not None:
+        if not np.issubdtype(np.asarray(position_rows).dtype, np.integer):
+            raise ValueError(f"The 'position_rows' parameter must be an integer array. Got dtype {np.asarray(position_rows).dtype} instead.")
+        index = check_array("position_rows", position_rows, shape=(None,), low=0, high=n_starts - 1).astype(np.intp)
+    n_shots = max([len(shots), *rows]) if index is None else len(index)
     if len(shots) not in (1, n_shots):
         raise ValueError(
             f"The shot parameters must broadcast with the {n_shots} rows of 'positions'/'on_board'. "
@@ -297,7 +308,9 @@ def simulate_batch(
     check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 29) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
-    pieces, present = piece_stack(scene, positions, on_board, n_shots)
+    pieces, present = piece_stack(scene, positions, on_board, n_shots if index is None else n_starts)
+    if index is not None:
+        pieces, present = (a if len(a) == 1 else a[index] for a in (pieces, present))
     setup = engine_setup(scene, params)
     kinds = np.array(scene.kinds)
     kind_names = list(dict.fromkeys(scene.pieces["kind"]))

@@ -24,12 +24,11 @@ from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams
 from ..rules.state import GameState
-from .geometry import facing, legal_spots, legal_spots_many, placement_target
-from ..rules.engine_bridge import scene_for
-from .scene import shot_radius
+from ..rules.engine_bridge import full_scene
+from .geometry import facing, legal_spots_many, placement_target
 from .value import ValueFunction, shot_values
 
-__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy"]
+__all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy", "piece_arrays"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -179,8 +178,9 @@ class GreedyPolicy(BatchPolicy):
     and ``mu``, ``g`` come from ``params``. Random candidates, as
     :class:`RandomPolicy`, make up ``random_fraction`` of the ``n_candidates`` (and all
     the rest if there are fewer aimed ones); aimed candidates beyond the budget are
-    subsampled at random. All candidates are simulated without noise by one call to
-    :func:`carromlab.simulate_batch` and scored by ``value``; the best is chosen, ties
+    subsampled at random. The candidates are simulated without noise, those of all the
+    states of a :meth:`choose_many` call in one many-scene :func:`carromlab.simulate_batch`
+    call (per variant and shot disc), and scored by ``value``; the best is chosen, ties
     at random.
 
     Parameters
@@ -203,8 +203,9 @@ class GreedyPolicy(BatchPolicy):
         The physics the player believes in (used to simulate the candidates). Default
         ``PhysicsParams()``.
     value : callable, optional
-        ``value(state, scene, ids, batch) -> values`` (a
-        :data:`carromlab.match.value.ValueFunction`). Default
+        ``value(states, scene, which, batch) -> values``, one per batch row, row k
+        played from ``states[which[k]]`` (a :data:`carromlab.match.value.ValueFunction`).
+        Default
         :func:`carromlab.match.value.shot_values`.
     workers : int
         Threads of the batch engine, in [1, 1024]. Default 1 (games run in parallel
@@ -253,66 +254,135 @@ class GreedyPolicy(BatchPolicy):
         _check_name(self.name)
 
     def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
-        """The best candidate shot of each ``states[k].shooter`` (see the class notes)."""
-        return [self._one(s, rng) for s, rng in zip(states, rngs, strict=True)]
+        """The best candidate shot of each ``states[k].shooter`` (see the class notes).
 
-    def _one(self, state: GameState, rng: np.random.Generator) -> Shot:
+        The legal spots of all the states are found by one
+        :func:`~carromlab.match.geometry.legal_spots_many` search, the aimed candidates
+        are built on arrays of every (state, spot, target, pocket), and the candidates
+        of every state sharing a variant and an engine scene
+        (:func:`~carromlab.rules.engine_bridge.full_scene`: one group, except crokinole,
+        one per shot-disc colour) run in one many-scene :func:`carromlab.simulate_batch`
+        call (each row from its state's positions) and are scored by one call of the
+        value function. Game k draws only from ``rngs[k]``, in the order of
+        :meth:`choose`, so a state gets the same shot alone and among others.
+        """
+        states, rngs = list(states), list(rngs)
+        if len(states) != len(rngs):
+            raise ValueError(f"The 'rngs' parameter must have one generator per state ({len(states)}). Got {len(rngs)}.")
+        if not states:
+            return []
         params = self.params or PhysicsParams()
-        scene, ids = scene_for(state)
+        spots = self._spots(states)
+        groups: dict[tuple[str, int], tuple[Scene, list[int]]] = {}
+        for k, s in enumerate(states):
+            scene = full_scene(s)
+            groups.setdefault((s.variant, id(scene)), (scene, []))[1].append(k)
+        shots: list[Shot] = [Shot(0.0, 0.0, 0.0, 0.0)] * len(states)
+        for scene, rows in groups.values():
+            chosen = self._choose_group(scene, [states[k] for k in rows], [rngs[k] for k in rows], [spots[k] for k in rows], params)
+            for k, shot in zip(rows, chosen):
+                shots[k] = shot
+        return shots
+
+    def _spots(self, states: list[GameState]) -> list[FloatArray]:
+        """Each state's distinct legal spots along its placement line, (S_k, 2) m, in line order."""
         t = (np.arange(self.placements) + 0.5) / self.placements
-        sx, sy, _ = legal_spots(state, *placement_target(state, t))
-        keep = np.unique(np.round(np.column_stack([sx, sy]), 9), axis=0, return_index=True)[1]
-        sx, sy = sx[np.sort(keep)], sy[np.sort(keep)]
-        ax, ay, angle, dist = _aimed(state, scene, sx, sy, self.cut_limit)
-        n_random = max(round(self.random_fraction * self.n_candidates), self.n_candidates - len(ax) * len(self.speed_factors), 0)
-        n_aimed = self.n_candidates - n_random
+        wanted = np.array([placement_target(s, t) for s in states])  # (N, 2, M)
+        sx, sy, _ = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
+        xy = np.stack([sx, sy], axis=-1)
+        r = np.round(xy, 9)
+        same = (r[:, :, None, :] == r[:, None, :, :]).all(axis=-1)  # (N, M, M)
+        first = ~np.tril(same, -1).any(axis=2)  # the first of equal spots
+        return [xy[k, first[k]] for k in range(len(states))]
+
+    def _choose_group(
+        self, scene: Scene, states: list[GameState], rngs: list[np.random.Generator], spots: list[FloatArray],
+        params: PhysicsParams,
+    ) -> list[Shot]:  # fmt: skip
+        """The chosen shots of states sharing ``scene`` (their full scene)."""
+        xy, on = piece_arrays(states)
+        ax, ay, angle, dist, owner = _aimed(states, scene, xy, on, spots, self.cut_limit)
         factors = np.array(self.speed_factors)
-        speed = np.sqrt(2.0 * params.mu * params.g * dist)[:, None] * factors[None, :]
-        aimed = [np.repeat(a, len(factors)) for a in (ax, ay, angle)] + [np.minimum(speed.ravel(), MAX_SPEED)]
-        if len(aimed[0]) > n_aimed:
-            pick = np.sort(rng.choice(len(aimed[0]), size=n_aimed, replace=False))
-            aimed = [a[pick] for a in aimed]
-        rand = _random_shots(state, rng, sx, sy, n_random, self.speed or SPEED_RANGES[state.variant], FORWARD)
-        x, y, a, v = (np.concatenate([p, q]) for p, q in zip(aimed, rand))
-        batch = simulate_batch(scene, x, y, a, v, 0.0, params=params, workers=self.workers,
-                               final_positions=state.variant == "crokinole")
-        values = (self.value or shot_values)(state, scene, ids, batch)
-        best = np.flatnonzero(values >= np.max(values) - 1e-9)
-        k = int(rng.choice(best))
-        return Shot(float(x[k]), float(y[k]), float(a[k]), float(v[k]))
+        n_f = len(factors)
+        speed = np.minimum((np.sqrt(2.0 * params.mu * params.g * dist)[:, None] * factors[None, :]).ravel(), MAX_SPEED)
+        aimed = [np.repeat(a, n_f) for a in (ax, ay, angle)] + [speed]
+        ends = np.cumsum(np.bincount(owner, minlength=len(states)) * n_f)
+        parts: list[FloatArray] = []
+        for k, (state, rng, s) in enumerate(zip(states, rngs, spots)):
+            lo, hi = (0 if k == 0 else int(ends[k - 1])), int(ends[k])
+            n_random = max(round(self.random_fraction * self.n_candidates), self.n_candidates - (hi - lo), 0)
+            n_aimed = self.n_candidates - n_random
+            pick = np.arange(lo, hi)
+            if hi - lo > n_aimed:
+                pick = lo + np.sort(rng.choice(hi - lo, size=n_aimed, replace=False))
+            rand = _random_shots(state, rng, s[:, 0], s[:, 1], n_random, self.speed or SPEED_RANGES[state.variant], FORWARD)
+            parts.append(np.column_stack([np.concatenate([a[pick], r]) for a, r in zip(aimed, rand)]))
+        cand = np.concatenate(parts)  # (N * n_candidates, 4): state k's candidates are rows k*C .. (k+1)*C - 1
+        which = np.repeat(np.arange(len(states)), self.n_candidates)
+        batch = simulate_batch(
+            scene, *cand.T, 0.0, positions=xy, on_board=on, position_rows=which, params=params, workers=self.workers,
+            final_positions=states[0].variant == "crokinole",
+        )  # fmt: skip
+        values = (self.value or shot_values)(states, scene, which, batch).reshape(len(states), self.n_candidates)
+        shots = []
+        for k, rng in enumerate(rngs):
+            best = np.flatnonzero(values[k] >= np.max(values[k]) - 1e-9)
+            x, y, a, v = cand[k * self.n_candidates + int(rng.choice(best))]
+            shots.append(Shot(float(x), float(y), float(a), float(v)))
+        return shots
 
 
-def _aimed(state: GameState, scene: Scene, sx: FloatArray, sy: FloatArray, cut_limit: float) -> tuple[FloatArray, ...]:
-    """Aimed candidates from every spot: placement x, y (m), direction (rad) and the
-    travel distance d (m) that sets their speeds (see :class:`GreedyPolicy`)."""
-    team = state.team_of(state.shooter)
-    own = state.colours[team]
+def piece_arrays(states: Sequence[GameState]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """The pieces of states of one game, by game id: centres (N, P, 2) m (NaN off the
+    board) and which are on the board (N, P): the ``positions`` and ``on_board`` of a
+    many-scene batch on :func:`~carromlab.rules.engine_bridge.full_scene`."""
+    nan = math.nan
+    xy = np.array([[(p.x, p.y) if p.where == "board" else (nan, nan) for p in s.pieces] for s in states], dtype=float)
+    xy = xy.reshape(len(states), -1, 2)
+    return xy, ~np.isnan(xy[..., 0])
+
+
+def _aimed(
+    states: list[GameState], scene: Scene, xy: FloatArray, on: npt.NDArray[np.bool_], spots: list[FloatArray],
+    cut_limit: float,
+) -> tuple[FloatArray, ...]:  # fmt: skip
+    """Aimed candidates of states sharing ``scene``, state by state (in each: by spot,
+    then target, then pocket): placement x, y (m), direction (rad), the travel distance
+    d (m) that sets their speeds (see :class:`GreedyPolicy`) and the state of each."""
+    n, p = on.shape
+    m = max(len(s) for s in spots)
+    sxy = np.zeros((n, m, 2))
+    has_spot = np.arange(m)[None, :] < np.array([len(s) for s in spots])[:, None]
+    sxy[has_spot] = np.concatenate(spots)
     kinds = np.array(scene.kinds[:-1])
-    xy = scene.arrays["xy"]
-    r_shot = shot_radius(state)
-    if state.variant == "crokinole":
-        opponents = xy[kinds != own]
-        aims = np.vstack([[[0.0, 0.0]], opponents])
-        px, py = np.repeat(sx, len(aims)), np.repeat(sy, len(aims))
-        gx, gy = np.tile(aims[:, 0], len(sx)), np.tile(aims[:, 1], len(sx))
-        return px, py, np.arctan2(gy - py, gx - px), np.hypot(gx - px, gy - py)
-    if state.variant == "hikone":
-        targets = own if state.count(own) else "jack"
-        wanted = kinds == targets
+    own = np.array([s.colours[s.team_of(s.shooter)] for s in states])[:, None]
+    if states[0].variant == "crokinole":
+        # the centre hole, then every opponent disc on the board
+        aims = np.concatenate([np.zeros((n, 1, 2)), xy], axis=1)
+        use = has_spot[:, :, None] & np.concatenate([np.ones((n, 1), bool), on & (kinds[None, :] != own)], axis=1)[:, None, :]
+        g, s, a = np.nonzero(use)
+        px, py = sxy[g, s, 0], sxy[g, s, 1]
+        gx, gy = aims[g, a, 0], aims[g, a, 1]
+        return px, py, np.arctan2(gy - py, gx - px), np.hypot(gx - px, gy - py), g
+    if states[0].variant == "hikone":
+        target = np.array([o if s.count(o) else "jack" for s, o in zip(states, own[:, 0])])[:, None]
+        wanted = on & (kinds[None, :] == target)
     else:
-        wanted = (kinds == own) | ((kinds == "queen") & (state.queen_status == "board"))
-    pieces = xy[wanted]
-    radii = scene.arrays["radius"][:-1][wanted]
-    holes = np.array([(h.x, h.y) for h in state.board.holes])
-    # every (spot, piece, hole) triple
-    grid = np.meshgrid(np.arange(len(sx)), np.arange(len(pieces)), np.arange(len(holes)), indexing="ij")
-    s_i, p_i, h_i = (a.ravel() for a in grid)
-    to_hole = holes[h_i] - pieces[p_i]
-    d_hole = np.hypot(to_hole[:, 0], to_hole[:, 1])
-    u = to_hole / d_hole[:, None]
-    ghost = pieces[p_i] - (r_shot + radii[p_i])[:, None] * u
-    path = ghost - np.column_stack([sx[s_i], sy[s_i]])
-    d_path = np.hypot(path[:, 0], path[:, 1])
-    cos_cut = np.einsum("ij,ij->i", path, u) / d_path
-    ok = cos_cut > math.cos(cut_limit)
-    return (sx[s_i][ok], sy[s_i][ok], np.arctan2(path[ok, 1], path[ok, 0]), (d_path + d_hole)[ok])
+        queen_up = np.array([s.queen_status == "board" for s in states])[:, None]
+        wanted = on & ((kinds[None, :] == own) | ((kinds[None, :] == "queen") & queen_up))
+    radii = scene.arrays["radius"][:-1]
+    r_shot = scene.arrays["radius"][-1]
+    holes = np.array([(h.x, h.y) for h in states[0].board.holes])
+    # every (state, spot, piece, hole)
+    to_hole = holes[None, :, :] - xy[:, :, None, :]  # (N, P, H, 2)
+    d_hole = np.hypot(to_hole[..., 0], to_hole[..., 1])
+    u = to_hole / d_hole[..., None]
+    ghost = xy[:, :, None, :] - (r_shot + radii)[None, :, None, None] * u
+    path = ghost[:, None] - sxy[:, :, None, None, :]  # (N, M, P, H, 2)
+    d_path = np.hypot(path[..., 0], path[..., 1])
+    with np.errstate(invalid="ignore"):  # pieces off the board are NaN
+        cos_cut = np.einsum("...i,...i->...", path, u[:, None]) / d_path
+        ok = (cos_cut > math.cos(cut_limit)) & has_spot[:, :, None, None] & wanted[:, None, :, None]
+    g, s, i, h = np.nonzero(ok)
+    pth = path[g, s, i, h]
+    return sxy[g, s, 0], sxy[g, s, 1], np.arctan2(pth[:, 1], pth[:, 0]), (d_path + d_hole[:, None])[g, s, i, h], g

@@ -47,11 +47,18 @@ def shot_piece(state: GameState) -> int | None:
 def _specs(state: GameState) -> dict[str, DiscSpec]:
     """Default discs of the variant, with the state's radii and masses; crokinole discs of
     every player colour (two or four players)."""
-    specs = default_specs(GAME_OF_VARIANT[state.variant])
-    if state.variant == "crokinole":
-        specs = {c: DiscSpec.crokinole_disc(c) for c in state.colours}
-    radii, masses = dict(state.radii), dict(state.masses)
-    return {k: replace(s, radius=radii.get(k, s.radius), mass=masses.get(k, s.mass)) for k, s in specs.items()}
+    colours = state.colours if state.variant == "crokinole" else ()
+    return dict(_disc_specs(state.variant, colours, state.radii, state.masses))
+
+
+@lru_cache(maxsize=64)
+def _disc_specs(
+    variant: str, colours: tuple[str, ...], radii: tuple[tuple[str, float], ...], masses: tuple[tuple[str, float], ...]
+) -> tuple[tuple[str, DiscSpec], ...]:
+    """The discs of :func:`_specs`, memoised (games ask for them at every shot)."""
+    specs = {c: DiscSpec.crokinole_disc(c) for c in colours} if colours else default_specs(GAME_OF_VARIANT[variant])
+    r, m = dict(radii), dict(masses)
+    return tuple((k, replace(s, radius=r.get(k, s.radius), mass=m.get(k, s.mass))) for k, s in specs.items())
 
 
 def scene_for(state: GameState) -> tuple[Scene, np.ndarray]:

@@ -150,6 +150,32 @@ def test_one_shot_many_positions_broadcasts():
     assert np.isnan(df.attrs["final_xy"][2, :-1]).all()
 
 
+def test_position_rows_index_the_starting_positions(batch):
+    """Shots from indexed rows equal the same shots with the rows stacked per shot."""
+    scene, pos, on, shots = batch
+    rows = np.array([3, 0, 3, 7, 1] * 8)
+    n = len(rows)
+    direct = simulate_batch(scene, **shots, positions=pos[rows], on_board=on[rows], workers=1, final_positions=True)
+    indexed = simulate_batch(scene, **shots, positions=pos[:8], on_board=on[:8], position_rows=rows, workers=1,
+                             final_positions=True)  # fmt: skip
+    pd.testing.assert_frame_equal(direct, indexed)
+    np.testing.assert_array_equal(direct.attrs["final_xy"], indexed.attrs["final_xy"])
+    shared = simulate_batch(scene, **shots, on_board=on[0], position_rows=np.zeros(n, int), workers=1)
+    pd.testing.assert_frame_equal(shared, simulate_batch(scene, **shots, on_board=on[0], workers=1))
+
+
+@pytest.mark.parametrize(
+    ("rows", "match"),
+    [([0, 2], r"'position_rows' parameter .*\[0, 1\]"), ([0.0, 1.0], "must be an integer array"),
+     ([[0, 1]], r"must have shape \(n\)"), ([0, 1, 1], "must broadcast with the 3 rows")],
+)
+def test_bad_position_rows(rows, match):
+    scene = Scene.icf_break()
+    on = np.ones((2, scene.n_pieces), bool)
+    with pytest.raises(ValueError, match=match):
+        simulate_batch(scene, 0.0, Y0, 1.5, [1.0, 2.0], on_board=on, position_rows=rows)
+
+
 @pytest.mark.parametrize(
     ("kw", "match"),
     [

@@ -141,7 +141,7 @@ def test_greedy_scores_all_candidates_in_one_batch(batches):
 
 def test_greedy_plays_the_best_candidate_of_a_custom_value(batches):
     """A value function preferring slow shots makes the greedy play the slowest candidate."""
-    def slowest(state, scene, sids, batch):
+    def slowest(states, scene, which, batch):
         return -batch["speed"].to_numpy()
 
     shot = GreedyPolicy(n_candidates=40, value=slowest).choose(new_state("hikone"), np.random.default_rng(0))
@@ -154,3 +154,58 @@ def test_scene_for_handles_four_crokinole_colours_rule_crk5():
     for seat, colour in enumerate(state.colours):
         scene, sids = scene_for(state.with_(shooter=seat))
         assert scene.striker == colour and scene.n_pieces == 0
+
+
+def _mid_game_states(variant, players, n_games=3, steps=(4, 9)):
+    """States of random games (club noise) after some shots, for the greedy batch tests."""
+    from carromlab.analysis.noise import NoiseModel
+    from carromlab.match import Game, game_seed
+    from carromlab.match.lockstep import step
+
+    games = [Game(new_state(variant, players), RandomPolicy(), seed=game_seed(11, g), game=g, record=False,
+                  noise=NoiseModel.preset("club")) for g in range(n_games)]  # fmt: skip
+    out = []
+    for t in range(max(steps) + 1):
+        games = [g for g in games if g.end is None]
+        if t in steps:
+            out += [g.state for g in games]
+        step(games)
+    return out
+
+
+def test_greedy_batch_choice_is_the_one_state_choice_on_mid_game_states():
+    """choose_many on states of several variants at once (one engine call per variant and
+    shot disc) gives every state the shot choose gives it alone with the same generator."""
+    states = [s for v, p in (("icf", 2), ("online", 2), ("hikone", 4), ("crokinole", 4)) for s in _mid_game_states(v, p)]
+    policy = GreedyPolicy(n_candidates=40)
+    many = policy.choose_many(states, [np.random.default_rng(k) for k in range(len(states))])
+    assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
+    assert len({(s.x, s.y, s.angle, s.speed) for s in many}) == len(states)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("hikone", 4), ("crokinole", 2)])
+def test_greedy_recommendation_replays_as_labelled(batches, variant, players):
+    """The chosen shot, replayed alone by simulate on the state's own scene, does what its
+    row of the policy's many-scene batch says: the same pieces pocketed (by game id), the
+    same striker fate and first contact, the same final positions (float32)."""
+    from carromlab.match.policies import piece_arrays
+
+    for k, state in enumerate(_mid_game_states(variant, players, n_games=2, steps=(6,))):
+        batches.clear()
+        shot = GreedyPolicy(n_candidates=60).choose(state, np.random.default_rng(k))
+        (batch,) = batches
+        row = int(np.flatnonzero((batch["x"] == shot.x) & (batch["y"] == shot.y) & (batch["angle"] == shot.angle)
+                                 & (batch["speed"] == shot.speed))[0])  # fmt: skip
+        scene, sids = scene_for(state)
+        result = simulate(scene, shot, PhysicsParams())
+        alone = {int(sids[i]) for i in result.pocketed["id"] if i != result.striker_id}
+        mask = int(batch["pocketed_mask"].iat[row])
+        assert alone == {j for j in range(len(state.pieces)) if mask >> j & 1}
+        assert result.striker_fate == batch["striker_fate"].iat[row]
+        first = batch["first_contact"].iat[row]
+        assert (None if first < 0 else first) == (None if result.first_contact is None else int(sids[result.first_contact]))
+        if variant == "crokinole":
+            final = batch.attrs["final_xy"][row]
+            xy = result.final[["x", "y"]].to_numpy()
+            np.testing.assert_allclose(final[sids], xy[:-1], atol=1e-6)
+            assert np.isnan(final[:-1][~piece_arrays([state])[1][0]]).all()

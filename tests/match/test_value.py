@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from carromlab.rules.engine_bridge import scene_for
+from carromlab.match.policies import piece_arrays
+from carromlab.rules.engine_bridge import full_scene
 from carromlab.match.value import BOARD, FOUL, HOLE_POINTS, JACK, QUEEN, WIN, shot_values
 from carromlab.rules import crokinole, hikone, icf
 
@@ -24,11 +25,12 @@ class Row(NamedTuple):
     ditch: tuple = ()
 
 
-def batch(scene, sids, rows):
-    """A simulate_batch-like summary of ``rows`` on ``scene``."""
-    index = {int(g): i for i, g in enumerate(sids)} | {"shot": scene.n_pieces}
-    final = np.zeros((len(rows), scene.n_pieces + 1, 2), np.float32)
-    final[:, : scene.n_pieces] = scene.arrays["xy"]
+def batch(state, scene, rows):
+    """A simulate_batch-like summary of ``rows`` played from ``state`` on its full scene
+    (scene piece = game id; the disc played, "shot", last)."""
+    index = {p.id: p.id for p in state.pieces} | {"shot": scene.n_pieces}
+    final = np.full((len(rows), scene.n_pieces + 1, 2), np.nan, np.float32)
+    final[:, : scene.n_pieces] = piece_arrays([state])[0][0]
     for k, r in enumerate(rows):
         for g, xy in r.where.items():
             final[k, index[g]] = xy
@@ -43,8 +45,8 @@ def batch(scene, sids, rows):
 
 
 def value(state, *rows):
-    scene, sids = scene_for(state)
-    return shot_values(state, scene, sids, batch(scene, sids, rows)).tolist()
+    scene = full_scene(state)
+    return shot_values([state], scene, np.zeros(len(rows), int), batch(state, scene, rows)).tolist()
 
 
 # ------------------------------------------------------------------ carrom
@@ -155,8 +157,8 @@ def test_crokinole_four_players_value_against_the_best_opponent_rule_crk5():
 
 def test_crokinole_value_needs_final_positions():
     s = crokinole.new_game()
-    scene, sids = scene_for(s)
-    df = batch(scene, sids, [Row()])
+    scene = full_scene(s)
+    df = batch(s, scene, [Row()])
     df.attrs.clear()
     with pytest.raises(ValueError, match="final_positions=True"):
-        shot_values(s, scene, sids, df)
+        shot_values([s], scene, [0], df)
