@@ -10,12 +10,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import placement_region
-from ..rules.placement import Region, nearest_spots
+from ..rules.placement import Regions, nearest_spots
 from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
 
-__all__ = ["placement_target", "facing", "legal_spots", "legal_spots_many"]
+__all__ = ["placement_target", "facing", "legal_spots", "legal_spots_many", "remember_regions"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -132,23 +132,55 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     return sx[0].reshape(xs.shape), sy[0].reshape(xs.shape), moved[0].reshape(xs.shape)
 
 
-#: The placement regions of the latest states asked about, by id, with the state (kept
-#: alive so that its id is not reused): a lockstep step asks for the same states twice
-#: (the policy's placements, then the executed ones).
-_REGIONS: dict[int, tuple[GameState, Region]] = {}
+#: The placement regions of the latest states asked about or given (:func:`remember_regions`),
+#: by id: (the state, kept alive so that its id is not reused; the regions; its row). A
+#: lockstep step gives its games' regions, built on arrays, once; the policy's placements
+#: and the executed ones then both read them.
+_REGIONS: dict[int, tuple[GameState, Regions, int]] = {}
 _REGIONS_KEPT = 4096
 
 
-def _region(state: GameState) -> Region:
-    """The legal region of the state's shooter (:func:`carromlab.rules.placement_region`), memoised."""
-    kept = _REGIONS.get(id(state))
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    region = placement_region(state, shot_radius(state))
-    if len(_REGIONS) >= _REGIONS_KEPT:
+def remember_regions(states: Sequence[GameState], regions: Regions) -> None:
+    """Keep the placement regions of states (row k of ``regions`` for ``states[k]``, e.g.
+    :func:`carromlab.rules.arrays.placement_regions` of their arrays) for the next
+    :func:`legal_spots_many` calls on them.
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        The states.
+    regions : Regions
+        Their shooters' regions for the disc they play, row per state.
+    """
+    if len(_REGIONS) + len(states) > _REGIONS_KEPT:
         _REGIONS.clear()
-    _REGIONS[id(state)] = (state, region)
-    return region
+    for k, state in enumerate(states):
+        _REGIONS[id(state)] = (state, regions, k)
+
+
+def _regions(states: list[GameState]) -> Regions:
+    """The legal regions of the states' shooters (:func:`carromlab.rules.placement_region`),
+    memoised: the kept rows of :func:`remember_regions` where there are some, the others
+    built from the states."""
+    sources: dict[int, tuple[Regions | None, list[int], list[int]]] = {}  # by regions: (regions, states, rows)
+    for k, state in enumerate(states):
+        kept = _REGIONS.get(id(state))
+        if kept is not None and kept[0] is state:
+            sources.setdefault(id(kept[1]), (kept[1], [], []))
+            sources[id(kept[1])][1].append(k)
+            sources[id(kept[1])][2].append(kept[2])
+        else:
+            sources.setdefault(0, (None, [], []))[1].append(k)
+    built = sources.get(0)
+    if built is not None:
+        new = [states[k] for k in built[1]]
+        regions = Regions.of([placement_region(s, shot_radius(s)) for s in new])
+        remember_regions(new, regions)
+        sources[0] = (regions, built[1], list(range(len(new))))
+    parts = [regions.take(rows) for regions, _, rows in sources.values()]  # type: ignore[union-attr]
+    order = np.concatenate([ks for _, ks, _ in sources.values()])
+    out = parts[0] if len(parts) == 1 else Regions.concat(parts)
+    return out if (order == np.arange(len(states))).all() else out.take(np.argsort(order))
 
 
 def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -185,13 +217,13 @@ def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.Array
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.shape[0] != len(states):
         raise ValueError(f"The 'x' and 'y' parameters must have one row per state ({len(states)}). Got shapes {xs.shape} and {ys.shape}.")
-    regions = [_region(s) for s in states]
+    regions = _regions(states)
     which = np.repeat(np.arange(len(states)), xs[0].size if xs.size else 0)
     sx, sy, _ = nearest_spots(regions, which, xs.ravel(), ys.ravel())
     if np.isnan(sx).any():
         k = int(np.flatnonzero(np.isnan(sx))[0])
         g = int(which[k])
-        verdict = regions[g].judge(float(xs.ravel()[k]), float(ys.ravel()[k]))
+        verdict = placement_region(states[g], shot_radius(states[g])).judge(float(xs.ravel()[k]), float(ys.ravel()[k]))
         raise ValueError(f"No legal striker placement exists for seat {states[g].shooter} ({verdict.rule}: {verdict.reason}).")
     sx, sy = sx.reshape(xs.shape), sy.reshape(xs.shape)
     return sx, sy, np.hypot(sx - xs, sy - ys)
