@@ -299,20 +299,24 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
 
     All centres at once, within a search radius ``rho`` that doubles until the nearest
     clear candidate lies within it (or it covers the area): the candidates within
-    ``rho`` lie in one slice of :attr:`Area.sweep`, and only the discs that reach into
-    the circle of ``rho`` are tested."""
+    ``rho`` lie in one slice of :attr:`Area.sweep` (the slices of all centres are tested
+    together, end to end), and only the discs that reach into the circle of ``rho`` are
+    tested. ``rho`` starts at a distance no spot can beat: to the area's box, and out of
+    the reach of every disc covering the centre."""
     cx, cy = area.allowed
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
     qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    # the search starts just past the area's box and ends when it covers the whole box
-    rho = np.hypot(np.maximum(np.maximum(x0 - qx, qx - x1), 0.0), np.maximum(np.maximum(y0 - qy, qy - y1), 0.0)) + 4 * GRID_STEP
-    cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy))
     reach = discs[..., 2] + area.radius + discs[..., 3]
+    inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
+    start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
+    box = np.hypot(np.maximum(np.maximum(x0 - qx, qx - x1), 0.0), np.maximum(np.maximum(y0 - qy, qy - y1), 0.0))
+    rho = np.maximum(start, box) + 4 * GRID_STEP
+    cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy)) * (1.0 + 1e-9) + GRID_STEP
     best, found = np.zeros(qx.size, dtype=np.intp), np.zeros(qx.size, dtype=bool)
     todo = np.arange(qx.size)
     while todo.size:
-        rho[todo] = np.minimum(rho[todo], cover[todo] * (1.0 + 1e-9) + GRID_STEP)
+        rho[todo] = np.minimum(rho[todo], cover[todo])
         lo = np.searchsorted(key, qkey[todo] - rho[todo], side="left")
         width = np.searchsorted(key, qkey[todo] + rho[todo], side="right") - lo
         # a disc farther than its reach beyond rho blocks no candidate within rho
@@ -322,27 +326,32 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
         near_discs = np.take_along_axis(discs[todo], pick[..., None], axis=1)
         near_discs[np.take_along_axis(gone, pick, axis=1), 0] = np.inf
         reach2 = (near_discs[..., 2] + area.radius + near_discs[..., 3]) ** 2
-        w = max(int(width.max()), 1)
-        rows = max(1, _BLOCK // (w * n_near))
-        unsure = []
-        for c in np.array_split(np.arange(todo.size), range(rows, todo.size, rows)):
-            t, d = todo[c], near_discs[c]
-            span = np.arange(w)
-            inside = span < width[c, None]
-            i = order[np.minimum(lo[c, None] + span, key.size - 1)]
+        near = np.full(todo.size, np.inf)
+        load = np.cumsum(width) * n_near
+        for c in np.array_split(np.arange(todo.size), np.searchsorted(load, np.arange(_BLOCK, load[-1], _BLOCK))):
+            c = c[width[c] > 0]
+            if not c.size:
+                continue
+            # the slices of the centres of c, end to end: candidate i of centre owner
+            owner = np.repeat(np.arange(c.size), width[c])
+            first = np.cumsum(width[c]) - width[c]
+            i = order[lo[c][owner] + np.arange(owner.size) - first[owner]]
+            t, d = todo[c][owner], near_discs[c][owner]
             # squared distances: a candidate within round-off of a disc's reach may be taken
             # for blocked; the bisection tests with clear_of's own comparison
-            gap = (cx[i, None] - d[:, None, :, 0]) ** 2 + (cy[i, None] - d[:, None, :, 1]) ** 2 - reach2[c, None, :]
-            blocked = (gap < 1e-15).any(axis=-1) | ~inside
-            d2 = np.where(blocked, np.inf, (cx[i] - qx[t, None]) ** 2 + (cy[i] - qy[t, None]) ** 2)
-            near = d2.min(axis=1)
-            best[t] = np.where(d2 == near[:, None], i, cx.size).min(axis=1)
-            found[t] = np.isfinite(near)
-            # a candidate beyond rho might be as near as the nearest clear one
-            unsure.append(t[~(near < rho[t] ** 2 * (1.0 - 1e-9)) & (rho[t] < cover[t] * (1.0 + 1e-9) + GRID_STEP)])
-        todo = np.concatenate(unsure)
+            gap = (cx[i, None] - d[..., 0]) ** 2 + (cy[i, None] - d[..., 1]) ** 2 - reach2[c][owner]
+            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (cx[i] - qx[t]) ** 2 + (cy[i] - qy[t]) ** 2)
+            near[c] = np.minimum.reduceat(d2, first)
+            best[todo[c]] = np.minimum.reduceat(np.where(d2 == near[c][owner], i, cx.size), first)
+        found[todo] = np.isfinite(near)
+        # a candidate beyond rho might be as near as the nearest clear one
+        todo = todo[~(near < rho[todo] ** 2 * (1.0 - 1e-9)) & (rho[todo] < cover[todo])]
         rho[todo] *= 2.0
     return best, found
+
+
+#: Bisection steps of :func:`_search` taken at once.
+_STEPS = 5
 
 
 def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -362,11 +371,21 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tu
     best, found = _nearest_clear(area, qx, qy, close)
     bx, by = cx[best], cy[best]
     lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        px, py = bx + mid * (qx - bx), by + mid * (qy - by)
-        good = area.legal(px, py) & _clear(px, py, r, close)
-        lo, hi = np.where(good, mid, lo), np.where(good, hi, mid)
+    # 40 bisection steps, 5 at a time: every midpoint the next 5 steps may test is tested
+    # at once, then each centre's path through them is followed (the fractions are
+    # dyadic, so exactly those of one step at a time)
+    frac, rows = np.arange(1, 2**_STEPS) / 2**_STEPS, np.arange(qx.size)
+    for _ in range(40 // _STEPS):
+        mid = lo[:, None] + (hi - lo)[:, None] * frac
+        px, py = bx[:, None] + mid * (qx - bx)[:, None], by[:, None] + mid * (qy - by)[:, None]
+        good = (area.legal(px.ravel(), py.ravel()) & _clear(px.ravel(), py.ravel(), r, np.repeat(close, frac.size, axis=0)))
+        good = good.reshape(mid.shape)
+        j_lo, j_hi = np.zeros(qx.size, dtype=np.intp), np.full(qx.size, 2**_STEPS)
+        for _ in range(_STEPS):
+            j = (j_lo + j_hi) // 2
+            ok = good[rows, j - 1]
+            j_lo, j_hi = np.where(ok, j, j_lo), np.where(ok, j_hi, j)
+        lo, hi = lo + (hi - lo) * (j_lo / 2**_STEPS), lo + (hi - lo) * (j_hi / 2**_STEPS)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy
