@@ -15,7 +15,7 @@ from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
 
-__all__ = ["placement_target", "facing", "legal_spots", "legal_spots_many", "remember_regions"]
+__all__ = ["placement_target", "placement_targets", "facing", "facings", "legal_spots", "legal_spots_many", "remember_regions"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -50,20 +50,58 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
     ([-0.2191, 0.0, 0.2191], -0.2526)
     """
     f: FloatArray = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
+    return _along(state.variant, np.array(_line(state)), f)
+
+
+def placement_targets(states: Sequence[GameState], t: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """:func:`placement_target` of N states of one variant at once, one fraction each.
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        N positions of one variant.
+    t : array_like, shape (N,)
+        Fraction of each shooter's line, in [0, 1].
+
+    Returns
+    -------
+    x, y : numpy.ndarray, shape (N,)
+        Board coordinates, m, as :func:`placement_target` gives them one at a time.
+    """
+    f: FloatArray = np.clip(np.asarray(t, dtype=float).reshape(-1), 0.0, 1.0)
+    if not states:
+        return f.copy(), f.copy()
+    lines = np.array([_line(s) for s in states]).reshape(-1, 4).T
+    return _along(states[0].variant, lines, f)
+
+
+def _line(state: GameState) -> tuple[float, float, float, float]:
+    """The shooter's placement line (see :func:`placement_target`): the segment's ends
+    (x0, y0, x1, y1), m; crokinole the arc's radius (m), its end angles from the
+    shooter's right to left (rad) and 0."""
     board, side = state.board, state.seat_sides[state.shooter]
     if state.variant == "crokinole":
         line = board.shooting_line(side)  # type: ignore[arg-type]
         # polar angles run counter-clockwise, i.e. from the shooter's right to their left
-        a = line.end_angle + f * (line.start_angle - line.end_angle)
-        return line.radius * np.cos(a), line.radius * np.sin(a)
+        return line.radius, line.end_angle, line.start_angle, 0.0
     if state.variant == "hikone":
         area = board.area_line(side)  # type: ignore[arg-type]
         if state.seat_shots[state.shooter] == 0:
-            return np.full(f.shape, area.tee_spot.x), np.full(f.shape, area.tee_spot.y)
+            return area.tee_spot.x, area.tee_spot.y, area.tee_spot.x, area.tee_spot.y
         seg = area.line
     else:
         seg = board.baseline(side).centre  # type: ignore[arg-type]
-    return seg.x0 + f * (seg.x1 - seg.x0), seg.y0 + f * (seg.y1 - seg.y0)
+    return seg.x0, seg.y0, seg.x1, seg.y1
+
+
+def _along(variant: str, line: FloatArray, f: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The points at fractions ``f`` of lines (:func:`_line`, first axis the four values)."""
+    if variant == "crokinole":
+        a = line[1] + f * (line[2] - line[1])
+        return line[0] * np.cos(a), line[0] * np.sin(a)
+    # a point (the tee spot) keeps its own coordinates, a zero's sign included
+    x = np.where(line[2] == line[0], line[0], line[0] + f * (line[2] - line[0]))
+    return x, np.where(line[3] == line[1], line[1], line[1] + f * (line[3] - line[1]))
 
 
 def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
@@ -95,6 +133,30 @@ def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
         return (-x / r, -y / r) if r > 0.0 else (0.0, 1.0)
     dx, dy = side_direction(state.seat_sides[state.shooter])
     return -dx, -dy
+
+
+def facings(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
+    """:func:`facing` of N states at once, each shooter at its own placement.
+
+    Parameters
+    ----------
+    states : sequence of GameState
+        N positions.
+    x, y : array_like, shape (N,)
+        Placements, m.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, 2)
+        The unit vectors, as :func:`facing` gives them one at a time.
+    """
+    xs, ys = np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()
+    if not states:
+        return np.zeros((0, 2))
+    if states[0].board.shape == "round":
+        return np.array([facing(s, px, py) for s, px, py in zip(states, xs, ys)]).reshape(-1, 2)
+    sides = {side: side_direction(side) for side in states[0].seat_sides}
+    return -np.array([sides[s.seat_sides[s.shooter]] for s in states], dtype=float).reshape(-1, 2)
 
 
 def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:

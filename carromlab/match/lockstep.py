@@ -230,15 +230,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
         return parts[0][1]
     order = np.argsort(np.concatenate([rows for rows, _ in parts]), kind="stable")
     attrs = {key: np.concatenate([p.attrs.pop(key) for _, p in parts])[order] for key in ("final_xy", "pocket", "t_out")}
-    # the parts' columns joined as arrays (categorical ones by their codes), in game order
-    cols: dict[str, object] = {}
-    for name, col in parts[0][1].items():
-        if isinstance(col.dtype, pd.CategoricalDtype):
-            codes = np.concatenate([p[name].cat.codes.to_numpy() for _, p in parts])[order]
-            cols[name] = pd.Categorical.from_codes(codes, dtype=col.dtype, validate=False)
-        else:
-            cols[name] = np.concatenate([p[name].to_numpy() for _, p in parts])[order]
-    out = pd.DataFrame(cols, copy=False)
+    out = pd.concat([p for _, p in parts], ignore_index=True).iloc[order].reset_index(drop=True)
     out.attrs.update(attrs)
     return out
 

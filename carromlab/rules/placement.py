@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
+from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
@@ -91,6 +92,11 @@ class Area:
         cx, cy = self.candidates
         keep = self.legal(cx, cy)
         return cx[keep], cy[keep]
+
+    @cached_property
+    def tree(self) -> cKDTree:
+        """A k-d tree of :attr:`allowed` (the distance to the nearest), built once per area."""
+        return cKDTree(np.column_stack(self.allowed), balanced_tree=False)  # sliding midpoint: quicker to build
 
     @cached_property
     def sweep(self) -> tuple[FloatArray, npt.NDArray[np.intp]]:
@@ -301,8 +307,8 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
     clear candidate lies within it (or it covers the area): the candidates within
     ``rho`` lie in one slice of :attr:`Area.sweep` (the slices of all centres are tested
     together, end to end), and only the discs that reach into the circle of ``rho`` are
-    tested. ``rho`` starts at a distance no spot can beat: to the area's box, and out of
-    the reach of every disc covering the centre."""
+    tested. ``rho`` starts at a distance no spot can beat: to the nearest candidate (the
+    area's k-d tree), and out of the reach of every disc covering the centre."""
     cx, cy = area.allowed
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
@@ -310,8 +316,8 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
     reach = discs[..., 2] + area.radius + discs[..., 3]
     inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
     start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
-    box = np.hypot(np.maximum(np.maximum(x0 - qx, qx - x1), 0.0), np.maximum(np.maximum(y0 - qy, qy - y1), 0.0))
-    rho = np.maximum(start, box) + 4 * GRID_STEP
+    nearest = area.tree.query(np.column_stack([qx, qy]))[0] * (1.0 - 1e-9)
+    rho = np.maximum(start, nearest) + 4 * GRID_STEP
     cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy)) * (1.0 + 1e-9) + GRID_STEP
     best, found = np.zeros(qx.size, dtype=np.intp), np.zeros(qx.size, dtype=bool)
     todo = np.arange(qx.size)
