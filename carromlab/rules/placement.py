@@ -332,6 +332,7 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
         near_discs = np.take_along_axis(discs[todo], pick[..., None], axis=1)
         near_discs[np.take_along_axis(gone, pick, axis=1), 0] = np.inf
         reach2 = (near_discs[..., 2] + area.radius + near_discs[..., 3]) ** 2
+        disc_x, disc_y = near_discs[..., 0].copy(), near_discs[..., 1].copy()
         near = np.full(todo.size, np.inf)
         load = np.cumsum(width) * n_near
         for c in np.array_split(np.arange(todo.size), np.searchsorted(load, np.arange(_BLOCK, load[-1], _BLOCK))):
@@ -342,11 +343,11 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
             owner = np.repeat(np.arange(c.size), width[c])
             first = np.cumsum(width[c]) - width[c]
             i = order[lo[c][owner] + np.arange(owner.size) - first[owner]]
-            t, d = todo[c][owner], near_discs[c][owner]
+            t, ix, iy = todo[c][owner], cx[i], cy[i]
             # squared distances: a candidate within round-off of a disc's reach may be taken
             # for blocked; the bisection tests with clear_of's own comparison
-            gap = (cx[i, None] - d[..., 0]) ** 2 + (cy[i, None] - d[..., 1]) ** 2 - reach2[c][owner]
-            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (cx[i] - qx[t]) ** 2 + (cy[i] - qy[t]) ** 2)
+            gap = (ix[:, None] - disc_x[c][owner]) ** 2 + (iy[:, None] - disc_y[c][owner]) ** 2 - reach2[c][owner]
+            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (ix - qx[t]) ** 2 + (iy - qy[t]) ** 2)
             near[c] = np.minimum.reduceat(d2, first)
             best[todo[c]] = np.minimum.reduceat(np.where(d2 == near[c][owner], i, cx.size), first)
         found[todo] = np.isfinite(near)
