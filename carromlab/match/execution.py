@@ -11,7 +11,7 @@ from .._validation import check_int
 from ..analysis.noise import DIMENSIONS, NoiseModel, executed_stroke
 from ..engine.scene import Shot
 from ..rules.state import GameState
-from .geometry import facing, legal_spots_many
+from .geometry import facings, legal_spots_many
 
 __all__ = ["Executed", "execute", "execute_many"]
 
@@ -125,7 +125,7 @@ def execute_many(
             drawn = spread.errors(np.array([seeds[k] for k in rows]), [shot_indices[k] for k in rows], 0)
             for q in DIMENSIONS:
                 e[q][rows] = drawn[q]
-    normal = np.array([facing(state, shot.x, shot.y) for state, shot in zip(states, intended)]).reshape(-1, 2)
+    normal = facings(states, [s.x for s in intended], [s.y for s in intended])
     x, y, angle, speed, spin = np.array([[s.x, s.y, s.angle, s.speed, s.spin] for s in intended]).reshape(-1, 5).T
     nx, ny = normal.T
     wanted_x = x + e["placement"] * ny + e["depth"] * nx

@@ -18,11 +18,12 @@ import pandas as pd
 
 from ..engine.batch import simulate_batch
 from ..engine.scene import Shot
-from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
+from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays, placement_regions
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
 from ..rules.state import GameState
 from .conservation import check_shots
 from .execution import Executed, execute_many
+from .geometry import remember_regions
 from .records import Played
 
 if TYPE_CHECKING:
@@ -36,8 +37,11 @@ _BOARD = WHERE.index("board")
 def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | None = None) -> list[Played]:
     """Play the next shot of every game at once.
 
-    The seats' policies choose (:meth:`Policy.choose_many`, one call per policy for all
-    the games it shoots in), each game's noise executes its shot
+    The shooters' placement regions are built for all the games at once on their arrays
+    (:func:`~carromlab.rules.arrays.placement_regions`, kept for the placement searches
+    of the step, :func:`~carromlab.match.geometry.remember_regions`); the seats' policies
+    choose (:meth:`Policy.choose_many`, one call per policy for all the games it shoots
+    in), each game's noise executes its shot
     (:func:`~carromlab.match.execution.execute`), one
     :func:`~carromlab.engine.batch.simulate_batch` call per group of games sharing the
     shot disc, the shooter's side and the physics plays the shots from each game's own
@@ -79,8 +83,9 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     if len({g.state.variant for g in games}) > 1:
         raise ValueError("The 'games' parameter must hold games of one variant.")
     try:
-        executed, names = _execute(games, given)
         before = stacked(games)
+        remember_regions([g.state for g in games], placement_regions(before))
+        executed, names = _execute(games, given)
         batch = _simulate(games, before, executed)
         outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
         rulings = adjudicate_arrays(before, outcomes)

@@ -25,7 +25,7 @@ from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams
 from ..rules.state import GameState
 from ..rules.engine_bridge import full_scene
-from .geometry import facing, legal_spots_many, placement_target
+from .geometry import facing, facings, legal_spots_many, placement_target, placement_targets
 from .value import ValueFunction, shot_values
 
 __all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy", "piece_arrays"]
@@ -153,9 +153,9 @@ class RandomPolicy(BatchPolicy):
         if not states:
             return []
         # each game's generator draws its placement, then its direction, then its speed
-        wanted = np.array([placement_target(s, rng.uniform()) for s, rng in zip(states, rngs)]).reshape(-1, 2)
-        sx, sy, _ = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
-        forward = np.array([facing(s, x, y) for s, x, y in zip(states, sx.tolist(), sy.tolist())])
+        wx, wy = placement_targets(states, [rng.uniform() for rng in rngs])
+        sx, sy, _ = legal_spots_many(states, wx, wy)
+        forward = facings(states, sx, sy)
         turn = np.array([rng.uniform(-self.spread, self.spread) for rng in rngs])
         speeds = [self.speed or SPEED_RANGES[s.variant] for s in states]
         speed = np.array([rng.uniform(lo, hi) for rng, (lo, hi) in zip(rngs, speeds)])

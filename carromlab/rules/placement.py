@@ -21,7 +21,7 @@ from ..equipment.board import Board, Segment
 from .spots import GRID_STEP, clear_of
 from .state import GameState
 
-__all__ = ["PlacementCheck", "Area", "Region", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
+__all__ = ["PlacementCheck", "Area", "Region", "Regions", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
 
 FloatArray = npt.NDArray[np.float64]
 #: A constraint: a reason shown when it fails, and a test on arrays of centres (m).
@@ -95,8 +95,18 @@ class Area:
 
     @cached_property
     def tree(self) -> cKDTree:
-        """A k-d tree of :attr:`allowed`, built once per area."""
+        """A k-d tree of :attr:`allowed` (the distance to the nearest), built once per area."""
         return cKDTree(np.column_stack(self.allowed), balanced_tree=False)  # sliding midpoint: quicker to build
+
+    @cached_property
+    def sweep(self) -> tuple[FloatArray, npt.NDArray[np.intp]]:
+        """The coordinate of :attr:`allowed` along the area's longer side (x or y), sorted,
+        and the order that sorts it: the candidates within a distance of a centre lie in
+        one slice of it. Built once per area."""
+        x0, x1, y0, y1 = self.box
+        key = self.allowed[0] if not x1 - x0 < y1 - y0 else self.allowed[1]
+        order = np.argsort(key, kind="stable")
+        return key[order], order
 
     @cached_property
     def box(self) -> tuple[float, float, float, float]:
@@ -171,18 +181,68 @@ def _clear(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray) -> np
     return np.asarray((d >= discs[..., 2] + radius + discs[..., 3]).all(axis=-1))
 
 
-def _packed(regions: Sequence[Region]) -> FloatArray:
-    """The regions' blocking discs stacked, shape (R, K, 4); padding rows lie at infinity."""
-    rows = [r.discs() for r in regions]
-    out = np.zeros((len(rows), max((len(d) for d in rows), default=0), 4))
-    out[..., 0] = np.inf
-    for k, d in enumerate(rows):
-        out[k, : len(d)] = d
-    return out
+@dataclass(frozen=True, eq=False)
+class Regions:
+    """The legal regions of many shooters (any games, any seats) as arrays: region ``k``
+    is the area ``areas[area[k]]`` and the discs ``discs[k]``.
+
+    Build one from :class:`Region` objects with :meth:`of`, or for many games at once
+    from their arrays (:func:`carromlab.rules.arrays.placement_regions`).
+
+    Parameters
+    ----------
+    areas : tuple of Area
+        The distinct areas.
+    area : numpy.ndarray of intp, shape (R,)
+        Area of each region (index into ``areas``).
+    discs : numpy.ndarray, shape (R, K, 4)
+        The discs each region's striker must keep clear of: rows ``x``, ``y``,
+        ``radius``, ``margin`` (m, as in :meth:`Region.discs`); unused rows lie at
+        ``x = inf`` (and ``y``, ``radius``, ``margin`` 0).
+    """
+
+    areas: tuple[Area, ...]
+    area: npt.NDArray[np.intp]
+    discs: FloatArray
+
+    @classmethod
+    def of(cls, regions: Sequence[Region]) -> Regions:
+        """The regions as arrays, in order."""
+        rows = [r.discs() for r in regions]
+        discs = np.zeros((len(rows), max((len(d) for d in rows), default=0), 4))
+        discs[..., 0] = np.inf
+        for k, d in enumerate(rows):
+            discs[k, : len(d)] = d
+        index: dict[int, int] = {}
+        area = np.array([index.setdefault(id(r.area), len(index)) for r in regions], dtype=np.intp)
+        areas = {id(r.area): r.area for r in regions}
+        return cls(tuple(areas.values()), area, discs)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Regions]) -> Regions:
+        """The regions of several parts, one after another."""
+        index: dict[int, int] = {}
+        areas = {id(a): a for p in parts for a in p.areas}
+        for key in areas:
+            index.setdefault(key, len(index))
+        area = np.concatenate([np.array([index[id(a)] for a in p.areas], dtype=np.intp)[p.area] for p in parts])
+        width = max(p.discs.shape[1] for p in parts)
+        discs = np.zeros((len(area), width, 4))
+        discs[..., 0] = np.inf
+        start = 0
+        for p in parts:
+            discs[start : start + len(p.area), : p.discs.shape[1]] = p.discs
+            start += len(p.area)
+        return cls(tuple(areas.values()), area, discs)
+
+    def take(self, rows: npt.ArrayLike) -> Regions:
+        """The regions of ``rows``, in that order."""
+        rows = np.asarray(rows, dtype=np.intp)
+        return Regions(self.areas, self.area[rows], self.discs[rows])
 
 
 def nearest_spots(
-    regions: Sequence[Region], which: npt.ArrayLike, x: npt.ArrayLike, y: npt.ArrayLike, *, search: bool = True
+    regions: Regions | Sequence[Region], which: npt.ArrayLike, x: npt.ArrayLike, y: npt.ArrayLike, *, search: bool = True
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """The nearest legal spots of many centres, each in its own region (any games, any
     shooters), on arrays.
@@ -192,13 +252,13 @@ def nearest_spots(
     that meets the area's constraints and clears the region's discs is refined by 40
     bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
     is shared: the candidates' constraints on the marks are evaluated once per area
-    (cached), the discs once per region (only those near the area), and the nearest clear
-    candidate is found among each centre's nearest candidates in the area's k-d tree
-    (built once per area).
+    (cached), and the nearest clear candidate of every centre of an area is searched at
+    once, within a radius that doubles until it holds one (the candidates sorted once
+    per area, :attr:`Area.sweep`, and only the discs near the centre tested).
 
     Parameters
     ----------
-    regions : sequence of Region
+    regions : Regions or sequence of Region
         The regions.
     which : array_like of int, shape (Q,)
         Region of each query.
@@ -217,11 +277,11 @@ def nearest_spots(
     """
     which = np.asarray(which, dtype=np.intp)
     sx, sy = np.array(x, dtype=float).ravel(), np.array(y, dtype=float).ravel()
-    discs = _packed(regions)[which]
-    areas: dict[int, list[int]] = {}
-    for k, r in enumerate(regions):
-        areas.setdefault(id(r.area), []).append(k)
-    groups = [(regions[ks[0]].area, np.flatnonzero(np.isin(which, ks))) for ks in areas.values()]
+    if not isinstance(regions, Regions):
+        regions = Regions.of(regions)
+    discs = regions.discs[which]
+    of_query = regions.area[which]
+    groups = [(area, q) for a, area in enumerate(regions.areas) if (q := np.flatnonzero(of_query == a)).size]
     ok = np.zeros(sx.shape, dtype=bool)
     for area, q in groups:
         ok[q] = area.legal(sx[q], sy[q]) & _clear(sx[q], sy[q], area.radius, discs[q])
@@ -230,7 +290,7 @@ def nearest_spots(
     for area, q in groups:
         q = q[~ok[q]]
         if q.size:
-            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q], which[q])
+            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q])
     return sx, sy, ok
 
 
@@ -239,37 +299,71 @@ _BLOCK = 2**20
 
 
 def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """Index into ``area.allowed`` of the candidate nearest each centre among those
-    clearing ``discs`` (rows x, y, radius, margin; m), ties to the lowest index, and
-    whether any does. The area's k-d tree gives each centre its ``k`` nearest candidates,
-    ``k`` growing until a clear one is nearer than the ``k``-th (or ``k`` is all)."""
+    """Index into ``area.allowed`` of the candidate nearest each centre ``(qx[q], qy[q])``
+    among those clearing its discs ``discs[q]`` (rows x, y, radius, margin; m; padding
+    rows at infinity), ties to the lowest index, and whether any does.
+
+    All centres at once, within a search radius ``rho`` that doubles until the nearest
+    clear candidate lies within it (or it covers the area): the candidates within
+    ``rho`` lie in one slice of :attr:`Area.sweep` (the slices of all centres are tested
+    together, end to end), and only the discs that reach into the circle of ``rho`` are
+    tested. ``rho`` starts at a distance no spot can beat: to the nearest candidate (the
+    area's k-d tree), and out of the reach of every disc covering the centre."""
     cx, cy = area.allowed
-    reach2 = (discs[:, 2] + area.radius + discs[:, 3]) ** 2
+    key, order = area.sweep
+    x0, x1, y0, y1 = area.box
+    qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
+    reach = discs[..., 2] + area.radius + discs[..., 3]
+    inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
+    start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
+    nearest = area.tree.query(np.column_stack([qx, qy]))[0] * (1.0 - 1e-9)
+    rho = np.maximum(start, nearest) + 4 * GRID_STEP
+    cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy)) * (1.0 + 1e-9) + GRID_STEP
     best, found = np.zeros(qx.size, dtype=np.intp), np.zeros(qx.size, dtype=bool)
-    todo, k = np.arange(qx.size), 8
+    todo = np.arange(qx.size)
     while todo.size:
-        k = min(k, cx.size)
-        rows = max(1, _BLOCK // (k * max(len(discs), 1)))
-        unsure = []
-        for t in np.array_split(todo, range(rows, todo.size, rows)):
-            dist, idx = area.tree.query(np.column_stack([qx[t], qy[t]]), k=k)
-            dist, idx = np.reshape(dist, (t.size, k)), np.reshape(idx, (t.size, k)).astype(np.intp)
+        rho[todo] = np.minimum(rho[todo], cover[todo])
+        lo = np.searchsorted(key, qkey[todo] - rho[todo], side="left")
+        width = np.searchsorted(key, qkey[todo] + rho[todo], side="right") - lo
+        # a disc farther than its reach beyond rho blocks no candidate within rho
+        gone = np.hypot(discs[todo, :, 0] - qx[todo, None], discs[todo, :, 1] - qy[todo, None]) >= rho[todo, None] + reach[todo] + 1e-6
+        n_near = max(int((~gone).sum(axis=1).max()), 1)
+        pick = np.argsort(gone, axis=1, kind="stable")[:, :n_near]
+        near_discs = np.take_along_axis(discs[todo], pick[..., None], axis=1)
+        near_discs[np.take_along_axis(gone, pick, axis=1), 0] = np.inf
+        reach2 = (near_discs[..., 2] + area.radius + near_discs[..., 3]) ** 2
+        disc_x, disc_y = near_discs[..., 0].copy(), near_discs[..., 1].copy()
+        near = np.full(todo.size, np.inf)
+        load = np.cumsum(width) * n_near
+        for c in np.array_split(np.arange(todo.size), np.searchsorted(load, np.arange(_BLOCK, load[-1], _BLOCK))):
+            c = c[width[c] > 0]
+            if not c.size:
+                continue
+            # the slices of the centres of c, end to end: candidate i of centre owner
+            owner = np.repeat(np.arange(c.size), width[c])
+            first = np.cumsum(width[c]) - width[c]
+            i = order[lo[c][owner] + np.arange(owner.size) - first[owner]]
+            t, ix, iy = todo[c][owner], cx[i], cy[i]
             # squared distances: a candidate within round-off of a disc's reach may be taken
             # for blocked; the bisection tests with clear_of's own comparison
-            gap = (cx[idx, None] - discs[:, 0]) ** 2 + (cy[idx, None] - discs[:, 1]) ** 2 - reach2
-            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (cx[idx] - qx[t, None]) ** 2 + (cy[idx] - qy[t, None]) ** 2)
-            near = d2.min(axis=1)
-            best[t] = np.where(d2 == near[:, None], idx, cx.size).min(axis=1)
-            found[t] = np.isfinite(near)
-            # a candidate beyond the k-th might be as near as the nearest clear one
-            unsure.append(t[(k < cx.size) & ~(near < dist[:, -1] ** 2 * (1.0 - 1e-9))])
-        todo, k = np.concatenate(unsure), 8 * k
+            gap = (ix[:, None] - disc_x[c][owner]) ** 2 + (iy[:, None] - disc_y[c][owner]) ** 2 - reach2[c][owner]
+            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (ix - qx[t]) ** 2 + (iy - qy[t]) ** 2)
+            near[c] = np.minimum.reduceat(d2, first)
+            best[todo[c]] = np.minimum.reduceat(np.where(d2 == near[c][owner], i, cx.size), first)
+        found[todo] = np.isfinite(near)
+        # a candidate beyond rho might be as near as the nearest clear one
+        todo = todo[~(near < rho[todo] ** 2 * (1.0 - 1e-9)) & (rho[todo] < cover[todo])]
+        rho[todo] *= 2.0
     return best, found
 
 
-def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
-    """The nearest legal spots of illegal centres of one area, ``which`` naming each
-    centre's region (whose discs are ``discs[k]``) (see :func:`nearest_spots`)."""
+#: Bisection steps of :func:`_search` taken at once.
+_STEPS = 5
+
+
+def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The nearest legal spots of illegal centres of one area, centre ``q`` keeping clear
+    of its region's discs ``discs[q]`` (see :func:`nearest_spots`)."""
     cx, cy = area.allowed
     if not cx.size:
         return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)
@@ -281,18 +375,24 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray, which
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    best = np.zeros(qx.size, dtype=np.intp)
-    found = np.zeros(qx.size, dtype=bool)
-    for w in np.unique(which):  # the centres of one region share its discs
-        q = np.flatnonzero(which == w)
-        best[q], found[q] = _nearest_clear(area, qx[q], qy[q], close[q[0]][np.isfinite(close[q[0], :, 0])])
+    best, found = _nearest_clear(area, qx, qy, close)
     bx, by = cx[best], cy[best]
     lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        px, py = bx + mid * (qx - bx), by + mid * (qy - by)
-        good = area.legal(px, py) & _clear(px, py, r, close)
-        lo, hi = np.where(good, mid, lo), np.where(good, hi, mid)
+    # 40 bisection steps, 5 at a time: every midpoint the next 5 steps may test is tested
+    # at once, then each centre's path through them is followed (the fractions are
+    # dyadic, so exactly those of one step at a time)
+    frac, rows = np.arange(1, 2**_STEPS) / 2**_STEPS, np.arange(qx.size)
+    for _ in range(40 // _STEPS):
+        mid = lo[:, None] + (hi - lo)[:, None] * frac
+        px, py = bx[:, None] + mid * (qx - bx)[:, None], by[:, None] + mid * (qy - by)[:, None]
+        good = (area.legal(px.ravel(), py.ravel()) & _clear(px.ravel(), py.ravel(), r, np.repeat(close, frac.size, axis=0)))
+        good = good.reshape(mid.shape)
+        j_lo, j_hi = np.zeros(qx.size, dtype=np.intp), np.full(qx.size, 2**_STEPS)
+        for _ in range(_STEPS):
+            j = (j_lo + j_hi) // 2
+            ok = good[rows, j - 1]
+            j_lo, j_hi = np.where(ok, j, j_lo), np.where(ok, j_hi, j)
+        lo, hi = lo + (hi - lo) * (j_lo / 2**_STEPS), lo + (hi - lo) * (j_hi / 2**_STEPS)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy

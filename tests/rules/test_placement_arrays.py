@@ -8,16 +8,42 @@ from carromlab.match import Game, RandomPolicy, game_seed, new_state
 from carromlab.match.lockstep import step
 from carromlab.match.scene import shot_radius
 from carromlab.rules import placement_region, snap_placements
+from carromlab.match.geometry import placement_target
+from carromlab.rules.arrays import GameArrays, placement_regions
 from carromlab.rules.placement import nearest_spots
 
 from ..conftest import SEED
 
 
-def _states(variant, n=12, shots=6):
-    games = [Game(new_state(variant), RandomPolicy(), seed=game_seed(SEED, g), game=g, record=False) for g in range(n)]
+def _states(variant, n=12, shots=6, players=2):
+    games = [Game(new_state(variant, players), RandomPolicy(), seed=game_seed(SEED, g), game=g, record=False) for g in range(n)]
     for _ in range(shots):
         step([g for g in games if g.end is None])
     return [g.state for g in games]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("online", 2), ("hikone", 2), ("hikone", 4), ("crokinole", 4)])
+def test_regions_on_arrays_are_each_games_region(variant, players):
+    # every state of a few games, shot by shot: first shots (Hikone's tee spot), pieces
+    # near the marks, pieces inside the own area (Hikone doubles)
+    games = [Game(new_state(variant, players), RandomPolicy(), seed=game_seed(SEED, g), game=g, record=False) for g in range(8)]
+    states = []
+    for _ in range(10):
+        states += [g.state for g in games if g.end is None]
+        step([g for g in games if g.end is None])
+    fast = placement_regions(GameArrays.from_states(states))
+    for k, s in enumerate(states):
+        one = placement_region(s, shot_radius(s))
+        assert fast.areas[fast.area[k]] is one.area
+        rows = fast.discs[k][np.isfinite(fast.discs[k][:, 0])]
+        assert np.array_equal(np.unique(rows, axis=0), np.unique(one.discs(), axis=0))
+    rng = np.random.default_rng(SEED)
+    k = rng.integers(len(states), size=200)
+    x = np.array([placement_target(states[i], rng.uniform())[0] for i in k]) + rng.normal(0, 0.01, k.size)
+    y = np.array([placement_target(states[i], 0.5)[1] for i in k]) + rng.normal(0, 0.01, k.size)
+    a = nearest_spots(fast, k, x, y)
+    b = nearest_spots([placement_region(s, shot_radius(s)) for s in states], k, x, y)
+    assert all(np.array_equal(p, q, equal_nan=True) for p, q in zip(a, b))
 
 
 @pytest.mark.parametrize("variant", ["icf", "online", "hikone", "crokinole"])

@@ -29,8 +29,9 @@ from .games import QUEEN, WHERE, GameArrays
 from .hikone import adjudicate_hikone
 from .ledger import RulingArrays
 from .outcomes import FATES, OutcomeArrays, shot_pieces
+from .placement import placement_regions, shot_radii
 
-__all__ = ["FATES", "QUEEN", "WHERE", "GameArrays", "OutcomeArrays", "RulingArrays", "adjudicate_arrays", "shot_pieces"]
+__all__ = ["FATES", "QUEEN", "WHERE", "GameArrays", "OutcomeArrays", "RulingArrays", "adjudicate_arrays", "placement_regions", "shot_pieces", "shot_radii"]
 
 _ADJUDICATORS: dict[str, Callable[..., RulingArrays]] = {
     "icf": adjudicate_carrom, "online": adjudicate_carrom, "hikone": adjudicate_hikone, "crokinole": adjudicate_crokinole,

@@ -290,8 +290,6 @@ class GameArrays:
             same &= ((self.xy == like.xy) | (np.isnan(self.xy) & np.isnan(like.xy))).all(axis=-1)
         # the arrays hold valid states (the rules and the conservation check make them), so
         # the objects are filled in without the constructors' checks
-        xs, ys = self.xy[..., 0].tolist(), self.xy[..., 1].tolist()
-        where, by = self.where.tolist(), self.by.tolist()
         shared = {"variant": self.variant, "options": self.options, "board": self.board, "radii": self.radii,
                   "seat_sides": self.seat_sides, "striker_id": self.striker_id, "masses": self.masses}  # fmt: skip
         per_game = zip(
@@ -301,17 +299,18 @@ class GameArrays:
             self.game_scores.tolist(), self.time_called.tolist(), self.game_over.tolist(), self.winner.tolist(),
         )  # fmt: skip
         index = {j: j for j in range(len(kinds))}
+        # each game's pieces: those kept from ``pieces``, the others built (only they)
+        made = [list(pieces[g]) if pieces is not None else [None] * len(kinds) for g in range(len(self))]  # type: ignore[index]
+        rows, cols = np.nonzero(~same)
+        changed = zip(rows.tolist(), cols.tolist(), self.xy[rows, cols, 0].tolist(), self.xy[rows, cols, 1].tolist(),
+                      self.where[rows, cols].tolist(), self.by[rows, cols].tolist())  # fmt: skip
+        for g, j, x, y, w, b in changed:
+            made[g][j] = _filled(Piece, id=j, kind=kinds[j], where=WHERE[w], x=None if x != x else x,
+                                 y=None if x != x else y, by=None if b < 0 else b)  # fmt: skip
         out = []
         for g, (colours, shooter, in_turn, shots, attempts, seat_shots, queen, qteam, dues, number, first, history,
                 scores, called, over, winner) in enumerate(per_game):  # fmt: skip
-            x, y, w, b = xs[g], ys[g], where[g], by[g]
-            kept = same[g].tolist()
-            pieces_g = tuple(pieces[g]) if pieces is not None and all(kept) else tuple(  # type: ignore[index]
-                pieces[g][j] if kept[j] else  # type: ignore[index]
-                _filled(Piece, id=j, kind=kinds[j], where=WHERE[w[j]], x=None if x[j] != x[j] else x[j],
-                        y=None if x[j] != x[j] else y[j], by=None if b[j] < 0 else b[j])
-                for j in range(len(kinds))
-            )  # fmt: skip
+            pieces_g = tuple(made[g])
             out.append(_filled(
                 GameState, **shared, colours=tuple(self.palette[c] for c in colours), pieces=pieces_g, shooter=shooter,
                 shot_in_turn=in_turn, board_shots=shots, break_attempts=attempts, seat_shots=tuple(seat_shots),
