@@ -305,48 +305,44 @@ cdef void dp_step(const LawParams* lp, double R, const double* y0, const double*
     (ok, lt1: ``ode``), so that one AGM per step suffices away from eps = 1."""
     cdef double k[7][NY]
     cdef double z[NY]
-    cdef double ks[7]      # stage speeds (the distance is their integral)
-    cdef int c
-    # the stages written out (constant trip counts: unrolled by the compiler)
+    cdef double ks[7]
+    cdef double acc
+    cdef int st, q, c
     for c in range(NY):
         k[0][c] = d0[c]
-        z[c] = y0[c] + h * (DPA[1][0] * k[0][c])
     ks[0] = y0[0]
-    ks[1] = z[0]
-    ode(lp, R, z, 0, &lt1, &ok, k[1])
-    for c in range(NY):
-        z[c] = y0[c] + h * (DPA[2][0] * k[0][c] + DPA[2][1] * k[1][c])
-    ks[2] = z[0]
-    ode(lp, R, z, 0, &lt1, &ok, k[2])
-    for c in range(NY):
-        z[c] = y0[c] + h * (DPA[3][0] * k[0][c] + DPA[3][1] * k[1][c] + DPA[3][2] * k[2][c])
-    ks[3] = z[0]
-    ode(lp, R, z, 0, &lt1, &ok, k[3])
-    for c in range(NY):
-        z[c] = y0[c] + h * (DPA[4][0] * k[0][c] + DPA[4][1] * k[1][c] + DPA[4][2] * k[2][c]
-                            + DPA[4][3] * k[3][c])
-    ks[4] = z[0]
-    ode(lp, R, z, 0, &lt1, &ok, k[4])
-    for c in range(NY):
-        z[c] = y0[c] + h * (DPA[5][0] * k[0][c] + DPA[5][1] * k[1][c] + DPA[5][2] * k[2][c]
-                            + DPA[5][3] * k[3][c] + DPA[5][4] * k[4][c])
-    ks[5] = z[0]
-    ode(lp, R, z, 0, &lt1, &ok, k[5])
+    for st in range(1, 6):
+        for c in range(NY):
+            acc = 0.0
+            for q in range(st):
+                acc = acc + DPA[st][q] * k[q][c]
+            z[c] = y0[c] + h * acc
+        ks[st] = z[0]
+        ode(lp, R, z, 0, &lt1, &ok, k[st])
+    acc = 0.0
+    for q in range(6):
+        acc = acc + DPB[q] * ks[q]
+    out[0] = h * acc
     for c in range(2):
-        y1[c] = y0[c] + h * (DPB[0] * k[0][c] + DPB[2] * k[2][c] + DPB[3] * k[3][c]
-                             + DPB[4] * k[4][c] + DPB[5] * k[5][c])
+        acc = 0.0
+        for q in range(6):
+            acc = acc + DPB[q] * k[q][c]
+        y1[c] = y0[c] + h * acc
     for c in range(2, NY):
         y1[c] = y0[c]
+    ks[6] = y1[0]
     ode(lp, R, y1, 1, lt1_1, ok_1, k[6])
     for c in range(NY):
         d1[c] = k[6][c]
-    ks[6] = y1[0]
-    out[0] = h * (DPB[0] * ks[0] + DPB[2] * ks[2] + DPB[3] * ks[3] + DPB[4] * ks[4] + DPB[5] * ks[5])
-    out[1] = h * (DPE[0] * ks[0] + DPE[2] * ks[2] + DPE[3] * ks[3] + DPE[4] * ks[4] + DPE[5] * ks[5]
-                  + DPE[6] * ks[6])
+    acc = 0.0
+    for q in range(7):
+        acc = acc + DPE[q] * ks[q]
+    out[1] = h * acc
     for c in range(2):
-        out[2 + c] = h * (DPE[0] * k[0][c] + DPE[2] * k[2][c] + DPE[3] * k[3][c]
-                          + DPE[4] * k[4][c] + DPE[5] * k[5][c] + DPE[6] * k[6][c])
+        acc = 0.0
+        for q in range(7):
+            acc = acc + DPE[q] * k[q][c]
+        out[2 + c] = h * acc
 
 
 cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
