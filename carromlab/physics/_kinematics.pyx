@@ -44,7 +44,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   trajectory.
 """
 
-from libc.math cimport sqrt, fabs, exp, log, log1p, pow, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, log, log1p, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
@@ -59,7 +59,7 @@ DEF TAIL_S = 3e-10       # m, drag v^4 / deceleration^2 below which a segment en
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF BAND = 0.05          # |eps - 1| within which every stage takes F, T from the AGM
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
-DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
+DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/4), within [0.2, 5]
 DEF H_FIRST = 0.03       # first step / time to stop at the initial deceleration
 
 
@@ -477,7 +477,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             if fabs(e0) < BAND or fabs(e1) < BAND or e0 * e1 <= 0.0:
                 err *= CROSS_TIGHT
         if err > 1.0 or y1[0] <= 0.0:
-            h *= max(0.2, SAFETY * pow(err, -0.2)) if y1[0] > 0.0 else 0.5
+            h *= max(0.2, SAFETY / sqrt(sqrt(err))) if y1[0] > 0.0 else 0.5
             continue
         t += h
         s += out[0]
@@ -495,7 +495,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             tb.open = 0
             tail_start(lp, R, y[0], y[1], tb)
             return 0
-        fac = SAFETY * pow(err, -0.2) if err > 1e-10 else 5.0
+        fac = SAFETY / sqrt(sqrt(err)) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
     tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
