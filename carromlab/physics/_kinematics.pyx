@@ -39,8 +39,9 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
   ``seg_extend``), with the elliptic integrals carried along the motion so that one AGM
   per step suffices (``agm_KDG``, ``ode``). With constant mu the integration ends once
-  drag v^2 < 1e-6 of the deceleration; the rest (under 0.1 mm here) is the closed form or
-  the universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
+  drag v^4 / deceleration^2 < 3e-10 m (the order of the distance the drag would still
+  take off); the rest (about 0.1 mm here) is the closed form or the universal slide-spin
+  trajectory.
 """
 
 from libc.math cimport sqrt, fabs, exp, log, log1p, M_PI, INFINITY
@@ -51,13 +52,15 @@ from libc.string cimport memcpy
 DEF RTOL = 1e-9          # per step: error of the position (see extend) / distance slid
 DEF ATOL_S = 1e-13       # m
 DEF RTOL_W = 3e-8        # per step: spin error / spin
-DEF ATOL_W = 1e-10       # rad/s
+DEF ATOL_W = 1e-8        # rad/s
 DEF CROSS_TIGHT = 30.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
 DEF MAX_STEPS = 100000
-DEF TAIL_REL = 1e-6      # drag v^2 / deceleration below which a segment ends in closed form
+DEF TAIL_S = 3e-10       # m, drag v^4 / deceleration^2 below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF BAND = 0.05          # |eps - 1| within which every stage takes F, T from the AGM
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
+DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/4), within [0.2, 5]
+DEF H_FIRST = 0.03       # first step / time to stop at the initial deceleration
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -410,7 +413,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* t
         return 0
     for c in range(2, NY):
         tb.dy[c] = d[c]
-    tb.h = 0.05 * v0 / (-d[0])
+    tb.h = H_FIRST * v0 / (-d[0])
     tb.open = 1
     return extend(lp, R, tb)
 
@@ -474,7 +477,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             if fabs(e0) < BAND or fabs(e1) < BAND or e0 * e1 <= 0.0:
                 err *= CROSS_TIGHT
         if err > 1.0 or y1[0] <= 0.0:
-            h *= max(0.2, 0.9 / sqrt(sqrt(err))) if y1[0] > 0.0 else 0.5
+            h *= max(0.2, SAFETY / sqrt(sqrt(err))) if y1[0] > 0.0 else 0.5
             continue
         t += h
         s += out[0]
@@ -488,11 +491,11 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         done += 1
         if push(tb, t, s, y[0], y[1], d[0], d[1], spin_accel(lp, R, y, d, lt1, ok)) < 0:
             return -1
-        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] <= -TAIL_REL * d[0]:
+        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] * y[0] * y[0] <= TAIL_S * d[0] * d[0]:
             tb.open = 0
             tail_start(lp, R, y[0], y[1], tb)
             return 0
-        fac = 0.9 / sqrt(sqrt(err)) if err > 1e-10 else 5.0
+        fac = SAFETY / sqrt(sqrt(err)) if err > 1e-10 else 5.0
         h *= min(5.0, max(0.2, fac))
     tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
@@ -523,7 +526,8 @@ cdef int closed_start(const LawParams* lp, double R, double v, double w, int* si
 
 cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* tb) noexcept nogil:
     """End the table at speed v, spin w with the closed-form or universal slide-spin
-    tail: drag changes the deceleration there by at most TAIL_REL."""
+    tail, once the drag's effect on the distance to go, about drag v^4 / deceleration^2,
+    is below TAIL_S."""
     tb.tail = closed_start(lp, R, v, w, &tb.side, &tb.x0, &tb.rho, &tb.s_tail)
     tb.w_stop = w if tb.tail == SEG_COULOMB and not lp.slide_spin else 0.0
     tb.t_stop = tb.t[tb.n - 1] + tb.rho
