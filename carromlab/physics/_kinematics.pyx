@@ -1102,6 +1102,56 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
     sg.a_hi = hi * (1.0 + DECEL_MARGIN)
 
 
+cdef inline double ss_node_F(int side, int k) noexcept nogil:
+    """F at node k of one side: a + da/dx there (a' = F - a)."""
+    cdef const double* tb = ss_tab[side] + SS_W * k
+    return tb[1] + tb[4] * ss_idx[k & (SS_N - 1)]
+
+
+cdef inline double ss_F_end(int side, double r, int up) noexcept nogil:
+    """A value of F at a node beyond r along the universal trajectory of one side (towards
+    larger r if up, else smaller; F is monotone along it): F* below the first node, 1 (or
+    -1: none) beyond the last."""
+    cdef int64_t b
+    cdef int k
+    if not (r > 1.0):
+        return ss_node_F(side, 0) if up else ss_F
+    if r >= ss_rlast[side]:
+        if not up:
+            return ss_node_F(side, ss_n[side] - 1)
+        return 1.0 if side == 0 else -1.0
+    memcpy(&b, &r, sizeof(double))
+    k = <int> ((b - SS_ONE_BITS) >> SS_FRAC)
+    return ss_node_F(side, k + 1 if up else k)
+
+
+cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double tau_a, double tau_b,
+                          double* lo, double* hi) noexcept nogil:
+    """Bounds lo <= hi (m/s^2) of the deceleration from tau_a to tau_b (s, tau_a <= tau_b)
+    into a segment: those of the whole segment (seg_bounds), narrowed on the universal
+    slide-spin tables, where F moves monotonically along the trajectory and so lies between
+    its values at the nodes enclosing the two ends (exact to the tables' error)."""
+    cdef double ra, rb, fa, fb
+    lo[0] = sg.a_lo
+    hi[0] = sg.a_hi
+    if sg.mode != SEG_SLIDE_SPIN:
+        return
+    ra = sg.rs * (sg.t_stop - tau_a)
+    rb = sg.rs * (sg.t_stop - tau_b)
+    fa = ss_F_end(sg.side, ra, 1)
+    fb = ss_F_end(sg.side, rb, 0)
+    if fa < 0.0:
+        return
+    if fb > fa:
+        fa, fb = fb, fa
+    fa *= lp.g * lp.mu * (1.0 + DECEL_MARGIN)
+    fb *= lp.g * lp.mu * (1.0 - DECEL_MARGIN)
+    if fb > lo[0]:
+        lo[0] = fb
+    if fa < hi[0]:
+        hi[0] = fa
+
+
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
     """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
     of memory."""
