@@ -45,7 +45,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   the universal slide-spin trajectory, whose neglect of drag costs below 1e-10 m.
 """
 
-from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, log, log1p, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
@@ -886,7 +886,7 @@ cdef int ss_index(int side) noexcept nogil:
     return 0
 
 
-cdef void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q of the universal trajectory of one side at the remaining time r (in units
     of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
     cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series."""
@@ -969,7 +969,7 @@ cdef double ss_r_of(int side, double e) noexcept nogil:
     """The remaining time r of the universal trajectory of one side where eps = e."""
     cdef const double* tb = ss_tab[side]
     cdef int n = ss_n[side], lo, hi, mid, c
-    cdef double d = e - ss_eps, r
+    cdef double d = e - ss_eps, r, f
     if side == 1:
         d = -d
     if d <= 0.0:
@@ -993,7 +993,12 @@ cdef double ss_r_of(int side, double e) noexcept nogil:
             hi = mid
     r = ss_node_r(lo)
     tb += SS_W * lo
-    return r + r * expm1(ss_dx[lo % SS_N] * invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e))
+    d = ss_dx[lo & (SS_N - 1)] * invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+    # r e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
+    f = 1.0 + d / 7.0
+    for c in range(6, 1, -1):
+        f = 1.0 + d / c * f
+    return r + r * d * f
 
 
 if ss_build() < 0:
