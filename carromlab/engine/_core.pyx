@@ -26,8 +26,8 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
 from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
-                                            seg_extend, seg_free, seg_init, seg_start,
-                                            seg_time_at)
+                                            seg_decel_range, seg_extend, seg_free, seg_init,
+                                            seg_start, seg_time_at)
 from carromlab.physics._kinematics import compiled_law
 
 cnp.import_array()
@@ -56,6 +56,8 @@ DEF V_EPS = 1e-9
 # Least margin of a conservative-advancement step below the current distance (m), for a
 # pair already at the floor sigma - TOUCH / 2 (advance_contact): far below TOUCH.
 DEF FLOOR_SLACK = 1e-13
+# A conservative-advancement step may end this far (m) short of its bound's root.
+DEF STEP_SHORT = 1e-12
 # Thickening of the swept capsules of the neighbour grid beyond the disc radius (m): far
 # above TOUCH and rounding, far below a cell.
 DEF GRID_MARGIN = 1e-6
@@ -415,9 +417,10 @@ cdef inline double dpoly(double* c, double t) noexcept nogil:
     return ((4.0 * c[4] * t + 3.0 * c[3]) * t + 2.0 * c[2]) * t + c[1]
 
 
-cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo) noexcept nogil:
+cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo, double ftol) noexcept nogil:
     """Root of the quartic (deriv=0) or of its derivative (deriv=1) in [lo, hi], given a
-    sign change; Newton steps kept inside the shrinking bracket, else bisection."""
+    sign change; Newton steps kept inside the shrinking bracket, else bisection. With
+    ftol > 0 (deriv=0, f > 0 at lo), the first point found with 0 < f <= ftol is returned."""
     cdef double x = 0.5 * (lo + hi)
     cdef double fx, dfx, xn
     cdef int it
@@ -428,7 +431,7 @@ cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo)
         else:
             fx = dpoly(c, x)
             dfx = (12.0 * c[4] * x + 6.0 * c[3]) * x + 2.0 * c[2]
-        if fx == 0.0:
+        if fx == 0.0 or (fx > 0.0 and fx <= ftol):
             return x
         if (fx < 0.0) == (flo < 0.0):
             lo = x
@@ -508,7 +511,7 @@ cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
         flo = dpoly(c, lo)
         fhi = dpoly(c, hi)
         if (flo < 0.0 and fhi > 0.0) or (flo > 0.0 and fhi < 0.0):
-            crit[ncrit] = bracket_root(c, 1, lo, hi, flo)
+            crit[ncrit] = bracket_root(c, 1, lo, hi, flo, 0.0)
             ncrit += 1
     crit[ncrit] = T
     ncrit += 1
@@ -553,14 +556,15 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
                 return 0.0
             continue
         if fb <= 0.0:
-            return bracket_root(c, 0, lo, hi, fa)
+            return bracket_root(c, 0, lo, hi, fa, 0.0)
     return INFINITY
 
 
-cdef double first_entry_quartic(double* c, double T) noexcept nogil:
+cdef double first_entry_quartic(double* c, double T, double ftol) noexcept nogil:
     """First time in [0, T] at which the quartic f, positive at 0, reaches 0 (INF if it
     stays positive). The root is bracketed on a monotone piece and returned from the
-    positive side, so f > 0 before the returned time."""
+    positive side, so f > 0 before the returned time; any time there with f <= ftol will
+    do (the first found)."""
     cdef double crit[8]
     cdef int ncrit, k
     if stays_above(c, T, 0.0):
@@ -568,7 +572,7 @@ cdef double first_entry_quartic(double* c, double T) noexcept nogil:
     ncrit = monotone_pieces(c, T, crit)
     for k in range(ncrit - 1):
         if crit[k + 1] > crit[k] and poly(c, crit[k + 1]) <= 0.0:
-            return bracket_root(c, 0, crit[k], crit[k + 1], poly(c, crit[k]))
+            return bracket_root(c, 0, crit[k], crit[k + 1], poly(c, crit[k]), ftol)
     return INFINITY
 
 
@@ -625,14 +629,19 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     |D_q| - E t^2 - sigma. Conservative advancement on the exact positions: each step goes
     to the first root of this lower bound reduced by TOUCH / 2, a quartic solved exactly
     (``first_entry_quartic``): no contact is missed and an overlap can never exceed
-    TOUCH / 2. The error of the bound is E t^2 from the last exact state, so near a
+    TOUCH / 2 (a step may end up to STEP_SHORT before that root: the root is not polished
+    further). The error of the bound is E t^2 from the last exact state, so near a
     transversal contact the steps converge quadratically, and a pair whose lower bound
-    never closes within T is rejected after one step. The contact time found is then
-    polished by a Newton step on the exact gap (velocities from the segments)."""
+    never closes within T is rejected after one step. A pair not rejected at once goes on
+    with the bounds over the rest of the window only (``seg_decel_range``: the deceleration
+    is monotone along a segment, so on the slide-spin tables they are those of the nodes
+    enclosing the window's ends, far narrower). The contact time found is then polished by
+    a Newton step on the exact gap (velocities from the segments)."""
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
     cdef double tc = s.t, tend = s.t + T, dx, dy, dist, gap
     cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
+    cdef double li, hi_, lj, hj
     cdef double c[5]
     cdef int it
     if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
@@ -689,7 +698,7 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
         c[4] -= E * E
         c[2] -= 2.0 * se * E
-        h = first_entry_quartic(c, tend - tc)
+        h = first_entry_quartic(c, tend - tc, 2.0 * se * STEP_SHORT)
         if not (h < INFINITY):
             return INFINITY
         tprev = tc
@@ -698,6 +707,15 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         tc += h
         if tc >= tend:
             return INFINITY
+        if it == 0:
+            # not rejected at once: from here on, the tighter bounds of the remaining window
+            seg_decel_range(s.lp, s.R[i], gi, tc - s.t0[i], tend - s.t0[i], &li, &hi_)
+            seg_decel_range(s.lp, s.R[j], gj, tc - s.t0[j], tend - s.t0[j], &lj, &hj)
+            ai = 0.5 * (li + hi_)
+            aj = 0.5 * (lj + hj)
+            E = 0.25 * (hi_ - li + hj - lj)
+            qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
+            qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     return INFINITY
 
 

@@ -65,11 +65,11 @@ cdef struct Table:
     double s_stop
     double w_stop
     # tail after the last knot (constant mu, drag negligible): SEG_REST (none),
-    # SEG_COULOMB (no spin) or SEG_SLIDE_SPIN (universal table: side, x0), lasting rho
+    # SEG_COULOMB (no spin) or SEG_SLIDE_SPIN (universal table: side, rs), lasting rho
     # and sliding s_tail
     int tail
     int side
-    double x0
+    double rs
     double rho
     double s_tail
 
@@ -82,7 +82,7 @@ cdef struct Seg:
     double t_stop        # s (the remaining time rho0 at the start)
     double s_stop        # m
     double w_stop        # rad/s, spin when the sliding stops
-    double x0            # slide-spin: ln of the universal remaining time at the start
+    double rs            # slide-spin: universal remaining time per remaining second, 1/s
     double a0            # SEG_COULOMB: deceleration, m/s^2
     double a_lo, a_hi    # m/s^2, bounds of the deceleration from the start to the stop
     int open             # 1: known only up to t_stop, s_stop (the horizon, the disc still
@@ -100,6 +100,8 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
 cdef int seg_extend(const LawParams* lp, double R, Seg* sg) noexcept nogil
 cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil
+cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double tau_a, double tau_b,
+                          double* lo, double* hi) noexcept nogil
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil
 
 cdef class CompiledLaw:

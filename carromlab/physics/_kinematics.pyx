@@ -17,17 +17,19 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
 * constant deceleration (Coulomb, or a slide-spin disc without spin): closed form;
 * slide-spin with constant mu and no drag: the equations are homogeneous of degree 0 in
   (v, w), so every trajectory on one side of the attractor eps* = 0.6530 is a scaled copy
-  of one universal trajectory. With the remaining time rho, x = ln rho (in units of
-  mu g = 1), a = v / (mu g rho) and q = (distance to go) / (mu g rho^2), the system
+  of one universal trajectory. With the remaining time rho (in units of mu g = 1: r),
+  x = ln r, a = v / (mu g rho) and q = (distance to go) / (mu g rho^2), the system
   eps' = eps G(eps) / a, a' = F - a, q' = a - 2 q (G = F - 2 eps T, ' = d/dx) is
-  autonomous in x. It is integrated once at import on a uniform grid of x (step 1/128,
-  Dormand-Prince 5 with 4 substeps) on each side of eps*, from the linearised
-  solution at |eps - eps*| = 1e-9 to eps = 1e7 (above) or 1e-7 (below), with the
-  power-law asymptotes beyond; values between nodes are cubic Hermite interpolants with
-  the exact derivatives. A segment is then one inverse look-up (eps0 -> x0) at its start
-  and one look-up per evaluation: rho = t_stop - tau, x = x0 + ln(rho / t_stop),
-  v = mu g a rho, distance to go = mu g q rho^2, w = v / (R eps). Relative error of
-  v, s, t_stop below 1e-12 (tests/physics/test_kinematics.py);
+  autonomous in x. It is integrated once at import on each side of eps* (Dormand-Prince 5
+  with 4 substeps per node), from the linearised solution at |eps - eps*| = 1e-9 (r = 1)
+  to eps = 1e7 (above) or 1e-7 (below), with the power-law asymptotes beyond, at the nodes
+  r = 2^e (1 + j / 128): the bits of r, read as an integer, give the node and the offset in
+  its cell without a logarithm. Between nodes eps, a, q are cubic Hermite interpolants in
+  x with the exact derivatives (the offset ln(1 + z), z < 1/128, by a short series). A
+  segment is then one inverse look-up (eps0 -> r0) at its start and one look-up per
+  evaluation: rho = t_stop - tau, r = rs rho with rs = r0 / t_stop, v = mu g a rho,
+  distance to go = mu g q rho^2, w = v / (R eps). Relative error of v, s, t_stop below
+  1e-12 (tests/physics/test_kinematics.py);
 * speed-only laws (mu(v), Stribeck, any drag, spin decaying on its own): dv/dt = -f(v) is
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
@@ -504,19 +506,20 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     return 0
 
 
-cdef int closed_start(const LawParams* lp, double R, double v, double w, int* side, double* x0,
+cdef int closed_start(const LawParams* lp, double R, double v, double w, int* side, double* rs,
                       double* rho, double* s_left) noexcept nogil:
     """Start of a constant-mu, drag-free slide at speed v > 0 (m/s) and spin magnitude w
     (rad/s): the universal slide-spin tables when the law couples slide and spin and w > 0
-    (returns SEG_SLIDE_SPIN, sets side and x0), else the constant deceleration mu g
+    (returns SEG_SLIDE_SPIN, sets side and rs), else the constant deceleration mu g
     (returns SEG_COULOMB). Sets the time rho (s) and the distance s_left (m) still to slide."""
-    cdef double gm = lp.g * lp.mu, e, a, q
+    cdef double gm = lp.g * lp.mu, e, a, q, r
     if lp.slide_spin and w > 0.0:
         e = v / (R * w)
         side[0] = 1 if e < ss_eps else 0
-        x0[0] = ss_x_of(side[0], e)
-        ss_at(side[0], x0[0], &e, &a, &q)
+        r = ss_r_of(side[0], e)
+        ss_at(side[0], r, &e, &a, &q)
         rho[0] = v / (gm * a)
+        rs[0] = r / rho[0]
         s_left[0] = gm * q * rho[0] * rho[0]
         return SEG_SLIDE_SPIN
     rho[0] = v / gm
@@ -528,7 +531,7 @@ cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* t
     """End the table at speed v, spin w with the closed-form or universal slide-spin
     tail, once the drag's effect on the distance to go, about drag v^4 / deceleration^2,
     is below TAIL_S."""
-    tb.tail = closed_start(lp, R, v, w, &tb.side, &tb.x0, &tb.rho, &tb.s_tail)
+    tb.tail = closed_start(lp, R, v, w, &tb.side, &tb.rs, &tb.rho, &tb.s_tail)
     tb.w_stop = w if tb.tail == SEG_COULOMB and not lp.slide_spin else 0.0
     tb.t_stop = tb.t[tb.n - 1] + tb.rho
     tb.s_stop = tb.s[tb.n - 1] + tb.s_tail
@@ -539,7 +542,7 @@ cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
     cdef int k = tb.n - 1
     sg.mode = tb.tail
     sg.side = tb.side
-    sg.x0 = tb.x0
+    sg.rs = tb.rs
     sg.v0 = tb.v[k]
     sg.w0 = tb.w[k]
     sg.t_stop = tb.rho
@@ -727,21 +730,24 @@ cdef inline double hermite_at(const double* y, const double* d, int k, double h,
 # Slide-spin: the universal trajectory on each side of eps* (module tables)
 # ----------------------------------------------------------------------------------
 
-DEF SS_STEPS = 128        # table nodes per unit of x = ln rho
+DEF SS_LOG2N = 7           # table nodes per octave of r: 2^SS_LOG2N
+DEF SS_N = 128            # 2^SS_LOG2N
+DEF SS_FRAC = 45          # 52 - SS_LOG2N: mantissa bits of r within one cell
 DEF SS_SUB = 4            # integrator substeps per node
-DEF SS_D0 = 1e-9          # |eps - eps*| at the first node (x = 0)
+DEF SS_D0 = 1e-9          # |eps - eps*| at the first node (r = 1)
 DEF SS_EPS_HI = 1e7       # last node above eps*
 DEF SS_EPS_LO = 1e-7      # last node below eps*
 DEF SS_CAP = 40000
-DEF SS_W = 6             # values per node, side by side: eps, a, q and their x-derivatives
-
+DEF SS_W = 9             # values per node: eps, a, q and their x-derivatives times the
+                         # x-width of the cell to the right, then of the cell to the left
 cdef double ss_eps          # attractor eps*: F(eps*) = 2 eps* T(eps*)
 cdef double ss_F            # F(eps*)
-cdef double ss_k            # growth rate of |eps - eps*| with x near the stop
+cdef double ss_k            # growth rate of |eps - eps*| with x = ln r near the stop
 cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
+cdef double ss_rlast[2]     # r at the last node of each side
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
-# Coarse index of the inverse look-up eps -> x: the bits of the positive key
+# Coarse index of the inverse look-up eps -> r: the bits of the positive key
 # |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
 # about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
 # [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (64 cells per octave of the key).
@@ -750,6 +756,18 @@ cdef int64_t ss_base[2]
 cdef int ss_nc[2]
 cdef int* ss_lo[2]
 cdef int* ss_hi[2]
+cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
+cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
+cdef double ss_idx[SS_N]    # 1 / ss_dx
+
+
+cdef inline double ss_node_r(int k) noexcept nogil:
+    """r at node k: 2^e (1 + j / SS_N) for k = e SS_N + j (the bits of r, read as an
+    integer, are SS_ONE_BITS + k << SS_FRAC)."""
+    cdef int64_t b = SS_ONE_BITS + ((<int64_t> k) << SS_FRAC)
+    cdef double r
+    memcpy(&r, &b, sizeof(double))
+    return r
 
 
 cdef void ss_rhs(const LawParams* lp, const double* y, double* dy) noexcept nogil:
@@ -773,7 +791,7 @@ cdef int ss_build() noexcept nogil:
     cdef double y[3]
     cdef double dy[3]
     cdef double* tb
-    cdef int side, n, it
+    cdef int side, n, it, c, j
     for it in range(200):
         mid = 0.5 * (lo + hi)
         if ss_G(mid) < 0.0:
@@ -791,7 +809,9 @@ cdef int ss_build() noexcept nogil:
     ss_k = ss_eps * dG / ss_F
     ss_ca = (Fp - Fm) / 2e-5 / (ss_k + 1.0)
     ss_cq = ss_ca / (ss_k + 2.0)
-    hs = 1.0 / (SS_STEPS * SS_SUB)
+    for j in range(SS_N):
+        ss_dx[j] = log1p(1.0 / (SS_N + j))
+        ss_idx[j] = 1.0 / ss_dx[j]
     for side in range(2):
         tb = <double*> malloc(SS_W * SS_CAP * sizeof(double))
         if tb == NULL:
@@ -803,18 +823,19 @@ cdef int ss_build() noexcept nogil:
         n = 0
         while n < SS_CAP:
             ss_rhs(NULL, y, dy)
-            tb[SS_W * n] = y[0]
-            tb[SS_W * n + 1] = y[1]
-            tb[SS_W * n + 2] = y[2]
-            tb[SS_W * n + 3] = dy[0]
-            tb[SS_W * n + 4] = dy[1]
-            tb[SS_W * n + 5] = dy[2]
+            j = n % SS_N
+            for c in range(3):
+                tb[SS_W * n + c] = y[c]
+                tb[SS_W * n + 3 + c] = dy[c] * ss_dx[j]
+                tb[SS_W * n + 6 + c] = dy[c] * ss_dx[(j + SS_N - 1) % SS_N]
             n += 1
             if (side == 0 and y[0] > SS_EPS_HI) or (side == 1 and y[0] < SS_EPS_LO):
                 break
+            hs = ss_dx[j] / SS_SUB
             for it in range(SS_SUB):
                 rk5(ss_rhs, NULL, y, 3, hs)
         ss_n[side] = n
+        ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
         if ss_index(side) < 0:
             return -1
@@ -869,40 +890,54 @@ cdef int ss_index(int side) noexcept nogil:
     return 0
 
 
-cdef void ss_at(int side, double x, double* eps, double* a, double* q) noexcept nogil:
-    """eps, a, q of the universal trajectory of one side at x = ln rho."""
-    cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side], k
-    cdef double d, f, xh = (n - 1) / <double> SS_STEPS, h = 1.0 / SS_STEPS, u
-    if x <= 0.0:
-        d = SS_D0 * exp(ss_k * x)
+cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q of the universal trajectory of one side at the remaining time r (in units
+    of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
+    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series."""
+    cdef const double* tb
+    cdef int64_t b
+    cdef int k, j
+    cdef double d, f, z, t, tm, h00, h01, h10, h11
+    if not (r > 1.0):
+        d = SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0
         if side:
             d = -d
         eps[0] = ss_eps + d
         a[0] = ss_F + ss_ca * d
         q[0] = 0.5 * ss_F + ss_cq * d
         return
-    if x >= xh:
-        # power-law asymptotes: eps ~ rho^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ rho^(-1/4) below
+    tb = ss_tab[side]
+    if r >= ss_rlast[side]:
+        # power-law asymptotes: eps ~ r^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ r^(-1/4) below
+        tb += SS_W * (ss_n[side] - 1)
         if side == 0:
-            eps[0] = tb[SS_W * (n - 1)] * exp(0.5 * (x - xh))
-            a[0] = tb[SS_W * (n - 1) + 1]
-            q[0] = tb[SS_W * (n - 1) + 2]
+            eps[0] = tb[0] * sqrt(r / ss_rlast[0])
+            a[0] = tb[1]
+            q[0] = tb[2]
         else:
-            f = exp(-0.25 * (x - xh))
-            eps[0] = tb[SS_W * (n - 1)] * f
-            a[0] = tb[SS_W * (n - 1) + 1] * f
-            q[0] = tb[SS_W * (n - 1) + 2] * f
+            f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+            eps[0] = tb[0] * f
+            a[0] = tb[1] * f
+            q[0] = tb[2] * f
         return
-    u = x * SS_STEPS
-    k = <int> u
-    if k > n - 2:
-        k = n - 2
-    u = x - k * h
+    memcpy(&b, &r, sizeof(double))
+    b -= SS_ONE_BITS
+    k = <int> (b >> SS_FRAC)
+    j = k & (SS_N - 1)
+    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC)) / (SS_N + j)
+    # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 7th power is exact to 1e-20
+    z = z / (2.0 + z)
+    d = z * z
+    t = 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j]
+    tm = 1.0 - t
+    h10 = t * tm * tm
+    h11 = -t * t * tm
+    h01 = t * t * (3.0 - 2.0 * t)
+    h00 = 1.0 - h01
     tb += SS_W * k
-    eps[0] = hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 3], h, u)
-    a[0] = hermite(tb[1], tb[SS_W + 1], tb[4], tb[SS_W + 4], h, u)
-    q[0] = hermite(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 5], h, u)
+    eps[0] = h00 * tb[0] + h01 * tb[SS_W] + h10 * tb[3] + h11 * tb[SS_W + 6]
+    a[0] = h00 * tb[1] + h01 * tb[SS_W + 1] + h10 * tb[4] + h11 * tb[SS_W + 7]
+    q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
 
 
 cdef inline double invert_hermite(double y0, double y1, double d0, double d1, double h, double target) noexcept nogil:
@@ -934,21 +969,23 @@ cdef inline double invert_hermite(double y0, double y1, double d0, double d1, do
     return x
 
 
-cdef double ss_x_of(int side, double e) noexcept nogil:
-    """x = ln rho of the universal trajectory of one side where eps = e."""
+cdef double ss_r_of(int side, double e) noexcept nogil:
+    """The remaining time r of the universal trajectory of one side where eps = e."""
     cdef const double* tb = ss_tab[side]
     cdef int n = ss_n[side], lo, hi, mid, c
-    cdef double d = e - ss_eps, xh = (n - 1) / <double> SS_STEPS
+    cdef double d = e - ss_eps, r, f
     if side == 1:
         d = -d
     if d <= 0.0:
-        return -INFINITY
+        return 0.0
     if d <= SS_D0:
-        return log(d / SS_D0) / ss_k
+        return exp(log(d / SS_D0) / ss_k)
     if side == 0 and e >= tb[SS_W * (n - 1)]:
-        return xh + 2.0 * log(e / tb[SS_W * (n - 1)])
+        r = e / tb[SS_W * (n - 1)]
+        return ss_rlast[0] * r * r
     if side == 1 and e <= tb[SS_W * (n - 1)]:
-        return xh - 4.0 * log(e / tb[SS_W * (n - 1)])
+        r = tb[SS_W * (n - 1)] / e
+        return ss_rlast[1] * (r * r) * (r * r)
     c = ss_cell(side, e)
     lo = ss_lo[side][c]
     hi = ss_hi[side][c]
@@ -958,8 +995,14 @@ cdef double ss_x_of(int side, double e) noexcept nogil:
             lo = mid
         else:
             hi = mid
+    r = ss_node_r(lo)
     tb += SS_W * lo
-    return lo / <double> SS_STEPS + invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 3], 1.0 / SS_STEPS, e)
+    d = ss_dx[lo & (SS_N - 1)] * invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+    # r e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
+    f = 1.0 + d / 7.0
+    for c in range(6, 1, -1):
+        f = 1.0 + d / c * f
+    return r + r * d * f
 
 
 if ss_build() < 0:
@@ -1068,6 +1111,56 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
     sg.a_hi = hi * (1.0 + DECEL_MARGIN)
 
 
+cdef inline double ss_node_F(int side, int k) noexcept nogil:
+    """F at node k of one side: a + da/dx there (a' = F - a)."""
+    cdef const double* tb = ss_tab[side] + SS_W * k
+    return tb[1] + tb[4] * ss_idx[k & (SS_N - 1)]
+
+
+cdef inline double ss_F_end(int side, double r, int up) noexcept nogil:
+    """A value of F at a node beyond r along the universal trajectory of one side (towards
+    larger r if up, else smaller; F is monotone along it): F* below the first node, 1 (or
+    -1: none) beyond the last."""
+    cdef int64_t b
+    cdef int k
+    if not (r > 1.0):
+        return ss_node_F(side, 0) if up else ss_F
+    if r >= ss_rlast[side]:
+        if not up:
+            return ss_node_F(side, ss_n[side] - 1)
+        return 1.0 if side == 0 else -1.0
+    memcpy(&b, &r, sizeof(double))
+    k = <int> ((b - SS_ONE_BITS) >> SS_FRAC)
+    return ss_node_F(side, k + 1 if up else k)
+
+
+cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double tau_a, double tau_b,
+                          double* lo, double* hi) noexcept nogil:
+    """Bounds lo <= hi (m/s^2) of the deceleration from tau_a to tau_b (s, tau_a <= tau_b)
+    into a segment: those of the whole segment (seg_bounds), narrowed on the universal
+    slide-spin tables, where F moves monotonically along the trajectory and so lies between
+    its values at the nodes enclosing the two ends (exact to the tables' error)."""
+    cdef double ra, rb, fa, fb
+    lo[0] = sg.a_lo
+    hi[0] = sg.a_hi
+    if sg.mode != SEG_SLIDE_SPIN:
+        return
+    ra = sg.rs * (sg.t_stop - tau_a)
+    rb = sg.rs * (sg.t_stop - tau_b)
+    fa = ss_F_end(sg.side, ra, 1)
+    fb = ss_F_end(sg.side, rb, 0)
+    if fa < 0.0:
+        return
+    if fb > fa:
+        fa, fb = fb, fa
+    fa *= lp.g * lp.mu * (1.0 + DECEL_MARGIN)
+    fb *= lp.g * lp.mu * (1.0 - DECEL_MARGIN)
+    if fb > lo[0]:
+        lo[0] = fb
+    if fa < hi[0]:
+        hi[0] = fa
+
+
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
     """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
     of memory."""
@@ -1083,7 +1176,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         seg_bounds(lp, R, sg)
         return 0
     if lp.kind == KIND_COULOMB or lp.kind == KIND_SLIDE_SPIN:
-        sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.x0, &sg.t_stop, &sg.s_stop)
+        sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
         sg.a0 = gm
         sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
     elif lp.kind == KIND_SPEED and v0 <= lp.v_max:
@@ -1139,7 +1232,7 @@ cdef inline void seg_rho(const LawParams* lp, double R, const Seg* sg, double rh
         v[0] = sg.a0 * rho
         rem[0] = 0.5 * sg.a0 * rho * rho
     elif sg.mode == SEG_SLIDE_SPIN:
-        ss_at(sg.side, sg.x0 + log1p((rho - sg.t_stop) / sg.t_stop), eps, &a, &q)
+        ss_at(sg.side, sg.rs * rho, eps, &a, &q)
         v[0] = gm * a * rho
         rem[0] = gm * q * rho * rho
     else:
@@ -1387,9 +1480,9 @@ def slide_spin_universal(int side, double[::1] x):
     cdef double e, a, q
     cdef Py_ssize_t i
     for i in range(x.shape[0]):
-        ss_at(side, x[i], &e, &a, &q)
+        ss_at(side, exp(x[i]), &e, &a, &q)
         out[0, i] = e
         out[1, i] = a
         out[2, i] = q
-        out[3, i] = ss_x_of(side, e)
+        out[3, i] = log(ss_r_of(side, e))
     return out
