@@ -165,6 +165,9 @@ cdef struct Sim:
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, lowest index wins ties)
     int tp
     int* tree
+    int* dirty               # per disc: 1 when its time changed since the last queue_sync
+    int* tdirty              # those discs (ndirty of them)
+    int ndirty
     # discs whose scheduled EV_DISC event names disc d: list whead[d], links wnext/wprev,
     # wof[k] the list disc k is on (-1 for none)
     int* whead
@@ -789,15 +792,40 @@ cdef void queue_init(Sim* s) noexcept nogil:
         s.tree[s.tp + v] = v if v < s.n else -1
     for v in range(s.tp - 1, 0, -1):
         s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+    for v in range(s.ndirty):
+        s.dirty[s.tdirty[v]] = 0
+    s.ndirty = 0
 
 
 cdef inline void set_tn(Sim* s, int k, double t) noexcept nogil:
-    """Set disc k's next-event time and replay its path of the tournament tree."""
-    cdef int v = (s.tp + k) >> 1
+    """Set disc k's next-event time; its path of the tournament tree is replayed by the
+    next ``queue_sync`` (an event sets a disc's time several times: INF, then its new
+    event, then maybe an earlier impact offered by a partner's prediction)."""
     s.tn[k] = t
-    while v >= 1:
-        s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
-        v >>= 1
+    if not s.dirty[k]:
+        s.dirty[k] = 1
+        s.tdirty[s.ndirty] = k
+        s.ndirty += 1
+
+
+cdef void queue_sync(Sim* s) noexcept nogil:
+    """Replay the tree paths of the discs whose time changed since the last call, level
+    by level from the leaves (all at one depth), a node shared by neighbouring paths once."""
+    cdef int q, m = s.ndirty, m2, v
+    cdef int* nodes = s.tdirty
+    for q in range(m):
+        s.dirty[nodes[q]] = 0
+        nodes[q] = (s.tp + nodes[q]) >> 1
+    while m > 0 and nodes[0] >= 1:
+        m2 = 0
+        for q in range(m):
+            v = nodes[q]
+            s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+            if m2 == 0 or nodes[m2 - 1] != v >> 1:
+                nodes[m2] = v >> 1
+                m2 += 1
+        m = m2
+    s.ndirty = 0
 
 
 cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept nogil:
@@ -1364,6 +1392,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
     for i in range(s.n):
         predict(s, i)
     while True:
+        queue_sync(s)
         nxt = s.tree[1]
         if nxt < 0 or not (s.tn[nxt] < INFINITY):
             break
@@ -1443,7 +1472,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 14
-DEF NINT = 14
+DEF NINT = 15
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1496,6 +1525,9 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     while s.tp < n:
         s.tp *= 2
     s.plast = q + 12 * n
+    s.dirty = q + 13 * n
+    s.tdirty = q + 14 * n
+    s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
     s.rec.cap_ev = 0
