@@ -20,7 +20,7 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-COMPILE_ARGS = ["-O3"] if not DEBUG else ["-O0", "-g"]
+COMPILE_ARGS = ["-O3", "-fno-tree-vectorize"] if not DEBUG else ["-O0", "-g"]
 
 
 def get_extensions() -> list[Extension]:

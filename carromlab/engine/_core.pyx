@@ -153,7 +153,8 @@ cdef struct Sim:
     Seg* seg                 # per-disc segments (numeric friction laws only)
     Now* now                 # per-disc cache of the last state_ex (numeric laws only)
     # neighbour grid (predict): gn x gn cells over [-glo, glo]^2, each a mask of gw
-    # 64-bit words of the discs whose swept capsule may cover it
+    # 64-bit words of the discs whose swept capsule may cover it, stored as gw planes
+    # (word w of cell (r, c) at cells[(w gn + r) gn + c])
     int gn, gw
     double glo, gcs          # half-size of the cell range and cell side, m
     double gcs_inv           # 1 / gcs, 1/m
@@ -874,6 +875,17 @@ cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     return <int> f
 
 
+cdef inline void grid_cover(cnp.uint64_t* row, int c0, int c1, cnp.uint64_t bit, bint on) noexcept nogil:
+    """Set (``on``) or clear the bit of one disc in the cells c0..c1 of one grid row."""
+    cdef int c
+    if on:
+        for c in range(c0, c1 + 1):
+            row[c] |= bit
+    else:
+        for c in range(c0, c1 + 1):
+            row[c] &= ~bit
+
+
 cdef void grid_set(Sim* s, int i) noexcept nogil:
     """Register disc i in the cells covered by its swept capsule: its current segment from
     the start to the stop point (``motion_left``), clipped to the square where contacts
@@ -884,16 +896,21 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
     (it is before its own cushion or ditch event), so both centres are inside the clip
     square and the two capsules share a cell. Cells are rows of the swept shape: the x
-    extent of the segment points within the row band widened by the thickness.
+    extent of the segment points within the row band widened by the thickness (linear in
+    y along the segment; a segment of almost constant y covers its whole x extent in
+    every row of its band, a superset).
+
+    The grid is stored as one plane of gn x gn words per 64 discs, so that disc i's bit
+    lives in one plane where each row span is a contiguous run of words.
     """
     cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef int r, c, w = i >> 6, c0, c1
+    cdef cnp.uint64_t* plane = s.cells + (i >> 6) * s.gn * s.gn
+    cdef int r, c0, c1, gn = s.gn
     cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
     cdef double rr = s.R[i] + GRID_MARGIN, x0 = s.x0[i], y0 = s.y0[i], ux = 0.0, uy = 0.0
-    cdef double s1 = 0.0, smax, tstop, ylo, yhi, sa, sb, xa, xb, iuy
+    cdef double s1 = 0.0, smax, tstop, ylo, yhi, xa, ya, xb, yb, k, xl, xh
     for r in range(sp[0], sp[1] + 1):
-        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
-            s.cells[(r * s.gn + c) * s.gw + w] &= ~bit
+        grid_cover(plane + r * gn, sp[2 + 2 * r], sp[3 + 2 * r], bit, 0)
     sp[0] = 0
     sp[1] = -1
     if s.status[i] != ST_BOARD:
@@ -913,46 +930,45 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
             s1 = (-s.glim - y0) / uy
         if not (s1 > 0.0):
             s1 = 0.0
-    iuy = 1.0 / uy if uy != 0.0 else 0.0
-    sp[0] = grid_index(s, (y0 if uy >= 0.0 else y0 + uy * s1) - rr)
-    sp[1] = grid_index(s, (y0 + uy * s1 if uy >= 0.0 else y0) + rr)
+    # the segment from its lower end (xa, ya) to its upper end (xb, yb); x = xa + k (y - ya)
+    xa = x0
+    ya = y0
+    xb = x0 + ux * s1
+    yb = y0 + uy * s1
+    if yb < ya:
+        xa, ya, xb, yb = xb, yb, xa, ya
+    k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
+    sp[0] = grid_index(s, ya - rr)
+    sp[1] = grid_index(s, yb + rr)
     for r in range(sp[0], sp[1] + 1):
-        ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
-        yhi = INFINITY if r == s.gn - 1 else -s.glo + (r + 1) * s.gcs + rr
-        sa = 0.0
-        sb = s1
-        if uy > 0.0:
-            sa = max(sa, (ylo - y0) * iuy)
-            sb = min(sb, (yhi - y0) * iuy)
-        elif uy < 0.0:
-            sa = max(sa, (yhi - y0) * iuy)
-            sb = min(sb, (ylo - y0) * iuy)
-        if sa > sb:
-            sp[2 + 2 * r] = 1
-            sp[3 + 2 * r] = 0
-            continue
-        xa = x0 + ux * sa
-        xb = x0 + ux * sb
-        c0 = grid_index(s, min(xa, xb) - rr)
-        c1 = grid_index(s, max(xa, xb) + rr)
+        if k == 0.0:
+            xl = xa
+            xh = xb
+        else:
+            ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
+            yhi = INFINITY if r == gn - 1 else -s.glo + (r + 1) * s.gcs + rr
+            xl = xa + k * ((ylo if ylo > ya else ya) - ya)
+            xh = xa + k * ((yhi if yhi < yb else yb) - ya)
+        c0 = grid_index(s, (xl if xl < xh else xh) - rr)
+        c1 = grid_index(s, (xh if xl < xh else xl) + rr)
         sp[2 + 2 * r] = c0
         sp[3 + 2 * r] = c1
-        for c in range(c0, c1 + 1):
-            s.cells[(r * s.gn + c) * s.gw + w] |= bit
+        grid_cover(plane + r * gn, c0, c1, bit, 1)
 
 
 cdef void grid_candidates(Sim* s, int i) noexcept nogil:
     """s.cand = the discs other than i registered in a cell of disc i's capsule."""
     cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef int r, c, w
-    cdef cnp.uint64_t* cell
+    cdef int r, c, w, gn = s.gn
+    cdef cnp.uint64_t acc
+    cdef cnp.uint64_t* row
     for w in range(s.gw):
-        s.cand[w] = 0
-    for r in range(sp[0], sp[1] + 1):
-        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
-            cell = s.cells + (r * s.gn + c) * s.gw
-            for w in range(s.gw):
-                s.cand[w] |= cell[w]
+        acc = 0
+        for r in range(sp[0], sp[1] + 1):
+            row = s.cells + (w * gn + r) * gn
+            for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
+                acc |= row[c]
+        s.cand[w] = acc
     s.cand[i >> 6] &= ~((<cnp.uint64_t> 1) << (i & 63))
 
 
