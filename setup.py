@@ -20,6 +20,9 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
+# gcc's auto-vectorized loops cost more than they save on the engine's short loops (a
+# few grid cells per row); results do not depend on it (no floating-point reduction is
+# vectorized without -ffast-math). Portable: no -march.
 COMPILE_ARGS = ["-O3", "-fno-tree-vectorize"] if not DEBUG else ["-O0", "-g"]
 
 

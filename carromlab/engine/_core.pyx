@@ -8,8 +8,9 @@ The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput
 109, 306 (1993): after an event only the discs whose motion changed (the two involved and
 any disc moved by a cluster merge) and the discs whose next event involves one of them are
 re-predicted. A grid of the discs' swept capsules limits a prediction to the discs that can
-meet, a tournament tree gives the next event and per-disc partner lists the discs to
-re-predict, so the cost of an event grows little with the number of discs (docs/physics.md).
+meet (and the capsules' bounding boxes reject most of those at once), a tournament tree
+gives the next event and per-disc partner lists the discs to re-predict, so the cost of an
+event grows little with the number of discs (docs/physics.md).
 Impacts follow Walton's model with the TC model of Luding & McNamara (Granular Matter 1,
 113, 1998) against inelastic collapse.
 
@@ -162,6 +163,7 @@ cdef struct Sim:
     double rmax              # largest disc radius, m
     cnp.uint64_t* cells
     cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
+    double* box              # per disc x_lo, x_hi, y_lo, y_hi of its registered capsule, m
     int* span                # per disc 2 + 2 gn ints: rows r0, r1, then columns c0, c1 per row
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, lowest index wins ties)
     int tp
@@ -914,6 +916,8 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     sp[0] = 0
     sp[1] = -1
     if s.status[i] != ST_BOARD:
+        s.box[4 * i] = INFINITY   # an empty box
+        s.box[4 * i + 1] = -INFINITY
         return
     if s.v0[i] > 0.0:
         ux = s.ux[i]
@@ -938,6 +942,10 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     if yb < ya:
         xa, ya, xb, yb = xb, yb, xa, ya
     k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
+    s.box[4 * i] = (xa if xa < xb else xb) - rr
+    s.box[4 * i + 1] = (xb if xa < xb else xa) + rr
+    s.box[4 * i + 2] = ya - rr
+    s.box[4 * i + 3] = yb + rr
     sp[0] = grid_index(s, ya - rr)
     sp[1] = grid_index(s, yb + rr)
     for r in range(sp[0], sp[1] + 1):
@@ -972,6 +980,23 @@ cdef void grid_candidates(Sim* s, int i) noexcept nogil:
     s.cand[i >> 6] &= ~((<cnp.uint64_t> 1) << (i & 63))
 
 
+cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double* rb) noexcept nogil:
+    """rb = the box (x_lo, x_hi, y_lo, y_hi, m) that disc i, now in state hi, covers before
+    ``horizon``: the part of its registered capsule (``s.box``) within the distance v T it
+    can slide in the time T left (its speed never rises), widened by its radius.
+
+    A disc j whose capsule box misses it cannot come within R_i + R_j + GRID_MARGIN of
+    disc i before the horizon, so ``pair_time`` would report no contact: four comparisons
+    replace its evaluation of j's state for most candidates."""
+    cdef double* bi = s.box + 4 * i
+    cdef double L = hi.v * (horizon - s.t) if hi.v > 0.0 else 0.0
+    cdef double rr = s.R[i] + GRID_MARGIN
+    rb[0] = bi[0] if bi[0] > hi.x - L - rr else hi.x - L - rr
+    rb[1] = bi[1] if bi[1] < hi.x + L + rr else hi.x + L + rr
+    rb[2] = bi[2] if bi[2] > hi.y - L - rr else hi.y - L - rr
+    rb[3] = bi[3] if bi[3] < hi.y + L + rr else hi.y + L + rr
+
+
 cdef void predict(Sim* s, int i) noexcept nogil:
     """Full re-prediction of disc i's next event; pair events are offered to partners.
 
@@ -984,17 +1009,23 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef double tc, hz
     cdef cnp.uint64_t bits
     cdef Here hi
+    cdef double rb[4]
+    cdef double* bj
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         return
     state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
     single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
+    reach_box(s, i, &hi, best, rb)
     for w in range(s.gw):
         bits = s.cand[w]
         while bits:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
+            bj = s.box + 4 * j
+            if bj[0] > rb[1] or bj[1] < rb[0] or bj[2] > rb[3] or bj[3] < rb[2]:
+                continue   # pair_time would find no contact
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
@@ -1003,6 +1034,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 best = tc
                 bk = EV_DISC
                 bp = j
+                reach_box(s, i, &hi, best, rb)
             if tc < s.tn[j] and not s.stale[j]:
                 set_event(s, j, tc, EV_DISC, i)
     set_event(s, i, best, bk, bp)
@@ -1487,7 +1519,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 14
+DEF NDBL = 18
 DEF NINT = 15
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
@@ -1513,6 +1545,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
     s.tlast = d + 13 * n
+    s.box = d + 14 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
     s.now = <Now*> calloc(n + 1, sizeof(Now))
