@@ -8,8 +8,9 @@ The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput
 109, 306 (1993): after an event only the discs whose motion changed (the two involved and
 any disc moved by a cluster merge) and the discs whose next event involves one of them are
 re-predicted. A grid of the discs' swept capsules limits a prediction to the discs that can
-meet, a tournament tree gives the next event and per-disc partner lists the discs to
-re-predict, so the cost of an event grows little with the number of discs (docs/physics.md).
+meet (and the capsules' bounding boxes reject most of those at once), a tournament tree
+gives the next event and per-disc partner lists the discs to re-predict, so the cost of an
+event grows little with the number of discs (docs/physics.md).
 Impacts follow Walton's model with the TC model of Luding & McNamara (Granular Matter 1,
 113, 1998) against inelastic collapse.
 
@@ -155,7 +156,8 @@ cdef struct Sim:
     Seg* seg                 # per-disc segments (numeric friction laws only)
     Now* now                 # per-disc cache of the last state_ex (numeric laws only)
     # neighbour grid (predict): gn x gn cells over [-glo, glo]^2, each a mask of gw
-    # 64-bit words of the discs whose swept capsule may cover it
+    # 64-bit words of the discs whose swept capsule may cover it, stored as gw planes
+    # (word w of cell (r, c) at cells[(w gn + r) gn + c])
     int gn, gw
     double glo, gcs          # half-size of the cell range and cell side, m
     double gcs_inv           # 1 / gcs, 1/m
@@ -163,10 +165,14 @@ cdef struct Sim:
     double rmax              # largest disc radius, m
     cnp.uint64_t* cells
     cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
+    double* box              # per disc x_lo, x_hi, y_lo, y_hi of its registered capsule, m
     int* span                # per disc 2 + 2 gn ints: rows r0, r1, then columns c0, c1 per row
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, lowest index wins ties)
     int tp
     int* tree
+    int* dirty               # per disc: 1 when its time changed since the last queue_sync
+    int* tdirty              # those discs (ndirty of them)
+    int ndirty
     # discs whose scheduled EV_DISC event names disc d: list whead[d], links wnext/wprev,
     # wof[k] the list disc k is on (-1 for none)
     int* whead
@@ -807,15 +813,40 @@ cdef void queue_init(Sim* s) noexcept nogil:
         s.tree[s.tp + v] = v if v < s.n else -1
     for v in range(s.tp - 1, 0, -1):
         s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+    for v in range(s.ndirty):
+        s.dirty[s.tdirty[v]] = 0
+    s.ndirty = 0
 
 
 cdef inline void set_tn(Sim* s, int k, double t) noexcept nogil:
-    """Set disc k's next-event time and replay its path of the tournament tree."""
-    cdef int v = (s.tp + k) >> 1
+    """Set disc k's next-event time; its path of the tournament tree is replayed by the
+    next ``queue_sync`` (an event sets a disc's time several times: INF, then its new
+    event, then maybe an earlier impact offered by a partner's prediction)."""
     s.tn[k] = t
-    while v >= 1:
-        s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
-        v >>= 1
+    if not s.dirty[k]:
+        s.dirty[k] = 1
+        s.tdirty[s.ndirty] = k
+        s.ndirty += 1
+
+
+cdef void queue_sync(Sim* s) noexcept nogil:
+    """Replay the tree paths of the discs whose time changed since the last call, level
+    by level from the leaves (all at one depth), a node shared by neighbouring paths once."""
+    cdef int q, m = s.ndirty, m2, v
+    cdef int* nodes = s.tdirty
+    for q in range(m):
+        s.dirty[nodes[q]] = 0
+        nodes[q] = (s.tp + nodes[q]) >> 1
+    while m > 0 and nodes[0] >= 1:
+        m2 = 0
+        for q in range(m):
+            v = nodes[q]
+            s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+            if m2 == 0 or nodes[m2 - 1] != v >> 1:
+                nodes[m2] = v >> 1
+                m2 += 1
+        m = m2
+    s.ndirty = 0
 
 
 cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept nogil:
@@ -864,6 +895,17 @@ cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     return <int> f
 
 
+cdef inline void grid_cover(cnp.uint64_t* row, int c0, int c1, cnp.uint64_t bit, bint on) noexcept nogil:
+    """Set (``on``) or clear the bit of one disc in the cells c0..c1 of one grid row."""
+    cdef int c
+    if on:
+        for c in range(c0, c1 + 1):
+            row[c] |= bit
+    else:
+        for c in range(c0, c1 + 1):
+            row[c] &= ~bit
+
+
 cdef void grid_set(Sim* s, int i) noexcept nogil:
     """Register disc i in the cells covered by its swept capsule: its current segment from
     the start to the stop point (``motion_left``), clipped to the square where contacts
@@ -874,19 +916,26 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
     (it is before its own cushion or ditch event), so both centres are inside the clip
     square and the two capsules share a cell. Cells are rows of the swept shape: the x
-    extent of the segment points within the row band widened by the thickness.
+    extent of the segment points within the row band widened by the thickness (linear in
+    y along the segment; a segment of almost constant y covers its whole x extent in
+    every row of its band, a superset).
+
+    The grid is stored as one plane of gn x gn words per 64 discs, so that disc i's bit
+    lives in one plane where each row span is a contiguous run of words.
     """
     cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef int r, c, w = i >> 6, c0, c1
+    cdef cnp.uint64_t* plane = s.cells + (i >> 6) * s.gn * s.gn
+    cdef int r, c0, c1, gn = s.gn
     cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
     cdef double rr = s.R[i] + GRID_MARGIN, x0 = s.x0[i], y0 = s.y0[i], ux = 0.0, uy = 0.0
-    cdef double s1 = 0.0, smax, tstop, ylo, yhi, sa, sb, xa, xb, iuy
+    cdef double s1 = 0.0, smax, tstop, ylo, yhi, xa, ya, xb, yb, k, xl, xh
     for r in range(sp[0], sp[1] + 1):
-        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
-            s.cells[(r * s.gn + c) * s.gw + w] &= ~bit
+        grid_cover(plane + r * gn, sp[2 + 2 * r], sp[3 + 2 * r], bit, 0)
     sp[0] = 0
     sp[1] = -1
     if s.status[i] != ST_BOARD:
+        s.box[4 * i] = INFINITY   # an empty box
+        s.box[4 * i + 1] = -INFINITY
         return
     if s.v0[i] > 0.0:
         ux = s.ux[i]
@@ -903,47 +952,67 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
             s1 = (-s.glim - y0) / uy
         if not (s1 > 0.0):
             s1 = 0.0
-    iuy = 1.0 / uy if uy != 0.0 else 0.0
-    sp[0] = grid_index(s, (y0 if uy >= 0.0 else y0 + uy * s1) - rr)
-    sp[1] = grid_index(s, (y0 + uy * s1 if uy >= 0.0 else y0) + rr)
+    # the segment from its lower end (xa, ya) to its upper end (xb, yb); x = xa + k (y - ya)
+    xa = x0
+    ya = y0
+    xb = x0 + ux * s1
+    yb = y0 + uy * s1
+    if yb < ya:
+        xa, ya, xb, yb = xb, yb, xa, ya
+    k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
+    s.box[4 * i] = (xa if xa < xb else xb) - rr
+    s.box[4 * i + 1] = (xb if xa < xb else xa) + rr
+    s.box[4 * i + 2] = ya - rr
+    s.box[4 * i + 3] = yb + rr
+    sp[0] = grid_index(s, ya - rr)
+    sp[1] = grid_index(s, yb + rr)
     for r in range(sp[0], sp[1] + 1):
-        ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
-        yhi = INFINITY if r == s.gn - 1 else -s.glo + (r + 1) * s.gcs + rr
-        sa = 0.0
-        sb = s1
-        if uy > 0.0:
-            sa = max(sa, (ylo - y0) * iuy)
-            sb = min(sb, (yhi - y0) * iuy)
-        elif uy < 0.0:
-            sa = max(sa, (yhi - y0) * iuy)
-            sb = min(sb, (ylo - y0) * iuy)
-        if sa > sb:
-            sp[2 + 2 * r] = 1
-            sp[3 + 2 * r] = 0
-            continue
-        xa = x0 + ux * sa
-        xb = x0 + ux * sb
-        c0 = grid_index(s, min(xa, xb) - rr)
-        c1 = grid_index(s, max(xa, xb) + rr)
+        if k == 0.0:
+            xl = xa
+            xh = xb
+        else:
+            ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
+            yhi = INFINITY if r == gn - 1 else -s.glo + (r + 1) * s.gcs + rr
+            xl = xa + k * ((ylo if ylo > ya else ya) - ya)
+            xh = xa + k * ((yhi if yhi < yb else yb) - ya)
+        c0 = grid_index(s, (xl if xl < xh else xh) - rr)
+        c1 = grid_index(s, (xh if xl < xh else xl) + rr)
         sp[2 + 2 * r] = c0
         sp[3 + 2 * r] = c1
-        for c in range(c0, c1 + 1):
-            s.cells[(r * s.gn + c) * s.gw + w] |= bit
+        grid_cover(plane + r * gn, c0, c1, bit, 1)
 
 
 cdef void grid_candidates(Sim* s, int i) noexcept nogil:
     """s.cand = the discs other than i registered in a cell of disc i's capsule."""
     cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef int r, c, w
-    cdef cnp.uint64_t* cell
+    cdef int r, c, w, gn = s.gn
+    cdef cnp.uint64_t acc
+    cdef cnp.uint64_t* row
     for w in range(s.gw):
-        s.cand[w] = 0
-    for r in range(sp[0], sp[1] + 1):
-        for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
-            cell = s.cells + (r * s.gn + c) * s.gw
-            for w in range(s.gw):
-                s.cand[w] |= cell[w]
+        acc = 0
+        for r in range(sp[0], sp[1] + 1):
+            row = s.cells + (w * gn + r) * gn
+            for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
+                acc |= row[c]
+        s.cand[w] = acc
     s.cand[i >> 6] &= ~((<cnp.uint64_t> 1) << (i & 63))
+
+
+cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double* rb) noexcept nogil:
+    """rb = the box (x_lo, x_hi, y_lo, y_hi, m) that disc i, now in state hi, covers before
+    ``horizon``: the part of its registered capsule (``s.box``) within the distance v T it
+    can slide in the time T left (its speed never rises), widened by its radius.
+
+    A disc j whose capsule box misses it cannot come within R_i + R_j + GRID_MARGIN of
+    disc i before the horizon, so ``pair_time`` would report no contact: four comparisons
+    replace its evaluation of j's state for most candidates."""
+    cdef double* bi = s.box + 4 * i
+    cdef double L = hi.v * (horizon - s.t) if hi.v > 0.0 else 0.0
+    cdef double rr = s.R[i] + GRID_MARGIN
+    rb[0] = bi[0] if bi[0] > hi.x - L - rr else hi.x - L - rr
+    rb[1] = bi[1] if bi[1] < hi.x + L + rr else hi.x + L + rr
+    rb[2] = bi[2] if bi[2] > hi.y - L - rr else hi.y - L - rr
+    rb[3] = bi[3] if bi[3] < hi.y + L + rr else hi.y + L + rr
 
 
 cdef void predict(Sim* s, int i) noexcept nogil:
@@ -958,17 +1027,23 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef double tc, hz
     cdef cnp.uint64_t bits
     cdef Here hi
+    cdef double rb[4]
+    cdef double* bj
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         return
     state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
     single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
+    reach_box(s, i, &hi, best, rb)
     for w in range(s.gw):
         bits = s.cand[w]
         while bits:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
+            bj = s.box + 4 * j
+            if bj[0] > rb[1] or bj[1] < rb[0] or bj[2] > rb[3] or bj[3] < rb[2]:
+                continue   # pair_time would find no contact
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
@@ -977,6 +1052,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 best = tc
                 bk = EV_DISC
                 bp = j
+                reach_box(s, i, &hi, best, rb)
             if tc < s.tn[j] and not s.stale[j]:
                 set_event(s, j, tc, EV_DISC, i)
     set_event(s, i, best, bk, bp)
@@ -1382,6 +1458,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
     for i in range(s.n):
         predict(s, i)
     while True:
+        queue_sync(s)
         nxt = s.tree[1]
         if nxt < 0 or not (s.tn[nxt] < INFINITY):
             break
@@ -1460,8 +1537,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 14
-DEF NINT = 14
+DEF NDBL = 18
+DEF NINT = 15
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1486,6 +1563,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
     s.tlast = d + 13 * n
+    s.box = d + 14 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
     s.now = <Now*> calloc(n + 1, sizeof(Now))
@@ -1514,6 +1592,9 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     while s.tp < n:
         s.tp *= 2
     s.plast = q + 12 * n
+    s.dirty = q + 13 * n
+    s.tdirty = q + 14 * n
+    s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
     s.rec.cap_ev = 0
