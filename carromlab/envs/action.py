@@ -3,7 +3,6 @@ stands for."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..engine.scene import Shot
-from ..match.geometry import facing, placement_target
+from ..match.geometry import facings, placement_targets
 from ..match.policies import FORWARD, SPEED_RANGES
 from ..rules.state import GameState
 
@@ -89,9 +88,9 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
 
 def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
     """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
-    maps one (the same shots), on arrays: one
-    :func:`~carromlab.match.geometry.placement_target` call per group of games whose
-    shooters share a placement line, and the shots checked at once
+    maps one (the same shots), on arrays: the placements and facing directions of all
+    games at once (:func:`~carromlab.match.geometry.placement_targets`,
+    :func:`~carromlab.match.geometry.facings`), and the shots checked at once
     (:meth:`Shot.many <carromlab.engine.scene.Shot.many>`).
 
     Parameters
@@ -129,15 +128,8 @@ def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
         )
     if not states:
         return []
-    # games whose shooters stand on the same line (the side, and Hikone's tee spot for a seat's first shot)
-    lines: dict[tuple[int, str, bool], list[int]] = defaultdict(list)
-    for k, s in enumerate(states):
-        lines[(id(s.board), s.seat_sides[s.shooter], s.seat_shots[s.shooter] == 0)].append(k)
-    x, y = np.empty(len(states)), np.empty(len(states))
-    t = 0.5 * (a[:, 0] + 1.0)
-    for rows in lines.values():
-        x[rows], y[rows] = placement_target(states[rows[0]], t[rows])
-    normal = np.array([facing(s, float(px), float(py)) for s, px, py in zip(states, x, y)])
+    x, y = placement_targets(states, 0.5 * (a[:, 0] + 1.0))
+    normal = facings(states, x, y)
     angle = np.arctan2(normal[:, 1], normal[:, 0]) + a[:, 1] * FORWARD
     lo, hi = SPEED_RANGES[states[0].variant]
     speed = lo + 0.5 * (a[:, 2] + 1.0) * (hi - lo)
