@@ -217,6 +217,7 @@ def simulate_batch(
         which then hold M distinct starting positions (M rows, or one shared): many
         shots from few positions, each position validated once (an error names its row
         as the shot). Default: row k (or the shared row) for shot k.
+    params : PhysicsParams, optional
         Physics parameters; default ``PhysicsParams()``.
     workers : int, optional
         Threads; default all local cores (``os.cpu_count()``).
