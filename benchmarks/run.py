@@ -870,8 +870,9 @@ def case_match_games(ctx: Ctx) -> dict:
     and shots per CPU-second (``carromlab.match.Game``: policy, noise, engine, rules,
     conservation check, record), beside the raw engine's CPU time for the same shots.
     Games run to their end (or a board guard of 2,000 shots) until a budget of 20,000
-    shots per variant (quick: 200, too few to finish a carrom game: games/s is then
-    missing; shots/game is the mean of the complete games). Beside them, the same games
+    shots per variant (quick: 200, too few to finish a carrom game: the shots per game
+    then come from :data:`QUICK_WHOLE_GAMES` whole games played in lockstep; otherwise they
+    are the mean of the complete games). Beside them, the same games
     in lockstep (:data:`LOCKSTEP_GAMES` at a time, one engine batch and one array
     adjudication per step, 20,000 shots; quick: 10 steps; ``lockstep_*``: games/s is the
     lockstep shots/s over the shots per game above), and whole ICF games with the greedy
@@ -896,21 +897,29 @@ def case_match_games(ctx: Ctx) -> dict:
                 games += 1
                 shots_in_games += game.n_shots
         engine = _engine_cpu_s(played)
-        shots_per_game = shots_in_games / games if games else float("nan")
+        if games:
+            shots_per_game = shots_in_games / games
+        else:  # the quick budget ends before any game does: a few whole games in lockstep
+            shots_per_game = _lockstep(variant, seats, RandomPolicy(), QUICK_WHOLE_GAMES, ctx.seed)["shots_per_game"]
         lockstep = _lockstep(variant, seats, RandomPolicy(), LOCKSTEP_GAMES, ctx.seed, ctx.pick(10 * LOCKSTEP_GAMES, 20_000))[
             "lockstep_shots_per_cpu_s"
         ]
         out[f"{variant}_{seats}"] = {
             "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
-            "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game if games else float("nan"),
+            "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game,
             "engine_shots_per_cpu_s": len(played) / engine, "engine_share": engine / cpu,
-            "lockstep_shots_per_cpu_s": lockstep, "lockstep_games_per_cpu_s": lockstep / shots_per_game if games else float("nan"),
+            "lockstep_shots_per_cpu_s": lockstep, "lockstep_games_per_cpu_s": lockstep / shots_per_game,
         }  # fmt: skip
     out["icf_2_greedy"] = _lockstep("icf", 2, GreedyPolicy(), ctx.pick(GREEDY_GAMES // 8, GREEDY_GAMES), ctx.seed)
     icf = out["icf_2"]
     out["icf_random_lockstep_games_per_cpu_s"] = icf["lockstep_games_per_cpu_s"]
     out["icf_greedy_lockstep_games_per_cpu_s"] = out["icf_2_greedy"]["lockstep_games_per_cpu_s"]
     return out
+
+
+#: Whole random games (played in lockstep to their end) giving the shots per game when the
+#: quick budget finishes no game.
+QUICK_WHOLE_GAMES = 8
 
 
 #: Games advancing together in the lockstep rows of the match case (``play_match``'s default chunk).
@@ -1164,6 +1173,12 @@ def evaluate_targets(cases: dict) -> dict:
     return out
 
 
+def _is_duration(key: str) -> bool:
+    """Whether a result key names a duration in seconds (``median_s``), not a rate per
+    second (``games_per_cpu_s``)."""
+    return key.endswith("_s") and "_per_" not in key
+
+
 def _fmt_s(s: float) -> str:
     if s < 1e-3:
         return f"{s * 1e6:.1f} us"
@@ -1344,7 +1359,7 @@ def print_report(res: dict) -> None:
         print("\ntargets")
         for t in res["targets"].values():
             v = t["value"]
-            vs = _fmt_s(v) if t["key"].endswith("_s") else f"{v:,.2f}"
+            vs = _fmt_s(v) if _is_duration(t["key"]) else f"{v:,.2f}"
             print(f"  [{'MET' if t['met'] else 'MISSED':>6}] {t['description']:<52} measured {vs}")
 
 
