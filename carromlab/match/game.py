@@ -58,6 +58,10 @@ class GameError(RuntimeError):
         super().__init__(message)
         self.state_json = state_json
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        # pickled with both arguments, so the error crosses a process pool intact
+        return type(self), (str(self), self.state_json)
+
 
 def new_state(variant: str, players: int = 2, options: Any = None, *, discs: Mapping[str, DiscSpec] | None = None) -> GameState:
     """A new game of a variant.

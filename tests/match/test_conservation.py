@@ -2,6 +2,7 @@
 documented exceptions (CRK-2/CRK-3 removals, HIK-9 voids, ICF-16 retakes)."""
 
 import math
+import pickle
 from dataclasses import replace
 
 import numpy as np
@@ -150,3 +151,11 @@ def test_play_game_checks_every_shot(monkeypatch):
     assert isinstance(info.value.__cause__, ConservationError)
     assert "taken off by no rule" in str(info.value.__cause__)
     assert icf.new_game().from_json(info.value.state_json).board_shots == 2
+
+
+def test_game_error_survives_a_process_pool():
+    """A GameError raised in a worker reaches the caller with its message and position
+    (it was unpicklable: the pool reported only that a worker had broken)."""
+    err = GameError("Game 3 (icf, seed 5) failed at shot 7", new_state("icf").to_json())
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is GameError and str(back) == str(err) and back.state_json == err.state_json
