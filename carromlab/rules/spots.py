@@ -183,7 +183,8 @@ def _window(
     # only the discs reaching into the window can block one of its spots
     reach = n * step + discs[..., 2] + radius
     near = (np.abs(discs[..., 0] - tx[:, None]) < reach) & (np.abs(discs[..., 1] - ty[:, None]) < reach)
-    k = max(int(near.sum(axis=1).max(initial=0)), 1)
+    n_near = near.sum(axis=1)
+    k = max(int(n_near.max(initial=0)), 1)
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
@@ -198,11 +199,15 @@ def _window(
         for b in range(0, pending.size, block):
             q = pending[b : b + block]
             gx, gy = tx[q, None] + ox, ty[q, None] + oy
-            c = close[q]
+            c = close[q, : max(int(n_near[q].max()), 1)]
             ok = board.contains(gx, gy, radius)
-            ok &= (np.hypot(gx[..., None] - c[:, None, :, 0], gy[..., None] - c[:, None, :, 1]) >= c[:, None, :, 2] + radius + 0.0).all(axis=-1)
+            for dx, dy, dr in c.transpose(1, 2, 0):  # as clear_of, disc by disc
+                ok &= np.hypot(gx - dx[:, None], gy - dy[:, None]) >= (dr + radius + 0.0)[:, None]
             for hole in board.holes:
-                ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
+                # a hole beyond the windows' reach (with a margin) leaves every spot clear
+                beyond = n * step + hole.radius + radius + 1e-6
+                if not ((np.abs(hole.x - tx[q]) >= beyond) | (np.abs(hole.y - ty[q]) >= beyond)).all():
+                    ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
             dist = np.hypot(gx - tx[q, None], gy - ty[q, None])
             ok &= dist <= within[q, None]
             some = ok.any(axis=1)
