@@ -23,13 +23,13 @@ import pandas as pd
 from .. import __version__
 from .._angles import angle_array
 from .._validation import check_array, check_choice, check_int, check_real
-from ..engine.batch import simulate_batch
+from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import batch_columns, forward_of, frame_reach_of, scene_for, shot_piece
+from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -306,7 +306,7 @@ class _FoulTask:
         y = nominal["y"] - err["placement"] * fx + err["depth"] * fy
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
-        batch = simulate_batch(
+        batch = simulate_batch_arrays(
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
             final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
         )  # fmt: skip
@@ -316,7 +316,7 @@ class _FoulTask:
             {
                 "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
                 "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
-                "truncated": batch_columns(batch)["truncated"].to_numpy(), "fouls": _foul_texts(rulings),
+                "truncated": batch.columns["truncated"], "fouls": _foul_texts(rulings),
             }  # fmt: skip
         )
 
@@ -369,7 +369,7 @@ def foul_probabilities(
     errors from ``noise`` (keyed by seed, shot and replica, so every state plays the same
     errors), the placement moved to the nearest legal spot of the state's variant
     (:func:`carromlab.rules.snap_placement`: ICF-3, ONL-1, HIK-2, CRK-1), simulated with
-    :func:`carromlab.simulate_batch` on the state's scene, read as array outcomes
+    :func:`carromlab.engine.batch.simulate_batch_arrays` on the state's scene, read as array outcomes
     (:meth:`carromlab.rules.arrays.OutcomeArrays.from_batch`) and adjudicated on arrays
     (:func:`carromlab.rules.arrays.adjudicate_arrays`, the same rulings as
     :func:`carromlab.rules.adjudicate` shot by shot). A shot counts once for each distinct

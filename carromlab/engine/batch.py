@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -16,7 +18,7 @@ from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, engine_setup
 
-__all__ = ["simulate_batch", "shot_table", "piece_stack", "STRIKER_FIRST"]
+__all__ = ["simulate_batch", "simulate_batch_arrays", "BatchArrays", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
@@ -164,6 +166,64 @@ def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype
     return arr
 
 
+@dataclass(frozen=True, eq=False)
+class BatchArrays:
+    """The result of :func:`simulate_batch_arrays`: a batch's columns as arrays.
+
+    Parameters
+    ----------
+    columns : dict of str to numpy.ndarray
+        The columns of :func:`simulate_batch`, one entry per shot, by name; a
+        categorical column holds its codes (int8) into ``categories[name]``.
+    categories : dict of str to list of str
+        The categories of the categorical columns (``striker_fate``,
+        ``first_contact_kind`` and, with details, ``striker_first``).
+    final_xy : numpy.ndarray or None
+        (N, n_pieces + 1, 2) final centres, m (``final_positions=True``), else None.
+    pocket, t_out : numpy.ndarray or None
+        (N, n_pieces + 1) pocket index (int8, -1 none) and capture time (float32, s, inf
+        none) of each disc (``details=True``), else None.
+    """
+
+    columns: dict[str, np.ndarray]
+    categories: dict[str, list[str]]
+    final_xy: np.ndarray | None = None
+    pocket: np.ndarray | None = None
+    t_out: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.columns["x"])
+
+    def frame(self) -> pd.DataFrame:
+        """The :func:`simulate_batch` frame of these arrays (sharing them): the columns,
+        categorical ones as categoricals, and ``attrs`` ``final_xy``, ``pocket`` and
+        ``t_out`` where present."""
+        cols = {k: _categorical(v, self.categories[k]) if k in self.categories else v for k, v in self.columns.items()}
+        out = pd.DataFrame(cols, copy=False)
+        for key in ("final_xy", "pocket", "t_out"):
+            if getattr(self, key) is not None:
+                out.attrs[key] = getattr(self, key)
+        return out
+
+    def take(self, rows: ArrayLike) -> BatchArrays:
+        """The shots ``rows``, in that order."""
+        rows = np.asarray(rows, dtype=np.intp)
+        pick = {key: None if (a := getattr(self, key)) is None else a[rows] for key in ("final_xy", "pocket", "t_out")}
+        return BatchArrays({k: v[rows] for k, v in self.columns.items()}, self.categories, **pick)
+
+    @classmethod
+    def concat(cls, parts: Sequence[BatchArrays]) -> BatchArrays:
+        """The shots of several batches of one scene's kinds, one after another."""
+        first = parts[0]
+        if any(p.categories != first.categories or p.columns.keys() != first.columns.keys() for p in parts):
+            raise ValueError("The 'parts' parameter must hold batches with the same columns and categories.")
+        extra = {
+            key: None if getattr(first, key) is None else np.concatenate([getattr(p, key) for p in parts])
+            for key in ("final_xy", "pocket", "t_out")
+        }  # fmt: skip
+        return cls({k: np.concatenate([p.columns[k] for p in parts]) for k in first.columns}, first.categories, **extra)
+
+
 def simulate_batch(
     scene: Scene,
     x: ArrayLike,
@@ -193,6 +253,8 @@ def simulate_batch(
     Shot k is the shot ``simulate`` plays on the scene holding the pieces of
     ``on_board[k]`` at ``positions[k]`` (the same results, with the pieces keeping this
     scene's ids).
+    The frame is built on the arrays of :func:`simulate_batch_arrays` (the same call
+    without the frame: :meth:`BatchArrays.frame`).
 
     Parameters
     ----------
@@ -280,6 +342,56 @@ def simulate_batch(
     >>> df = simulate_batch(scene, 0.0, -0.2526, np.pi / 2, 6.0, on_board=mask)
     >>> bool(df["pocketed_mask"][1] & 1)
     False
+    """
+    out = simulate_batch_arrays(
+        scene, x, y, angle, speed, spin, positions=positions, on_board=on_board, position_rows=position_rows,
+        params=params, workers=workers, chunk_size=chunk_size, final_positions=final_positions, final_dtype=final_dtype,
+        details=details, forward=forward, carriers=carriers, frame_reach=frame_reach,
+    )  # fmt: skip
+    return out.frame()
+
+
+def simulate_batch_arrays(
+    scene: Scene,
+    x: ArrayLike,
+    y: ArrayLike,
+    angle: ArrayLike,
+    speed: ArrayLike,
+    spin: ArrayLike = 0.0,
+    *,
+    positions: ArrayLike | None = None,
+    on_board: ArrayLike | None = None,
+    position_rows: ArrayLike | None = None,
+    params: PhysicsParams | None = None,
+    workers: int | None = None,
+    chunk_size: int = 4096,
+    final_positions: bool = False,
+    final_dtype: str = "float32",
+    details: bool = False,
+    forward: tuple[float, float] = (0.0, 1.0),
+    carriers: tuple[str, ...] | None = None,
+    frame_reach: float = -np.inf,
+) -> BatchArrays:
+    """:func:`simulate_batch` as arrays: the engine's outputs without a table.
+
+    The shots and parameters are those of :func:`simulate_batch` (and checked alike);
+    :func:`simulate_batch` is this call and one frame built on its result. For callers
+    that read a few columns of many shots (the lockstep games, the foul statistics):
+    no frame, no categoricals.
+
+    Returns
+    -------
+    BatchArrays
+        The columns of :func:`simulate_batch` as arrays (categorical columns as their
+        int8 codes, with ``categories``), and the final positions, pockets and capture
+        times when asked for.
+
+    Examples
+    --------
+    >>> from carromlab import Scene
+    >>> out = simulate_batch_arrays(Scene.icf_break(), 0.0, -0.2526, 1.5708, [4.0, 6.0])
+    >>> out.columns["n_events"].shape, out.categories["striker_fate"]
+    ((2,), ['board', 'pocketed', 'ditch'])
     """
     check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
     params = check_params(params)
@@ -385,13 +497,13 @@ def simulate_batch(
             list(pool.map(check, check_starts))
             list(pool.map(run, starts))
 
-    cols: dict[str, object] = {name: shots[:, k] for k, name in enumerate(("x", "y", "angle", "speed", "spin"))}
+    cols: dict[str, np.ndarray] = {name: shots[:, k] for k, name in enumerate(("x", "y", "angle", "speed", "spin"))}
     cols |= {f"pocketed_{k}": c for k, c in zip(kind_names, counts)}
     cols |= {
         "striker_pocketed": striker_status == 1,
-        "striker_fate": _categorical(striker_status, list(STATUS.values())),
+        "striker_fate": striker_status,
         "first_contact": first,
-        "first_contact_kind": _categorical(first_kind, ["", *kind_names]),
+        "first_contact_kind": first_kind,
         "n_off": n_off,
         "spread": spread,
         "n_events": n_events,
@@ -400,21 +512,21 @@ def simulate_batch(
         "pocketed_mask": pocketed,
         "ditch_mask": ditched,
     }
+    categories = {"striker_fate": list(STATUS.values()), "first_contact_kind": ["", *kind_names]}
     if details:
         cols |= {
-            "striker_first": _categorical(first_code, STRIKER_FIRST),
+            "striker_first": first_code,
             "striker_reach": reach,
             "chain_mask": chain,
             "striker_touched_mask": touched,
             "striker_direct_mask": direct,
         }
-    out = pd.DataFrame(cols, copy=False)
-    if final_positions:
-        out.attrs["final_xy"] = final_xy if final_dtype == "float64" else final_xy.astype(np.float32)
-    if details:
-        out.attrs["pocket"] = pocket
-        out.attrs["t_out"] = t_out
-    return out
+        categories["striker_first"] = STRIKER_FIRST
+    return BatchArrays(
+        cols, categories,
+        final_xy=(final_xy if final_dtype == "float64" else final_xy.astype(np.float32)) if final_positions else None,
+        pocket=pocket if details else None, t_out=t_out if details else None,
+    )  # fmt: skip
 
 
 def _categorical(codes: np.ndarray, categories: list[str]) -> pd.Categorical:

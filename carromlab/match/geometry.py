@@ -71,7 +71,9 @@ def placement_targets(states: Sequence[GameState], t: npt.ArrayLike) -> tuple[Fl
     f: FloatArray = np.clip(np.asarray(t, dtype=float).reshape(-1), 0.0, 1.0)
     if not states:
         return f.copy(), f.copy()
-    lines = np.array([_line(s) for s in states]).reshape(-1, 4).T
+    kept: dict[tuple, tuple[float, float, float, float]] = {}  # the states sharing a line share it
+    keys = [(id(s.board), s.seat_sides[s.shooter], s.variant == "hikone" and s.seat_shots[s.shooter] == 0) for s in states]
+    lines = np.array([kept[k] if k in kept else kept.setdefault(k, _line(s)) for k, s in zip(keys, states)]).reshape(-1, 4).T
     return _along(states[0].variant, lines, f)
 
 

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
-from ..engine.batch import simulate_batch
+from ..engine.batch import BatchArrays, simulate_batch_arrays
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays, placement_regions
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
@@ -43,7 +42,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     choose (:meth:`Policy.choose_many`, one call per policy for all the games it shoots
     in), each game's noise executes its shot
     (:func:`~carromlab.match.execution.execute`), one
-    :func:`~carromlab.engine.batch.simulate_batch` call per group of games sharing the
+    :func:`~carromlab.engine.batch.simulate_batch_arrays` call per group of games sharing the
     shot disc, the shooter's side and the physics plays the shots from each game's own
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
@@ -100,7 +99,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             g.state.to_json(),
         ) from exc
     after = rulings.state.to_states(before, [g.state.pieces for g in games])
-    played = _played(games, executed, after, outcomes, rulings, batch["truncated"].to_numpy())
+    played = _played(games, executed, after, outcomes, rulings, batch.columns["truncated"])
     for k, (g, p, name) in enumerate(zip(games, played, names)):
         g.record_shot(p, name)
         g.arrays = (rulings.state, k, p.after)
@@ -205,7 +204,7 @@ def _key(policy: object) -> object:
     return policy
 
 
-def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -> pd.DataFrame:
+def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -> BatchArrays:
     """The detailed batch of the executed shots, in game order: one engine call per
     (shot disc, shooter's side, physics) group."""
     groups: dict[tuple, list[int]] = defaultdict(list)
@@ -220,7 +219,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
         scene = full_scene(first.state)
         with warnings.catch_warnings():  # recorded in the 'truncated' column instead
             warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
-            part = simulate_batch(
+            part = simulate_batch_arrays(
                 scene, *cols[rows].T, positions=before.xy[rows], on_board=on[rows], params=first.settings.params,
                 workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[side],
                 carriers=(scene.striker,), frame_reach=frame_reach_of(first.state),
@@ -229,10 +228,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
     if len(parts) == 1:
         return parts[0][1]
     order = np.argsort(np.concatenate([rows for rows, _ in parts]), kind="stable")
-    attrs = {key: np.concatenate([p.attrs.pop(key) for _, p in parts])[order] for key in ("final_xy", "pocket", "t_out")}
-    out = pd.concat([p for _, p in parts], ignore_index=True).iloc[order].reset_index(drop=True)
-    out.attrs.update(attrs)
-    return out
+    return BatchArrays.concat([p for _, p in parts]).take(order)
 
 
 def _played(

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from ..equipment.board import Board
 from .state import Piece
 
-__all__ = ["GRID_STEP", "occupied", "clear_of", "nearest_free_spot"]
+__all__ = ["GRID_STEP", "occupied", "clear_of", "nearest_free_spot", "nearest_free_spots"]
 
 #: Finest spacing of the candidate grids, m: spots and snapped placements are exact to
 #: within half of it (0.25 mm), far below the precision of a hand placing a disc.
@@ -75,12 +75,8 @@ def nearest_free_spot(
     *,
     within: float | None = None,
 ) -> tuple[float, float] | None:
-    """The spot nearest ``target`` where a disc lies wholly on the board, clear of others.
-
-    The search runs on square grids centred on ``target`` (so ``target`` itself is found
-    when free), widening from 4 disc radii to the whole board; the spacing is
-    :data:`GRID_STEP` and grows with the window to keep each grid at most 401 x 401
-    points. Spots over a hole are excluded.
+    """The spot nearest ``target`` where a disc lies wholly on the board, clear of others:
+    the one-spot case of :func:`nearest_free_spots`.
 
     Parameters
     ----------
@@ -99,36 +95,131 @@ def nearest_free_spot(
     -------
     tuple of float or None
         The spot (m), or None if there is none.
+
+    Examples
+    --------
+    >>> from carromlab.equipment.board import Board
+    >>> x, y = nearest_free_spot(Board.icf(), (0.0, 0.0), 0.0159, np.array([[0.0, 0.0, 0.0159]]))
+    >>> round(x, 4), round(y, 4), round(float(np.hypot(x, y)), 4) >= 0.0318
+    (-0.009, -0.0305, True)
     """
-    tx, ty = target
-    span = 4.0 * radius
-    limit = board.size if within is None else within
-    while True:
-        step = max(GRID_STEP, span / 200.0)
-        n = int(np.ceil(span / step))
-        ix, iy = _by_distance(n)
-        # only the discs reaching into the window can block one of its spots
-        reach = n * step + discs[:, 2] + radius
-        near = discs[(np.abs(discs[:, 0] - tx) < reach) & (np.abs(discs[:, 1] - ty) < reach)]
-        start, size = 0, 256
-        while start < ix.size:  # the window's spots nearest first, in growing chunks, until one is free
-            gx, gy = tx + ix[start : start + size] * step, ty + iy[start : start + size] * step
-            ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, near)
+    spot = nearest_free_spots(board, [target], radius, np.asarray(discs, dtype=float)[None], within=None if within is None else [within])[0]
+    return None if np.isnan(spot[0]) else (float(spot[0]), float(spot[1]))
+
+
+#: Most (spots x candidates x discs) tested at once by :func:`nearest_free_spots`.
+_SPOT_BLOCK = 2**21
+
+
+def nearest_free_spots(
+    board: Board,
+    target: npt.ArrayLike,
+    radius: npt.ArrayLike,
+    discs: npt.ArrayLike,
+    *,
+    within: npt.ArrayLike | None = None,
+) -> FloatArray:
+    """The spots nearest N targets where a disc lies wholly on the board, clear of
+    others, each target with its own disc and discs, searched together.
+
+    The search runs on square grids centred on each target (so the target itself is
+    found when free), widening from 4 disc radii to the whole board; the spacing is
+    :data:`GRID_STEP` and grows with the window to keep each grid at most 401 x 401
+    points; the grid's points are tested nearest first. Spots over a hole are excluded.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    target : array_like, shape (N, 2)
+        Wanted centres, m.
+    radius : array_like, shape (N,) or scalar
+        Radius of each disc to place, m.
+    discs : array_like, shape (N, K, 3)
+        Discs already on the board around each target: ``x``, ``y``, ``radius`` (m);
+        unused rows at ``x = inf`` (radius 0).
+    within : array_like, shape (N,), optional
+        Only accept spots at most this far from each target, m (inf: anywhere).
+        Default anywhere.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, 2)
+        The spots, m; NaN where there is none.
+    """
+    t = np.asarray(target, dtype=float).reshape(-1, 2)
+    n_spots = len(t)
+    r = np.broadcast_to(np.asarray(radius, dtype=float), (n_spots,))
+    d = np.asarray(discs, dtype=float).reshape(n_spots, -1, 3)
+    far = np.full(n_spots, np.inf) if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n_spots,))
+    limit = np.where(np.isfinite(far), far, board.size)
+    span = 4.0 * r
+    out = np.full((n_spots, 2), np.nan)
+    todo = np.arange(n_spots)
+    while todo.size:
+        widen = []
+        for s, rr in dict.fromkeys(zip(span[todo].tolist(), r[todo].tolist())):  # rows sharing a grid
+            rows = todo[(span[todo] == s) & (r[todo] == rr)]
+            found, spots = _window(board, t[rows], rr, d[rows], far[rows], s)
+            out[rows[found]] = spots[found]
+            rest = rows[~found & (s < limit[rows])]  # none within the window: widen it, up to the limit
+            span[rest] = np.minimum(2.0 * s, limit[rest])
+            widen.append(rest)
+        todo = np.concatenate(widen)
+    return out
+
+
+def _window(
+    board: Board, t: FloatArray, radius: float, discs: FloatArray, within: FloatArray, span: float
+) -> tuple[npt.NDArray[np.bool_], FloatArray]:
+    """One window of :func:`nearest_free_spots` (half-width ``span``, m) around each
+    target ``t[q]``: whether the nearest free spot of its grid was found, and the spot.
+    A spot in the window's corners is only taken when no spot just outside the window
+    could beat it (or the window covers everything allowed)."""
+    step = max(GRID_STEP, span / 200.0)
+    n = int(np.ceil(span / step))
+    ix, iy = _by_distance(n)
+    tx, ty = t[:, 0], t[:, 1]
+    # only the discs reaching into the window can block one of its spots
+    reach = n * step + discs[..., 2] + radius
+    near = (np.abs(discs[..., 0] - tx[:, None]) < reach) & (np.abs(discs[..., 1] - ty[:, None]) < reach)
+    n_near = near.sum(axis=1)
+    k = max(int(n_near.max(initial=0)), 1)
+    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
+    close = np.take_along_axis(discs, pick[..., None], axis=1)
+    close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
+    limit = np.where(np.isfinite(within), within, board.size)
+    found, spots = np.zeros(len(t), dtype=bool), np.full((len(t), 2), np.nan)
+    pending = np.arange(len(t))
+    start, size = 0, 256
+    while start < ix.size and pending.size:  # the window's spots nearest first, in growing chunks, until one is free
+        ox, oy = ix[start : start + size] * step, iy[start : start + size] * step
+        block = max(1, _SPOT_BLOCK // (ox.size * k))
+        hit = np.zeros(pending.size, dtype=bool)
+        for b in range(0, pending.size, block):
+            q = pending[b : b + block]
+            gx, gy = tx[q, None] + ox, ty[q, None] + oy
+            c = close[q, : max(int(n_near[q].max()), 1)]
+            ok = board.contains(gx, gy, radius)
+            for dx, dy, dr in c.transpose(1, 2, 0):  # as clear_of, disc by disc
+                ok &= np.hypot(gx - dx[:, None], gy - dy[:, None]) >= (dr + radius + 0.0)[:, None]
             for hole in board.holes:
-                ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
-            d = np.hypot(gx - tx, gy - ty)
-            if within is not None:
-                ok &= d <= within
-            if ok.any():
-                i = int(np.argmax(ok))
-                # a spot in the window's corners may be beaten by one just outside the window
-                if d[i] <= span or span >= limit:
-                    return float(gx[i]), float(gy[i])
-                break
-            start, size = start + size, 4 * size
-        if span >= limit:
-            return None
-        span = min(2.0 * span, limit)
+                # a hole beyond the windows' reach (with a margin) leaves every spot clear
+                beyond = n * step + hole.radius + radius + 1e-6
+                if not ((np.abs(hole.x - tx[q]) >= beyond) | (np.abs(hole.y - ty[q]) >= beyond)).all():
+                    ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
+            dist = np.hypot(gx - tx[q, None], gy - ty[q, None])
+            ok &= dist <= within[q, None]
+            some = ok.any(axis=1)
+            i = np.argmax(ok, axis=1)
+            rows = np.arange(q.size)
+            take = some & ((dist[rows, i] <= span) | (span >= limit[q]))
+            found[q[take]] = True
+            spots[q[take]] = np.column_stack([gx[rows, i], gy[rows, i]])[take]
+            hit[b : b + block] = some
+        pending = pending[~hit]  # a spot found but maybe beaten from outside: widen the window
+        start, size = start + size, 4 * size
+    return found, spots
 
 
 @functools.lru_cache(maxsize=32)

@@ -90,3 +90,26 @@ def test_batch_details_match_single_shots(shots):
         assert int(df["striker_touched_mask"].iat[k]) == sum(1 << i for i in res.touched_by_striker)
         several += len(res.touched_by_striker) > 1
     assert several > 0  # the shots exercise later direct hits
+
+
+def test_batch_frame_is_built_on_the_arrays_entry_point():
+    """simulate_batch is simulate_batch_arrays(...).frame(): the same values column by
+    column (categoricals decoded from their codes) and the same attrs."""
+    from carromlab.engine.batch import simulate_batch_arrays
+
+    scene = Scene.icf_break()
+    kw = dict(workers=1, details=True, final_positions=True, final_dtype="float64")
+    angles, speeds = np.linspace(1.2, 1.9, 6), np.linspace(1.0, 7.0, 6)
+    df = simulate_batch(scene, 0.0, -0.2526, angles, speeds, **kw)
+    arrays = simulate_batch_arrays(scene, 0.0, -0.2526, angles, speeds, **kw)
+    assert list(df.columns) == list(arrays.columns) and len(arrays) == len(df) == 6
+    for name, values in arrays.columns.items():
+        if name in arrays.categories:
+            assert df[name].tolist() == [arrays.categories[name][c] for c in values], name
+        else:
+            np.testing.assert_array_equal(df[name].to_numpy(), values, err_msg=name)
+    for key in ("final_xy", "pocket", "t_out"):
+        np.testing.assert_array_equal(df.attrs[key], getattr(arrays, key), err_msg=key)
+    both = type(arrays).concat([arrays, arrays.take([5, 0])])
+    assert len(both) == 8 and both.columns["t_end"][6] == arrays.columns["t_end"][5]
+    np.testing.assert_array_equal(both.final_xy[7], arrays.final_xy[0])

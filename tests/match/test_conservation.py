@@ -159,3 +159,26 @@ def test_game_error_survives_a_process_pool():
     err = GameError("Game 3 (icf, seed 5) failed at shot 7", new_state("icf").to_json())
     back = pickle.loads(pickle.dumps(err))
     assert type(back) is GameError and str(back) == str(err) and back.state_json == err.state_json
+
+
+def test_check_shots_names_every_piece_of_an_overlap(monkeypatch):
+    """A ruling that lays one coin on another stops the game; check_shots (the array
+    check, each pair tested once) names both pieces of the pair."""
+    real = lockstep_module.adjudicate_arrays
+    seen = {}
+
+    def stacking(games, outcomes):
+        rulings = real(games, outcomes)
+        st = rulings.state
+        on = np.flatnonzero(st.where[0] == WHERE.index("board"))
+        a, b = int(on[0]), int(on[-1])
+        seen["pair"] = sorted((a, b))
+        xy = st.xy.copy()
+        xy[0, b] = xy[0, a] + [0.001, 0.0]
+        return replace(rulings, state=replace(st, xy=xy))
+
+    monkeypatch.setattr(lockstep_module, "adjudicate_arrays", stacking)
+    with pytest.raises(GameError) as info:
+        play_game(new_state("icf"), RandomPolicy(), seed=1, max_shots_per_board=10)
+    assert isinstance(info.value.__cause__, ConservationError)
+    assert f"pieces overlapping on the board: {seen['pair']}" in str(info.value.__cause__)

@@ -158,7 +158,7 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     """Every field the rules read, from the batch (outcomes_from_batch and
     OutcomeArrays.from_batch) and from the event log (outcome_from_result), on 40 varied
     shots per position: the striker's later direct hits included (striker_touched_mask)."""
-    from carromlab import simulate_batch
+    from carromlab.engine.batch import simulate_batch_arrays
     from carromlab.rules import snap_placement
     from carromlab.rules.arrays import GameArrays, OutcomeArrays
     from carromlab.rules.engine_bridge import forward_of, frame_reach_of, outcomes_from_batch
@@ -172,9 +172,10 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     angle = rng.uniform(1.1, 2.05, n)
     speed = rng.uniform(0.5, 7.0 if key != "crokinole" else 2.0, n)
     spin = rng.uniform(-30.0, 30.0, n)
-    batch = simulate_batch(scene, xs, ys, angle, speed, spin, workers=1, details=True, final_positions=True,
-                           final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,), frame_reach=frame_reach_of(state))  # fmt: skip
-    outs = outcomes_from_batch(batch, state, ids)
+    arrays_batch = simulate_batch_arrays(scene, xs, ys, angle, speed, spin, workers=1, details=True, final_positions=True,
+                                         final_dtype="float64", forward=forward_of(state), carriers=(scene.striker,),
+                                         frame_reach=frame_reach_of(state))  # fmt: skip
+    outs = outcomes_from_batch(arrays_batch.frame(), state, ids)  # the frame simulate_batch returns
     singles = [outcome_from_result(simulate(scene, Shot(*a)), state, ids) for a in zip(xs, ys, angle, speed, spin)]
     several = framed = 0
     for b, e in zip(outs, singles):
@@ -195,7 +196,7 @@ def test_batch_outcome_is_the_event_log_outcome_field_by_field(key, rng):
     assert several > 0  # the shots exercise later direct hits
     assert framed > 0 or key == "crokinole"  # and hits after the frame (no cushion on a crokinole board)
     games = GameArrays.from_states([state] * n)
-    arrays, reference = OutcomeArrays.from_batch(batch, games, ids), OutcomeArrays.from_outcomes(singles, games)
+    arrays, reference = OutcomeArrays.from_batch(arrays_batch, games, ids), OutcomeArrays.from_outcomes(singles, games)
     for name in ("fell", "first_touch", "fate", "left_board", "striker_left_baseline", "touched", "cushion_first", "touched_before_frame", "chain", "striker"):
         np.testing.assert_array_equal(getattr(arrays, name), getattr(reference, name), err_msg=name)
     np.testing.assert_allclose(arrays.final_xy, reference.final_xy, rtol=0, atol=1e-12)

@@ -40,11 +40,19 @@ def _stand_in_spot(board, target, radius, discs, *, within=None):
     return (float(target[0]) + 1e-3 * len(discs), float(target[1]) + radius + (0.0 if within is None else within))
 
 
+def _stand_in_spots(board, target, radius, discs, *, within=None):
+    """:func:`_stand_in_spot` of every row (the discs padded at x = inf)."""
+    target = np.asarray(target, dtype=float).reshape(-1, 2)
+    n_discs = np.isfinite(np.asarray(discs)[..., 0]).sum(axis=1)
+    extra = 0.0 if within is None else np.asarray(within, dtype=float)
+    return np.column_stack([target[:, 0] + 1e-3 * n_discs, target[:, 1] + radius + extra])
+
+
 @pytest.fixture
 def quick_spots(monkeypatch):
     """Both paths place returned pieces with the same cheap stand-in search."""
     monkeypatch.setattr(reference_ledger, "nearest_free_spot", _stand_in_spot)
-    monkeypatch.setattr(array_ledger, "nearest_free_spot", _stand_in_spot)
+    monkeypatch.setattr(array_ledger, "nearest_free_spots", _stand_in_spots)
 
 
 def _agree_in_groups(states, outcomes, *, chunk=2000) -> set[str]:

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..ruling import Placement
-from ..spots import nearest_free_spot
+from ..spots import nearest_free_spots
 from .games import WHERE, GameArrays, _objects
 from .outcomes import OutcomeArrays, _rank
 
@@ -307,18 +307,25 @@ class ArrayLedger:
         self._returned_rule[m] = self._queue_rule[m]
         if enabled:
             radius = self.g.radius_of()
-            for g in np.flatnonzero(m):
-                for j in np.argsort(np.where(self._queue[g] > 0, self._queue[g], np.iinfo(np.int32).max))[: self._queued[g]]:
-                    keep = (self.where[g] == BOARD) & ~np.isnan(self.xy[g, :, 0])
-                    keep[j] = False
-                    discs = np.column_stack([self.xy[g, keep], radius[keep]])
-                    lim = None if within is None else float(np.broadcast_to(within, (n,))[g])
-                    spot = nearest_free_spot(self.g.board, tuple(target[g]), float(radius[j]), discs, within=lim)
-                    if spot is None and far is not None:
-                        spot = nearest_free_spot(self.g.board, tuple(np.broadcast_to(far, (n, 2))[g]), float(radius[j]), discs)
-                    if spot is None:
-                        raise RuntimeError(f"No free spot on the board for piece {j} of game {g}.")
-                    self.xy[g, j] = spot
+            rows = np.flatnonzero(m)
+            order = np.argsort(np.where(self._queue[rows] > 0, self._queue[rows], np.iinfo(np.int32).max), axis=1, kind="stable")
+            lim = None if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n,))
+            # round k puts back the k-th queued piece of every game that has one, all at once;
+            # each game's later pieces keep clear of its earlier ones
+            for k in range(int(self._queued[rows].max(initial=0))):
+                now = self._queued[rows] > k
+                g, j = rows[now], order[now, k]
+                keep = (self.where[g] == BOARD) & ~np.isnan(self.xy[g, :, 0])
+                keep[np.arange(len(g)), j] = False
+                discs = np.where(keep[..., None], np.dstack([self.xy[g], np.broadcast_to(radius, keep.shape)]), (np.inf, np.inf, 0.0))
+                spot = nearest_free_spots(self.g.board, target[g], radius[j], discs, within=None if lim is None else lim[g])
+                none = np.isnan(spot[:, 0])
+                if none.any() and far is not None:
+                    spot[none] = nearest_free_spots(self.g.board, np.broadcast_to(far, (n, 2))[g[none]], radius[j[none]], discs[none])
+                    none = np.isnan(spot[:, 0])
+                if none.any():
+                    raise RuntimeError(f"No free spot on the board for piece {int(j[none][0])} of game {int(g[none][0])}.")
+                self.xy[g, j] = spot
         self.drop_returns(m)
 
     # ------------------------------------------------------------------ result

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
-from ..engine_bridge import FORWARD, batch_columns
+from ...engine.batch import BatchArrays
+from ..engine_bridge import FORWARD
 from ..outcome import ShotOutcome
 from .games import WHERE, GameArrays
 
@@ -185,7 +185,7 @@ class OutcomeArrays:
         )
 
     @classmethod
-    def from_batch(cls, batch: pd.DataFrame, games: GameArrays, ids: npt.ArrayLike) -> OutcomeArrays:
+    def from_batch(cls, batch: BatchArrays, games: GameArrays, ids: npt.ArrayLike) -> OutcomeArrays:
         """The outcomes of a detailed engine batch, one shot per game, without building
         a ShotOutcome per shot.
 
@@ -197,8 +197,8 @@ class OutcomeArrays:
 
         Parameters
         ----------
-        batch : pandas.DataFrame
-            From :func:`carromlab.simulate_batch` with ``details=True`` and
+        batch : BatchArrays
+            From :func:`carromlab.engine.batch.simulate_batch_arrays` with ``details=True`` and
             ``final_positions=True`` (``forward``, ``carriers`` and ``frame_reach`` as for
             :func:`~carromlab.rules.engine_bridge.outcomes_from_batch`), one row per game.
         games : GameArrays
@@ -215,13 +215,13 @@ class OutcomeArrays:
         """
         need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
         need |= {"ditch_mask", "first_contact", "striker_fate"}
-        if not need <= set(batch.columns) or not {"final_xy", "pocket", "t_out"} <= set(batch.attrs):
-            raise ValueError("The 'batch' parameter must come from simulate_batch(..., details=True, final_positions=True).")
+        if not isinstance(batch, BatchArrays) or not need <= set(batch.columns) or batch.final_xy is None:
+            raise ValueError("The 'batch' parameter must come from simulate_batch_arrays(..., details=True, final_positions=True).")
         n, p = len(games), games.n_pieces
         if len(batch) != n:
             raise ValueError(f"The 'batch' parameter must have one row per game ({n}). Got {len(batch)} rows.")
-        pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
-        batch = batch_columns(batch)
+        pocket, t_out, xy = batch.pocket, batch.t_out, batch.final_xy
+        cols = batch.columns
         m = pocket.shape[1] - 1  # scene pieces; column m is the striker
         ids = np.broadcast_to(np.asarray(ids, dtype=np.int64), (n, m))
         used = np.concatenate([ids >= 0, np.ones((n, 1), bool)], axis=1)
@@ -233,7 +233,7 @@ class OutcomeArrays:
         rows = np.arange(n)[:, None]
         if n and (target == target[0]).all():  # one map for every shot: plain column indexing
             rows, slot, target = slice(None), slot[0], target[0]
-        ditched = _bits(batch["ditch_mask"].to_numpy(), m + 1) & used
+        ditched = _bits(cols["ditch_mask"], m + 1) & used
         fell = np.zeros((n, p + 2), np.int16)
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
         on_board = (pocket < 0) & ~ditched
@@ -241,15 +241,14 @@ class OutcomeArrays:
         final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
         left = np.zeros((n, p + 2), np.int16)
         left[rows, slot] = _rank(ditched[:, :m])
-        first = batch["first_contact"].to_numpy().astype(np.int64)
+        first = cols["first_contact"].astype(np.int64)
         first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
         touched, chain, before = (np.zeros((n, p + 2), bool) for _ in range(3))
-        touched[rows, slot] = _bits(batch["striker_touched_mask"].to_numpy(), m) & used[:, :m]
-        before[rows, slot] = _bits(batch["striker_direct_mask"].to_numpy(), m) & used[:, :m]
+        touched[rows, slot] = _bits(cols["striker_touched_mask"], m) & used[:, :m]
+        before[rows, slot] = _bits(cols["striker_direct_mask"], m) & used[:, :m]
         if games.variant == "crokinole":
-            chain[rows, slot] = _bits(batch["chain_mask"].to_numpy(), m) & used[:, :m]
-        fate_names = batch["striker_fate"].cat.categories
-        fate = np.array([FATES.index(c) for c in fate_names], np.int8)[batch["striker_fate"].cat.codes.to_numpy()]
+            chain[rows, slot] = _bits(cols["chain_mask"], m) & used[:, :m]
+        fate = np.array([FATES.index(c) for c in batch.categories["striker_fate"]], np.int8)[cols["striker_fate"]]
         return cls(
             fell=fell[:, : p + 1],
             first_touch=first_id,
@@ -257,9 +256,9 @@ class OutcomeArrays:
             left_board=left[:, :p],
             on_frame=np.zeros((n, p), np.int16),
             # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
-            striker_left_baseline=batch["striker_reach"].to_numpy() > _baseline_reach(games).astype(np.float32),
+            striker_left_baseline=cols["striker_reach"] > _baseline_reach(games).astype(np.float32),
             touched=touched[:, :p],
-            cushion_first=(batch["striker_first"] == "cushion").to_numpy(),
+            cushion_first=cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
             touched_before_frame=before[:, :p],
             chain=chain[:, :p],
             final_xy=final[:, :p],
