@@ -288,7 +288,8 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
         "board_history": state.board_history + (tuple(points),),
         "game_scores": scores,
     }
-    if over:
+    if over:  # the game ends on this position: the pieces due back are put on it
+        _put_back(state, led, p, state.shooter)
         return led.ruling(
             turn_continues=False, next_shooter=state.shooter, board_over=True, board_winner=winner,
             board_points=tuple(points), game_over=True, winner=leaders[0] if len(leaders) == 1 else None, **common,
@@ -298,6 +299,7 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
     else:
         order = [(state.board_first + k) % state.n_players for k in range(1, state.n_players + 1)]
         first = next(s for s in order if s % state.n_teams != winner)
+    led.drop_returns()  # a new board is laid out: nothing is put back
     fresh = _fresh_board(state, first)
     led.pieces = {pc.id: pc for pc in fresh.pop("pieces")}
     led.dues = list(fresh.pop("dues"))
@@ -378,13 +380,18 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
         led.pay_dues(ids["striker"])
         result = _board_result(state, led, p, team, own_now, opp_now, status, qteam)
         if result is not None:
-            led.drop_returns()  # the board is reset: nothing is put back
             return _close_board(state, led, p, *result)
     nxt = seat if cont else next_seat(state, seat)
+    _put_back(state, led, p, nxt)
+    return led.ruling(turn_continues=cont, next_shooter=nxt, queen_status=status, queen_team=qteam)
+
+
+def _put_back(state: GameState, led: Ledger, p: CarromPolicy, seat: int) -> None:
+    """Place the returned pieces on the return circle, else beyond it as seen by ``seat``
+    (ICF-13, ONL-3)."""
     marks = state.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + state.radius("white")
     if led.returning:
-        led.note(ids["return_place"])
-    led.place((0.0, 0.0), within=reach, far=far_side_point(state, nxt, reach))
-    return led.ruling(turn_continues=cont, next_shooter=nxt, queen_status=status, queen_team=qteam)
+        led.note(p.ids["return_place"])
+    led.place((0.0, 0.0), within=reach, far=far_side_point(state, seat, reach))

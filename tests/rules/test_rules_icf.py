@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from .rules_testkit import broken, ids, move, play, pocket, put, shot
+from .rules_testkit import assert_arrays_agree, broken, ids, move, play, pocket, put, shot
 
 from carromlab.equipment.board import Board
 from carromlab.rules import ShotOutcome, icf, rotate_break
@@ -302,6 +302,30 @@ def test_icf_14_pocketing_opponents_last_coin_loses_and_costs_3(game):
     r = icf.adjudicate(s, shot(s, ids(s, "black")[0]))
     assert r.board_over and r.board_winner == 1 and "ICF-14" in {f.rule for f in r.fouls}
     assert r.board_points == (-3, 3)  # the winner scores the shooter's 3 coins left
+
+
+@pytest.mark.parametrize("scores", [(0, 24), (0, 0)], ids=["game_ends", "next_board"])
+def test_icf_14_with_striker_foul_puts_the_penalty_coin_on_the_final_position(game, scores):
+    """ICF-11 + ICF-14 in one shot: the striker falls with the opponent's last coin. The
+    board is lost (ICF-14) and scored with the penalty coin back on it (ICF-8: black
+    scores the 3 whites on the board and the penalty white). When the game ends there
+    (ICF-10), that last position keeps the penalty coin on the centre circle (ICF-13);
+    it had been counted on the board without a position, which the conservation check
+    stopped a 1,000-game run on. Otherwise the next board is laid out fresh."""
+    s = endgame(game, 3, 1).with_(game_scores=scores)
+    r = icf.adjudicate(s, shot(s, ids(s, "black")[0], s.striker_id))
+    assert {"ICF-11", "ICF-14"} <= {f.rule for f in r.fouls} and r.board_winner == 1
+    assert r.board_points == (-3, 4)
+    assert r.state.game_over == (scores == (0, 24))
+    on = [p for p in r.state.pieces if p.where == "board"]
+    assert all(p.x is not None and p.y is not None for p in on)
+    if r.state.game_over:
+        (back,) = r.returned
+        assert back.rule == "ICF-11" and "ICF-13" in r.applied
+        reach = s.board.marks.centre_circle_radius + s.radius("white")
+        assert math.hypot(back.x, back.y) <= reach + 1e-12
+        assert len(on) == 5  # queen, 3 whites left, the penalty white
+    assert_arrays_agree([s], [shot(s, ids(s, "black")[0], s.striker_id)])
 
 
 def test_icf_15_own_last_coin_before_cover_default_reading(game):

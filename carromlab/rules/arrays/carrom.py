@@ -115,18 +115,20 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.pay_dues(m, ids["striker"])
 
     over, winner, points = _board_result(games, led, p, m, own, opp, own_now, opp_now, status, qteam)
-    led.drop_returns(over)  # the board is reset: nothing is put back
     game_over, first = _close_board(games, led, p, over, winner, points)
+    led.drop_returns(over & ~game_over)  # a new board is laid out: nothing is put back
 
     play = ~failed & ~over
     nxt = np.where(cont, seat, (seat + 1) % games.n_players)
     nxt = np.where(failed, np.where(retake, seat, (seat + 1) % games.n_players), nxt)
+    # a game that ends keeps its last position: the pieces due back are put on it
+    put, towards = play | game_over, np.where(game_over, seat, nxt)
     marks = games.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + dict(games.radii)["white"]
-    led.note(play & led.returning, ids["return_place"])
-    far = np.array([side_direction(s) for s in games.seat_sides])[nxt] * -reach
-    led.place(play, (0.0, 0.0), within=reach, far=far, enabled=place)
+    led.note(put & led.returning, ids["return_place"])
+    far = np.array([side_direction(s) for s in games.seat_sides])[towards] * -reach
+    led.place(put, (0.0, 0.0), within=reach, far=far, enabled=place)
     led.change(play, queen_status=status, queen_team=qteam)
     next_shooter = np.where(over, np.where(game_over, seat, first), nxt)
     return led.ruling(
