@@ -39,8 +39,8 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
   spin (from w, dw/dt, d^2w/dt^2: ``spin_accel``), the slower path (error below 2e-8 m).
   Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
-  ``seg_extend``), with the elliptic integrals carried along the motion so that one AGM
-  per step suffices (``agm_KDG``, ``ode``). With constant mu the integration ends once
+  ``seg_extend``), with F, T and dT/deps from a module table of polynomial pieces
+  (``farkas_tab``). With constant mu the integration ends once
   drag v^4 / deceleration^2 < 3e-10 m (the order of the distance the drag would still
   take off); the rest (about 0.1 mm here) is the closed form or the universal slide-spin
   trajectory.
