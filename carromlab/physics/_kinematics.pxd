@@ -49,11 +49,6 @@ cdef struct Table:
     int chunk            # accepted steps of the next extension
     int steps            # steps tried so far (bounded by MAX_STEPS)
     double h             # s, next step size
-    # at the last knot: K, D, G of modulus eps or 1/eps (lt1: eps < 1) and their time
-    # derivatives (1/s), carried by the integrator while ok (y[0], y[1], dy[0:2] unused)
-    double y[5]
-    double dy[5]
-    int lt1, ok
     double* t
     double* s
     double* v

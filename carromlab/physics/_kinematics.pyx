@@ -39,14 +39,14 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
   spin (from w, dw/dt, d^2w/dt^2: ``spin_accel``), the slower path (error below 2e-8 m).
   Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
-  ``seg_extend``), with the elliptic integrals carried along the motion so that one AGM
-  per step suffices (``agm_KDG``, ``ode``). With constant mu the integration ends once
+  ``seg_extend``), with F, T and dT/deps from a module table of polynomial pieces
+  (``farkas_tab``). With constant mu the integration ends once
   drag v^4 / deceleration^2 < 3e-10 m (the order of the distance the drag would still
   take off); the rest (about 0.1 mm here) is the closed form or the universal slide-spin
   trajectory.
 """
 
-from libc.math cimport sqrt, fabs, exp, log, log1p, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, log, log1p, cos, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
@@ -81,46 +81,6 @@ cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
         s += p * c * c
     K[0] = M_PI / (2.0 * a)
     E[0] = K[0] * (1.0 - s)
-
-
-cdef void agm_KDG(double k, double* K, double* D, double* G) noexcept nogil:
-    """K(k), D = (K - E)/k^2 and G = (2 D - K)/k^2 of modulus 0 < k < 1 by the AGM, the
-    differences summed term by term (no cancellation): with c_n = k^2 u_n,
-    c_(n+1) = c_n^2 / (4 a_(n+1)), K - E = K (k^2/2 + sum 2^(n-1) c_n^2)."""
-    cdef double kp = sqrt((1.0 - k) * (1.0 + k)), k2 = k * k
-    cdef double a = 0.5 * (1.0 + kp), b = sqrt(kp), u = 0.5 / (1.0 + kp), an, q = 1.0
-    cdef double t4 = u * u
-    cdef int it
-    for it in range(60):
-        if k2 * u <= 1e-16 * a:
-            break
-        an = 0.5 * (a + b)
-        u = k2 * u * u / (4.0 * an)
-        b = sqrt(a * b)
-        a = an
-        q *= 2.0
-        t4 += q * u * u
-    K[0] = M_PI / (2.0 * a)
-    D[0] = K[0] * (0.5 + k2 * t4)
-    G[0] = 2.0 * K[0] * t4
-
-
-cdef inline void farkas_KDG(double eps, double K, double D, double G, double* F, double* T) noexcept nogil:
-    """F and T at 0.01 <= eps <= 100, eps != 1, from K, D, G (``agm_KDG``) of modulus
-    eps (eps < 1) or 1/eps: forms without cancellation."""
-    cdef double e2, k, k2
-    if eps < 1.0:
-        e2 = eps * eps
-        F[0] = 4.0 * eps * (2.0 * K - (1.0 + e2) * D) / (3.0 * M_PI)
-        T[0] = 4.0 * ((3.0 - e2) * K - e2 * (4.0 - 2.0 * e2) * D) / (9.0 * M_PI)
-        return
-    k = 1.0 / eps
-    k2 = k * k
-    F[0] = 4.0 * (2.0 * K - (1.0 + k2) * D) / (3.0 * M_PI)
-    if eps <= 20.0:
-        T[0] = 4.0 * k * (G + 3.0 * K - 4.0 * D) / (9.0 * M_PI)
-    else:
-        T[0] = k / 4.0 + k * k2 / 48.0 + 3.0 * k * k2 * k2 / 512.0
 
 
 cdef void farkas(double eps, double* F, double* T) noexcept nogil:
@@ -167,6 +127,127 @@ cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil:
     return lp.mu
 
 
+# ----------------------------------------------------------------------------------
+# F and T of the integrated segments: a module table of polynomial pieces
+# ----------------------------------------------------------------------------------
+
+DEF FT_DEG = 8            # degree of the polynomial of F (and of T) on one cell
+DEF FT_NW = 18            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
+DEF FT_FRAC = 47          # 52 - 5: 32 cells per octave of eps
+DEF FT_NC = 512           # cells: 16 octaves, eps in [2^-8, 2^8)
+DEF FT_NEAR_FRAC = 49     # 52 - 3: 8 cells per octave of d = |eps - 1|
+DEF FT_NEAR_NC = 208      # cells per side of eps = 1: 26 octaves, d in [2^-30, 2^-4)
+cdef int64_t FT_BASE = (<int64_t> (1023 - 8)) << 52        # the bits of 2^-8
+cdef int64_t FT_NEAR_BASE = (<int64_t> (1023 - 30)) << 52  # the bits of 2^-30
+cdef int64_t FT_MANT = ((<int64_t> 1) << 52) - 1
+cdef int64_t FT_ONE = (<int64_t> 1023) << 52                # the bits of 1.0
+cdef double ft_tab[FT_NC * FT_NW]
+cdef double ft_near[2 * FT_NEAR_NC * FT_NW]   # below eps = 1, then above
+cdef double ft_P[FT_DEG + 1][FT_DEG + 1]      # ft_P[k][i]: coefficient of x^i in Chebyshev T_k
+
+
+cdef void ft_fit(double e0, double de, double* cf) noexcept nogil:
+    """Chebyshev interpolants of degree FT_DEG of F and T (``farkas``) on eps = e0 + de (1 + x),
+    x in [-1, 1], as monomials in x: F's coefficients cf[0:FT_DEG+1], then T's."""
+    cdef double fv[FT_DEG + 1]
+    cdef double tv[FT_DEG + 1]
+    cdef double th, ck, dk
+    cdef int k, i, n = FT_DEG + 1
+    for i in range(n):
+        farkas(e0 + de * (1.0 + cos(M_PI * (i + 0.5) / n)), &fv[i], &tv[i])
+    for i in range(FT_NW):
+        cf[i] = 0.0
+    for k in range(n):
+        ck = 0.0
+        dk = 0.0
+        for i in range(n):
+            th = cos(k * M_PI * (i + 0.5) / n) * (2.0 if k > 0 else 1.0) / n
+            ck += th * fv[i]
+            dk += th * tv[i]
+        for i in range(n):
+            cf[i] += ck * ft_P[k][i]
+            cf[n + i] += dk * ft_P[k][i]
+
+
+cdef void ft_build() noexcept nogil:
+    """The cells of ``farkas_tab``: [2^o (1 + m/32), 2^o (1 + (m+1)/32)) of eps, and, for
+    |eps - 1| < 1/16, where F and T have a term (eps - 1) ln|eps - 1|, cells of
+    d = |eps - 1| shrinking geometrically towards 1 (8 per octave of d) on each side."""
+    cdef double base, sgn
+    cdef int j, k, i, side, n = FT_DEG + 1
+    for k in range(n):
+        for i in range(n):
+            ft_P[k][i] = 0.0
+    ft_P[0][0] = 1.0
+    ft_P[1][1] = 1.0
+    for k in range(2, n):
+        for i in range(n):
+            ft_P[k][i] = -ft_P[k - 2][i] + (2.0 * ft_P[k - 1][i - 1] if i > 0 else 0.0)
+    for j in range(FT_NC):
+        base = 2.0 ** ((j >> 5) - 8)
+        ft_fit(base * (1.0 + (j & 31) / 32.0), base / 64.0, &ft_tab[FT_NW * j])
+    for side in range(2):
+        sgn = -1.0 if side == 0 else 1.0
+        for j in range(FT_NEAR_NC):
+            base = 2.0 ** ((j >> 3) - 30)
+            ft_fit(1.0 + sgn * base * (1.0 + (j & 7) / 8.0), sgn * base / 16.0,
+                   &ft_near[FT_NW * (side * FT_NEAR_NC + j)])
+
+
+ft_build()
+
+
+cdef inline void ft_poly(const double* cf, double x, double* F, double* T, double* dT) noexcept nogil:
+    """F, T and dT/dx of one cell at x (Horner)."""
+    cdef double f = cf[FT_DEG], t = cf[FT_NW - 1], dt = 0.0
+    cdef int i
+    for i in range(FT_DEG - 1, -1, -1):
+        dt = dt * x + t
+        f = f * x + cf[i]
+        t = t * x + cf[FT_DEG + 1 + i]
+    F[0] = f
+    T[0] = t
+    dT[0] = dt
+
+
+cdef inline void farkas_tab(double eps, double* F, double* T, double* dT) noexcept nogil:
+    """F(eps), T(eps) and, unless dT is NULL, dT/deps from polynomial pieces (error about
+    1e-13, below that of ``farkas`` itself) for 2^-8 <= eps < 2^8, |eps - 1| >= 2^-30; else
+    by ``farkas`` (dT by a central difference). A cell's index and x are read from the
+    bits of eps (or of |eps - 1|): no logarithm."""
+    cdef int64_t b, j
+    cdef double m1, x, d, dt, Fp, Tp, Tm
+    d = eps - 1.0       # exact near 1
+    if fabs(d) < 0.0625:
+        x = fabs(d)
+        memcpy(&b, &x, sizeof(double))
+        j = (b - FT_NEAR_BASE) >> FT_NEAR_FRAC
+        if j >= 0:
+            b = (b & FT_MANT) | FT_ONE
+            memcpy(&m1, &b, sizeof(double))      # |eps - 1| / 2^octave, in [1, 2)
+            ft_poly(&ft_near[FT_NW * ((FT_NEAR_NC if d > 0.0 else 0) + j)],
+                    16.0 * m1 - 17.0 - 2.0 * (j & 7), F, T, &dt)
+            if dT != NULL:
+                dT[0] = dt * 16.0 * m1 / d
+            return
+    else:
+        memcpy(&b, &eps, sizeof(double))
+        j = (b - FT_BASE) >> FT_FRAC
+        if eps > 0.0 and j >= 0 and j < FT_NC:
+            b = (b & FT_MANT) | FT_ONE
+            memcpy(&m1, &b, sizeof(double))      # eps / 2^octave, in [1, 2)
+            ft_poly(&ft_tab[FT_NW * j], 64.0 * m1 - 65.0 - 2.0 * (j & 31), F, T, &dt)
+            if dT != NULL:
+                dT[0] = dt * 64.0 * m1 / eps
+            return
+    farkas(eps, F, T)
+    if dT != NULL:
+        x = 1e-5 * eps
+        farkas(eps + x, &Fp, &Tp)
+        farkas(eps - x, &Fp, &Tm)
+        dT[0] = (Tp - Tm) / (2.0 * x)
+
+
 cdef inline void rhs(const LawParams* lp, double R, double v, double w, double* dv, double* dw) noexcept nogil:
     cdef double mu, F = 1.0, T = 0.0
     if v < 0.0:
@@ -175,7 +256,7 @@ cdef inline void rhs(const LawParams* lp, double R, double v, double w, double* 
         w = 0.0
     mu = mu_of_v(lp, v)
     if lp.slide_spin and w > 0.0:
-        farkas(v / (R * w), &F, &T)
+        farkas_tab(v / (R * w), &F, &T, NULL)
         dw[0] = -2.0 * lp.g * mu * T / R
     else:
         dw[0] = 0.0
@@ -241,70 +322,14 @@ DPE[5] = 22.0 / 525.0
 DPE[6] = -1.0 / 40.0
 
 
-DEF NY = 5                # integrated state: v, w and K, D, G along the motion
+DEF NY = 2                # integrated state: v, w
 
 
-cdef inline int carried(double eps, int lt1) noexcept nogil:
-    """Whether F, T at eps may come from K, D, G carried from a point on side lt1 of 1."""
-    return (eps < 1.0) == lt1 and fabs(eps - 1.0) >= BAND and eps >= 0.01 and eps <= 100.0
-
-
-cdef inline void ode(const LawParams* lp, double R, double* y, int exact, int* lt1, int* ok,
-                     double* dy) noexcept nogil:
-    """Derivatives dy of y = (v, w, K, D, G) of an integrated segment: the law's dv/dt,
-    dw/dt and, along the motion, those of K, D = (K - E)/k^2, G = (2D - K)/k^2 of modulus
-    k = eps or 1/eps (``agm_KDG``): with L = dln k/dt = +-(dv/v - dw/w) and k'^2 = 1 - k^2,
-    dK/dt = k^2 (K - D) L / k'^2, dD/dt = k^2 (D - G) L / k'^2,
-    dG/dt = (D - 4G + 3k^2 G) L / k'^2. exact: F, T by the AGM, which also sets y[2:5]
-    and ok (whether they can be carried: ``carried``); else F, T from the carried values
-    while ok holds and eps stays where they apply, by the AGM otherwise (clearing ok)."""
-    cdef double v = y[0] if y[0] > 0.0 else 0.0, w = y[1] if y[1] > 0.0 else 0.0
-    cdef double mu = mu_of_v(lp, v), F = 1.0, T = 0.0, eps = 0.0, lam, k2, c
-    if lp.slide_spin and w > 0.0:
-        eps = v / (R * w)
-        if exact:
-            lt1[0] = eps < 1.0
-            ok[0] = carried(eps, lt1[0])
-            if ok[0]:
-                agm_KDG(eps if eps < 1.0 else 1.0 / eps, &y[2], &y[3], &y[4])
-                farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
-            else:
-                farkas(eps, &F, &T)
-        elif ok[0] and carried(eps, lt1[0]):
-            farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
-        else:
-            ok[0] = 0
-            farkas(eps, &F, &T)
-        dy[1] = -2.0 * lp.g * mu * T / R
-    else:
-        dy[1] = 0.0
-        if exact:
-            ok[0] = 0
-    dy[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
-    dy[2] = 0.0
-    dy[3] = 0.0
-    dy[4] = 0.0
-    if ok[0] and v > 0.0 and w > 0.0:
-        lam = dy[0] / v - dy[1] / w
-        if lt1[0]:
-            k2 = eps * eps
-        else:
-            k2 = 1.0 / (eps * eps)
-            lam = -lam
-        c = lam / (1.0 - k2)
-        dy[2] = c * k2 * (y[2] - y[3])
-        dy[3] = c * k2 * (y[3] - y[4])
-        dy[4] = c * (y[3] - 4.0 * y[4] + 3.0 * k2 * y[4])
-
-
-cdef void dp_step(const LawParams* lp, double R, const double* y0, const double* d0, int lt1,
-                  int ok, double h, double* out, double* y1, double* d1, int* lt1_1,
-                  int* ok_1) noexcept nogil:
-    """One Dormand-Prince 5(4) step of h (s) from y0 = (v, w, K, D, G) with derivatives d0:
+cdef void dp_step(const LawParams* lp, double R, const double* y0, const double* d0, double h,
+                  double* out, double* y1, double* d1) noexcept nogil:
+    """One Dormand-Prince 5(4) step of h (s) from y0 = (v, w) with derivatives d0 (``rhs``):
     out = distance slid (m, order 5) and the error estimates of the distance, v and w; y1,
-    d1 = the state (order 5 in v, w; K, D, G by the AGM) and its derivatives at the new
-    point (the last stage), with its lt1_1 and ok_1. The inner stages carry K, D, G along
-    (ok, lt1: ``ode``), so that one AGM per step suffices away from eps = 1."""
+    d1 = the state (order 5) and its derivatives at the new point (the last stage)."""
     cdef double k[7][NY]
     cdef double z[NY]
     cdef double ks[7]
@@ -320,27 +345,25 @@ cdef void dp_step(const LawParams* lp, double R, const double* y0, const double*
                 acc = acc + DPA[st][q] * k[q][c]
             z[c] = y0[c] + h * acc
         ks[st] = z[0]
-        ode(lp, R, z, 0, &lt1, &ok, k[st])
+        rhs(lp, R, z[0], z[1], &k[st][0], &k[st][1])
     acc = 0.0
     for q in range(6):
         acc = acc + DPB[q] * ks[q]
     out[0] = h * acc
-    for c in range(2):
+    for c in range(NY):
         acc = 0.0
         for q in range(6):
             acc = acc + DPB[q] * k[q][c]
         y1[c] = y0[c] + h * acc
-    for c in range(2, NY):
-        y1[c] = y0[c]
     ks[6] = y1[0]
-    ode(lp, R, y1, 1, lt1_1, ok_1, k[6])
+    rhs(lp, R, y1[0], y1[1], &k[6][0], &k[6][1])
     for c in range(NY):
         d1[c] = k[6][c]
     acc = 0.0
     for q in range(7):
         acc = acc + DPE[q] * ks[q]
     out[1] = h * acc
-    for c in range(2):
+    for c in range(NY):
         acc = 0.0
         for q in range(7):
             acc = acc + DPE[q] * k[q][c]
@@ -358,63 +381,35 @@ cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
     return 0.0
 
 
-cdef double spin_accel(const LawParams* lp, double R, const double* y, const double* dy, int lt1,
-                       int ok) noexcept nogil:
-    """d^2 w / dt^2 (rad/s^3) at the state y = (v, w, K, D, G) with its derivatives dy
-    (``ode``): dT/dt from the rates of the carried K, D, G where they apply (T a polynomial
-    in eps, K, D, G: ``farkas_KDG``), else from a central difference of T in eps."""
-    cdef double v = y[0], w = y[1], eps, edot, F, T, Tp, Tm, dT, e2, k, kdot, h
+cdef double spin_accel(const LawParams* lp, double R, double v, double w, const double* dy) noexcept nogil:
+    """d^2 w / dt^2 (rad/s^3) at speed v, spin w with derivatives dy (``rhs``), through
+    dT/deps (``farkas_tab``)."""
+    cdef double eps, edot, F, T, dT
     if not lp.slide_spin or v <= 0.0 or w <= 0.0:
         return 0.0
     eps = v / (R * w)
     edot = eps * (dy[0] / v - dy[1] / w)
-    if ok and carried(eps, lt1):
-        farkas_KDG(eps, y[2], y[3], y[4], &F, &T)
-        if eps < 1.0:
-            e2 = eps * eps
-            dT = 4.0 * (-2.0 * eps * (y[2] + 4.0 * (1.0 - e2) * y[3]) * edot
-                        + (3.0 - e2) * dy[2] - e2 * (4.0 - 2.0 * e2) * dy[3]) / (9.0 * M_PI)
-        else:
-            k = 1.0 / eps
-            kdot = -k * k * edot
-            if eps <= 20.0:
-                dT = 4.0 * (kdot * (y[4] + 3.0 * y[2] - 4.0 * y[3])
-                            + k * (dy[4] + 3.0 * dy[2] - 4.0 * dy[3])) / (9.0 * M_PI)
-            else:
-                dT = kdot * (0.25 + k * k / 16.0 + 15.0 * k * k * k * k / 512.0)
-    else:
-        h = 1e-5 * eps
-        farkas(eps + h, &F, &Tp)
-        farkas(eps - h, &F, &Tm)
-        farkas(eps, &F, &T)
-        dT = (Tp - Tm) / (2.0 * h) * edot
-    return -2.0 * lp.g * (dmu_dv(lp, v) * dy[0] * T + mu_of_v(lp, v) * dT) / R
+    farkas_tab(eps, &F, &T, &dT)
+    return -2.0 * lp.g * (dmu_dv(lp, v) * dy[0] * T + mu_of_v(lp, v) * dT * edot) / R
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
     """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
     (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
     cdef double d[NY]
-    cdef int c
     tb.n = 0
     tb.tail = SEG_REST
     tb.steps = 0
     tb.chunk = CHUNK0
     tb.open = 0
-    tb.y[0] = v0
-    tb.y[1] = w0
-    for c in range(2, NY):
-        tb.y[c] = 0.0
-    ode(lp, R, tb.y, 1, &tb.lt1, &tb.ok, d)
-    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], spin_accel(lp, R, tb.y, d, tb.lt1, tb.ok)) < 0:
+    rhs(lp, R, v0, w0, &d[0], &d[1])
+    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], spin_accel(lp, R, v0, w0, d)) < 0:
         return -1
     if v0 <= 0.0:
         tb.t_stop = 0.0
         tb.s_stop = 0.0
         tb.w_stop = w0
         return 0
-    for c in range(2, NY):
-        tb.dy[c] = d[c]
     tb.h = H_FIRST * v0 / (-d[0])
     tb.open = 1
     return extend(lp, R, tb)
@@ -424,16 +419,13 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     """Continue an open table by tb.chunk accepted steps, or to the stop, and double the
     next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
     stop, whatever the chunks."""
-    cdef int k = tb.n - 1, done = 0, lt1, ok, c
+    cdef int k = tb.n - 1, done = 0, c
     cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, fac, hs, dv, dw, w, e0, e1
     cdef double y[NY]
     cdef double d[NY]
     cdef double y1[NY]
     cdef double d1[NY]
     cdef double out[4]
-    for c in range(2, NY):
-        y[c] = tb.y[c]
-        d[c] = tb.dy[c]
     y[0] = tb.v[k]
     y[1] = tb.w[k]
     d[0] = tb.dv[k]
@@ -442,9 +434,6 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         if done == tb.chunk:
             tb.h = h
             tb.chunk *= 2
-            for c in range(2, NY):
-                tb.y[c] = y[c]
-                tb.dy[c] = d[c]
             tb.t_stop = t
             tb.s_stop = s
             tb.w_stop = y[1]
@@ -463,7 +452,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         # never step onto the stop itself: friction is discontinuous there
         if h > 0.9 * hs:
             h = 0.9 * hs
-        dp_step(lp, R, y, d, tb.lt1, tb.ok, h, out, y1, d1, &lt1, &ok)
+        dp_step(lp, R, y, d, h, out, y1, d1)
         # errors as positions: of the distance, of the speed carried to the stop (hs) and
         # of the spin through F (a relative error of w changes F by as much below eps = 1,
         # by under 1/eps^2 of it above)
@@ -485,13 +474,11 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         s += out[0]
         if y1[1] < 0.0:
             y1[1] = 0.0
-        tb.lt1 = lt1
-        tb.ok = ok
         for c in range(NY):
             y[c] = y1[c]
             d[c] = d1[c]
         done += 1
-        if push(tb, t, s, y[0], y[1], d[0], d[1], spin_accel(lp, R, y, d, lt1, ok)) < 0:
+        if push(tb, t, s, y[0], y[1], d[0], d[1], spin_accel(lp, R, y[0], y[1], d)) < 0:
             return -1
         if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] * y[0] * y[0] <= TAIL_S * d[0] * d[0]:
             tb.open = 0
@@ -1418,6 +1405,20 @@ def farkas_FT(double[::1] eps):
         F[i] = f
         T[i] = t
     return F, T
+
+
+def farkas_table_FT(double[::1] eps):
+    """F(eps), T(eps) and dT/deps of the integrated segments' pieces (``farkas_tab``)."""
+    import numpy as np
+    out = np.empty((3, eps.shape[0]))
+    cdef double f, t, dt
+    cdef Py_ssize_t i
+    for i in range(eps.shape[0]):
+        farkas_tab(eps[i], &f, &t, &dt)
+        out[0, i] = f
+        out[1, i] = t
+        out[2, i] = dt
+    return out
 
 
 def slide_spin_constants():

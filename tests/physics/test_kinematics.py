@@ -127,6 +127,23 @@ def test_integrated_slide_spin_with_drag_against_dop853(v0, w0):
     np.testing.assert_allclose(R * w[:-1], R * y[1], rtol=0, atol=5e-8)
 
 
+def test_integrator_table_of_F_and_T():
+    """The polynomial pieces of F, T (integrated segments) against the closed forms: across
+    the table, near eps = 1 (the (eps - 1) ln|eps - 1| term) and beyond its ends; dT/deps
+    on the table (2^-8 <= eps < 2^8) against a central difference of the closed form T."""
+    for lo, hi, tol in [(2.0**-9, 2.0**9, 2.5e-12), (0.9, 1.1, 1e-13), (1 - 1e-6, 1 + 1e-6, 1e-13)]:
+        e = np.linspace(lo, hi, 200001)
+        F, T = K.farkas_FT(e)
+        f, t, dt = K.farkas_table_FT(e)
+        np.testing.assert_allclose(f, F, rtol=0, atol=tol)
+        np.testing.assert_allclose(t, T, rtol=0, atol=tol)
+        e = e[(np.abs(e - 1.0) > 1e-2) & (e >= 2.0**-8) & (e < 2.0**8)]
+        h = 1e-5 * e
+        _, tp = K.farkas_FT(e + h)
+        _, tm = K.farkas_FT(e - h)
+        np.testing.assert_allclose(K.farkas_table_FT(e)[2], (tp - tm) / (2 * h), rtol=0, atol=2e-7)
+
+
 def test_slide_spin_tiny_eps_beyond_the_table():
     """eps0 = 1e-9 (below the last node): the spin decays as if in place, v ~ w^(3/4)."""
     v0, w0 = 1e-9 * R * 200.0, 200.0
