@@ -516,7 +516,7 @@ cdef int closed_start(const LawParams* lp, double R, double v, double w, int* si
     if lp.slide_spin and w > 0.0:
         e = v / (R * w)
         side[0] = 1 if e < ss_eps else 0
-        r = ss_start(side[0], e, &a, &q)
+        r = ss_r_of(side[0], e, &a, &q)
         rho[0] = v / (gm * a)
         rs[0] = r / rho[0]
         s_left[0] = gm * q * rho[0] * rho[0]
@@ -758,19 +758,6 @@ cdef int* ss_hi[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
-# Start table of each side (the inverse look-up eps -> r of a segment start, ``ss_start``):
-# nodes at the keys (above) 2^e (1 + j / SS_N) from SE_KEY0 to beyond the last node of the
-# trajectory, SS_W values each as in ss_tab with ln r in place of eps, so that ln r, a, q
-# are cubic Hermite interpolants in ln(key) (same look-up as ss_at's). Closer to eps*
-# (key < SE_KEY0) the rate d ln(key)/dx = eps G / (a key) would lose 4e-17 / key to the
-# cancellation in G, so those starts invert the trajectory itself (ss_r_of), as do those
-# within SE_BAND of eps = 1, where F' has a logarithmic singularity (the table's error there
-# reaches 4e-10 of eps; outside the band, its start states agree with the trajectory's to
-# 5e-12 in eps and 2e-12 in a and q).
-DEF SE_KEY0 = 9.5367431640625e-07   # 2^-20
-DEF SE_BAND = 0.1
-cdef double* se_tab[2]
-cdef int64_t se_base[2]     # bits of the key at the first node
 
 
 cdef inline double ss_node_r(int k) noexcept nogil:
@@ -849,7 +836,7 @@ cdef int ss_build() noexcept nogil:
         ss_n[side] = n
         ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
-        if ss_index(side) < 0 or se_build(side) < 0:
+        if ss_index(side) < 0:
             return -1
     return 0
 
@@ -1024,82 +1011,6 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
         return r + r * d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (1.0 / 720.0 + d * (1.0 / 5040.0)))))))
     ss_at(side, r, &ee, a, q)
     return r
-
-
-cdef int se_build(int side) noexcept nogil:
-    """Build the start table of one side from the inverse of the trajectory (``ss_r_of``)
-    at the nodes, with the exact derivatives in ln(key): d ln(key)/dx = (d key/d eps)
-    eps G / (a key), da/dx = F - a, dq/dx = a - 2 q."""
-    cdef const double* tr = ss_tab[side]
-    cdef double* tb
-    cdef double d0 = SE_KEY0, key, e, r, a, q, F, T, dl, dy[3]
-    cdef int64_t b0, bl, b
-    cdef int n, m, j, c
-    memcpy(&b0, &d0, sizeof(double))
-    se_base[side] = b0
-    bl = ss_key_bits(side, tr[SS_W * (ss_n[side] - 1)])
-    n = <int> ((bl - b0) >> SS_FRAC) + 2
-    tb = <double*> malloc(SS_W * n * sizeof(double))
-    if tb == NULL:
-        return -1
-    for m in range(n):
-        b = b0 + ((<int64_t> m) << SS_FRAC)
-        memcpy(&key, &b, sizeof(double))
-        e = ss_eps + key if side == 0 else ss_eps / (1.0 + key)
-        r = ss_r_of(side, e, &a, &q)
-        farkas(e, &F, &T)
-        dl = e * (F - 2.0 * e * T) / a / key
-        if side == 1:
-            dl = -dl * ss_eps / (e * e)   # key = eps*/e - 1: d key = -eps*/e^2 d eps
-        dy[0] = 1.0 / dl
-        dy[1] = (F - a) / dl
-        dy[2] = (a - 2.0 * q) / dl
-        if side == 1:
-            # a / eps, q / eps: nearly constant towards pure spin, where a, q ~ eps
-            # (eps = eps* / (1 + key): d ln eps / d ln key = -key / (1 + key))
-            dy[1] = (dy[1] + a * key / (1.0 + key)) / e
-            dy[2] = (dy[2] + q * key / (1.0 + key)) / e
-            a /= e
-            q /= e
-        j = <int> ((b >> SS_FRAC) & (SS_N - 1))
-        tb[SS_W * m] = log(r)
-        tb[SS_W * m + 1] = a
-        tb[SS_W * m + 2] = q
-        for c in range(3):
-            tb[SS_W * m + 3 + c] = dy[c] * ss_dx[j]
-            tb[SS_W * m + 6 + c] = dy[c] * ss_dx[(j + SS_N - 1) % SS_N]
-    se_tab[side] = tb
-    return 0
-
-
-cdef inline double ss_start(int side, double e, double* a, double* q) noexcept nogil:
-    """The remaining time r of the universal trajectory of one side where eps = e, with a
-    and q there: one look-up in the start table (closed forms beyond it, as ss_r_of)."""
-    cdef const double* tr = ss_tab[side]
-    cdef double key, z, d, x
-    cdef int64_t b
-    cdef int m, j
-    if side == 0:
-        key = e - ss_eps
-        if key < SE_KEY0 or fabs(e - 1.0) < SE_BAND or e >= tr[SS_W * (ss_n[0] - 1)]:
-            return ss_r_of(0, e, a, q)
-    else:
-        key = ss_eps / e - 1.0
-        if key < SE_KEY0 or e <= tr[SS_W * (ss_n[1] - 1)]:
-            return ss_r_of(1, e, a, q)
-    memcpy(&b, &key, sizeof(double))
-    j = <int> ((b >> SS_FRAC) & (SS_N - 1))
-    b -= se_base[side]
-    m = <int> (b >> SS_FRAC)
-    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC)) / (SS_N + j)
-    z = z / (2.0 + z)
-    d = z * z
-    ss_piece(se_tab[side] + SS_W * m, 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j],
-             &x, a, q)
-    if side == 1:
-        a[0] *= e
-        q[0] *= e
-    return exp(x)
 
 
 if ss_build() < 0:
@@ -1572,24 +1483,6 @@ def time_at(dict law, double radius, double v0, double w0, double[::1] sd):
         return out
     finally:
         seg_free(&sg)
-
-
-def slide_spin_start(int side, double[::1] eps):
-    """r (remaining time in table units), a and q where the universal trajectory of one
-    side has eps: rows 0-2 from the start table (``ss_start``, the engine's), rows 3-5 from
-    the inverse of the trajectory itself (``ss_r_of``)."""
-    import numpy as np
-    out = np.empty((6, eps.shape[0]))
-    cdef double a, q
-    cdef Py_ssize_t i
-    for i in range(eps.shape[0]):
-        out[0, i] = ss_start(side, eps[i], &a, &q)
-        out[1, i] = a
-        out[2, i] = q
-        out[3, i] = ss_r_of(side, eps[i], &a, &q)
-        out[4, i] = a
-        out[5, i] = q
-    return out
 
 
 def slide_spin_universal(int side, double[::1] x):

@@ -173,20 +173,6 @@ def test_universal_table_inverse_look_up():
         assert np.all(np.diff(e) > 0.0) if side == 0 else np.all(np.diff(e) < 0.0)
 
 
-def test_start_table_lands_on_the_trajectory():
-    """The start look-up eps0 -> (r0, a0, q0) of a segment (start table, or the inverse of
-    the trajectory near eps* and eps = 1) agrees with the trajectory at r0: eps(r0) = eps0
-    to 1e-11, a(r0) = a0 and q(r0) = q0 to 5e-12 (measured 5e-12 and 2e-12)."""
-    key = 10.0 ** np.linspace(-8.0, 6.8, 40001)
-    for side in (0, 1):
-        e = EPS_STAR + key if side == 0 else EPS_STAR / (1.0 + key)
-        r0, a0, q0 = K.slide_spin_start(side, e)[:3]
-        et, at, qt = K.slide_spin_universal(side, np.log(r0))[:3]
-        np.testing.assert_allclose(et, e, rtol=1e-11, atol=0)
-        np.testing.assert_allclose(at, a0, rtol=5e-12, atol=0)
-        np.testing.assert_allclose(qt, q0, rtol=5e-12, atol=0)
-
-
 def test_time_at_distance_inverts_the_distance():
     for law in (SLIDE_SPIN, _law(friction_law="linear", mu_v=0.05), _law(friction_law="stribeck"), _law(air_drag=0.5)):
         s, _, _, t_stop, _ = K.kinematics(law, R, 2.0, 120.0, np.linspace(0.0, 1.0, 101) * 1.2)
