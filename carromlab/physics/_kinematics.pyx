@@ -503,8 +503,7 @@ cdef int closed_start(const LawParams* lp, double R, double v, double w, int* si
     if lp.slide_spin and w > 0.0:
         e = v / (R * w)
         side[0] = 1 if e < ss_eps else 0
-        r = ss_r_of(side[0], e)
-        ss_at(side[0], r, &e, &a, &q)
+        r = ss_r_of(side[0], e, &a, &q)
         rho[0] = v / (gm * a)
         rs[0] = r / rho[0]
         s_left[0] = gm * q * rho[0] * rho[0]
@@ -877,6 +876,27 @@ cdef int ss_index(int side) noexcept nogil:
     return 0
 
 
+cdef inline void ss_piece(const double* tb, double t, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q on the cubic Hermite piece of the node at tb, at t in [0, 1] of its cell
+    (in x = ln r)."""
+    cdef double tm = 1.0 - t
+    cdef double h10 = t * tm * tm, h11 = -t * t * tm, h01 = t * t * (3.0 - 2.0 * t)
+    cdef double h00 = 1.0 - h01
+    eps[0] = h00 * tb[0] + h01 * tb[SS_W] + h10 * tb[3] + h11 * tb[SS_W + 6]
+    a[0] = h00 * tb[1] + h01 * tb[SS_W + 1] + h10 * tb[4] + h11 * tb[SS_W + 7]
+    q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
+
+
+cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q at r <= 1 (before the first node): the linearisation at eps*."""
+    cdef double d = SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0
+    if side:
+        d = -d
+    eps[0] = ss_eps + d
+    a[0] = ss_F + ss_ca * d
+    q[0] = 0.5 * ss_F + ss_cq * d
+
+
 cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q of the universal trajectory of one side at the remaining time r (in units
     of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
@@ -884,14 +904,9 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
     cdef const double* tb
     cdef int64_t b
     cdef int k, j
-    cdef double d, f, z, t, tm, h00, h01, h10, h11
+    cdef double d, f, z
     if not (r > 1.0):
-        d = SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0
-        if side:
-            d = -d
-        eps[0] = ss_eps + d
-        a[0] = ss_F + ss_ca * d
-        q[0] = 0.5 * ss_F + ss_cq * d
+        ss_near(side, r, eps, a, q)
         return
     tb = ss_tab[side]
     if r >= ss_rlast[side]:
@@ -915,16 +930,8 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
     # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 7th power is exact to 1e-20
     z = z / (2.0 + z)
     d = z * z
-    t = 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j]
-    tm = 1.0 - t
-    h10 = t * tm * tm
-    h11 = -t * t * tm
-    h01 = t * t * (3.0 - 2.0 * t)
-    h00 = 1.0 - h01
-    tb += SS_W * k
-    eps[0] = h00 * tb[0] + h01 * tb[SS_W] + h10 * tb[3] + h11 * tb[SS_W + 6]
-    a[0] = h00 * tb[1] + h01 * tb[SS_W + 1] + h10 * tb[4] + h11 * tb[SS_W + 7]
-    q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
+    ss_piece(tb + SS_W * k, 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j],
+             eps, a, q)
 
 
 cdef inline double invert_hermite(double y0, double y1, double d0, double d1, double h, double target) noexcept nogil:
@@ -956,40 +963,41 @@ cdef inline double invert_hermite(double y0, double y1, double d0, double d1, do
     return x
 
 
-cdef double ss_r_of(int side, double e) noexcept nogil:
-    """The remaining time r of the universal trajectory of one side where eps = e."""
+cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
+    """The remaining time r of the universal trajectory of one side where eps = e, with a
+    and q there (from the same Hermite piece)."""
     cdef const double* tb = ss_tab[side]
     cdef int n = ss_n[side], lo, hi, mid, c
-    cdef double d = e - ss_eps, r, f
+    cdef double d = e - ss_eps, r, t, ee
     if side == 1:
         d = -d
-    if d <= 0.0:
-        return 0.0
     if d <= SS_D0:
-        return exp(log(d / SS_D0) / ss_k)
-    if side == 0 and e >= tb[SS_W * (n - 1)]:
+        r = exp(log(d / SS_D0) / ss_k) if d > 0.0 else 0.0
+    elif side == 0 and e >= tb[SS_W * (n - 1)]:
         r = e / tb[SS_W * (n - 1)]
-        return ss_rlast[0] * r * r
-    if side == 1 and e <= tb[SS_W * (n - 1)]:
+        r = ss_rlast[0] * r * r
+    elif side == 1 and e <= tb[SS_W * (n - 1)]:
         r = tb[SS_W * (n - 1)] / e
-        return ss_rlast[1] * (r * r) * (r * r)
-    c = ss_cell(side, e)
-    lo = ss_lo[side][c]
-    hi = ss_hi[side][c]
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if (tb[SS_W * mid] <= e) == (side == 0):
-            lo = mid
-        else:
-            hi = mid
-    r = ss_node_r(lo)
-    tb += SS_W * lo
-    d = ss_dx[lo & (SS_N - 1)] * invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
-    # r e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
-    f = 1.0 + d / 7.0
-    for c in range(6, 1, -1):
-        f = 1.0 + d / c * f
-    return r + r * d * f
+        r = ss_rlast[1] * (r * r) * (r * r)
+    else:
+        c = ss_cell(side, e)
+        lo = ss_lo[side][c]
+        hi = ss_hi[side][c]
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            if (tb[SS_W * mid] <= e) == (side == 0):
+                lo = mid
+            else:
+                hi = mid
+        tb += SS_W * lo
+        t = invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+        ss_piece(tb, t, &ee, a, q)
+        # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
+        d = ss_dx[lo & (SS_N - 1)] * t
+        r = ss_node_r(lo)
+        return r + r * d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (1.0 / 720.0 + d * (1.0 / 5040.0)))))))
+    ss_at(side, r, &ee, a, q)
+    return r
 
 
 if ss_build() < 0:
@@ -1229,11 +1237,19 @@ cdef inline void seg_rho(const LawParams* lp, double R, const Seg* sg, double rh
 cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
-    cdef double rem, eps = 0.0, ww
+    cdef double rem, eps = 0.0, ww, rho, a, q
     if tau <= 0.0:
         sd[0] = 0.0
         v[0] = sg.v0
         w[0] = sg.w0
+        return
+    if sg.mode == SEG_SLIDE_SPIN and tau < sg.t_stop:
+        rho = sg.t_stop - tau
+        ss_at(sg.side, sg.rs * rho, &eps, &a, &q)
+        v[0] = lp.g * lp.mu * a * rho
+        rem = lp.g * lp.mu * q * rho * rho
+        sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
+        w[0] = v[0] / (R * eps)
         return
     if tau >= sg.t_stop and not sg.open:
         sd[0] = sg.s_stop
@@ -1260,9 +1276,7 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
     sd[0] = sg.s_stop - rem
     if sd[0] < 0.0:
         sd[0] = 0.0
-    if sg.mode == SEG_SLIDE_SPIN:
-        w[0] = v[0] / (R * eps)
-    elif lp.slide_spin:
+    if lp.slide_spin:
         w[0] = 0.0
     else:
         ww = sg.w0 - spin_decel(lp, R) * tau
@@ -1478,12 +1492,12 @@ def slide_spin_universal(int side, double[::1] x):
     rho the remaining time; and the inverse look-up x(eps) of the returned eps."""
     import numpy as np
     out = np.empty((4, x.shape[0]))
-    cdef double e, a, q
+    cdef double e, a, q, ai, qi
     cdef Py_ssize_t i
     for i in range(x.shape[0]):
         ss_at(side, exp(x[i]), &e, &a, &q)
         out[0, i] = e
         out[1, i] = a
         out[2, i] = q
-        out[3, i] = log(ss_r_of(side, e))
+        out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
