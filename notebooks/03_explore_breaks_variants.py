@@ -111,9 +111,10 @@ match.boards.head()
 # ## 1,000 games per variant: what opening a board is worth
 # Greedy players with club execution noise play 1,000 games of each variant (two
 # players). Each variant's games go to a Parquet store under `match-stores/`, so an
-# interrupted run resumes where it stopped. This is long work: a greedy game costs about
-# 2 s (Hikone) to 13 s (online) of CPU, so the four thousand games take about 8 CPU-hours
-# (a progress bar shows each variant). If opening a board were worth nothing, the team
+# interrupted run resumes where it stopped. This is long work: a greedy game with club
+# noise costs about 0.5 s (Hikone), 0.8 s (crokinole), 2.4 s (ICF) and 2.7 s (online) of
+# CPU, so the four thousand games take about 1.8 CPU-hours (a progress bar shows each
+# variant). If opening a board were worth nothing, the team
 # that breaks would win its fair share of the decided boards (one half with two teams).
 
 # %%
