@@ -51,8 +51,9 @@ def clear_of(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray, mar
         Candidate centres, m (same shape).
     radius : float
         Radius of the disc placed, m.
-    discs : numpy.ndarray, shape (n, 3)
-        Discs already there: ``x``, ``y``, ``radius`` (m).
+    discs : numpy.ndarray, shape (n, 3) or (Q, n, 3)
+        Discs already there: ``x``, ``y``, ``radius`` (m); with the leading axis, row q
+        holds the discs of the centres ``x[q]``, ``y[q]`` (x, y of shape (Q, ...)).
     margin : float
         Required clearance, m (0: touching is allowed).
 
@@ -62,7 +63,10 @@ def clear_of(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray, mar
         Same shape as ``x``.
     """
     ok = np.ones(np.shape(x), dtype=bool)
-    for dx, dy, dr in discs:
+    cols = np.moveaxis(np.asarray(discs, dtype=float), -1, 0)  # (3, [Q,] n)
+    widen = (...,) + (None,) * (np.ndim(x) - (cols.ndim - 2))  # a row's discs against its centres
+    for j in range(cols.shape[-1]):
+        dx, dy, dr = (c[widen] for c in cols[..., j])
         ok &= np.hypot(x - dx, y - dy) >= dr + radius + margin
     return ok
 
@@ -200,9 +204,7 @@ def _window(
             q = pending[b : b + block]
             gx, gy = tx[q, None] + ox, ty[q, None] + oy
             c = close[q, : max(int(n_near[q].max()), 1)]
-            ok = board.contains(gx, gy, radius)
-            for dx, dy, dr in c.transpose(1, 2, 0):  # as clear_of, disc by disc
-                ok &= np.hypot(gx - dx[:, None], gy - dy[:, None]) >= (dr + radius + 0.0)[:, None]
+            ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, c)
             for hole in board.holes:
                 # a hole beyond the windows' reach (with a margin) leaves every spot clear
                 beyond = n * step + hole.radius + radius + 1e-6
