@@ -956,9 +956,10 @@ VECTOR_ENVS = (64, 256)
 
 
 def _engine_batch_cpu_s(played: list) -> float:
-    """CPU time of the raw many-scene batch engine (``simulate_batch(positions=...)``,
-    summary only) replaying played shots from their positions, one call per shooter's
+    """CPU time of the raw many-scene batch engine (``simulate_batch_arrays(positions=...)``,
+    summary arrays, no table) replaying played shots from their positions, one call per shooter's
     side: the engine's share of a lockstep shot."""
+    from carromlab.engine import simulate_batch_arrays
     from carromlab.rules.arrays import WHERE, GameArrays
     from carromlab.rules.engine_bridge import FORWARD, full_scene
 
@@ -972,8 +973,8 @@ def _engine_batch_cpu_s(played: list) -> float:
                           p.executed.shot.spin] for p in group])  # fmt: skip
         scene = full_scene(group[0].before)
         t0 = time.process_time()
-        simulate_batch(scene, *cols.T, positions=before.xy, on_board=before.where == WHERE.index("board"), workers=1,
-                       forward=FORWARD[side], carriers=(scene.striker,))  # fmt: skip
+        simulate_batch_arrays(scene, *cols.T, positions=before.xy, on_board=before.where == WHERE.index("board"),
+                              workers=1, forward=FORWARD[side], carriers=(scene.striker,))  # fmt: skip
         cpu += time.process_time() - t0
     return cpu
 
