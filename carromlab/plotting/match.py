@@ -129,7 +129,7 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     labels = [f"{v} {n}p ({d} boards)" for v, n, d in table[["variant", "players", "decided"]].itertuples(index=False)]
     ax.set_yticks(y, labels)
     ax.set_xlim(0.0, 1.0)
-    ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
+    ax.set_ylim(y.min() - 1.5, y.max() + 0.7)  # an empty band at the bottom for the legend
     ax.set_xlabel("share of decided boards won by the team that broke")
     ax.set_title("Breaker's advantage by variant", fontsize="medium")
     ax.grid(True, axis="x", alpha=0.3)
