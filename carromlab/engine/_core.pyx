@@ -184,6 +184,8 @@ cdef struct Sim:
     int* wprev
     int* wof
     int* slist               # discs to re-predict after an event
+    int* apart               # per disc k two slots: discs whose prediction in this event found no
+                             # contact with k before k's own prediction (k stale), -1 free
     int oom
     int record
     Rec rec
@@ -1046,12 +1048,24 @@ cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double
         rb[4] = 0.0
 
 
+cdef inline void note_apart(Sim* s, int k, int i) noexcept nogil:
+    """Record that disc i's prediction found no contact of i with disc k, still to be
+    predicted in this event (a free slot of k, if any)."""
+    if s.apart[2 * k] < 0:
+        s.apart[2 * k] = i
+    elif s.apart[2 * k + 1] < 0:
+        s.apart[2 * k + 1] = i
+
+
 cdef void predict(Sim* s, int i) noexcept nogil:
     """Full re-prediction of disc i's next event; pair events are offered to partners.
 
     Only discs sharing a grid cell with i can meet it (``grid_candidates``); they are
     visited in increasing index order, as a scan of all discs would, so the horizons and
-    hence the results are those of the all-pairs scan.
+    hence the results are those of the all-pairs scan. A pair that the prediction of the
+    other disc found without a contact earlier in this event (``s.apart``) is skipped: that
+    test ran to a horizon at least as late (the other disc's best time then, which only
+    falls), with the same motions.
     """
     cdef double best = INFINITY
     cdef int bk = EV_NONE, bp = -1, j, w
@@ -1062,6 +1076,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef double* bj
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
+        s.apart[2 * i] = -1
+        s.apart[2 * i + 1] = -1
         return
     state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
     single_events(s, i, &hi, &best, &bk, &bp)
@@ -1077,6 +1093,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and s.v0[j] <= 0.0:
                 continue   # both at rest
+            if j == s.apart[2 * i] or j == s.apart[2 * i + 1]:
+                continue
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
@@ -1090,6 +1108,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 lb = s.clen[j]
             if paths_apart(hi.x - s.x0[j], hi.y - s.y0[j], s.ux[i], s.uy[i], la, s.ux[j], s.uy[j], lb,
                            s.R[i] + s.R[j] + 2.0 * GRID_MARGIN):
+                if s.stale[j] == 1:
+                    note_apart(s, j, i)
                 continue
             tc = pair_time(s, i, &hi, j, hz)
             if tc < best:
@@ -1099,6 +1119,10 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 reach_box(s, i, &hi, best, rb)
             if tc < s.tn[j] and not s.stale[j]:
                 set_event(s, j, tc, EV_DISC, i)
+            elif s.stale[j] == 1 and not (tc < INFINITY):
+                note_apart(s, j, i)
+    s.apart[2 * i] = -1
+    s.apart[2 * i + 1] = -1
     set_event(s, i, best, bk, bp)
 
 
@@ -1492,6 +1516,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.skip[i] = -1
         s.whead[i] = -1
         s.wof[i] = -1
+        s.apart[2 * i] = -1
+        s.apart[2 * i + 1] = -1
         restart(s, i)
         grid_set(s, i)
         if s.record and rec_segment(s, i) < 0:
@@ -1582,7 +1608,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 19
-DEF NINT = 15
+DEF NINT = 17
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1639,6 +1665,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.plast = q + 12 * n
     s.dirty = q + 13 * n
     s.tdirty = q + 14 * n
+    s.apart = q + 15 * n
     s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
