@@ -505,6 +505,14 @@ cdef inline int stays_above(double* c, double T, double level) noexcept nogil:
             and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > level and c[0] + a1 + a2 + a3 + a4 > level)
 
 
+cdef inline int rising(double* c, double T) noexcept nogil:
+    """True when every Bernstein coefficient of the cubic f' on [0, T] is positive, so
+    that the quartic f increases on all of [0, T] (a pair separating throughout)."""
+    cdef double a1 = 2.0 * c[2] * T, a2 = 3.0 * c[3] * T * T, a3 = 4.0 * c[4] * T * T * T
+    return (c[1] > 0.0 and c[1] + a1 / 3.0 > 0.0 and c[1] + 2.0 * a1 / 3.0 + a2 / 3.0 > 0.0
+            and c[1] + a1 + a2 + a3 > 0.0)
+
+
 cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
     """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
     f' is monotone), so that the quartic f is monotone between consecutive points of
@@ -567,13 +575,16 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
 
     f is monotone on every piece of ``monotone_pieces``, so the first contact is
     bracketed exactly; grazing contacts are not missed. A pair whose gap stays above the
-    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once.
+    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once, and so
+    is a pair that only separates (``rising``: touching pairs after their impact).
     """
     cdef double crit[8]
     cdef int ncrit, k
     cdef double lo, hi, fa, fb
     if stays_above(c, T, 2.0 * sigma * TOUCH):
         return INFINITY
+    if not (T > 0.0) or rising(c, T):
+        return INFINITY   # no decreasing piece
     ncrit = monotone_pieces(c, T, crit)
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
