@@ -184,6 +184,8 @@ cdef struct Sim:
     int* wprev
     int* wof
     int* slist               # discs to re-predict after an event
+    int* apart               # per disc k two slots: discs whose prediction in this event found no
+                             # contact with k before k's own prediction (k stale), -1 free
     int oom
     int record
     Rec rec
@@ -503,6 +505,14 @@ cdef inline int stays_above(double* c, double T, double level) noexcept nogil:
             and c[0] + 0.75 * a1 + 0.5 * a2 + 0.25 * a3 > level and c[0] + a1 + a2 + a3 + a4 > level)
 
 
+cdef inline int rising(double* c, double T) noexcept nogil:
+    """True when every Bernstein coefficient of the cubic f' on [0, T] is positive, so
+    that the quartic f increases on all of [0, T] (a pair separating throughout)."""
+    cdef double a1 = 2.0 * c[2] * T, a2 = 3.0 * c[3] * T * T, a3 = 4.0 * c[4] * T * T * T
+    return (c[1] > 0.0 and c[1] + a1 / 3.0 > 0.0 and c[1] + 2.0 * a1 / 3.0 + a2 / 3.0 > 0.0
+            and c[1] + a1 + a2 + a3 > 0.0)
+
+
 cdef int monotone_pieces(double* c, double T, double* crit) noexcept nogil:
     """Split [0, T] at the real roots of f'' (a quadratic) and then of f' (on each piece
     f' is monotone), so that the quartic f is monotone between consecutive points of
@@ -565,13 +575,16 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
 
     f is monotone on every piece of ``monotone_pieces``, so the first contact is
     bracketed exactly; grazing contacts are not missed. A pair whose gap stays above the
-    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once.
+    touching tolerance on [0, T] (``stays_above``, most pairs) is rejected at once, and so
+    is a pair that only separates (``rising``: touching pairs after their impact).
     """
     cdef double crit[8]
     cdef int ncrit, k
     cdef double lo, hi, fa, fb
     if stays_above(c, T, 2.0 * sigma * TOUCH):
         return INFINITY
+    if not (T > 0.0) or rising(c, T):
+        return INFINITY   # no decreasing piece
     ncrit = monotone_pieces(c, T, crit)
     # first monotone decreasing piece that reaches f <= 0
     for k in range(ncrit - 1):
@@ -597,13 +610,12 @@ cdef double first_contact_quartic(double* c, double T, double sigma) noexcept no
 
 cdef double first_entry_quartic(double* c, double T, double ftol) noexcept nogil:
     """First time in [0, T] at which the quartic f, positive at 0, reaches 0 (INF if it
-    stays positive). The root is bracketed on a monotone piece and returned from the
-    positive side, so f > 0 before the returned time; any time there with f <= ftol will
-    do (the first found)."""
+    stays positive), for an f that ``stays_above`` does not reject (the caller's test).
+    The root is bracketed on a monotone piece and returned from the positive side, so
+    f > 0 before the returned time; any time there with f <= ftol will do (the first
+    found)."""
     cdef double crit[8]
     cdef int ncrit, k
-    if stays_above(c, T, 0.0):
-        return INFINITY   # most pairs end here
     ncrit = monotone_pieces(c, T, crit)
     for k in range(ncrit - 1):
         if crit[k + 1] > crit[k] and poly(c, crit[k + 1]) <= 0.0:
@@ -652,10 +664,10 @@ cdef double turn_back(Sim* s, int i, int j, double lo, double hi, double sigma) 
 
 
 cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double vi, double xj,
-                            double yj, double vj, double T, double sigma) noexcept nogil:
+                            double yj, double vj, double dist, double T, double sigma) noexcept nogil:
     """First contact of two moving discs, now at (xi, yi) with speed vi and at (xj, yj)
-    with speed vj (``state_ex``), within T (s from now) for the friction laws without a
-    closed-form contact time.
+    with speed vj (``state_ex``) at centre distance dist (m), within T (s from now) for
+    the friction laws without a closed-form contact time.
 
     Each disc slides on a straight line, its deceleration within the bounds [a_lo, a_hi]
     of its segment (``seg_bounds``). With the mid-range decelerations the offset D of the
@@ -674,14 +686,11 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     a Newton step on the exact gap (velocities from the segments)."""
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
-    cdef double tc = s.t, tend = s.t + T, dx, dy, dist, gap
+    cdef double tc = s.t, tend = s.t + T, dx, dy, gap
     cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
     cdef double li, hi_, lj, hj
     cdef double c[5]
     cdef int it
-    if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
-            and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
-        return INFINITY   # same motion (the spin moves a disc only under slide-spin): a fixed offset
     ai = 0.5 * (gi.a_lo + gi.a_hi)
     aj = 0.5 * (gj.a_lo + gj.a_hi)
     E = 0.25 * (gi.a_hi - gi.a_lo + gj.a_hi - gj.a_lo)
@@ -693,7 +702,8 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
             position_at(s, j, tc, &xj, &yj, &vj)
         dx = xi - xj
         dy = yi - yj
-        dist = sqrt(dx * dx + dy * dy)
+        if it > 0:
+            dist = sqrt(dx * dx + dy * dy)
         gap = dist - sigma
         wx = vi * s.ux[i] - vj * s.ux[j]
         wy = vi * s.uy[i] - vj * s.uy[j]
@@ -733,6 +743,13 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
         c[4] -= E * E
         c[2] -= 2.0 * se * E
+        if stays_above(c, tend - tc, 0.0):
+            return INFINITY   # most pairs end here
+        if it == 0 and (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
+                        and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
+            # same motion (the spin moves a disc only under slide-spin): a fixed offset, which
+            # the widened bound would approach step by step (tested here, where few pairs come)
+            return INFINITY
         h = first_entry_quartic(c, tend - tc, 2.0 * se * STEP_SHORT)
         if not (h < INFINITY):
             return INFINITY
@@ -755,13 +772,11 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
 
 
 cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noexcept nogil:
-    """Absolute time of the next contact of discs i (now in state hi) and j before
-    ``horizon`` (else INF)."""
+    """Absolute time of the next contact of discs i (now in state hi) and j, not both at
+    rest at the start of their segments, before ``horizon`` (else INF)."""
     cdef double xi = hi.x, yi = hi.y, vi = hi.v, di = hi.d, xj, yj, vj, dj, dx, dy, sigma, dist, T
     cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy
     cdef double c[5]
-    if vi <= 0.0 and s.v0[j] <= 0.0:
-        return INFINITY
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
         return INFINITY
@@ -771,15 +786,9 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     T = horizon - s.t
     if T < 0.0:
         return INFINITY
-    if isfinite(T):
-        # cannot close the gap before the horizon: most pairs clear it by far (no square
-        # root), the others are decided on the distance itself
-        dist = sigma + (vi + vj) * T + TOUCH
-        if dx * dx + dy * dy > dist * dist:
-            return INFINITY
     dist = sqrt(dx * dx + dy * dy)
     if isfinite(T) and dist - sigma > (vi + vj) * T:
-        return INFINITY
+        return INFINITY   # cannot close the gap before the horizon
     if vj <= 0.0 or vi <= 0.0:
         # one disc at rest: a circle entry in the path length of the moving one
         if vi > 0.0:
@@ -811,7 +820,7 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     if tstop - s.t < T:
         T = tstop - s.t
     if s.lp.numeric:
-        return advance_contact(s, i, j, xi, yi, vi, xj, yj, vj, T, sigma)
+        return advance_contact(s, i, j, xi, yi, vi, xj, yj, vj, dist, T, sigma)
     wx = vi * s.ux[i] - vj * s.ux[j]
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
@@ -1050,12 +1059,24 @@ cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double
         rb[4] = 0.0
 
 
+cdef inline void note_apart(Sim* s, int k, int i) noexcept nogil:
+    """Record that disc i's prediction found no contact of i with disc k, still to be
+    predicted in this event (a free slot of k, if any)."""
+    if s.apart[2 * k] < 0:
+        s.apart[2 * k] = i
+    elif s.apart[2 * k + 1] < 0:
+        s.apart[2 * k + 1] = i
+
+
 cdef void predict(Sim* s, int i) noexcept nogil:
     """Full re-prediction of disc i's next event; pair events are offered to partners.
 
     Only discs sharing a grid cell with i can meet it (``grid_candidates``); they are
     visited in increasing index order, as a scan of all discs would, so the horizons and
-    hence the results are those of the all-pairs scan.
+    hence the results are those of the all-pairs scan. A pair that the prediction of the
+    other disc found without a contact earlier in this event (``s.apart``) is skipped: that
+    test ran to a horizon at least as late (the other disc's best time then, which only
+    falls), with the same motions.
     """
     cdef double best = INFINITY
     cdef int bk = EV_NONE, bp = -1, j, w
@@ -1066,6 +1087,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef double* bj
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
+        s.apart[2 * i] = -1
+        s.apart[2 * i + 1] = -1
         return
     state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
     single_events(s, i, &hi, &best, &bk, &bp)
@@ -1079,6 +1102,10 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             bj = s.box + 4 * j
             if bj[0] > rb[1] or bj[1] < rb[0] or bj[2] > rb[3] or bj[3] < rb[2]:
                 continue   # pair_time would find no contact
+            if hi.v <= 0.0 and s.v0[j] <= 0.0:
+                continue   # both at rest
+            if j == s.apart[2 * i] or j == s.apart[2 * i + 1]:
+                continue
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
@@ -1092,6 +1119,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 lb = s.clen[j]
             if paths_apart(hi.x - s.x0[j], hi.y - s.y0[j], s.ux[i], s.uy[i], la, s.ux[j], s.uy[j], lb,
                            s.R[i] + s.R[j] + 2.0 * GRID_MARGIN):
+                if s.stale[j] == 1:
+                    note_apart(s, j, i)
                 continue
             tc = pair_time(s, i, &hi, j, hz)
             if tc < best:
@@ -1101,6 +1130,10 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 reach_box(s, i, &hi, best, rb)
             if tc < s.tn[j] and not s.stale[j]:
                 set_event(s, j, tc, EV_DISC, i)
+            elif s.stale[j] == 1 and not (tc < INFINITY):
+                note_apart(s, j, i)
+    s.apart[2 * i] = -1
+    s.apart[2 * i + 1] = -1
     set_event(s, i, best, bk, bp)
 
 
@@ -1494,6 +1527,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.skip[i] = -1
         s.whead[i] = -1
         s.wof[i] = -1
+        s.apart[2 * i] = -1
+        s.apart[2 * i + 1] = -1
         restart(s, i)
         grid_set(s, i)
         if s.record and rec_segment(s, i) < 0:
@@ -1584,7 +1619,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 19
-DEF NINT = 15
+DEF NINT = 17
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1641,6 +1676,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.plast = q + 12 * n
     s.dirty = q + 13 * n
     s.tdirty = q + 14 * n
+    s.apart = q + 15 * n
     s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
