@@ -51,7 +51,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
-DEF RTOL = 1e-9          # per step: error of the position (see extend) / distance slid
+DEF RTOL = 1e-9          # per step: error of the position (see extend) / (distance slid + v hs / 2)
 DEF ATOL_S = 1e-13       # m
 DEF RTOL_W = 3e-8        # per step: spin error / spin
 DEF ATOL_W = 1e-8        # rad/s
@@ -455,12 +455,15 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         dp_step(lp, R, y, d, h, out, y1, d1)
         # errors as positions: of the distance, of the speed carried to the stop (hs) and
         # of the spin through F (a relative error of w changes F by as much below eps = 1,
-        # by under 1/eps^2 of it above)
+        # by under 1/eps^2 of it above), relative to the distance slid plus the distance
+        # still to go at the current deceleration (v hs / 2: the segment's length scale
+        # from the first step on, so that the first steps are not held to a fraction of
+        # their own tiny distance)
         err = max(fabs(out[1]), fabs(out[2]) * hs)
         if lp.slide_spin and y[1] > 0.0:
             e0 = y[0] / (R * y[1])
             err = max(err, fabs(out[3]) / y[1] * y[0] * hs * (1.0 if e0 < 1.0 else 1.0 / (e0 * e0)))
-        err = max(err / (ATOL_S + RTOL * (s + out[0])), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
+        err = max(err / (ATOL_S + RTOL * (s + 0.5 * y[0] * hs)), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
         if lp.slide_spin and y[1] > 0.0 and y1[1] > 0.0:
             # F and T are not smooth at eps = 1, where the error estimate falls short
             e0 = y[0] / (R * y[1]) - 1.0
