@@ -131,10 +131,10 @@ cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil:
 # F and T of the integrated segments: a module table of polynomial pieces
 # ----------------------------------------------------------------------------------
 
-DEF FT_DEG = 8            # degree of the polynomial of F (and of T) on one cell
-DEF FT_NW = 18            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
-DEF FT_FRAC = 47          # 52 - 5: 32 cells per octave of eps
-DEF FT_NC = 512           # cells: 16 octaves, eps in [2^-8, 2^8)
+DEF FT_DEG = 6            # degree of the polynomial of F (and of T) on one cell
+DEF FT_NW = 14            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
+DEF FT_FRAC = 46          # 52 - 6: 64 cells per octave of eps
+DEF FT_NC = 1024          # cells: 16 octaves, eps in [2^-8, 2^8)
 DEF FT_NEAR_FRAC = 49     # 52 - 3: 8 cells per octave of d = |eps - 1|
 DEF FT_NEAR_NC = 208      # cells per side of eps = 1: 26 octaves, d in [2^-30, 2^-4)
 cdef int64_t FT_BASE = (<int64_t> (1023 - 8)) << 52        # the bits of 2^-8
@@ -170,7 +170,7 @@ cdef void ft_fit(double e0, double de, double* cf) noexcept nogil:
 
 
 cdef void ft_build() noexcept nogil:
-    """The cells of ``farkas_tab``: [2^o (1 + m/32), 2^o (1 + (m+1)/32)) of eps, and, for
+    """The cells of ``farkas_tab``: [2^o (1 + m/64), 2^o (1 + (m+1)/64)) of eps, and, for
     |eps - 1| < 1/16, where F and T have a term (eps - 1) ln|eps - 1|, cells of
     d = |eps - 1| shrinking geometrically towards 1 (8 per octave of d) on each side."""
     cdef double base, sgn
@@ -184,8 +184,8 @@ cdef void ft_build() noexcept nogil:
         for i in range(n):
             ft_P[k][i] = -ft_P[k - 2][i] + (2.0 * ft_P[k - 1][i - 1] if i > 0 else 0.0)
     for j in range(FT_NC):
-        base = 2.0 ** ((j >> 5) - 8)
-        ft_fit(base * (1.0 + (j & 31) / 32.0), base / 64.0, &ft_tab[FT_NW * j])
+        base = 2.0 ** ((j >> 6) - 8)
+        ft_fit(base * (1.0 + (j & 63) / 64.0), base / 128.0, &ft_tab[FT_NW * j])
     for side in range(2):
         sgn = -1.0 if side == 0 else 1.0
         for j in range(FT_NEAR_NC):
@@ -236,9 +236,9 @@ cdef inline void farkas_tab(double eps, double* F, double* T, double* dT) noexce
         if eps > 0.0 and j >= 0 and j < FT_NC:
             b = (b & FT_MANT) | FT_ONE
             memcpy(&m1, &b, sizeof(double))      # eps / 2^octave, in [1, 2)
-            ft_poly(&ft_tab[FT_NW * j], 64.0 * m1 - 65.0 - 2.0 * (j & 31), F, T, &dt)
+            ft_poly(&ft_tab[FT_NW * j], 128.0 * m1 - 129.0 - 2.0 * (j & 63), F, T, &dt)
             if dT != NULL:
-                dT[0] = dt * 64.0 * m1 / eps
+                dT[0] = dt * 128.0 * m1 / eps
             return
     farkas(eps, F, T)
     if dT != NULL:
