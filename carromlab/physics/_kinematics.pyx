@@ -37,7 +37,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
 * slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
   Dormand-Prince 5(4) per segment, its error measured as positions (``extend``), stored as
   knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
-  spin (from w, dw/dt, d^2w/dt^2: ``spin_accel``), the slower path (error below 2e-8 m).
+  spin (from w, dw/dt, d^2w/dt^2: ``rhs_aw``), the slower path (error below 2e-8 m).
   Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
   ``seg_extend``), with F, T and dT/deps from a module table of polynomial pieces
   (``farkas_tab``). With constant mu the integration ends once
@@ -51,7 +51,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
-DEF RTOL = 1e-9          # per step: error of the position (see extend) / distance slid
+DEF RTOL = 1e-9          # per step: error of the position (see extend) / (distance slid + v hs / 2)
 DEF ATOL_S = 1e-13       # m
 DEF RTOL_W = 3e-8        # per step: spin error / spin
 DEF ATOL_W = 1e-8        # rad/s
@@ -131,10 +131,10 @@ cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil:
 # F and T of the integrated segments: a module table of polynomial pieces
 # ----------------------------------------------------------------------------------
 
-DEF FT_DEG = 8            # degree of the polynomial of F (and of T) on one cell
-DEF FT_NW = 18            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
-DEF FT_FRAC = 47          # 52 - 5: 32 cells per octave of eps
-DEF FT_NC = 512           # cells: 16 octaves, eps in [2^-8, 2^8)
+DEF FT_DEG = 6            # degree of the polynomial of F (and of T) on one cell
+DEF FT_NW = 14            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
+DEF FT_FRAC = 46          # 52 - 6: 64 cells per octave of eps
+DEF FT_NC = 1024          # cells: 16 octaves, eps in [2^-8, 2^8)
 DEF FT_NEAR_FRAC = 49     # 52 - 3: 8 cells per octave of d = |eps - 1|
 DEF FT_NEAR_NC = 208      # cells per side of eps = 1: 26 octaves, d in [2^-30, 2^-4)
 cdef int64_t FT_BASE = (<int64_t> (1023 - 8)) << 52        # the bits of 2^-8
@@ -170,7 +170,7 @@ cdef void ft_fit(double e0, double de, double* cf) noexcept nogil:
 
 
 cdef void ft_build() noexcept nogil:
-    """The cells of ``farkas_tab``: [2^o (1 + m/32), 2^o (1 + (m+1)/32)) of eps, and, for
+    """The cells of ``farkas_tab``: [2^o (1 + m/64), 2^o (1 + (m+1)/64)) of eps, and, for
     |eps - 1| < 1/16, where F and T have a term (eps - 1) ln|eps - 1|, cells of
     d = |eps - 1| shrinking geometrically towards 1 (8 per octave of d) on each side."""
     cdef double base, sgn
@@ -184,8 +184,8 @@ cdef void ft_build() noexcept nogil:
         for i in range(n):
             ft_P[k][i] = -ft_P[k - 2][i] + (2.0 * ft_P[k - 1][i - 1] if i > 0 else 0.0)
     for j in range(FT_NC):
-        base = 2.0 ** ((j >> 5) - 8)
-        ft_fit(base * (1.0 + (j & 31) / 32.0), base / 64.0, &ft_tab[FT_NW * j])
+        base = 2.0 ** ((j >> 6) - 8)
+        ft_fit(base * (1.0 + (j & 63) / 64.0), base / 128.0, &ft_tab[FT_NW * j])
     for side in range(2):
         sgn = -1.0 if side == 0 else 1.0
         for j in range(FT_NEAR_NC):
@@ -236,9 +236,9 @@ cdef inline void farkas_tab(double eps, double* F, double* T, double* dT) noexce
         if eps > 0.0 and j >= 0 and j < FT_NC:
             b = (b & FT_MANT) | FT_ONE
             memcpy(&m1, &b, sizeof(double))      # eps / 2^octave, in [1, 2)
-            ft_poly(&ft_tab[FT_NW * j], 64.0 * m1 - 65.0 - 2.0 * (j & 31), F, T, &dt)
+            ft_poly(&ft_tab[FT_NW * j], 128.0 * m1 - 129.0 - 2.0 * (j & 63), F, T, &dt)
             if dT != NULL:
-                dT[0] = dt * 64.0 * m1 / eps
+                dT[0] = dt * 128.0 * m1 / eps
             return
     farkas(eps, F, T)
     if dT != NULL:
@@ -312,16 +312,6 @@ cdef int push(Table* tb, double t, double s, double v, double w, double dv, doub
     return 0
 
 
-cdef double DPE[7]           # Dormand-Prince 5(4): 5th- minus 4th-order weights
-DPE[0] = 71.0 / 57600.0
-DPE[1] = 0.0
-DPE[2] = -71.0 / 16695.0
-DPE[3] = 71.0 / 1920.0
-DPE[4] = -17253.0 / 339200.0
-DPE[5] = 22.0 / 525.0
-DPE[6] = -1.0 / 40.0
-
-
 DEF NY = 2                # integrated state: v, w
 
 
@@ -329,45 +319,45 @@ cdef void dp_step(const LawParams* lp, double R, const double* y0, const double*
                   double* out, double* y1, double* d1) noexcept nogil:
     """One Dormand-Prince 5(4) step of h (s) from y0 = (v, w) with derivatives d0 (``rhs``):
     out = distance slid (m, order 5) and the error estimates of the distance, v and w; y1,
-    d1 = the state (order 5) and its derivatives at the new point (the last stage)."""
-    cdef double k[7][NY]
-    cdef double z[NY]
-    cdef double ks[7]
-    cdef double acc
-    cdef int st, q, c
-    for c in range(NY):
-        k[0][c] = d0[c]
-    ks[0] = y0[0]
-    for st in range(1, 6):
-        for c in range(NY):
-            acc = 0.0
-            for q in range(st):
-                acc = acc + DPA[st][q] * k[q][c]
-            z[c] = y0[c] + h * acc
-        ks[st] = z[0]
-        rhs(lp, R, z[0], z[1], &k[st][0], &k[st][1])
-    acc = 0.0
-    for q in range(6):
-        acc = acc + DPB[q] * ks[q]
-    out[0] = h * acc
-    for c in range(NY):
-        acc = 0.0
-        for q in range(6):
-            acc = acc + DPB[q] * k[q][c]
-        y1[c] = y0[c] + h * acc
-    ks[6] = y1[0]
-    rhs(lp, R, y1[0], y1[1], &k[6][0], &k[6][1])
-    for c in range(NY):
-        d1[c] = k[6][c]
-    acc = 0.0
-    for q in range(7):
-        acc = acc + DPE[q] * ks[q]
-    out[1] = h * acc
-    for c in range(NY):
-        acc = 0.0
-        for q in range(7):
-            acc = acc + DPE[q] * k[q][c]
-        out[2 + c] = h * acc
+    d1 = the state (order 5) and its derivatives at the new point (the last stage), d1[2] =
+    d^2 w / dt^2 there (``rhs_aw``). The Butcher coefficients are literals (the zero
+    weights of the second stage left out), each sum accumulated in stage order."""
+    cdef double k1v = d0[0], k1w = d0[1], k2v, k2w, k3v, k3w, k4v, k4w, k5v, k5w, k6v, k6w
+    cdef double k7v, k7w, aw
+    cdef double s1 = y0[0], s2, s3, s4, s5, s6, s7
+    s2 = y0[0] + h * ((1.0 / 5.0) * k1v)
+    rhs(lp, R, s2, y0[1] + h * ((1.0 / 5.0) * k1w), &k2v, &k2w)
+    s3 = y0[0] + h * ((3.0 / 40.0) * k1v + (9.0 / 40.0) * k2v)
+    rhs(lp, R, s3, y0[1] + h * ((3.0 / 40.0) * k1w + (9.0 / 40.0) * k2w), &k3v, &k3w)
+    s4 = y0[0] + h * ((44.0 / 45.0) * k1v + (-56.0 / 15.0) * k2v + (32.0 / 9.0) * k3v)
+    rhs(lp, R, s4, y0[1] + h * ((44.0 / 45.0) * k1w + (-56.0 / 15.0) * k2w + (32.0 / 9.0) * k3w),
+        &k4v, &k4w)
+    s5 = y0[0] + h * ((19372.0 / 6561.0) * k1v + (-25360.0 / 2187.0) * k2v
+                      + (64448.0 / 6561.0) * k3v + (-212.0 / 729.0) * k4v)
+    rhs(lp, R, s5, y0[1] + h * ((19372.0 / 6561.0) * k1w + (-25360.0 / 2187.0) * k2w
+                                + (64448.0 / 6561.0) * k3w + (-212.0 / 729.0) * k4w), &k5v, &k5w)
+    s6 = y0[0] + h * ((9017.0 / 3168.0) * k1v + (-355.0 / 33.0) * k2v + (46732.0 / 5247.0) * k3v
+                      + (49.0 / 176.0) * k4v + (-5103.0 / 18656.0) * k5v)
+    rhs(lp, R, s6, y0[1] + h * ((9017.0 / 3168.0) * k1w + (-355.0 / 33.0) * k2w
+                                + (46732.0 / 5247.0) * k3w + (49.0 / 176.0) * k4w
+                                + (-5103.0 / 18656.0) * k5w), &k6v, &k6w)
+    out[0] = h * ((35.0 / 384.0) * s1 + (500.0 / 1113.0) * s3 + (125.0 / 192.0) * s4
+                  + (-2187.0 / 6784.0) * s5 + (11.0 / 84.0) * s6)
+    s7 = y0[0] + h * ((35.0 / 384.0) * k1v + (500.0 / 1113.0) * k3v + (125.0 / 192.0) * k4v
+                      + (-2187.0 / 6784.0) * k5v + (11.0 / 84.0) * k6v)
+    y1[0] = s7
+    y1[1] = y0[1] + h * ((35.0 / 384.0) * k1w + (500.0 / 1113.0) * k3w + (125.0 / 192.0) * k4w
+                         + (-2187.0 / 6784.0) * k5w + (11.0 / 84.0) * k6w)
+    rhs_aw(lp, R, y1[0], y1[1], &k7v, &k7w, &aw)
+    d1[0] = k7v
+    d1[1] = k7w
+    d1[2] = aw
+    out[1] = h * ((71.0 / 57600.0) * s1 + (-71.0 / 16695.0) * s3 + (71.0 / 1920.0) * s4
+                  + (-17253.0 / 339200.0) * s5 + (22.0 / 525.0) * s6 + (-1.0 / 40.0) * s7)
+    out[2] = h * ((71.0 / 57600.0) * k1v + (-71.0 / 16695.0) * k3v + (71.0 / 1920.0) * k4v
+                  + (-17253.0 / 339200.0) * k5v + (22.0 / 525.0) * k6v + (-1.0 / 40.0) * k7v)
+    out[3] = h * ((71.0 / 57600.0) * k1w + (-71.0 / 16695.0) * k3w + (71.0 / 1920.0) * k4w
+                  + (-17253.0 / 339200.0) * k5w + (22.0 / 525.0) * k6w + (-1.0 / 40.0) * k7w)
 
 
 cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
@@ -381,29 +371,39 @@ cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
     return 0.0
 
 
-cdef double spin_accel(const LawParams* lp, double R, double v, double w, const double* dy) noexcept nogil:
-    """d^2 w / dt^2 (rad/s^3) at speed v, spin w with derivatives dy (``rhs``), through
-    dT/deps (``farkas_tab``)."""
-    cdef double eps, edot, F, T, dT
-    if not lp.slide_spin or v <= 0.0 or w <= 0.0:
-        return 0.0
-    eps = v / (R * w)
-    edot = eps * (dy[0] / v - dy[1] / w)
-    farkas_tab(eps, &F, &T, &dT)
-    return -2.0 * lp.g * (dmu_dv(lp, v) * dy[0] * T + mu_of_v(lp, v) * dT * edot) / R
+cdef void rhs_aw(const LawParams* lp, double R, double v, double w, double* dv, double* dw,
+                 double* aw) noexcept nogil:
+    """``rhs`` and d^2 w / dt^2 (rad/s^3) at speed v, spin w, through dT/deps from the same
+    look-up (``farkas_tab``)."""
+    cdef double mu, F = 1.0, T = 0.0, dT, eps
+    if v < 0.0:
+        v = 0.0
+    if w < 0.0:
+        w = 0.0
+    mu = mu_of_v(lp, v)
+    aw[0] = 0.0
+    if lp.slide_spin and w > 0.0:
+        eps = v / (R * w)
+        farkas_tab(eps, &F, &T, &dT)
+        dw[0] = -2.0 * lp.g * mu * T / R
+    else:
+        dw[0] = 0.0
+    dv[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
+    if lp.slide_spin and v > 0.0 and w > 0.0:
+        aw[0] = -2.0 * lp.g * (dmu_dv(lp, v) * dv[0] * T + mu * dT * (eps * (dv[0] / v - dw[0] / w))) / R
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
     """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
     (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
-    cdef double d[NY]
+    cdef double d[NY + 1]
     tb.n = 0
     tb.tail = SEG_REST
     tb.steps = 0
     tb.chunk = CHUNK0
     tb.open = 0
-    rhs(lp, R, v0, w0, &d[0], &d[1])
-    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], spin_accel(lp, R, v0, w0, d)) < 0:
+    rhs_aw(lp, R, v0, w0, &d[0], &d[1], &d[2])
+    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], d[2]) < 0:
         return -1
     if v0 <= 0.0:
         tb.t_stop = 0.0
@@ -422,9 +422,9 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     cdef int k = tb.n - 1, done = 0, c
     cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, fac, hs, dv, dw, w, e0, e1
     cdef double y[NY]
-    cdef double d[NY]
+    cdef double d[NY + 1]
     cdef double y1[NY]
-    cdef double d1[NY]
+    cdef double d1[NY + 1]
     cdef double out[4]
     y[0] = tb.v[k]
     y[1] = tb.w[k]
@@ -455,12 +455,15 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         dp_step(lp, R, y, d, h, out, y1, d1)
         # errors as positions: of the distance, of the speed carried to the stop (hs) and
         # of the spin through F (a relative error of w changes F by as much below eps = 1,
-        # by under 1/eps^2 of it above)
+        # by under 1/eps^2 of it above), relative to the distance slid plus the distance
+        # still to go at the current deceleration (v hs / 2: the segment's length scale
+        # from the first step on, so that the first steps are not held to a fraction of
+        # their own tiny distance)
         err = max(fabs(out[1]), fabs(out[2]) * hs)
         if lp.slide_spin and y[1] > 0.0:
             e0 = y[0] / (R * y[1])
             err = max(err, fabs(out[3]) / y[1] * y[0] * hs * (1.0 if e0 < 1.0 else 1.0 / (e0 * e0)))
-        err = max(err / (ATOL_S + RTOL * (s + out[0])), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
+        err = max(err / (ATOL_S + RTOL * (s + 0.5 * y[0] * hs)), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
         if lp.slide_spin and y[1] > 0.0 and y1[1] > 0.0:
             # F and T are not smooth at eps = 1, where the error estimate falls short
             e0 = y[0] / (R * y[1]) - 1.0
@@ -478,7 +481,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             y[c] = y1[c]
             d[c] = d1[c]
         done += 1
-        if push(tb, t, s, y[0], y[1], d[0], d[1], spin_accel(lp, R, y[0], y[1], d)) < 0:
+        if push(tb, t, s, y[0], y[1], d[0], d[1], d1[2]) < 0:
             return -1
         if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] * y[0] * y[0] <= TAIL_S * d[0] * d[0]:
             tb.open = 0
