@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from .conservation import census
 from .execution import Executed
@@ -109,8 +110,12 @@ class Played:
 
     Attributes
     ----------
+    arrays : tuple of (GameArrays, GameArrays, int)
+        The arrays of the step's games before and after the shot
+        (:class:`~carromlab.rules.arrays.GameArrays`) and this game's row in them.
     before, after : GameState
-        The states before and after the shot.
+        The states before and after the shot (properties: built from :attr:`arrays` on
+        first use, :meth:`GameArrays.state <carromlab.rules.arrays.GameArrays.state>`).
     executed : Executed
         The intended and the executed shot.
     pocketed : tuple of (int, str)
@@ -133,9 +138,8 @@ class Played:
         Whether the engine ran out of its event budget.
     """
 
-    before: GameState
+    arrays: tuple[GameArrays, GameArrays, int]
     executed: Executed
-    after: GameState
     pocketed: tuple[tuple[int, str], ...]
     striker_fate: str
     first_touch: int | None
@@ -148,6 +152,16 @@ class Played:
     board_winner: int | None
     board_points: tuple[int, ...]
     truncated: bool
+
+    @property
+    def before(self) -> GameState:
+        """The state before the shot."""
+        return self.arrays[0].state(self.arrays[2])
+
+    @property
+    def after(self) -> GameState:
+        """The state after the shot."""
+        return self.arrays[1].state(self.arrays[2])
 
 
 def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str, played: Played) -> dict[str, Any]:
