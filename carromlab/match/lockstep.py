@@ -48,8 +48,8 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     shot; each game then records its shot and keeps the step's arrays
     (:attr:`Game.arrays`), from which the next step stacks its rows. No GameState is
     built unless asked for (:attr:`Game.state`, :attr:`Played.before` and
-    :attr:`Played.after` are built from the arrays on first use; the games that keep
-    their shots table have theirs built together).
+    :attr:`Played.after` are built from the arrays on first use; the shots table is
+    read from the arrays too).
 
     Parameters
     ----------
@@ -98,9 +98,6 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    kept = [k for k, g in enumerate(games) if g.settings.record]  # their tables read the states: built together
-    if kept:
-        rulings.state.states(kept, before.take(kept), [before.state(k).pieces for k in kept])
     played = _played(games, executed, before, outcomes, rulings, batch.columns["truncated"])
     for g, p, name in zip(games, played, names):
         g.record_shot(p, name)
