@@ -3,7 +3,6 @@ stands for."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -13,6 +12,7 @@ from gymnasium import spaces
 from ..engine.scene import Shot
 from ..match.geometry import facings, placement_targets
 from ..match.policies import FORWARD, SPEED_RANGES
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 
 __all__ = ["SPIN_LIMIT", "action_space", "shot_of_action", "shots_of_actions"]
@@ -83,10 +83,10 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     a = _numbers(action)
     if a is None or a.shape != (4,) or not _in_range(a):
         raise ValueError(f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead.")
-    return shots_of_actions([state], a[None, :])[0]
+    return shots_of_actions(GameArrays.from_states([state]), a[None, :])[0]
 
 
-def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
+def shots_of_actions(games: GameArrays, actions: Any) -> list[Shot]:
     """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
     maps one (the same shots), on arrays: the placements and facing directions of all
     games at once (:func:`~carromlab.match.geometry.placement_targets`,
@@ -95,8 +95,8 @@ def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
 
     Parameters
     ----------
-    states : sequence of GameState
-        N positions of one variant; in each the seat to shoot is ``state.shooter``.
+    games : GameArrays
+        N positions of one variant; in each the seat to shoot is ``shooter``.
     actions : array_like, shape (N, 4)
         One action per game, four finite numbers in [-1, 1] each.
 
@@ -114,24 +114,25 @@ def shots_of_actions(states: Sequence[GameState], actions: Any) -> list[Shot]:
     Examples
     --------
     >>> from carromlab.rules import icf
-    >>> shots = shots_of_actions([icf.new_game()] * 2, [[-1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    >>> from carromlab.rules.arrays import GameArrays
+    >>> games = GameArrays.from_states([icf.new_game()] * 2)
+    >>> shots = shots_of_actions(games, [[-1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
     >>> [round(s.x, 4) for s in shots]
     [-0.2191, 0.2191]
     """
-    states = list(states)
     a = _numbers(actions)
-    if a is None or a.shape != (len(states), 4) or not _in_range(a):
+    if a is None or a.shape != (len(games), 4) or not _in_range(a):
         shape = "?" if a is None else a.shape
         raise ValueError(
-            f"The 'actions' parameter must have shape ({len(states)}, 4) (placement, aim, speed, spin per game), "
+            f"The 'actions' parameter must have shape ({len(games)}, 4) (placement, aim, speed, spin per game), "
             f"every number finite and in [-1, 1]. Got shape {shape} instead, or a number out of range."
         )
-    if not states:
+    if not len(games):
         return []
-    x, y = placement_targets(states, 0.5 * (a[:, 0] + 1.0))
-    normal = facings(states, x, y)
+    x, y = placement_targets(games, 0.5 * (a[:, 0] + 1.0))
+    normal = facings(games, x, y)
     angle = np.arctan2(normal[:, 1], normal[:, 0]) + a[:, 1] * FORWARD
-    lo, hi = SPEED_RANGES[states[0].variant]
+    lo, hi = SPEED_RANGES[games.variant]
     speed = lo + 0.5 * (a[:, 2] + 1.0) * (hi - lo)
     spin = a[:, 3] * SPIN_LIMIT
     return Shot.many(x, y, angle, speed, spin)

@@ -66,16 +66,17 @@ def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
     -------
     float
     """
-    before, after = played.before, played.after
-    own = before.colours[team]
+    before, after, row = played.arrays  # read on the step's arrays, no state built
+    colours = [before.palette[c] for c in before.colours[row].tolist()]
+    own = colours[team]
     fallen = [kind for _, kind in played.pocketed]
-    pieces = sum(k == own for k in fallen) - sum(k in before.colours and k != own for k in fallen)
+    pieces = sum(k == own for k in fallen) - sum(k in colours and k != own for k in fallen)
 
-    def margin(scores: tuple[int, ...]) -> int:
+    def margin(scores: list[int]) -> int:
         return scores[team] - max(s for t, s in enumerate(scores) if t != team)
 
-    points = margin(after.game_scores) - margin(before.game_scores)
-    win = 0
-    if after.game_over and after.winner is not None:
-        win = 1 if after.winner == team else -1
+    points = margin(after.game_scores[row].tolist()) - margin(before.game_scores[row].tolist())
+    win, winner = 0, int(after.winner[row])
+    if after.game_over[row] and winner >= 0:
+        win = 1 if winner == team else -1
     return weights.pieces * pieces + weights.points * points + weights.win * win

@@ -70,7 +70,7 @@ def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: 
     """
     rewards, shots = np.zeros(len(games)), np.zeros(len(games), dtype=np.int64)
     while True:
-        rows = [k for k, g in enumerate(games) if g.end is None and g.state.shooter not in agent_seats]
+        rows = [k for k, g in enumerate(games) if g.end is None and g.shooter not in agent_seats]
         if not rows:
             return rewards, shots
         for k, p in zip(rows, step([games[k] for k in rows])):

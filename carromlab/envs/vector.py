@@ -128,7 +128,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         again = np.flatnonzero(self._ended)
         play = np.flatnonzero(~self._ended)
         games = [self.games[k] for k in play]
-        intended = shots_of_actions([g.state for g in games], acts[play])  # type: ignore[union-attr]
+        intended = shots_of_actions(stacked(games), acts[play]) if games else []  # type: ignore[arg-type]
         played, agent = agent_shots(games, intended, one.team, one.rewards)  # type: ignore[arg-type]
         rewards = np.zeros(self.num_envs)
         shots = np.zeros(self.num_envs, dtype=np.int64)

@@ -10,6 +10,7 @@ import numpy as np
 from .._validation import check_int
 from ..analysis.noise import DIMENSIONS, NoiseModel, executed_stroke
 from ..engine.scene import Shot
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from .geometry import facings, legal_spots_many
 
@@ -78,11 +79,11 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     >>> played.shot != meant, played.snapped
     (True, False)
     """
-    return execute_many([state], [intended], [noise], seeds=[seed], shot_indices=[shot_index])[0]
+    return execute_many(GameArrays.from_states([state]), [intended], [noise], seeds=[seed], shot_indices=[shot_index])[0]
 
 
 def execute_many(
-    states: Sequence[GameState], intended: Sequence[Shot], noise: Sequence[NoiseModel], *, seeds: Sequence[int],
+    games: GameArrays, intended: Sequence[Shot], noise: Sequence[NoiseModel], *, seeds: Sequence[int],
     shot_indices: Sequence[int],
 ) -> list[Executed]:  # fmt: skip
     """Play N intended shots, one per game, with execution errors (:func:`execute` of
@@ -93,8 +94,8 @@ def execute_many(
 
     Parameters
     ----------
-    states : sequence of GameState
-        The positions.
+    games : GameArrays
+        The positions, one row per game.
     intended : sequence of Shot
         The intended shot of each game.
     noise : sequence of NoiseModel
@@ -106,9 +107,9 @@ def execute_many(
     -------
     list of Executed
     """
-    n = len(states)
+    n = len(games)
     if not len(intended) == len(noise) == len(seeds) == len(shot_indices) == n:
-        raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per state ({n}).")
+        raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per game ({n}).")
     by_noise: dict[int, list[int]] = {}  # the games of one noise model draw their errors in one call
     for k, (spread, shot) in enumerate(zip(noise, intended)):
         if not isinstance(spread, NoiseModel):
@@ -125,11 +126,11 @@ def execute_many(
             drawn = spread.errors(np.array([seeds[k] for k in rows]), [shot_indices[k] for k in rows], 0)
             for q in DIMENSIONS:
                 e[q][rows] = drawn[q]
-    normal = facings(states, [s.x for s in intended], [s.y for s in intended])
+    normal = facings(games, [s.x for s in intended], [s.y for s in intended])
     x, y, angle, speed, spin = np.array([[s.x, s.y, s.angle, s.speed, s.spin] for s in intended]).reshape(-1, 5).T
     nx, ny = normal.T
     wanted_x = x + e["placement"] * ny + e["depth"] * nx
     wanted_y = y - e["placement"] * nx + e["depth"] * ny
-    sx, sy, moved = legal_spots_many(states, wanted_x, wanted_y)
+    sx, sy, moved = legal_spots_many(games, wanted_x, wanted_y)
     shots = Shot.many(sx, sy, *executed_stroke(angle, speed, spin, e))
     return [Executed(meant, shot, m > 0.0, m) for meant, shot, m in zip(intended, shots, moved.tolist())]

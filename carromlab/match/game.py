@@ -276,17 +276,17 @@ class Game:
     Attributes
     ----------
     state : GameState
-        The current position.
+        The current position (a property: once the game has played, built from its row
+        of :attr:`arrays` when first asked for).
     end : str or None
         None while the game runs; then ``"complete"``, ``"abandoned"`` or
         ``"max_boards"`` (see :func:`play_game`).
     n_shots : int
         Shots played so far.
-    arrays : tuple or None
+    arrays : tuple of (GameArrays, int) or None
         Set by :func:`~carromlab.match.lockstep.step`: the arrays of the games it
-        played, this game's row and the state that row holds, so that the next step
-        stacks the rows instead of rebuilding arrays from the states (used while
-        :attr:`state` is that state).
+        played (their states after the shot) and this game's row, the game's current
+        position, from which the next step stacks its rows; None before the first shot.
 
     Examples
     --------
@@ -307,7 +307,7 @@ class Game:
         self.settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
         self.ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0),
                     "seed": self.settings.seed}  # fmt: skip
-        self.state = state
+        self._start = state
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
         self.rng = np.random.default_rng([self.settings.seed, 1])
@@ -315,9 +315,19 @@ class Game:
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
-        #: the arrays of the last step, this game's row and the state it holds (see lockstep)
-        self.arrays: tuple[GameArrays, int, GameState] | None = None
+        #: the arrays of the last step and this game's row (see lockstep)
+        self.arrays: tuple[GameArrays, int] | None = None
         self._clock = (time.perf_counter(), time.process_time())
+
+    @property
+    def state(self) -> GameState:
+        """The current position (see the class notes)."""
+        return self._start if self.arrays is None else self.arrays[0].state(self.arrays[1])
+
+    @property
+    def shooter(self) -> int:
+        """The seat to shoot (read from :attr:`arrays` without building the state)."""
+        return self._start.shooter if self.arrays is None else int(self.arrays[0].shooter[self.arrays[1]])
 
     def shoot(self, intended: Shot | None = None, *, policy: str = "agent") -> Played:
         """Play the next shot: ``intended`` if given (recorded under the policy name
@@ -361,11 +371,12 @@ class Game:
         self.board_shots += 1
         self.n_snapped += played.executed.snapped
         self.n_truncated += played.truncated
-        self.state = played.after
+        after, row = played.arrays[1], played.arrays[2]
+        self.arrays = (after, row)
         if played.board_over:
             self.boards.append(board_row(self.ids, played.before, n_shots=self.board_shots, played=played, reason=""))
             self.board_shots = 0
-        if self.state.game_over:
+        if after.game_over[row]:
             self.end = "complete"
         elif played.board_over and len(self.boards) >= self.settings.max_boards:
             self.end = "max_boards"

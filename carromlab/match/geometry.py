@@ -4,18 +4,18 @@ legal placements on that line (rules ICF-3, ONL-1, HIK-2, CRK-1)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from ..rules import placement_region
-from ..rules.placement import Regions, nearest_spots
+from ..rules.arrays import GameArrays
+from ..rules.placement import nearest_spots
 from ..rules.ledger import side_direction
 from ..rules.state import GameState
 from .scene import shot_radius
 
-__all__ = ["placement_target", "placement_targets", "facing", "facings", "legal_spots", "legal_spots_many", "remember_regions"]
+__all__ = ["placement_target", "placement_targets", "facing", "facings", "legal_spots", "legal_spots_many"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -28,7 +28,8 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
     line, or the tee spot's centre for the seat's first shot of the board (Hikone,
     HIK-2); the arc of the shooting line in the shooter's quadrant (crokinole, CRK-1).
     The points may still be illegal (a piece in the way, a base circle half covered):
-    :func:`legal_spots` moves them to the nearest legal ones.
+    :func:`legal_spots` moves them to the nearest legal ones. The one-state case of
+    :func:`placement_targets`.
 
     Parameters
     ----------
@@ -40,7 +41,7 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
     Returns
     -------
     x, y : numpy.ndarray
-        Board coordinates, m.
+        Board coordinates, m, of the shape of ``t``.
 
     Examples
     --------
@@ -49,46 +50,49 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
     >>> [round(float(v), 4) for v in x], round(float(y[1]), 4)
     ([-0.2191, 0.0, 0.2191], -0.2526)
     """
-    f: FloatArray = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
-    return _along(state.variant, np.array(_line(state)), f)
+    f = np.asarray(t, dtype=float)
+    x, y = placement_targets(GameArrays.from_states([state]), f.reshape(1, -1))
+    return x.reshape(f.shape), y.reshape(f.shape)
 
 
-def placement_targets(states: Sequence[GameState], t: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-    """:func:`placement_target` of N states of one variant at once, one fraction each.
+def placement_targets(games: GameArrays, t: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Points along the placement lines of N games' shooters (see :func:`placement_target`).
 
     Parameters
     ----------
-    states : sequence of GameState
-        N positions of one variant.
-    t : array_like, shape (N,)
-        Fraction of each shooter's line, in [0, 1].
+    games : GameArrays
+        N positions of one variant; in each the seat to shoot is ``shooter``.
+    t : array_like, shape (N,) or (N, M)
+        Fractions of each shooter's line, in [0, 1].
 
     Returns
     -------
-    x, y : numpy.ndarray, shape (N,)
-        Board coordinates, m, as :func:`placement_target` gives them one at a time.
+    x, y : numpy.ndarray, of the shape of ``t``
+        Board coordinates, m.
     """
-    f: FloatArray = np.clip(np.asarray(t, dtype=float).reshape(-1), 0.0, 1.0)
-    if not states:
-        return f.copy(), f.copy()
-    kept: dict[tuple, tuple[float, float, float, float]] = {}  # the states sharing a line share it
-    keys = [(id(s.board), s.seat_sides[s.shooter], s.variant == "hikone" and s.seat_shots[s.shooter] == 0) for s in states]
-    lines = np.array([kept[k] if k in kept else kept.setdefault(k, _line(s)) for k, s in zip(keys, states)]).reshape(-1, 4).T
-    return _along(states[0].variant, lines, f)
+    f: FloatArray = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
+    if f.ndim not in (1, 2) or f.shape[0] != len(games):
+        raise ValueError(f"The 't' parameter must have one row per game ({len(games)}). Got shape {f.shape}.")
+    rows = np.arange(len(games))
+    first = (games.seat_shots[rows, games.shooter] == 0) & (games.variant == "hikone")
+    kept: dict[tuple[int, bool], tuple[float, float, float, float]] = {}  # the games sharing a line share it
+    keys = list(zip(games.shooter.tolist(), first.tolist()))
+    lines = np.array([kept[k] if k in kept else kept.setdefault(k, _line(games, *k)) for k in keys]).reshape(-1, 4).T
+    return _along(games.variant, lines if f.ndim == 1 else lines[..., None], f)
 
 
-def _line(state: GameState) -> tuple[float, float, float, float]:
-    """The shooter's placement line (see :func:`placement_target`): the segment's ends
-    (x0, y0, x1, y1), m; crokinole the arc's radius (m), its end angles from the
-    shooter's right to left (rad) and 0."""
-    board, side = state.board, state.seat_sides[state.shooter]
-    if state.variant == "crokinole":
+def _line(games: GameArrays, seat: int, tee: bool) -> tuple[float, float, float, float]:
+    """The placement line of ``seat`` (see :func:`placement_target`; ``tee``: the Hikone
+    seat's first shot of the board): the segment's ends (x0, y0, x1, y1), m; crokinole
+    the arc's radius (m), its end angles from the shooter's right to left (rad) and 0."""
+    board, side = games.board, games.seat_sides[seat]
+    if games.variant == "crokinole":
         line = board.shooting_line(side)  # type: ignore[arg-type]
         # polar angles run counter-clockwise, i.e. from the shooter's right to their left
         return line.radius, line.end_angle, line.start_angle, 0.0
-    if state.variant == "hikone":
+    if games.variant == "hikone":
         area = board.area_line(side)  # type: ignore[arg-type]
-        if state.seat_shots[state.shooter] == 0:
+        if tee:
             return area.tee_spot.x, area.tee_spot.y, area.tee_spot.x, area.tee_spot.y
         seg = area.line
     else:
@@ -137,12 +141,12 @@ def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
     return -dx, -dy
 
 
-def facings(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
-    """:func:`facing` of N states at once, each shooter at its own placement.
+def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
+    """:func:`facing` of N games at once, each shooter at its own placement.
 
     Parameters
     ----------
-    states : sequence of GameState
+    games : GameArrays
         N positions.
     x, y : array_like, shape (N,)
         Placements, m.
@@ -152,13 +156,14 @@ def facings(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> 
     numpy.ndarray, shape (N, 2)
         The unit vectors, as :func:`facing` gives them one at a time.
     """
-    xs, ys = np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()
-    if not states:
-        return np.zeros((0, 2))
-    if states[0].board.shape == "round":
-        return np.array([facing(s, px, py) for s, px, py in zip(states, xs, ys)]).reshape(-1, 2)
-    sides = {side: side_direction(side) for side in states[0].seat_sides}
-    return -np.array([sides[s.seat_sides[s.shooter]] for s in states], dtype=float).reshape(-1, 2)
+    if games.board.shape == "round":
+        out = []
+        for px, py in zip(np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()):
+            r = math.hypot(px, py)
+            out.append((-px / r, -py / r) if r > 0.0 else (0.0, 1.0))
+        return np.array(out, dtype=float).reshape(-1, 2)
+    sides = np.array([side_direction(side) for side in games.seat_sides], dtype=float)
+    return -sides[games.shooter].reshape(-1, 2)
 
 
 def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -192,69 +197,20 @@ def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[F
     (-0.2574, 0.0427)
     """
     xs, ys = np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float))
-    sx, sy, moved = legal_spots_many([state], xs.ravel()[None, :], ys.ravel()[None, :])
+    sx, sy, moved = legal_spots_many(GameArrays.from_states([state]), xs.ravel()[None, :], ys.ravel()[None, :])
     return sx[0].reshape(xs.shape), sy[0].reshape(xs.shape), moved[0].reshape(xs.shape)
 
 
-#: The placement regions of the latest states asked about or given (:func:`remember_regions`),
-#: by id: (the state, kept alive so that its id is not reused; the regions; its row). A
-#: lockstep step gives its games' regions, built on arrays, once; the policy's placements
-#: and the executed ones then both read them.
-_REGIONS: dict[int, tuple[GameState, Regions, int]] = {}
-_REGIONS_KEPT = 4096
-
-
-def remember_regions(states: Sequence[GameState], regions: Regions) -> None:
-    """Keep the placement regions of states (row k of ``regions`` for ``states[k]``, e.g.
-    :func:`carromlab.rules.arrays.placement_regions` of their arrays) for the next
-    :func:`legal_spots_many` calls on them.
-
-    Parameters
-    ----------
-    states : sequence of GameState
-        The states.
-    regions : Regions
-        Their shooters' regions for the disc they play, row per state.
-    """
-    if len(_REGIONS) + len(states) > _REGIONS_KEPT:
-        _REGIONS.clear()
-    for k, state in enumerate(states):
-        _REGIONS[id(state)] = (state, regions, k)
-
-
-def _regions(states: list[GameState]) -> Regions:
-    """The legal regions of the states' shooters (:func:`carromlab.rules.placement_region`),
-    memoised: the kept rows of :func:`remember_regions` where there are some, the others
-    built from the states."""
-    sources: dict[int, tuple[Regions | None, list[int], list[int]]] = {}  # by regions: (regions, states, rows)
-    for k, state in enumerate(states):
-        kept = _REGIONS.get(id(state))
-        if kept is not None and kept[0] is state:
-            sources.setdefault(id(kept[1]), (kept[1], [], []))
-            sources[id(kept[1])][1].append(k)
-            sources[id(kept[1])][2].append(kept[2])
-        else:
-            sources.setdefault(0, (None, [], []))[1].append(k)
-    built = sources.get(0)
-    if built is not None:
-        new = [states[k] for k in built[1]]
-        regions = Regions.of([placement_region(s, shot_radius(s)) for s in new])
-        remember_regions(new, regions)
-        sources[0] = (regions, built[1], list(range(len(new))))
-    parts = [regions.take(rows) for regions, _, rows in sources.values()]  # type: ignore[union-attr]
-    order = np.concatenate([ks for _, ks, _ in sources.values()])
-    out = parts[0] if len(parts) == 1 else Regions.concat(parts)
-    return out if (order == np.arange(len(states))).all() else out.take(np.argsort(order))
-
-
-def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+def legal_spots_many(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The legal placements nearest wanted ones in N games at once (ICF-3, ONL-1, HIK-2,
-    CRK-1), by one :func:`carromlab.rules.placement.nearest_spots` search.
+    CRK-1), by one :func:`carromlab.rules.placement.nearest_spots` search in the games'
+    regions (:attr:`GameArrays.regions <carromlab.rules.arrays.GameArrays.regions>`,
+    built once per arrays).
 
     Parameters
     ----------
-    states : sequence of GameState
-        N positions; in each the seat to shoot is ``state.shooter``.
+    games : GameArrays
+        N positions; in each the seat to shoot is ``shooter``.
     x, y : array_like, shape (N,) or (N, M)
         Wanted centres of the shot disc in each game, m.
 
@@ -273,21 +229,20 @@ def legal_spots_many(states: Sequence[GameState], x: npt.ArrayLike, y: npt.Array
     Examples
     --------
     >>> from carromlab.rules import icf
-    >>> x, y, moved = legal_spots_many([icf.new_game()] * 2, [0.0, 0.1], [-0.30, -0.2526])
+    >>> from carromlab.rules.arrays import GameArrays
+    >>> x, y, moved = legal_spots_many(GameArrays.from_states([icf.new_game()] * 2), [0.0, 0.1], [-0.30, -0.2526])
     >>> [round(float(v), 4) for v in y], [round(float(v), 4) for v in moved]
     ([-0.2574, -0.2526], [0.0427, 0.0])
     """
-    states = list(states)
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.shape[0] != len(states):
-        raise ValueError(f"The 'x' and 'y' parameters must have one row per state ({len(states)}). Got shapes {xs.shape} and {ys.shape}.")
-    regions = _regions(states)
-    which = np.repeat(np.arange(len(states)), xs[0].size if xs.size else 0)
-    sx, sy, _ = nearest_spots(regions, which, xs.ravel(), ys.ravel())
+    if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.shape[0] != len(games):
+        raise ValueError(f"The 'x' and 'y' parameters must have one row per game ({len(games)}). Got shapes {xs.shape} and {ys.shape}.")
+    which = np.repeat(np.arange(len(games)), xs[0].size if xs.size else 0)
+    sx, sy, _ = nearest_spots(games.regions, which, xs.ravel(), ys.ravel())
     if np.isnan(sx).any():
         k = int(np.flatnonzero(np.isnan(sx))[0])
-        g = int(which[k])
-        verdict = placement_region(states[g], shot_radius(states[g])).judge(float(xs.ravel()[k]), float(ys.ravel()[k]))
-        raise ValueError(f"No legal striker placement exists for seat {states[g].shooter} ({verdict.rule}: {verdict.reason}).")
+        state = games.state(int(which[k]))
+        verdict = placement_region(state, shot_radius(state)).judge(float(xs.ravel()[k]), float(ys.ravel()[k]))
+        raise ValueError(f"No legal striker placement exists for seat {state.shooter} ({verdict.rule}: {verdict.reason}).")
     sx, sy = sx.reshape(xs.shape), sy.reshape(xs.shape)
     return sx, sy, np.hypot(sx - xs, sy - ys)

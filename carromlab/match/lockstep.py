@@ -17,12 +17,10 @@ import numpy as np
 
 from ..engine.batch import BatchArrays, simulate_batch_arrays
 from ..engine.scene import Shot
-from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays, placement_regions
+from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
-from ..rules.state import GameState
 from .conservation import check_shots
 from .execution import Executed, execute_many
-from .geometry import remember_regions
 from .records import Played
 
 if TYPE_CHECKING:
@@ -36,19 +34,22 @@ _BOARD = WHERE.index("board")
 def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | None = None) -> list[Played]:
     """Play the next shot of every game at once.
 
-    The shooters' placement regions are built for all the games at once on their arrays
-    (:func:`~carromlab.rules.arrays.placement_regions`, kept for the placement searches
-    of the step, :func:`~carromlab.match.geometry.remember_regions`); the seats' policies
-    choose (:meth:`Policy.choose_many`, one call per policy for all the games it shoots
-    in), each game's noise executes its shot
-    (:func:`~carromlab.match.execution.execute`), one
+    The games' states are stacked as one struct of arrays (:func:`stacked`), on which
+    everything else works: the seats' policies choose (:meth:`Policy.choose_many`, one
+    call per policy with the arrays of all the games it shoots in), each game's noise
+    executes its shot (:func:`~carromlab.match.execution.execute_many`; the policies'
+    and the executed placements search the shooters' regions, built once,
+    :attr:`GameArrays.regions <carromlab.rules.arrays.GameArrays.regions>`), one
     :func:`~carromlab.engine.batch.simulate_batch_arrays` call per group of games sharing the
     shot disc, the shooter's side and the physics plays the shots from each game's own
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
     shot; each game then records its shot and keeps the step's arrays
-    (:attr:`Game.arrays`), from which the next step stacks its rows.
+    (:attr:`Game.arrays`), from which the next step stacks its rows. No GameState is
+    built unless asked for (:attr:`Game.state`, :attr:`Played.before` and
+    :attr:`Played.after` are built from the arrays on first use; the shots table is
+    read from the arrays too).
 
     Parameters
     ----------
@@ -79,12 +80,11 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     for g in games:
         if g.end is not None:
             raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
-    if len({g.state.variant for g in games}) > 1:
+    if len({g.ids["variant"] for g in games}) > 1:
         raise ValueError("The 'games' parameter must hold games of one variant.")
     try:
         before = stacked(games)
-        remember_regions([g.state for g in games], placement_regions(before))
-        executed, names = _execute(games, given)
+        executed, names = _execute(games, before, given)
         batch = _simulate(games, before, executed)
         outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
         rulings = adjudicate_arrays(before, outcomes)
@@ -94,15 +94,13 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
         g = games[row] if row is not None else games[0]
         which = f"Game {g.ids['game']}" if row is not None or len(games) == 1 else f"One of games {[x.ids['game'] for x in games]}"
         raise GameError(
-            f"{which} ({g.state.variant}, seed {g.settings.seed}) failed at shot {g.n_shots} "
+            f"{which} ({g.ids['variant']}, seed {g.settings.seed}) failed at shot {g.n_shots} "
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    after = rulings.state.to_states(before, [g.state.pieces for g in games])
-    played = _played(games, executed, after, outcomes, rulings, batch.columns["truncated"])
-    for k, (g, p, name) in enumerate(zip(games, played, names)):
+    played = _played(games, executed, before, outcomes, rulings, batch.columns["truncated"])
+    for g, p, name in zip(games, played, names):
         g.record_shot(p, name)
-        g.arrays = (rulings.state, k, p.after)
     return played
 
 
@@ -123,12 +121,11 @@ def play_games(games: Sequence[Game]) -> None:
 def stacked(games: Sequence[Game]) -> GameArrays:
     """The games' states as one :class:`~carromlab.rules.arrays.GameArrays`, row per game.
 
-    A game whose state is still the one its last :func:`step` made gives its row of
-    that step's arrays (:attr:`Game.arrays`); the rows of games from several steps are
-    joined with :meth:`GameArrays.concat`, and only the games without arrays (new, or
-    changed since) are built from their states (:meth:`GameArrays.from_states`). The
-    same arrays as ``GameArrays.from_states([g.state for g in games])``, without
-    converting every state.
+    A game that has played gives its row of its last step's arrays (:attr:`Game.arrays`);
+    the rows of games from several steps are joined with :meth:`GameArrays.concat`, and
+    only the games without arrays (new) are built from their states
+    (:meth:`GameArrays.from_states`). The same arrays as
+    ``GameArrays.from_states([g.state for g in games])``, without building any state.
 
     Parameters
     ----------
@@ -149,11 +146,11 @@ def stacked(games: Sequence[Game]) -> GameArrays:
         raise ValueError("The 'games' parameter must hold at least one game.")
     sources: dict[int, tuple[GameArrays | None, list[int], list[int]]] = {}  # by arrays: (arrays, games, rows)
     for k, g in enumerate(games):
-        kept = g.arrays
-        if kept is not None and kept[2] is g.state:
-            sources.setdefault(id(kept[0]), (kept[0], [], []))
-            sources[id(kept[0])][1].append(k)
-            sources[id(kept[0])][2].append(kept[1])
+        if g.arrays is not None:
+            arrays, row = g.arrays
+            sources.setdefault(id(arrays), (arrays, [], []))
+            sources[id(arrays)][1].append(k)
+            sources[id(arrays)][2].append(row)
         else:
             sources.setdefault(0, (None, [], []))[1].append(k)
     parts = [
@@ -173,23 +170,24 @@ def _failing_row(exc: Exception) -> int | None:
     return int(m[1]) if m else None
 
 
-def _execute(games: list[Game], given: list[tuple[Shot, str] | None]) -> tuple[list[Executed], list[str]]:
+def _execute(games: list[Game], before: GameArrays, given: list[tuple[Shot, str] | None]) -> tuple[list[Executed], list[str]]:
     """Each game's intended shot (the given one, else its seat's policy's choice, one
-    ``choose_many`` call per policy) and its execution with the seat's noise."""
+    ``choose_many`` call per policy on the arrays of its games) and its execution with
+    the seat's noise."""
     shots: list[Shot | None] = [None if x is None else x[0] for x in given]
     names = ["" if x is None else x[1] for x in given]
+    seats = before.shooter.tolist()
     by_policy: dict[object, list[int]] = defaultdict(list)  # equal policies choose together
     for k, g in enumerate(games):
         if shots[k] is None:
-            policy = g.settings.policies[g.state.shooter]
-            by_policy[_key(policy)].append(k)
+            by_policy[_key(g.settings.policies[seats[k]])].append(k)
     for rows in by_policy.values():
-        policy = games[rows[0]].settings.policies[games[rows[0]].state.shooter]
-        chosen = policy.choose_many([games[k].state for k in rows], [games[k].rng for k in rows])
+        policy = games[rows[0]].settings.policies[seats[rows[0]]]
+        chosen = policy.choose_many(before if len(rows) == len(games) else before.take(rows), [games[k].rng for k in rows])
         for k, shot in zip(rows, chosen):
             shots[k], names[k] = shot, policy.name
     executed = execute_many(
-        [g.state for g in games], shots, [g.settings.noise[g.state.shooter] for g in games],
+        before, shots, [g.settings.noise[seat] for g, seat in zip(games, seats)],
         seeds=[g.settings.seed for g in games], shot_indices=[g.n_shots for g in games],
     )  # fmt: skip
     return executed, names
@@ -208,21 +206,22 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
     """The detailed batch of the executed shots, in game order: one engine call per
     (shot disc, shooter's side, physics) group."""
     groups: dict[tuple, list[int]] = defaultdict(list)
+    sides = [before.seat_sides[seat] for seat in before.shooter.tolist()]
+    colours = before.colours[np.arange(len(games)), before.team].tolist() if before.variant == "crokinole" else [0] * len(games)
     for k, g in enumerate(games):
-        s = g.state
-        groups[(s.colours[s.team_of(s.shooter)] if s.variant == "crokinole" else "", s.seat_sides[s.shooter], g.settings.params)].append(k)
+        groups[(colours[k], sides[k], g.settings.params)].append(k)
     cols = np.array([[e.shot.x, e.shot.y, e.shot.angle, e.shot.speed, e.shot.spin] for e in executed]).reshape(-1, 5)
     on = before.where == _BOARD
     parts = []
     for (_, side, _), rows in groups.items():
-        first = games[rows[0]]
-        scene = full_scene(first.state)
+        first, state = games[rows[0]], before.state(rows[0])
+        scene = full_scene(state)
         with warnings.catch_warnings():  # recorded in the 'truncated' column instead
             warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
             part = simulate_batch_arrays(
                 scene, *cols[rows].T, positions=before.xy[rows], on_board=on[rows], params=first.settings.params,
                 workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[side],
-                carriers=(scene.striker,), frame_reach=frame_reach_of(first.state),
+                carriers=(scene.striker,), frame_reach=frame_reach_of(state),
             )  # fmt: skip
         parts.append((rows, part))
     if len(parts) == 1:
@@ -232,7 +231,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
 
 
 def _played(
-    games: list[Game], executed: list[Executed], after: list[GameState], outcomes: OutcomeArrays, rulings: RulingArrays,
+    games: list[Game], executed: list[Executed], before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays,
     truncated: np.ndarray,
 ) -> list[Played]:  # fmt: skip
     """Each game's shot as a :class:`Played`, read from the step's arrays."""
@@ -245,17 +244,17 @@ def _played(
     for k, j in zip(rows[order].tolist(), cols[order].tolist()):
         pocketed[k].append((j, kinds[j]))
     columns = zip(
-        executed, after, pocketed, outcomes.fate.tolist(), outcomes.first_touch.tolist(), rulings.all_foul_rules(),
+        executed, pocketed, outcomes.fate.tolist(), outcomes.first_touch.tolist(), rulings.all_foul_rules(),
         rulings.all_applied_rules(), np.count_nonzero(rulings.returned > 0, axis=1).tolist(), rulings.turn_continues.tolist(),
         rulings.retake.tolist(), rulings.board_over.tolist(), rulings.board_winner.tolist(), rulings.board_points.tolist(),
         truncated.tolist(),
     )  # fmt: skip
     return [
         Played(
-            before=g.state, executed=e, after=a, pocketed=tuple(p), striker_fate=FATES[fate],
+            arrays=(before, st, k), executed=e, pocketed=tuple(p), striker_fate=FATES[fate],
             first_touch=None if first < 0 else first, fouls=fouls, applied=applied, n_returned=n_returned,
             turn_continues=cont, retake=retake, board_over=over, board_winner=None if winner < 0 else winner,
             board_points=tuple(points), truncated=cut,
         )  # fmt: skip
-        for g, (e, a, p, fate, first, fouls, applied, n_returned, cont, retake, over, winner, points, cut) in zip(games, columns)
+        for k, (e, p, fate, first, fouls, applied, n_returned, cont, retake, over, winner, points, cut) in enumerate(columns)
     ]

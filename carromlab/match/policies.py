@@ -1,10 +1,13 @@
 """Shot policies: how a player chooses the shot they intend to play.
 
-A policy is any object with a ``name`` and a ``choose_many(states, rngs) -> shots``
-method (:class:`Policy`): the intended shots of N games at once (one generator per game),
-before execution noise (:mod:`carromlab.match.execution`); games in lockstep
-(:mod:`carromlab.match.lockstep`) ask each policy once per step. :class:`BatchPolicy`
-adds the one-state convenience ``choose(state, rng)``. Two are provided: :class:`RandomPolicy` (a random
+A policy is any object with a ``name`` and a ``choose_many(games, rngs) -> shots``
+method (:class:`Policy`): the intended shots of N games at once, given as the struct of
+arrays of their states (:class:`~carromlab.rules.arrays.GameArrays`, the arrays the
+lockstep already holds; ``games.states(range(len(games)))`` gives GameState objects to a
+policy that wants them) and one generator per game, before execution noise
+(:mod:`carromlab.match.execution`); games in lockstep (:mod:`carromlab.match.lockstep`)
+ask each policy once per step. :class:`BatchPolicy` adds the one-state convenience
+``choose(state, rng)``. Two are provided: :class:`RandomPolicy` (a random
 legal shot) and :class:`GreedyPolicy` (the best of many candidate shots, each simulated
 with the batch engine and scored by a value function, :mod:`carromlab.match.value`).
 """
@@ -23,9 +26,10 @@ from .._validation import check_int, check_real
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams
+from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from ..rules.engine_bridge import full_scene
-from .geometry import facing, facings, legal_spots_many, placement_target, placement_targets
+from .geometry import facing, facings, legal_spots_many, placement_targets
 from .value import ValueFunction, shot_values
 
 __all__ = ["SPEED_RANGES", "FORWARD", "Policy", "BatchPolicy", "RandomPolicy", "GreedyPolicy", "piece_arrays"]
@@ -57,24 +61,28 @@ class Policy(Protocol):
         """Short name, written in the shots table."""
         ...
 
-    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
-        """The intended shot of each ``states[k].shooter``: a legal placement (m),
-        direction (rad), speed (m/s) and spin (rad/s). ``rngs[k]`` is game k's
-        generator; a policy draws all of game k's randomness from it, so that a game is
-        reproduced by its seed whichever games share the call."""
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """The intended shot of the shooter of each game (row k of ``games``, its seat
+        ``games.shooter[k]``): a legal placement (m), direction (rad), speed (m/s) and
+        spin (rad/s). ``rngs[k]`` is game k's generator; a policy draws all of game k's
+        randomness from it, so that a game is reproduced by its seed whichever games
+        share the call. ``games`` is never changed; ``games.regions`` holds the
+        shooters' legal placement regions and ``games.states(range(len(games)))`` the
+        games as GameState objects (both built on first use)."""
         ...
 
 
 class BatchPolicy:
     """Base of the provided policies: :meth:`choose` is :meth:`choose_many` of one state."""
 
-    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
         """See :meth:`Policy.choose_many`."""
         raise NotImplementedError
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
-        """The intended shot of ``state.shooter``, drawing from ``rng`` (see :meth:`Policy.choose_many`)."""
-        return self.choose_many([state], [rng])[0]
+        """The intended shot of ``state.shooter``, drawing from ``rng`` (see
+        :meth:`Policy.choose_many`; the state stacked as one-game arrays)."""
+        return self.choose_many(GameArrays.from_states([state]), [rng])[0]
 
 
 def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -90,6 +98,16 @@ def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[fl
 def _check_name(name: object) -> None:
     if not isinstance(name, str) or not name:
         raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+
+
+def _checked(games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[np.random.Generator]:
+    """The generators, one per game (the checks of :meth:`Policy.choose_many`'s arguments)."""
+    if not isinstance(games, GameArrays):
+        raise ValueError(f"The 'games' parameter must be a GameArrays. Got {type(games).__name__} instead.")
+    rngs = list(rngs)
+    if len(rngs) != len(games):
+        raise ValueError(f"The 'rngs' parameter must have one generator per game ({len(games)}). Got {len(rngs)}.")
+    return rngs
 
 
 def _random_shots(
@@ -144,21 +162,20 @@ class RandomPolicy(BatchPolicy):
         check_real("spread", self.spread, low=0.0, high=math.pi, low_open=True, unit="rad")
         _check_name(self.name)
 
-    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
-        """A random legal shot of each ``states[k].shooter`` (see the class notes); the
-        placements of all the states are made legal at once (:func:`legal_spots_many`)."""
-        states, rngs = list(states), list(rngs)
-        if len(states) != len(rngs):
-            raise ValueError(f"The 'rngs' parameter must have one generator per state ({len(states)}). Got {len(rngs)}.")
-        if not states:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """A random legal shot of each game's shooter (see the class notes), on the
+        games' arrays: the placements of all the games are made legal at once
+        (:func:`legal_spots_many`)."""
+        rngs = _checked(games, rngs)
+        if not rngs:
             return []
         # each game's generator draws its placement, then its direction, then its speed
-        wx, wy = placement_targets(states, [rng.uniform() for rng in rngs])
-        sx, sy, _ = legal_spots_many(states, wx, wy)
-        forward = facings(states, sx, sy)
+        wx, wy = placement_targets(games, [rng.uniform() for rng in rngs])
+        sx, sy, _ = legal_spots_many(games, wx, wy)
+        forward = facings(games, sx, sy)
         turn = np.array([rng.uniform(-self.spread, self.spread) for rng in rngs])
-        speeds = [self.speed or SPEED_RANGES[s.variant] for s in states]
-        speed = np.array([rng.uniform(lo, hi) for rng, (lo, hi) in zip(rngs, speeds)])
+        lo, hi = self.speed or SPEED_RANGES[games.variant]
+        speed = np.array([rng.uniform(lo, hi) for rng in rngs])
         return Shot.many(sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed)
 
 
@@ -253,30 +270,30 @@ class GreedyPolicy(BatchPolicy):
         check_int("workers", self.workers, low=1, high=1024)
         _check_name(self.name)
 
-    def choose_many(self, states: Sequence[GameState], rngs: Sequence[np.random.Generator]) -> list[Shot]:
-        """The best candidate shot of each ``states[k].shooter`` (see the class notes).
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+        """The best candidate shot of each game's shooter (see the class notes).
 
-        The legal spots of all the states are found by one
+        The legal spots of all the games are found by one
         :func:`~carromlab.match.geometry.legal_spots_many` search, the aimed candidates
         are built on arrays of every (state, spot, target, pocket), and the candidates
         of every state sharing a variant and an engine scene
         (:func:`~carromlab.rules.engine_bridge.full_scene`: one group, except crokinole,
         one per shot-disc colour) run in one many-scene :func:`carromlab.simulate_batch`
         call (each row from its state's positions) and are scored by one call of the
-        value function. Game k draws only from ``rngs[k]``, in the order of
-        :meth:`choose`, so a state gets the same shot alone and among others.
+        value function (which reads the games as GameState objects). Game k draws only
+        from ``rngs[k]``, in the order of :meth:`choose`, so a state gets the same shot
+        alone and among others.
         """
-        states, rngs = list(states), list(rngs)
-        if len(states) != len(rngs):
-            raise ValueError(f"The 'rngs' parameter must have one generator per state ({len(states)}). Got {len(rngs)}.")
-        if not states:
+        rngs = _checked(games, rngs)
+        if not rngs:
             return []
+        states = games.states(range(len(games)))
         params = self.params or PhysicsParams()
-        spots = self._spots(states)
-        groups: dict[tuple[str, int], tuple[Scene, list[int]]] = {}
+        spots = self._spots(games)
+        groups: dict[int, tuple[Scene, list[int]]] = {}
         for k, s in enumerate(states):
             scene = full_scene(s)
-            groups.setdefault((s.variant, id(scene)), (scene, []))[1].append(k)
+            groups.setdefault(id(scene), (scene, []))[1].append(k)
         shots: list[Shot] = [Shot(0.0, 0.0, 0.0, 0.0)] * len(states)
         for scene, rows in groups.values():
             chosen = self._choose_group(scene, [states[k] for k in rows], [rngs[k] for k in rows], [spots[k] for k in rows], params)
@@ -284,16 +301,15 @@ class GreedyPolicy(BatchPolicy):
                 shots[k] = shot
         return shots
 
-    def _spots(self, states: list[GameState]) -> list[FloatArray]:
-        """Each state's distinct legal spots along its placement line, (S_k, 2) m, in line order."""
+    def _spots(self, games: GameArrays) -> list[FloatArray]:
+        """Each game's distinct legal spots along its placement line, (S_k, 2) m, in line order."""
         t = (np.arange(self.placements) + 0.5) / self.placements
-        wanted = np.array([placement_target(s, t) for s in states])  # (N, 2, M)
-        sx, sy, _ = legal_spots_many(states, wanted[:, 0], wanted[:, 1])
+        sx, sy, _ = legal_spots_many(games, *placement_targets(games, np.tile(t, (len(games), 1))))
         xy = np.stack([sx, sy], axis=-1)
         r = np.round(xy, 9)
         same = (r[:, :, None, :] == r[:, None, :, :]).all(axis=-1)  # (N, M, M)
         first = ~np.tril(same, -1).any(axis=2)  # the first of equal spots
-        return [xy[k, first[k]] for k in range(len(states))]
+        return [xy[k, first[k]] for k in range(len(games))]
 
     def _choose_group(
         self, scene: Scene, states: list[GameState], rngs: list[np.random.Generator], spots: list[FloatArray],

@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from ..rules.arrays import WHERE, GameArrays
 from ..rules.state import GameState
-from .conservation import census
 from .execution import Executed
 
 __all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
@@ -109,8 +110,12 @@ class Played:
 
     Attributes
     ----------
+    arrays : tuple of (GameArrays, GameArrays, int)
+        The arrays of the step's games before and after the shot
+        (:class:`~carromlab.rules.arrays.GameArrays`) and this game's row in them.
     before, after : GameState
-        The states before and after the shot.
+        The states before and after the shot (properties: built from :attr:`arrays` on
+        first use, :meth:`GameArrays.state <carromlab.rules.arrays.GameArrays.state>`).
     executed : Executed
         The intended and the executed shot.
     pocketed : tuple of (int, str)
@@ -133,9 +138,8 @@ class Played:
         Whether the engine ran out of its event budget.
     """
 
-    before: GameState
+    arrays: tuple[GameArrays, GameArrays, int]
     executed: Executed
-    after: GameState
     pocketed: tuple[tuple[int, str], ...]
     striker_fate: str
     first_touch: int | None
@@ -149,19 +153,31 @@ class Played:
     board_points: tuple[int, ...]
     truncated: bool
 
+    @property
+    def before(self) -> GameState:
+        """The state before the shot."""
+        return self.arrays[0].state(self.arrays[2])
+
+    @property
+    def after(self) -> GameState:
+        """The state after the shot."""
+        return self.arrays[1].state(self.arrays[2])
+
 
 def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str, played: Played) -> dict[str, Any]:
-    """One row of the shots table (see :data:`SHOT_COLUMNS`)."""
-    before, after = played.before, played.after
-    seat = before.shooter
-    team = before.team_of(seat)
-    own = before.colours[team]
-    others = set(before.colours) - {own}
+    """One row of the shots table (see :data:`SHOT_COLUMNS`), read from the shot's
+    arrays (:attr:`Played.arrays`; no state is built)."""
+    before, after, row = played.arrays
+    seat = int(before.shooter[row])
+    team = seat % before.n_teams
+    colours = [before.palette[c] for c in before.colours[row].tolist()]
+    own = colours[team]
+    others = set(colours) - {own}
     fallen = [kind for _, kind in played.pocketed]
-    where = census(after)
+    where = dict(zip(WHERE, np.bincount(after.where[row], minlength=len(WHERE)).tolist()))
     intended, executed = played.executed.intended, played.executed.shot
     return {
-        **ids, "board": before.board_number, "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
+        **ids, "board": int(before.board_number[row]), "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
         "policy": policy,
         **{f"intended_{k}": getattr(intended, k) for k in ("x", "y", "angle", "speed", "spin")},
         **{k: getattr(executed, k) for k in ("x", "y", "angle", "speed", "spin")},
@@ -174,9 +190,9 @@ def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str,
         "n_returned": played.n_returned, "turn_continues": played.turn_continues, "retake": played.retake,
         "board_over": played.board_over,
         "board_winner": pd.NA if played.board_winner is None else played.board_winner,
-        **_per_team("score", after.game_scores),
+        **_per_team("score", after.game_scores[row].tolist()),
         "pieces_board": where["board"], "pieces_off": where["pocketed"] + where["ditch"] + where["hole"],
-        "pieces_hand": where["hand"], "pieces_total": len(after.pieces),
+        "pieces_hand": where["hand"], "pieces_total": after.n_pieces,
     }  # fmt: skip
 
 

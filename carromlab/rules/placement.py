@@ -176,8 +176,10 @@ class Region:
 
 def _clear(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray) -> npt.NDArray[np.bool_]:
     """Whether each centre (x[q], y[q]) keeps clear of its discs ``discs[q]`` (rows x, y,
-    radius, margin; m), as :func:`~carromlab.rules.spots.clear_of` does for one set."""
-    d = np.hypot(x[:, None] - discs[..., 0], y[:, None] - discs[..., 1])
+    radius, margin; m), as :func:`~carromlab.rules.spots.clear_of` does for one set;
+    ``x`` and ``y`` may have more axes than ``discs`` has before its last two (the discs
+    are broadcast against them)."""
+    d = np.hypot(x[..., None] - discs[..., 0], y[..., None] - discs[..., 1])
     return np.asarray((d >= discs[..., 2] + radius + discs[..., 3]).all(axis=-1))
 
 
@@ -339,17 +341,21 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
             c = c[width[c] > 0]
             if not c.size:
                 continue
-            # the slices of the centres of c, end to end: candidate i of centre owner
-            owner = np.repeat(np.arange(c.size), width[c])
-            first = np.cumsum(width[c]) - width[c]
-            i = order[lo[c][owner] + np.arange(owner.size) - first[owner]]
-            t, ix, iy = todo[c][owner], cx[i], cy[i]
+            # the slices of the centres of c, end to end (a centre's values repeated over
+            # its slice): candidate i of each centre
+            w = width[c]
+            first = np.cumsum(w) - w
+            i = order[np.repeat(lo[c] - first, w) + np.arange(int(first[-1] + w[-1]))]
+            ix, iy = cx[i], cy[i]
             # squared distances: a candidate within round-off of a disc's reach may be taken
             # for blocked; the bisection tests with clear_of's own comparison
-            gap = (ix[:, None] - disc_x[c][owner]) ** 2 + (iy[:, None] - disc_y[c][owner]) ** 2 - reach2[c][owner]
-            d2 = np.where((gap < 1e-15).any(axis=-1), np.inf, (ix - qx[t]) ** 2 + (iy - qy[t]) ** 2)
+            blocked = np.zeros(i.size, dtype=bool)
+            for dx, dy, r2 in zip(disc_x[c].T, disc_y[c].T, reach2[c].T):  # disc by disc
+                blocked |= (ix - np.repeat(dx, w)) ** 2 + (iy - np.repeat(dy, w)) ** 2 - np.repeat(r2, w) < 1e-15
+            d2 = (ix - np.repeat(qx[todo[c]], w)) ** 2 + (iy - np.repeat(qy[todo[c]], w)) ** 2
+            d2[blocked] = np.inf
             near[c] = np.minimum.reduceat(d2, first)
-            best[todo[c]] = np.minimum.reduceat(np.where(d2 == near[c][owner], i, cx.size), first)
+            best[todo[c]] = np.minimum.reduceat(np.where(d2 == np.repeat(near[c], w), i, cx.size), first)
         found[todo] = np.isfinite(near)
         # a candidate beyond rho might be as near as the nearest clear one
         todo = todo[~(near < rho[todo] ** 2 * (1.0 - 1e-9)) & (rho[todo] < cover[todo])]
@@ -385,8 +391,7 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tu
     for _ in range(40 // _STEPS):
         mid = lo[:, None] + (hi - lo)[:, None] * frac
         px, py = bx[:, None] + mid * (qx - bx)[:, None], by[:, None] + mid * (qy - by)[:, None]
-        good = (area.legal(px.ravel(), py.ravel()) & _clear(px.ravel(), py.ravel(), r, np.repeat(close, frac.size, axis=0)))
-        good = good.reshape(mid.shape)
+        good = area.legal(px.ravel(), py.ravel()).reshape(mid.shape) & _clear(px, py, r, close[:, None])
         j_lo, j_hi = np.zeros(qx.size, dtype=np.intp), np.full(qx.size, 2**_STEPS)
         for _ in range(_STEPS):
             j = (j_lo + j_hi) // 2

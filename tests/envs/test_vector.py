@@ -80,11 +80,11 @@ def test_batched_actions_and_observations_are_the_one_game_ones(variant, players
         game.shoot()
         states.append(game.state)
     actions = np.random.default_rng(SEED).uniform(-1, 1, (len(states), 4))
-    assert shots_of_actions(states, actions) == [shot_of_action(s, a) for s, a in zip(states, actions)]
+    assert shots_of_actions(GameArrays.from_states(states), actions) == [shot_of_action(s, a) for s, a in zip(states, actions)]
     for seat in range(players):
         batch = observe_many(GameArrays.from_states(states), seat)
         for k, s in enumerate(states):
             one = observe(s, seat)
             assert all(np.array_equal(batch[key][k], one[key]) for key in one)
     with pytest.raises(ValueError, match="'actions' parameter must have shape"):
-        shots_of_actions(states, actions[:-1])
+        shots_of_actions(GameArrays.from_states(states), actions[:-1])

@@ -10,6 +10,7 @@ from carromlab import Shot
 from carromlab.analysis.noise import NoiseModel
 from carromlab.match import RandomPolicy, execute, new_state
 from carromlab.match.execution import execute_many
+from carromlab.rules.arrays import GameArrays
 from carromlab.match.scene import shot_radius
 from carromlab.rules import check_placement
 
@@ -67,10 +68,10 @@ def test_bad_arguments_name_the_parameter():
 def test_games_drawing_their_errors_together_get_each_its_own():
     """execute_many draws the errors of the games sharing a noise model in one call;
     each game must still get the errors of its own (seed, shot number)."""
-    states = [new_state("icf"), new_state("icf").with_(shooter=1), new_state("online"), new_state("icf")]
+    states = [new_state("icf"), new_state("icf").with_(shooter=1), new_state("icf").with_(shooter=1), new_state("icf")]
     club, pro = NoiseModel.preset("club"), NoiseModel.preset("club").scaled(0.5)
     noise, seeds, indices = [club, pro, club, club], [3, 3, 2**63 - 2, 9], [0, 5, 1, 1]
-    many = execute_many(states, [MEANT] * 4, noise, seeds=seeds, shot_indices=indices)
+    many = execute_many(GameArrays.from_states(states), [MEANT] * 4, noise, seeds=seeds, shot_indices=indices)
     alone = [execute(s, MEANT, m, seed=seed, shot_index=i) for s, m, seed, i in zip(states, noise, seeds, indices)]
     assert many == alone
     assert len({e.shot for e in many}) == 4

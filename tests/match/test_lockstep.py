@@ -50,11 +50,13 @@ def test_choose_many_gives_each_state_the_shot_choose_gives_it_alone():
     import numpy as np
 
     from carromlab.match import GreedyPolicy
+    from carromlab.rules.arrays import GameArrays
 
-    states = [new_state("icf"), new_state("hikone"), new_state("online")]
-    for policy in (RandomPolicy(), GreedyPolicy(n_candidates=30)):
-        many = policy.choose_many(states, [np.random.default_rng(k) for k in range(3)])
-        assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
+    for variant in ("icf", "hikone", "online"):
+        states = [new_state(variant), new_state(variant).with_(shooter=1), new_state(variant)]
+        for policy in (RandomPolicy(), GreedyPolicy(n_candidates=30)):
+            many = policy.choose_many(GameArrays.from_states(states), [np.random.default_rng(k) for k in range(3)])
+            assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
 
 
 def _same_arrays(a, b):

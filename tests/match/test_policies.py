@@ -10,6 +10,7 @@ from carromlab.match import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy, ne
 from carromlab.match.geometry import facing
 from carromlab.match.scene import shot_radius
 from carromlab.rules import adjudicate, check_placement
+from carromlab.rules.arrays import GameArrays
 from carromlab.rules.engine_bridge import outcome_from_result, scene_for
 
 from ..rules.rules_testkit import ids, move, put
@@ -174,13 +175,17 @@ def _mid_game_states(variant, players, n_games=3, steps=(4, 9)):
 
 
 def test_greedy_batch_choice_is_the_one_state_choice_on_mid_game_states():
-    """choose_many on states of several variants at once (one engine call per variant and
-    shot disc) gives every state the shot choose gives it alone with the same generator."""
-    states = [s for v, p in (("icf", 2), ("online", 2), ("hikone", 4), ("crokinole", 4)) for s in _mid_game_states(v, p)]
+    """choose_many on the arrays of several states of a variant at once (one engine call
+    per shot disc) gives every state the shot choose gives it alone with the same generator."""
     policy = GreedyPolicy(n_candidates=40)
-    many = policy.choose_many(states, [np.random.default_rng(k) for k in range(len(states))])
-    assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
-    assert len({(s.x, s.y, s.angle, s.speed) for s in many}) == len(states)
+    chosen = []
+    for v, p in (("icf", 2), ("online", 2), ("hikone", 4), ("crokinole", 4)):
+        states = _mid_game_states(v, p)
+        first = len(chosen)  # each state its own generator, as in one call of every variant
+        many = policy.choose_many(GameArrays.from_states(states), [np.random.default_rng(first + k) for k in range(len(states))])
+        assert many == [policy.choose(s, np.random.default_rng(first + k)) for k, s in enumerate(states)]
+        chosen += many
+    assert len({(s.x, s.y, s.angle, s.speed) for s in chosen}) == len(chosen)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("hikone", 4), ("crokinole", 2)])

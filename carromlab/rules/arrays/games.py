@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...equipment.board import Board
 from ..state import GameState, Piece
+
+if TYPE_CHECKING:
+    from ..placement import Regions
 
 __all__ = ["WHERE", "QUEEN", "GameArrays"]
 
@@ -32,7 +36,8 @@ class GameArrays:
     Row ``g`` of every array is game ``g``; column ``j`` of the piece arrays is the piece
     with id ``j`` (the variants number their pieces 0..P-1). Build one with
     :meth:`from_states` (or stack others with :meth:`concat`), read games back with
-    :meth:`to_states`. The fields mirror :class:`~carromlab.rules.state.GameState` (see
+    :meth:`to_states` (or one game, built when first asked for and kept, with
+    :meth:`state`). The fields mirror :class:`~carromlab.rules.state.GameState` (see
     it for their meaning); a missing value (no position, no seat, no team) is NaN or -1.
     The arrays are never changed in place by the rules: every adjudication returns new
     ones.
@@ -148,10 +153,61 @@ class GameArrays:
         return np.count_nonzero((self.where == code) & (self.kind == np.asarray(colour)[:, None]), axis=1)
 
     def take(self, rows: npt.ArrayLike) -> GameArrays:
-        """The games at ``rows`` (indices or a boolean mask, repeats allowed), as new arrays."""
+        """The games at ``rows`` (indices or a boolean mask, repeats allowed), as new
+        arrays; their :attr:`regions` and GameState objects (:meth:`state`), those
+        already built, are taken along."""
         rows = np.asarray(rows)
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp, copy=False)
         per_game = {f.name: getattr(self, f.name)[rows] for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
-        return replace(self, **per_game)
+        out = replace(self, **per_game)
+        if "regions" in self.__dict__:
+            out.__dict__["regions"] = self.regions.take(rows)
+        built = self.__dict__.get("_states", {})
+        out.__dict__["_states"] = {i: built[r] for i, r in enumerate(rows.tolist()) if r in built}
+        return out
+
+    @cached_property
+    def regions(self) -> Regions:
+        """The legal placement region of each game's shooter for the disc it plays
+        (:func:`carromlab.rules.arrays.placement_regions`), built on the first use and
+        kept: a lockstep step builds it once for its policies' placements and the
+        executed ones."""
+        from .placement import placement_regions
+
+        return placement_regions(self)
+
+    def state(self, row: int) -> GameState:
+        """Game ``row`` as a :class:`~carromlab.rules.state.GameState`, built on the
+        first call (:meth:`states`) and kept, so that asking again gives the same object
+        (arrays made by :meth:`from_states` give the states they were made from, and
+        :meth:`take` and :meth:`concat` keep the rows' built states)."""
+        return self.states([row])[0]
+
+    def states(self, rows: Sequence[int], like: GameArrays | None = None, pieces: Sequence[Sequence[Piece]] | None = None) -> list[GameState]:
+        """Games ``rows`` as :class:`~carromlab.rules.state.GameState` objects: those
+        not built yet in one :meth:`to_states` call (``like`` and ``pieces``, for the
+        rows asked for, as there), and every one kept for the next call.
+
+        Parameters
+        ----------
+        rows : sequence of int
+            Rows of the games.
+        like, pieces : optional
+            As in :meth:`to_states`, one row and one entry per row of ``rows``.
+
+        Returns
+        -------
+        list of GameState
+        """
+        built: dict[int, GameState] = self.__dict__.setdefault("_states", {})
+        missing = [i for i, row in enumerate(rows) if row not in built]
+        if missing:
+            todo = [rows[i] for i in missing]
+            made = self.take(todo).to_states(
+                None if like is None else like.take(missing), None if pieces is None else [pieces[i] for i in missing]
+            )
+            built.update(zip(todo, made))
+        return [built[row] for row in rows]
 
     @classmethod
     def concat(cls, parts: Sequence[GameArrays]) -> GameArrays:
@@ -196,7 +252,10 @@ class GameArrays:
             for f in fields(cls) if f.name not in (*_SHARED, "palette", "kind", "colours")
         }  # fmt: skip
         kind = np.array([palette.index(k) for k in kinds], dtype=np.int8).reshape(len(kinds))
-        return replace(first, palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
+        out = replace(first, palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
+        starts = np.cumsum([0] + [len(p) for p in parts]).tolist()
+        out.__dict__["_states"] = {start + r: s for p, start in zip(parts, starts) for r, s in p.__dict__.get("_states", {}).items()}
+        return out
 
     # ------------------------------------------------------------------ conversion
     @classmethod
@@ -238,7 +297,7 @@ class GameArrays:
         def col(fn: Any, dtype: Any) -> np.ndarray:
             return np.array([fn(s) for s in states], dtype=dtype)
 
-        return cls(
+        out = cls(
             variant=first.variant,
             options=first.options,
             board=first.board,
@@ -268,6 +327,8 @@ class GameArrays:
             winner=col(lambda s: -1 if s.winner is None else s.winner, np.int8),
             masses=first.masses,
         )
+        out.__dict__["_states"] = dict(enumerate(states))  # the games are these objects (see state())
+        return out
 
     def to_states(self, like: GameArrays | None = None, pieces: Sequence[Sequence[Piece]] | None = None) -> list[GameState]:
         """The games as :class:`~carromlab.rules.state.GameState` objects, in row order.
