@@ -4,7 +4,6 @@ simulates, the rules adjudicate, and every shot is checked and recorded."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -283,6 +282,9 @@ class Game:
         ``"max_boards"`` (see :func:`play_game`).
     n_shots : int
         Shots played so far.
+    seconds, cpu_seconds : float
+        Wall and processor time of the shots played so far, s (a game played in
+        lockstep with others is given an equal share of each step's time).
     arrays : tuple of (GameArrays, int) or None
         Set by :func:`~carromlab.match.lockstep.step`: the arrays of the games it
         played (their states after the shot) and this game's row, the game's current
@@ -317,7 +319,8 @@ class Game:
         self.end: str | None = None
         #: the arrays of the last step and this game's row (see lockstep)
         self.arrays: tuple[GameArrays, int] | None = None
-        self._clock = (time.perf_counter(), time.process_time())
+        #: wall and processor time (s) of this game's shots: its share of each step's time
+        self.seconds = self.cpu_seconds = 0.0
 
     @property
     def state(self) -> GameState:
@@ -389,8 +392,8 @@ class Game:
         """The tables of the shots played so far; the games row has ``end`` None until the game ends."""
         summary = game_row(
             self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=self.end,
-            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=time.perf_counter() - self._clock[0],
-            cpu_seconds=time.process_time() - self._clock[1],
+            n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=self.seconds,
+            cpu_seconds=self.cpu_seconds,
         )  # fmt: skip
         return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)

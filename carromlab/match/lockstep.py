@@ -8,6 +8,7 @@ generator and its own noise stream, so it plays the same shots alone and among o
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
@@ -82,6 +83,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
     if len({g.ids["variant"] for g in games}) > 1:
         raise ValueError("The 'games' parameter must hold games of one variant.")
+    clock = time.perf_counter(), time.process_time()
     try:
         before = stacked(games)
         executed, names = _execute(games, before, given)
@@ -101,6 +103,10 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     played = _played(games, executed, before, outcomes, rulings, batch.columns["truncated"])
     for g, p, name in zip(games, played, names):
         g.record_shot(p, name)
+    wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
+    for g in games:  # each game's share of the step
+        g.seconds += wall / len(games)
+        g.cpu_seconds += cpu / len(games)
     return played
 
 

@@ -80,8 +80,9 @@ BOARD_COLUMNS: dict[str, str] = {
 #: ``"max_boards"``: ``max_boards`` boards were played without a result), ``winner``
 #: (team; missing for a draw or an unfinished game), ``score_<team>`` (final totals),
 #: ``n_snapped`` (placements moved back after noise), ``n_truncated`` (shots that ran out
-#: of events), ``seconds`` (wall time of the game), ``cpu_seconds`` (processor time of
-#: the game's process, which other load on the machine does not inflate).
+#: of events), ``seconds`` (wall time of the game's shots), ``cpu_seconds`` (their processor
+#: time, which other load on the machine does not inflate; games played in lockstep
+#: share each step's time equally, so a column's sum is the time the games took).
 GAME_COLUMNS: dict[str, str] = {
     **_ID_COLUMNS, "n_boards": "int64", "n_shots": "int64", "end": "object", "winner": "Int64", **_teams("score"),
     "n_snapped": "int64", "n_truncated": "int64", "seconds": "float64", "cpu_seconds": "float64",

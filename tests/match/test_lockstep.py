@@ -110,3 +110,21 @@ def test_stacking_refuses_games_that_cannot_share_arrays():
         GameArrays.concat([])
     with pytest.raises(ValueError, match="'games'"):
         stacked([])
+
+
+def test_lockstep_games_share_the_time_of_each_step():
+    """Each game is charged its share of every step it played: the games' times add up to
+    the time the steps took (not each game the whole chunk's time), and a game that ended
+    early is charged less than one that played on."""
+    import time
+
+    games = _games("icf", 2, 8, max_shots_per_board=6, max_boards=1)
+    games[0].settings = games[0].settings.__class__(**{**games[0].settings.__dict__, "max_shots_per_board": 2})
+    w0, c0 = time.perf_counter(), time.process_time()
+    play_games(games)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    rows = [g.record().games.iloc[0] for g in games]
+    total_cpu, total_wall = sum(r["cpu_seconds"] for r in rows), sum(r["seconds"] for r in rows)
+    assert 0.5 * cpu < total_cpu <= cpu * 1.001 + 1e-3
+    assert 0.5 * wall < total_wall <= wall * 1.001 + 1e-3
+    assert rows[0]["cpu_seconds"] < min(r["cpu_seconds"] for r in rows[1:])
