@@ -135,10 +135,15 @@ def facing(state: GameState, x: float, y: float) -> tuple[float, float]:
     (-0.0, 1.0)
     """
     if state.board.shape == "round":
-        r = math.hypot(x, y)
-        return (-x / r, -y / r) if r > 0.0 else (0.0, 1.0)
+        return _towards_centre(x, y)
     dx, dy = side_direction(state.seat_sides[state.shooter])
     return -dx, -dy
+
+
+def _towards_centre(x: float, y: float) -> tuple[float, float]:
+    """Unit vector from (x, y) towards the centre of a round board ((0, 1) at the centre)."""
+    r = math.hypot(x, y)
+    return (-x / r, -y / r) if r > 0.0 else (0.0, 1.0)
 
 
 def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
@@ -157,11 +162,8 @@ def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray
         The unit vectors, as :func:`facing` gives them one at a time.
     """
     if games.board.shape == "round":
-        out = []
-        for px, py in zip(np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()):
-            r = math.hypot(px, py)
-            out.append((-px / r, -py / r) if r > 0.0 else (0.0, 1.0))
-        return np.array(out, dtype=float).reshape(-1, 2)
+        xs, ys = np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()
+        return np.array([_towards_centre(px, py) for px, py in zip(xs, ys)], dtype=float).reshape(-1, 2)
     sides = np.array([side_direction(side) for side in games.seat_sides], dtype=float)
     return -sides[games.shooter].reshape(-1, 2)
 

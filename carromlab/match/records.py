@@ -169,8 +169,7 @@ def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str,
     """One row of the shots table (see :data:`SHOT_COLUMNS`), read from the shot's
     arrays (:attr:`Played.arrays`; no state is built)."""
     before, after, row = played.arrays
-    seat = int(before.shooter[row])
-    team = seat % before.n_teams
+    seat, team = int(before.shooter[row]), int(before.team[row])
     colours = [before.palette[c] for c in before.colours[row].tolist()]
     own = colours[team]
     others = set(colours) - {own}
