@@ -112,6 +112,19 @@ cdef struct Here:
     # speed (m/s) and distance slid in its segment (m).
     double x, y, v, d
 
+cdef struct Cap:
+    # The swept capsule of one disc registered in the neighbour grid (``grid_set``), with
+    # the motion it was swept from: the fields the candidate tests of ``predict`` read, in
+    # one record per disc. A disc's motion (x0, y0, ux, uy, v0, t0) changes only in an
+    # event, after which ``run_sim`` registers it again before any prediction, so the
+    # record mirrors the disc's current segment whenever a prediction reads it.
+    double xlo, xhi, ylo, yhi    # bounding box of the capsule, m (empty: xlo = INF, xhi = -INF)
+    double x0, y0, ux, uy        # start (m) and unit direction of the segment
+    double len                   # length of the registered part of the segment from (x0, y0), m
+    double v0, t0                # speed at the start (m/s) and start time (s) of the segment
+    double rr                    # thickness: the disc radius plus GRID_MARGIN, m
+
+
 cdef struct Sim:
     int n
     double* R
@@ -132,7 +145,7 @@ cdef struct Sim:
     double* tlast            # time of the disc's last impact, s (TC model)
     int* plast               # what it hit then: disc j, or -2 - cushion, or -6 - peg; -1 none
     int* skip
-    double* tn
+    double* tn               # per disc its next event's time (and tn[n] = INF, the queue's sentinel)
     int* kind
     int* partner
     int* stale
@@ -168,10 +181,11 @@ cdef struct Sim:
     double rmax              # largest disc radius, m
     cnp.uint64_t* cells
     cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
-    double* box              # per disc x_lo, x_hi, y_lo, y_hi of its registered capsule, m
-    double* clen             # per disc length of its registered capsule's segment (from x0, y0), m
+    Cap* cap                 # per disc its registered capsule
     int* span                # per disc 2 + 2 gn ints: rows r0, r1, then columns c0, c1 per row
-    # event queue: tournament tree over tn (leaves tp .. tp + n - 1, lowest index wins ties)
+                             # (an empty run c1 < c0 in every row outside r0..r1)
+    # event queue: tournament tree over tn (leaves tp .. tp + n - 1, then the sentinel n,
+    # with tn[n] = INF, in the padding leaves; lowest index wins ties)
     int tp
     int* tree
     int* dirty               # per disc: 1 when its time changed since the last queue_sync
@@ -390,11 +404,23 @@ cdef inline void keep_sd(double sd, int k, int part, double* sbest, int* kbest, 
         pbest[0] = part
 
 
+cdef inline void cushion_ahead(double hr, double x, double ux, int k, double smax, double* sbest,
+                               int* kbest, int* pbest) noexcept nogil:
+    """Keep the path length to the cushion ahead on one axis, where the centre is at x
+    moving with direction component ux != 0 and meets a cushion at +-hr: cushion k if
+    ux > 0, else k + 1."""
+    cdef double sd = (hr - x) / ux if ux > 0.0 else (hr + x) / -ux
+    if sd < 0.0:
+        sd = 0.0
+    if sd <= smax:
+        keep_sd(sd, EV_CUSHION, k if ux > 0.0 else k + 1, sbest, kbest, pbest)
+
+
 cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, int* bp) noexcept nogil:
     """Stop, cushions, holes, pegs and the board edge for disc i, now in state hi. The
     candidates are compared as path lengths; only the shortest is converted to a time."""
     cdef Board* b = s.b
-    cdef double x = hi.x, y = hi.y, v = hi.v, d = hi.d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb, un
+    cdef double x = hi.x, y = hi.y, v = hi.v, d = hi.d, ux, uy, smax, tstop, sd, r, h, rho, cc, bb
     cdef double sbest = INFINITY
     cdef int k, kbest = -1, pbest = -1
     if v <= 0.0:
@@ -406,16 +432,12 @@ cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, in
     motion_left(s, i, v, d, &smax, &tstop)
     keep(tstop, EV_HORIZON if s.lp.numeric and s.seg[i].open else EV_STOP, -1, best, bk, bp)
     if not b.round_board:
-        # cushions 0: +x, 1: -x, 2: +y, 3: -y (the outward normal of each)
-        for k in range(4):
-            un = (ux if k < 2 else uy) * (1.0 if k % 2 == 0 else -1.0)
-            if un <= 0.0:
-                continue
-            sd = (h - r - (x if k < 2 else y) * (1.0 if k % 2 == 0 else -1.0)) / un
-            if sd < 0.0:
-                sd = 0.0
-            if sd <= smax:
-                keep_sd(sd, EV_CUSHION, k, &sbest, &kbest, &pbest)
+        # cushions 0: +x, 1: -x, 2: +y, 3: -y (the outward normal of each): the one ahead
+        # along each axis
+        if ux != 0.0:
+            cushion_ahead(h - r, x, ux, 0, smax, &sbest, &kbest, &pbest)
+        if uy != 0.0:
+            cushion_ahead(h - r, y, uy, 2, smax, &sbest, &kbest, &pbest)
     else:
         # first crossing of the surface edge (the centre leaves radius h)
         bb = x * ux + y * uy
@@ -429,8 +451,8 @@ cdef void single_events(Sim* s, int i, const Here* hi, double* best, int* bk, in
         if sd <= smax:
             keep_sd(sd, EV_DITCH, -1, &sbest, &kbest, &pbest)
     for k in range(b.nholes):
-        if k == s.skip[i] or b.hr[k] <= r:
-            continue
+        if k == s.skip[i] or b.hr[k] <= r or (x - b.hx[k]) * ux + (y - b.hy[k]) * uy >= 0.0:
+            continue  # or not heading towards it (``circle_entry``: none)
         rho = sqrt(b.hr[k] * b.hr[k] - r * r)
         cc = (x - b.hx[k]) * (x - b.hx[k]) + (y - b.hy[k]) * (y - b.hy[k]) - rho * rho
         if cc <= 0.0:
@@ -835,20 +857,18 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
 # ----------------------------------------------------------------------------------
 
 cdef inline int queue_better(Sim* s, int a, int b) noexcept nogil:
-    """The earlier of the queue entries a and b (-1: empty); a ties with a lower index b
-    only when b is on its right, so the lowest disc index wins among equal times."""
-    if b < 0:
-        return a
-    if a < 0:
-        return b
+    """The earlier of the queue entries a and b, b on the right of a: a wins ties, so the
+    lowest disc index wins among equal times (the padding leaves, all on the right, hold
+    the sentinel n, whose time is INF)."""
     return b if s.tn[b] < s.tn[a] else a
 
 
 cdef void queue_init(Sim* s) noexcept nogil:
     """Build the tournament tree over the discs' next-event times tn."""
     cdef int v
+    s.tn[s.n] = INFINITY
     for v in range(s.tp):
-        s.tree[s.tp + v] = v if v < s.n else -1
+        s.tree[s.tp + v] = v if v < s.n else s.n
     for v in range(s.tp - 1, 0, -1):
         s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
     for v in range(s.ndirty):
@@ -933,52 +953,42 @@ cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     return <int> f
 
 
-cdef inline void grid_cover(cnp.uint64_t* row, int c0, int c1, cnp.uint64_t bit, bint on) noexcept nogil:
-    """Set (``on``) or clear the bit of one disc in the cells c0..c1 of one grid row."""
+cdef inline void grid_row(cnp.uint64_t* row, int* run, int c0, int c1, cnp.uint64_t bit) noexcept nogil:
+    """Move the bit of one disc in one grid row from its registered run of cells
+    run[0]..run[1] to c0..c1 (either may be empty: an end below the start)."""
     cdef int c
-    if on:
-        for c in range(c0, c1 + 1):
-            row[c] |= bit
-    else:
-        for c in range(c0, c1 + 1):
-            row[c] &= ~bit
+    if c0 == run[0] and c1 == run[1]:
+        return
+    for c in range(run[0], run[1] + 1):
+        row[c] &= ~bit
+    for c in range(c0, c1 + 1):
+        row[c] |= bit
+    run[0] = c0
+    run[1] = c1
 
 
-cdef void grid_set(Sim* s, int i) noexcept nogil:
-    """Register disc i in the cells covered by its swept capsule: its current segment from
-    the start to the stop point (``motion_left``), clipped to the square where contacts
-    can happen, thickened by its radius and GRID_MARGIN. A disc not on the board leaves
-    the grid.
-
-    Every contact that ``pair_time`` can report lies on both discs' segments, with the
-    centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
-    (it is before its own cushion or ditch event), so both centres are inside the clip
-    square and the two capsules share a cell. Cells are rows of the swept shape: the x
-    extent of the segment points within the row band widened by the thickness (linear in
-    y along the segment; a segment of almost constant y covers its whole x extent in
-    every row of its band, a superset).
-
-    The grid is stored as one plane of gn x gn words per 64 discs, so that disc i's bit
-    lives in one plane where each row span is a contiguous run of words.
-    """
-    cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef cnp.uint64_t* plane = s.cells + (i >> 6) * s.gn * s.gn
-    cdef int r, c0, c1, gn = s.gn
-    cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
-    cdef double rr = s.R[i] + GRID_MARGIN, x0 = s.x0[i], y0 = s.y0[i], ux = 0.0, uy = 0.0
-    cdef double s1 = 0.0, smax, tstop, ylo, yhi, xa, ya, xb, yb, k, xl, xh
-    for r in range(sp[0], sp[1] + 1):
-        grid_cover(plane + r * gn, sp[2 + 2 * r], sp[3 + 2 * r], bit, 0)
-    sp[0] = 0
-    sp[1] = -1
+cdef void capsule_set(Sim* s, int i) noexcept nogil:
+    """Sweep the capsule record of disc i from its current segment: from the start to the
+    stop point (``motion_left``), clipped to the square where contacts can happen; empty
+    for a disc not on the board."""
+    cdef Cap* cp = &s.cap[i]
+    cdef double x0 = s.x0[i], y0 = s.y0[i], ux = s.ux[i], uy = s.uy[i], rr = s.R[i] + GRID_MARGIN
+    cdef double s1 = 0.0, smax, tstop, xb, yb
+    cp.x0 = x0
+    cp.y0 = y0
+    cp.ux = ux
+    cp.uy = uy
+    cp.v0 = s.v0[i]
+    cp.t0 = s.t0[i]
+    cp.rr = rr
     if s.status[i] != ST_BOARD:
-        s.box[4 * i] = INFINITY   # an empty box
-        s.box[4 * i + 1] = -INFINITY
-        s.clen[i] = 0.0
+        cp.xlo = INFINITY   # an empty box
+        cp.xhi = -INFINITY
+        cp.ylo = INFINITY
+        cp.yhi = -INFINITY
+        cp.len = 0.0
         return
     if s.v0[i] > 0.0:
-        ux = s.ux[i]
-        uy = s.uy[i]
         motion_left(s, i, s.v0[i], 0.0, &smax, &tstop)
         s1 = smax
         if ux > 0.0 and (s.glim - x0) / ux < s1:
@@ -991,35 +1001,78 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
             s1 = (-s.glim - y0) / uy
         if not (s1 > 0.0):
             s1 = 0.0
-    s.clen[i] = s1
-    # the segment from its lower end (xa, ya) to its upper end (xb, yb); x = xa + k (y - ya)
-    xa = x0
-    ya = y0
+    cp.len = s1
     xb = x0 + ux * s1
     yb = y0 + uy * s1
-    if yb < ya:
-        xa, ya, xb, yb = xb, yb, xa, ya
-    k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
-    s.box[4 * i] = (xa if xa < xb else xb) - rr
-    s.box[4 * i + 1] = (xb if xa < xb else xa) + rr
-    s.box[4 * i + 2] = ya - rr
-    s.box[4 * i + 3] = yb + rr
-    sp[0] = grid_index(s, ya - rr)
-    sp[1] = grid_index(s, yb + rr)
-    for r in range(sp[0], sp[1] + 1):
+    cp.xlo = (x0 if x0 < xb else xb) - rr
+    cp.xhi = (xb if x0 < xb else x0) + rr
+    cp.ylo = (y0 if y0 < yb else yb) - rr
+    cp.yhi = (yb if y0 < yb else y0) + rr
+
+
+cdef void grid_set(Sim* s, int i) noexcept nogil:
+    """Register disc i in the cells covered by its swept capsule (``capsule_set``): its
+    current segment, thickened by its radius and GRID_MARGIN. A disc not on the board
+    leaves the grid.
+
+    Every contact that ``pair_time`` can report lies on both discs' segments, with the
+    centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
+    (it is before its own cushion or ditch event), so both centres are inside the clip
+    square and the two capsules share a cell. Cells are rows of the swept shape: the x
+    extent of the segment points within the row band widened by the thickness (linear in
+    y along the segment; a segment of almost constant y covers its whole x extent in
+    every row of its band, a superset).
+
+    The grid is stored as one plane of gn x gn words per 64 discs, so that disc i's bit
+    lives in one plane where each row span is a contiguous run of words. ``s.span`` keeps
+    disc i's run in every row (an empty run in the rows outside its range sp[0]..sp[1]),
+    so that a row whose run is unchanged is not touched.
+    """
+    cdef int* sp = s.span + i * (2 + 2 * s.gn)
+    cdef cnp.uint64_t* plane = s.cells + (i >> 6) * s.gn * s.gn
+    cdef int r, r0 = 0, r1 = -1, lo, hi, c0 = 0, c1 = -1, gn = s.gn
+    cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
+    cdef Cap* cp
+    cdef double rr = 0.0, ylo, yhi, xa = 0.0, ya = 0.0, xb, yb = 0.0, k = 0.0, xl, xh
+    capsule_set(s, i)
+    cp = &s.cap[i]
+    if s.status[i] == ST_BOARD:
+        # the segment from its lower end (xa, ya) to its upper end (xb, yb); x = xa + k (y - ya)
+        rr = cp.rr
+        xa = cp.x0
+        ya = cp.y0
+        xb = cp.x0 + cp.ux * cp.len
+        yb = cp.y0 + cp.uy * cp.len
+        if yb < ya:
+            xa, ya, xb, yb = xb, yb, xa, ya
+        k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
+        r0 = grid_index(s, ya - rr)
+        r1 = grid_index(s, yb + rr)
         if k == 0.0:
-            xl = xa
-            xh = xb
-        else:
+            c0 = grid_index(s, cp.xlo)
+            c1 = grid_index(s, cp.xhi)
+    # the rows of the old range and of the new one
+    if sp[1] < sp[0]:
+        lo, hi = r0, r1
+    elif r1 < r0:
+        lo, hi = sp[0], sp[1]
+    else:
+        lo = r0 if r0 < sp[0] else sp[0]
+        hi = r1 if r1 > sp[1] else sp[1]
+    for r in range(lo, hi + 1):
+        if r < r0 or r > r1:
+            grid_row(plane + r * gn, sp + 2 + 2 * r, 0, -1, bit)
+            continue
+        if k != 0.0:
             ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
             yhi = INFINITY if r == gn - 1 else -s.glo + (r + 1) * s.gcs + rr
             xl = xa + k * ((ylo if ylo > ya else ya) - ya)
             xh = xa + k * ((yhi if yhi < yb else yb) - ya)
-        c0 = grid_index(s, (xl if xl < xh else xh) - rr)
-        c1 = grid_index(s, (xh if xl < xh else xl) + rr)
-        sp[2 + 2 * r] = c0
-        sp[3 + 2 * r] = c1
-        grid_cover(plane + r * gn, c0, c1, bit, 1)
+            c0 = grid_index(s, (xl if xl < xh else xh) - rr)
+            c1 = grid_index(s, (xh if xl < xh else xl) + rr)
+        grid_row(plane + r * gn, sp + 2 + 2 * r, c0, c1, bit)
+    sp[0] = r0
+    sp[1] = r1
 
 
 cdef void grid_candidates(Sim* s, int i) noexcept nogil:
@@ -1040,21 +1093,21 @@ cdef void grid_candidates(Sim* s, int i) noexcept nogil:
 
 cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double* rb) noexcept nogil:
     """rb = the box (x_lo, x_hi, y_lo, y_hi, m) that disc i, now in state hi, covers before
-    ``horizon``: the part of its registered capsule (``s.box``) within the distance v T it
+    ``horizon``: the part of its registered capsule (``s.cap``) within the distance v T it
     can slide in the time T left (its speed never rises), widened by its radius; rb[4] =
     the length of its path from hi in that part, m.
 
     A disc j whose capsule box misses it cannot come within R_i + R_j + GRID_MARGIN of
     disc i before the horizon, so ``pair_time`` would report no contact: four comparisons
     replace its evaluation of j's state for most candidates."""
-    cdef double* bi = s.box + 4 * i
+    cdef Cap* ci = &s.cap[i]
     cdef double L = hi.v * (horizon - s.t) if hi.v > 0.0 else 0.0
-    cdef double rr = s.R[i] + GRID_MARGIN
-    rb[0] = bi[0] if bi[0] > hi.x - L - rr else hi.x - L - rr
-    rb[1] = bi[1] if bi[1] < hi.x + L + rr else hi.x + L + rr
-    rb[2] = bi[2] if bi[2] > hi.y - L - rr else hi.y - L - rr
-    rb[3] = bi[3] if bi[3] < hi.y + L + rr else hi.y + L + rr
-    rb[4] = s.clen[i] - hi.d if s.clen[i] - hi.d < L else L
+    cdef double rr = ci.rr
+    rb[0] = ci.xlo if ci.xlo > hi.x - L - rr else hi.x - L - rr
+    rb[1] = ci.xhi if ci.xhi < hi.x + L + rr else hi.x + L + rr
+    rb[2] = ci.ylo if ci.ylo > hi.y - L - rr else hi.y - L - rr
+    rb[3] = ci.yhi if ci.yhi < hi.y + L + rr else hi.y + L + rr
+    rb[4] = ci.len - hi.d if ci.len - hi.d < L else L
     if not (rb[4] > 0.0):
         rb[4] = 0.0
 
@@ -1080,11 +1133,11 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     """
     cdef double best = INFINITY
     cdef int bk = EV_NONE, bp = -1, j, w
-    cdef double tc, hz, la, lb
+    cdef double tc, hz, la, lb, uxi, uyi, rri
     cdef cnp.uint64_t bits
     cdef Here hi
     cdef double rb[5]
-    cdef double* bj
+    cdef Cap* cj
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         s.apart[2 * i] = -1
@@ -1094,15 +1147,18 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
     reach_box(s, i, &hi, best, rb)
+    uxi = s.cap[i].ux
+    uyi = s.cap[i].uy
+    rri = s.cap[i].rr
     for w in range(s.gw):
         bits = s.cand[w]
         while bits:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
-            bj = s.box + 4 * j
-            if bj[0] > rb[1] or bj[1] < rb[0] or bj[2] > rb[3] or bj[3] < rb[2]:
+            cj = &s.cap[j]
+            if cj.xlo > rb[1] or cj.xhi < rb[0] or cj.ylo > rb[3] or cj.yhi < rb[2]:
                 continue   # pair_time would find no contact
-            if hi.v <= 0.0 and s.v0[j] <= 0.0:
+            if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
             if j == s.apart[2 * i] or j == s.apart[2 * i + 1]:
                 continue
@@ -1114,11 +1170,10 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             la = hi.v * (hz - s.t)
             if not (la < rb[4]):
                 la = rb[4]
-            lb = s.v0[j] * (hz - s.t0[j])
-            if not (lb < s.clen[j]):
-                lb = s.clen[j]
-            if paths_apart(hi.x - s.x0[j], hi.y - s.y0[j], s.ux[i], s.uy[i], la, s.ux[j], s.uy[j], lb,
-                           s.R[i] + s.R[j] + 2.0 * GRID_MARGIN):
+            lb = cj.v0 * (hz - cj.t0)
+            if not (lb < cj.len):
+                lb = cj.len
+            if paths_apart(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, la, cj.ux, cj.uy, lb, rri + cj.rr):
                 if s.stale[j] == 1:
                     note_apart(s, j, i)
                 continue
@@ -1541,7 +1596,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
     while True:
         queue_sync(s)
         nxt = s.tree[1]
-        if nxt < 0 or not (s.tn[nxt] < INFINITY):
+        if not (s.tn[nxt] < INFINITY):
             break
         tmin = s.tn[nxt]
         if s.n_events >= s.p.max_events:
@@ -1618,7 +1673,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 19
+DEF NDBL = 14
 DEF NINT = 17
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
@@ -1644,8 +1699,6 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
     s.tlast = d + 13 * n
-    s.box = d + 14 * n
-    s.clen = d + 18 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
     s.now = <Now*> calloc(n + 1, sizeof(Now))
@@ -1691,6 +1744,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.cells = NULL
     s.cand = NULL
     s.span = NULL
+    s.cap = NULL
     if s.tree == NULL:
         sim_free(s)
         return -1
@@ -1714,6 +1768,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.cells)
     free(s.cand)
     free(s.span)
+    free(s.cap)
 
 
 cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
@@ -1739,7 +1794,8 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.cells = <cnp.uint64_t*> calloc(s.gn * s.gn * s.gw, sizeof(cnp.uint64_t))
     s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
     s.span = <int*> calloc(s.n * (2 + 2 * s.gn), sizeof(int))
-    if s.cells == NULL or s.cand == NULL or s.span == NULL:
+    s.cap = <Cap*> calloc(s.n, sizeof(Cap))
+    if s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL:
         return -1
     return 0
 
@@ -1749,7 +1805,8 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     """Start a shot from ``pos``/``vel``/``omega`` (x, y pairs and spins of every disc).
     ``present`` (one flag per disc, or NULL for all) marks the discs that exist: an absent
     disc rests at the origin with status ST_ABSENT, outside the grid, and takes no part."""
-    cdef int i
+    cdef int i, r
+    cdef int* sp
     s.t = 0.0
     s.n_events = 0
     s.truncated = 0
@@ -1786,8 +1843,10 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     memset(s.cells, 0, s.gn * s.gn * s.gw * sizeof(cnp.uint64_t))
     s.glim = s.b.h
     for i in range(s.n):
-        s.span[i * (2 + 2 * s.gn)] = 0
-        s.span[i * (2 + 2 * s.gn) + 1] = -1
+        sp = s.span + i * (2 + 2 * s.gn)
+        for r in range(1 + s.gn):   # no rows, and an empty run in each
+            sp[2 * r] = 0
+            sp[2 * r + 1] = -1
         if s.status[i] == ST_BOARD:
             s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
     s.glim += 2.0 * s.rmax + GRID_MARGIN
