@@ -10,7 +10,6 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.scene import Shot
 from ..match.game import Game, Played
 from ..match.lockstep import step
 from .rewards import RewardWeights, shot_reward
@@ -18,7 +17,7 @@ from .rewards import RewardWeights, shot_reward
 __all__ = ["agent_shots", "opponent_replies"]
 
 
-def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:
+def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:
     """Play the agent's intended shot in every game (one lockstep step, recorded under
     the policy name ``"agent"``).
 
@@ -26,8 +25,8 @@ def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights
     ----------
     games : sequence of Game
         Unfinished games in which the agent is to shoot.
-    shots : sequence of Shot
-        The intended shot in each game.
+    shots : array_like, shape (N, 5)
+        The intended shot in each game (rows as :meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
     team : int
         The agent's team, rewarded.
     weights : RewardWeights
@@ -42,7 +41,7 @@ def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights
     """
     if not games:
         return [], np.zeros(0)
-    played = step(games, [(s, "agent") for s in shots])
+    played = step(games, shots, policy="agent")
     return played, np.array([shot_reward(p, team, weights) for p in played])
 
 

@@ -41,6 +41,11 @@ MAX_SHOTS_PER_BOARD = 2000
 MAX_BOARDS = 100
 
 
+#: The physics of games given none (one object, so that the games of a lockstep step
+#: share it and simulate in one engine call without comparing their parameters).
+_DEFAULT_PARAMS = PhysicsParams()
+
+
 class GameError(RuntimeError):
     """A simulated game failed; the message says where, ``state_json`` holds the
     position (:meth:`GameState.from_json`) and ``__cause__`` the original error.
@@ -168,7 +173,7 @@ class _Settings:
             raise ValueError(f"The 'state' parameter must be a GameState. Got {type(state).__name__} instead.")
         if state.game_over:
             raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
-        params = PhysicsParams() if params is None else params
+        params = _DEFAULT_PARAMS if params is None else params
         if not isinstance(params, PhysicsParams):
             raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
         if not isinstance(record, bool):
@@ -355,7 +360,7 @@ class Game:
         GameError
             If the shot fails (see :func:`play_game`).
         """
-        return step([self], [None if intended is None else (intended, policy)])[0]
+        return step([self], None if intended is None else [intended], policy=policy)[0]
 
     def record_shot(self, played: Played, policy: str) -> None:
         """Take a played shot into the game: the new state, the tables and the guards
@@ -372,9 +377,9 @@ class Game:
             self.shots.append(shot_row(self.ids, shot=self.n_shots, board_shot=self.board_shots, policy=policy, played=played))
         self.n_shots += 1
         self.board_shots += 1
-        self.n_snapped += played.executed.snapped
-        self.n_truncated += played.truncated
-        after, row = played.arrays[1], played.arrays[2]
+        after, row = played.of.after, played.row
+        self.n_snapped += bool(played.of.snapped[row])
+        self.n_truncated += bool(played.of.truncated[row])
         self.arrays = (after, row)
         if played.board_over:
             self.boards.append(board_row(self.ids, played.before, n_shots=self.board_shots, played=played, reason=""))
