@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from ..match.game import Game, Played
 from ..match.lockstep import step
-from .rewards import RewardWeights, shot_reward
+from .rewards import RewardWeights, shot_rewards
 
 __all__ = ["agent_shots", "opponent_replies"]
 
@@ -42,7 +42,7 @@ def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights:
     if not games:
         return [], np.zeros(0)
     played = step(games, shots, policy="agent")
-    return played, np.array([shot_reward(p, team, weights) for p in played])
+    return played, shot_rewards(played[0].of, team, weights)
 
 
 def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: int, weights: RewardWeights) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
@@ -72,6 +72,6 @@ def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: 
         rows = [k for k, g in enumerate(games) if g.end is None and g.shooter not in agent_seats]
         if not rows:
             return rewards, shots
-        for k, p in zip(rows, step([games[k] for k in rows])):
-            rewards[k] += shot_reward(p, team, weights)
-            shots[k] += 1
+        played = step([games[k] for k in rows])
+        rewards[rows] += shot_rewards(played[0].of, team, weights)
+        shots[rows] += 1

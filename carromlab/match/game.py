@@ -27,8 +27,8 @@ from .conservation import Inventory
 from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
 from .store import MatchStore
-from .records import (BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
-                      game_row, shot_row)
+from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
+                      game_row, shots_frame)
 
 __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
@@ -41,9 +41,10 @@ MAX_SHOTS_PER_BOARD = 2000
 MAX_BOARDS = 100
 
 
-#: The physics of games given none (one object, so that the games of a lockstep step
-#: share it and simulate in one engine call without comparing their parameters).
-_DEFAULT_PARAMS = PhysicsParams()
+#: The physics and the (absent) execution noise of games given none: one object each, so
+#: that the games of a lockstep step share them (one engine call, one noise group)
+#: without comparing their parameters.
+_DEFAULT_PARAMS, _NO_NOISE = PhysicsParams(), NoiseModel()
 
 
 class GameError(RuntimeError):
@@ -181,7 +182,7 @@ class _Settings:
         n = state.n_players
         return cls(
             policies=_per_seat("policies", policies, Policy, n),
-            noise=_per_seat("noise", NoiseModel() if noise is None else noise, NoiseModel, n),
+            noise=_per_seat("noise", _NO_NOISE if noise is None else noise, NoiseModel, n),
             params=params,
             seed=check_int("seed", seed, low=0, high=2**63 - 1),
             max_shots_per_board=check_int("max_shots_per_board", max_shots_per_board, low=1, high=10**6),
@@ -318,7 +319,8 @@ class Game:
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
         self.rng = np.random.default_rng([self.settings.seed, 1])
-        self.shots: list[dict[str, Any]] = []
+        #: the shots table's rows (see records.shots_frame)
+        self.shots: list[tuple[Any, ...]] = []
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
@@ -374,7 +376,7 @@ class Game:
             Name written in the shots table.
         """
         if self.settings.record:
-            self.shots.append(shot_row(self.ids, shot=self.n_shots, board_shot=self.board_shots, policy=policy, played=played))
+            self.shots.append((self.n_shots, self.board_shots, policy, *played.of.table_rows[played.row]))
         self.n_shots += 1
         self.board_shots += 1
         after, row = played.of.after, played.row
@@ -400,7 +402,7 @@ class Game:
             n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=self.seconds,
             cpu_seconds=self.cpu_seconds,
         )  # fmt: skip
-        return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
+        return GameRecord(shots_frame(self.ids, self.shots), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
 
 

@@ -24,7 +24,7 @@ from ..rules.state import GameState
 from .execution import Executed
 
 __all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
-           "Played", "PlayedArrays", "shot_row", "board_row", "game_row", "frame"]
+           "Played", "PlayedArrays", "shot_rows", "shots_frame", "board_row", "game_row", "frame"]
 
 #: Number of per-team columns (the most teams of any variant: four crokinole players).
 TEAM_SLOTS = 4
@@ -177,6 +177,11 @@ class PlayedArrays:
         """Pieces put back by each ruling, shape (N,)."""
         return np.count_nonzero(self.rulings.returned > 0, axis=1)
 
+    @cached_property
+    def table_rows(self) -> list[tuple[Any, ...]]:
+        """Each shot's values in the shots table (:func:`shot_rows`), built once for the step."""
+        return shot_rows(self)
+
     def played(self) -> list[Played]:
         """The view of every row, in order."""
         return [Played(self, k) for k in range(len(self))]
@@ -312,36 +317,48 @@ class Played:
         return bool(self.of.truncated[self.row])
 
 
-def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str, played: Played) -> dict[str, Any]:
-    """One row of the shots table (see :data:`SHOT_COLUMNS`), read from the shot's
-    arrays (:attr:`Played.arrays`; no state is built)."""
-    before, after, row = played.arrays
-    seat, team = int(before.shooter[row]), int(before.team[row])
-    colours = [before.palette[c] for c in before.colours[row].tolist()]
-    own = colours[team]
-    others = set(colours) - {own}
-    fallen = [kind for _, kind in played.pocketed]
-    where = dict(zip(WHERE, np.bincount(after.where[row], minlength=len(WHERE)).tolist()))
-    of = played.of
-    intended, executed = of.intended[row].tolist(), of.shot[row].tolist()
-    return {
-        **ids, "board": int(before.board_number[row]), "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
-        "policy": policy,
-        **{f"intended_{k}": v for k, v in zip(_SHOT_FIELDS, intended)},
-        **dict(zip(_SHOT_FIELDS, executed)),
-        "snapped": bool(of.snapped[row]), "snap_distance": float(of.snap_distance[row]),
-        "pocketed": " ".join(str(i) for i, _ in played.pocketed), "n_pocketed": len(fallen),
-        "own_pocketed": sum(k == own for k in fallen), "opponent_pocketed": sum(k in others for k in fallen),
-        "striker_fate": played.striker_fate, "first_touch": pd.NA if played.first_touch is None else played.first_touch,
-        "truncated": played.truncated,
-        "fouls": ";".join(played.fouls), "rules": ";".join(played.applied),
-        "n_returned": played.n_returned, "turn_continues": played.turn_continues, "retake": played.retake,
-        "board_over": played.board_over,
-        "board_winner": pd.NA if played.board_winner is None else played.board_winner,
-        **_per_team("score", after.game_scores[row].tolist()),
-        "pieces_board": where["board"], "pieces_off": where["pocketed"] + where["ditch"] + where["hole"],
-        "pieces_hand": where["hand"], "pieces_total": after.n_pieces,
-    }  # fmt: skip
+#: The columns of the shots table a step gives (:func:`shot_rows`): all but the ids and a
+#: game's own counters ``shot``, ``board_shot`` and ``policy``.
+_STEP_COLUMNS = tuple(c for c in SHOT_COLUMNS if c not in _ID_COLUMNS and c not in ("shot", "board_shot", "policy"))
+
+
+def shot_rows(played: PlayedArrays) -> list[tuple[Any, ...]]:
+    """The shots table's values of every shot of a step (see :data:`SHOT_COLUMNS`), one
+    tuple per game, read from the step's arrays at once (no state is built): the columns
+    of :data:`_STEP_COLUMNS`, in order; :func:`shots_frame` makes the table."""
+    before, after, n = played.before, played.after, len(played)
+    rows = np.arange(n)
+    team = before.team
+    own = before.colours[rows, team]  # palette codes, as the pieces' kinds
+    fell = played.outcomes.fell[:, : after.n_pieces] > 0
+    kind = after.kind[None, :]
+    colour = (kind[..., None] == before.colours[:, None, :]).any(axis=2)
+    where = (after.where[..., None] == np.arange(len(WHERE))).sum(axis=1)  # (N, locations)
+    at = {w: where[:, k] for k, w in enumerate(WHERE)}
+    first, winner = played.outcomes.first_touch, played.rulings.board_winner
+    scores = after.game_scores
+    columns = [
+        before.board_number.tolist(), before.shooter.tolist(), team.tolist(),
+        *played.intended.T.tolist(), *played.shot.T.tolist(), played.snapped.tolist(), played.snap_distance.tolist(),
+        [" ".join(str(i) for i, _ in p) for p in played.pocketed], fell.sum(axis=1).tolist(),
+        (fell & (kind == own[:, None])).sum(axis=1).tolist(), (fell & colour & (kind != own[:, None])).sum(axis=1).tolist(),
+        [FATES[f] for f in played.outcomes.fate.tolist()], [pd.NA if f < 0 else f for f in first.tolist()],
+        played.truncated.tolist(), [";".join(f) for f in played.fouls], [";".join(a) for a in played.applied],
+        played.n_returned.tolist(), played.rulings.turn_continues.tolist(), played.rulings.retake.tolist(),
+        played.rulings.board_over.tolist(), [pd.NA if w < 0 else w for w in winner.tolist()],
+        *(scores[:, t].tolist() if t < scores.shape[1] else [pd.NA] * n for t in range(TEAM_SLOTS)),
+        at["board"].tolist(), (at["pocketed"] + at["ditch"] + at["hole"]).tolist(), at["hand"].tolist(), [after.n_pieces] * n,
+    ]  # fmt: skip
+    return list(zip(*columns))
+
+
+def shots_frame(ids: Mapping[str, Any], rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The shots table of one game (:data:`SHOT_COLUMNS`) from its rows: each row the
+    game's ``shot``, ``board_shot`` and ``policy`` followed by its :func:`shot_rows` tuple."""
+    df = pd.DataFrame.from_records(list(rows), columns=["shot", "board_shot", "policy", *_STEP_COLUMNS], nrows=len(rows))
+    for k, v in ids.items():
+        df[k] = v
+    return df[list(SHOT_COLUMNS)].astype(dict(SHOT_COLUMNS))
 
 
 def board_row(
