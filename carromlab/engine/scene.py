@@ -305,14 +305,25 @@ class Shot:
         object.__setattr__(self, "speed", check_real("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
         object.__setattr__(self, "spin", check_real("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
 
-    @classmethod
-    def many(cls, x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike, speed: npt.ArrayLike, spin: npt.ArrayLike = 0.0) -> list[Shot]:
-        """Shots from arrays (broadcast against each other), checked as arrays at once
-        against the ranges of :class:`Shot` (the same errors), for many games or candidates.
+    @staticmethod
+    def array(x: npt.ArrayLike, y: npt.ArrayLike, angle: npt.ArrayLike, speed: npt.ArrayLike, spin: npt.ArrayLike = 0.0) -> npt.NDArray[np.float64]:
+        """Many shots as one array, checked at once against the ranges of :class:`Shot`
+        (the same errors): the form in which policies and games pass shots around.
+
+        Parameters
+        ----------
+        x, y, angle, speed, spin : array_like
+            As in :class:`Shot` (m, m, rad, m/s, rad/s), broadcast against each other.
+
+        Returns
+        -------
+        numpy.ndarray, shape (N, 5)
+            One row ``x, y, angle, speed, spin`` per shot (N: the broadcast size);
+            ``Shot(*row)`` is the shot of a row.
 
         Examples
         --------
-        >>> [s.speed for s in Shot.many([0.0, 0.1], -0.25, 1.5, [2.0, 3.0])]
+        >>> Shot.array([0.0, 0.1], -0.25, 1.5, [2.0, 3.0])[:, 3].tolist()
         [2.0, 3.0]
         """
         cols = np.broadcast_arrays(
@@ -320,12 +331,7 @@ class Shot:
             check_array("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
             check_array("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
         )  # fmt: skip
-        out = []
-        for values in zip(*(c.ravel().tolist() for c in cols)):
-            shot = object.__new__(cls)
-            shot.__dict__.update(zip(("x", "y", "angle", "speed", "spin"), values))
-            out.append(shot)
-        return out
+        return np.column_stack([np.asarray(c, dtype=float).ravel() for c in cols])
 
     @classmethod
     def from_deg(cls, x: float, y: float, *, angle_deg: float, speed: float, spin: float = 0.0) -> Shot:

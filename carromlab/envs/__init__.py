@@ -7,7 +7,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ====================  ==========================================================
 ``observation.py``    :func:`observation_space`, :func:`observe`, :func:`observe_many` (what a seat sees)
 ``action.py``         :func:`action_space`, :func:`shot_of_action`, :func:`shots_of_actions` (action -> shot)
-``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`
+``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`, :func:`shot_rewards`
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
 ``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
 ``turns.py``          :func:`agent_shots`, :func:`opponent_replies` (N games' turns)
@@ -22,7 +22,7 @@ from .multi import CarromAECEnv
 from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe, observe_many
 from .opponents import OPPONENTS, SKILLS, opponent
 from .registration import ENV_IDS, register_envs
-from .rewards import RewardWeights, shot_reward
+from .rewards import RewardWeights, shot_reward, shot_rewards
 from .single import CarromEnv
 from .vector import CarromVectorEnv
 
@@ -45,6 +45,7 @@ __all__ = [
     "register_envs",
     "shot_of_action",
     "shot_reward",
+    "shot_rewards",
     "shots_of_actions",
 ]
 

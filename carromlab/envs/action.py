@@ -83,15 +83,15 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     a = _numbers(action)
     if a is None or a.shape != (4,) or not _in_range(a):
         raise ValueError(f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead.")
-    return shots_of_actions(GameArrays.from_states([state]), a[None, :])[0]
+    return Shot(*shots_of_actions(GameArrays.from_states([state]), a[None, :])[0].tolist())
 
 
-def shots_of_actions(games: GameArrays, actions: Any) -> list[Shot]:
+def shots_of_actions(games: GameArrays, actions: Any) -> npt.NDArray[np.float64]:
     """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
     maps one (the same shots), on arrays: the placements and facing directions of all
     games at once (:func:`~carromlab.match.geometry.placement_targets`,
     :func:`~carromlab.match.geometry.facings`), and the shots checked at once
-    (:meth:`Shot.many <carromlab.engine.scene.Shot.many>`).
+    (:meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
 
     Parameters
     ----------
@@ -102,8 +102,9 @@ def shots_of_actions(games: GameArrays, actions: Any) -> list[Shot]:
 
     Returns
     -------
-    list of Shot
-        Placement m, angle rad, speed m/s, spin rad/s, one per game.
+    numpy.ndarray, shape (N, 5)
+        One shot per game, rows ``x, y`` (placement, m), ``angle`` (rad), ``speed``
+        (m/s), ``spin`` (rad/s).
 
     Raises
     ------
@@ -117,7 +118,7 @@ def shots_of_actions(games: GameArrays, actions: Any) -> list[Shot]:
     >>> from carromlab.rules.arrays import GameArrays
     >>> games = GameArrays.from_states([icf.new_game()] * 2)
     >>> shots = shots_of_actions(games, [[-1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
-    >>> [round(s.x, 4) for s in shots]
+    >>> [round(float(x), 4) for x in shots[:, 0]]
     [-0.2191, 0.2191]
     """
     a = _numbers(actions)
@@ -128,14 +129,14 @@ def shots_of_actions(games: GameArrays, actions: Any) -> list[Shot]:
             f"every number finite and in [-1, 1]. Got shape {shape} instead, or a number out of range."
         )
     if not len(games):
-        return []
+        return np.zeros((0, 5))
     x, y = placement_targets(games, 0.5 * (a[:, 0] + 1.0))
     normal = facings(games, x, y)
     angle = np.arctan2(normal[:, 1], normal[:, 0]) + a[:, 1] * FORWARD
     lo, hi = SPEED_RANGES[games.variant]
     speed = lo + 0.5 * (a[:, 2] + 1.0) * (hi - lo)
     spin = a[:, 3] * SPIN_LIMIT
-    return Shot.many(x, y, angle, speed, spin)
+    return Shot.array(x, y, angle, speed, spin)
 
 
 def _numbers(values: Any) -> npt.NDArray[np.float64] | None:

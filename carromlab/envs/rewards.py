@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from .._validation import check_real
 from ..match.game import Played
+from ..match.records import PlayedArrays
 
-__all__ = ["RewardWeights", "shot_reward"]
+__all__ = ["RewardWeights", "shot_reward", "shot_rewards"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ class RewardWeights:
 
 
 def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
-    """The reward of ``team`` for one played shot (see :class:`RewardWeights`).
+    """The reward of ``team`` for one played shot (see :class:`RewardWeights`): its row
+    of :func:`shot_rewards`.
 
     Parameters
     ----------
@@ -66,17 +71,38 @@ def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
     -------
     float
     """
-    before, after, row = played.arrays  # read on the step's arrays, no state built
-    colours = [before.palette[c] for c in before.colours[row].tolist()]
-    own = colours[team]
-    fallen = [kind for _, kind in played.pocketed]
-    pieces = sum(k == own for k in fallen) - sum(k in colours and k != own for k in fallen)
+    return float(shot_rewards(played.of, team, weights)[played.row])
 
-    def margin(scores: list[int]) -> int:
-        return scores[team] - max(s for t, s in enumerate(scores) if t != team)
 
-    points = margin(after.game_scores[row].tolist()) - margin(before.game_scores[row].tolist())
-    win, winner = 0, int(after.winner[row])
-    if after.game_over[row] and winner >= 0:
-        win = 1 if winner == team else -1
+def shot_rewards(played: PlayedArrays, team: int, weights: RewardWeights) -> npt.NDArray[np.float64]:
+    """The reward of ``team`` for each shot of a lockstep step (see :class:`RewardWeights`),
+    read from the step's arrays at once (no state is built).
+
+    Parameters
+    ----------
+    played : PlayedArrays
+        The shots of the step (:attr:`Played.of <carromlab.match.records.Played>`).
+    team : int
+        The rewarded team.
+    weights : RewardWeights
+        Weights of the terms.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N,)
+    """
+    before, after = played.before, played.after
+    colours = before.colours  # (N, T) palette codes, as the pieces' kinds
+    own = colours[:, team][:, None]
+    kind = after.kind[None, :]
+    fell = played.outcomes.fell[:, : after.n_pieces] > 0
+    theirs = (kind[..., None] == colours[:, None, :]).any(axis=2) & (kind != own)
+    pieces = (fell & (kind == own)).sum(axis=1) - (fell & theirs).sum(axis=1)
+
+    def margin(scores: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return scores[:, team] - np.delete(scores, team, axis=1).max(axis=1)
+
+    points = margin(after.game_scores) - margin(before.game_scores)
+    winner = after.winner.astype(np.int64)
+    win = np.where(after.game_over & (winner >= 0), np.where(winner == team, 1, -1), 0)
     return weights.pieces * pieces + weights.points * points + weights.win * win

@@ -10,15 +10,14 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.scene import Shot
 from ..match.game import Game, Played
 from ..match.lockstep import step
-from .rewards import RewardWeights, shot_reward
+from .rewards import RewardWeights, shot_rewards
 
 __all__ = ["agent_shots", "opponent_replies"]
 
 
-def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:
+def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:
     """Play the agent's intended shot in every game (one lockstep step, recorded under
     the policy name ``"agent"``).
 
@@ -26,8 +25,8 @@ def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights
     ----------
     games : sequence of Game
         Unfinished games in which the agent is to shoot.
-    shots : sequence of Shot
-        The intended shot in each game.
+    shots : array_like, shape (N, 5)
+        The intended shot in each game (rows as :meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
     team : int
         The agent's team, rewarded.
     weights : RewardWeights
@@ -42,8 +41,8 @@ def agent_shots(games: Sequence[Game], shots: Sequence[Shot], team: int, weights
     """
     if not games:
         return [], np.zeros(0)
-    played = step(games, [(s, "agent") for s in shots])
-    return played, np.array([shot_reward(p, team, weights) for p in played])
+    played = step(games, shots, policy="agent")
+    return played, shot_rewards(played[0].of, team, weights)
 
 
 def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: int, weights: RewardWeights) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
@@ -73,6 +72,6 @@ def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: 
         rows = [k for k, g in enumerate(games) if g.end is None and g.shooter not in agent_seats]
         if not rows:
             return rewards, shots
-        for k, p in zip(rows, step([games[k] for k in rows])):
-            rewards[k] += shot_reward(p, team, weights)
-            shots[k] += 1
+        played = step([games[k] for k in rows])
+        rewards[rows] += shot_rewards(played[0].of, team, weights)
+        shots[rows] += 1

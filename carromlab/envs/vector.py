@@ -140,7 +140,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         n = len(play)
         rewards[play] = (self._carry[play] + agent) + more[:n]
         shots[play] = 1 + replies[:n]
-        snapped[play] = [p.executed.snapped for p in played]
+        snapped[play] = [bool(p.of.snapped[p.row]) for p in played]
         self._carry[play] = 0.0
         self._carry[again] = more[n:]
         shots[again] = replies[n:]

@@ -223,8 +223,11 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
         inside = after.board.contains(xy[..., 0], xy[..., 1], np.maximum(r - OVERLAP_TOL, 0.0))
         i, j = np.triu_indices(on.shape[1], 1)  # each pair once
         gap = np.hypot(xy[:, i, 0] - xy[:, j, 0], xy[:, i, 1] - xy[:, j, 1]) - (r[i] + r[j])
-    pairs = np.zeros(on.shape + on.shape[1:], dtype=bool)
-    pairs[:, i, j] = pairs[:, j, i] = on[:, i] & on[:, j] & (gap < -OVERLAP_TOL)
+    overlap = on[:, i] & on[:, j] & (gap < -OVERLAP_TOL)  # (N, pairs)
+    overlapping = np.zeros(on.shape, dtype=bool)
+    if overlap.any():  # the pieces of the overlapping pairs
+        rows, k = np.nonzero(overlap)
+        overlapping[rows, i[k]] = overlapping[rows, j[k]] = True
     same = (after.where == before.where) & ((after.xy == before.xy) | (np.isnan(after.xy) & np.isnan(before.xy))).all(axis=2)
     ids = set(rulings.rules)
     rule = (rulings.fouls > 0) | (rulings.applied > 0)
@@ -243,7 +246,7 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
     checks = (
         (on & np.isnan(xy[..., 0]), "pieces on the board without a position"),
         (on & ~inside, "pieces off the playing surface but counted on the board"),
-        (pairs.any(axis=2), "pieces overlapping on the board"),
+        (overlapping, "pieces overlapping on the board"),
         (rulings.retake[:, None] & ~same, "a retaken shot (ICF-16, ONL-9) moved pieces"),
         (within[:, None] & removed & ~any_rule(_REMOVING_RULES)[:, None], "pieces left on the board by the engine taken off by no rule"),
         (within[:, None] & (added != (returned & ~removed)), "pieces on the board not matching the engine's and the ruling's"),

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from .._validation import check_int
 from ..analysis.noise import DIMENSIONS, NoiseModel, executed_stroke
@@ -15,6 +16,8 @@ from ..rules.state import GameState
 from .geometry import facings, legal_spots_many
 
 __all__ = ["Executed", "execute", "execute_many"]
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,19 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     >>> played.shot != meant, played.snapped
     (True, False)
     """
-    return execute_many(GameArrays.from_states([state]), [intended], [noise], seeds=[seed], shot_indices=[shot_index])[0]
+    if not isinstance(intended, Shot):
+        raise ValueError(f"The 'intended' parameter must be a Shot. Got {intended!r} instead.")
+    meant = [[intended.x, intended.y, intended.angle, intended.speed, intended.spin]]
+    check_int("seed", seed, low=0)
+    check_int("shot_index", shot_index, low=0)
+    shot, moved = execute_many(GameArrays.from_states([state]), meant, [noise], seeds=[seed], shot_indices=[shot_index])
+    return Executed(intended, Shot(*shot[0].tolist()), bool(moved[0] > 0.0), float(moved[0]))
 
 
 def execute_many(
-    games: GameArrays, intended: Sequence[Shot], noise: Sequence[NoiseModel], *, seeds: Sequence[int],
+    games: GameArrays, intended: npt.ArrayLike, noise: Sequence[NoiseModel], *, seeds: Sequence[int],
     shot_indices: Sequence[int],
-) -> list[Executed]:  # fmt: skip
+) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """Play N intended shots, one per game, with execution errors (:func:`execute` of
     each game; the errors of the games sharing a noise model drawn in one
     :meth:`~carromlab.analysis.noise.NoiseModel.errors` call, and the placements made
@@ -96,8 +105,9 @@ def execute_many(
     ----------
     games : GameArrays
         The positions, one row per game.
-    intended : sequence of Shot
-        The intended shot of each game.
+    intended : array_like, shape (N, 5)
+        The intended shot of each game, rows ``x, y, angle, speed, spin`` (m, m, rad,
+        m/s, rad/s; :meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
     noise : sequence of NoiseModel
         The spreads of each game's shooter.
     seeds, shot_indices : sequence of int
@@ -105,32 +115,37 @@ def execute_many(
 
     Returns
     -------
-    list of Executed
+    shots : numpy.ndarray, shape (N, 5)
+        The executed shots, rows as ``intended``.
+    moved : numpy.ndarray, shape (N,)
+        How far each placement was moved back to a legal spot, m (0: not moved).
     """
     n = len(games)
-    if not len(intended) == len(noise) == len(seeds) == len(shot_indices) == n:
-        raise ValueError(f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per game ({n}).")
+    meant = np.asarray(intended, dtype=float)
+    if meant.shape != (n, 5) or not len(noise) == len(seeds) == len(shot_indices) == n:
+        raise ValueError(
+            f"The 'intended', 'noise', 'seeds' and 'shot_indices' parameters must have one entry per game ({n}); "
+            f"'intended' of shape ({n}, 5). Got shape {meant.shape} instead, or another length."
+        )
+    seed, index = np.asarray(seeds, dtype=np.int64).reshape(n), np.asarray(shot_indices, dtype=np.int64).reshape(n)
+    for name, values in (("seed", seed), ("shot_index", index)):
+        if n and values.min() < 0:
+            check_int(name, int(values.min()), low=0)  # raises, naming the parameter
     by_noise: dict[int, list[int]] = {}  # the games of one noise model draw their errors in one call
-    for k, (spread, shot) in enumerate(zip(noise, intended)):
-        if not isinstance(spread, NoiseModel):
-            raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
-        if not isinstance(shot, Shot):
-            raise ValueError(f"The 'intended' parameter must be a Shot. Got {shot!r} instead.")
-        check_int("seed", seeds[k], low=0)
-        check_int("shot_index", shot_indices[k], low=0)
+    for k, spread in enumerate(noise):
         by_noise.setdefault(id(spread), []).append(k)
     e = {q: np.zeros(n) for q in DIMENSIONS}
     for rows in by_noise.values():
         spread = noise[rows[0]]
+        if not isinstance(spread, NoiseModel):
+            raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
         if any(spread.spreads.values()):
-            drawn = spread.errors(np.array([seeds[k] for k in rows]), [shot_indices[k] for k in rows], 0)
+            drawn = spread.errors(seed[rows], index[rows].tolist(), 0)
             for q in DIMENSIONS:
                 e[q][rows] = drawn[q]
-    normal = facings(games, [s.x for s in intended], [s.y for s in intended])
-    x, y, angle, speed, spin = np.array([[s.x, s.y, s.angle, s.speed, s.spin] for s in intended]).reshape(-1, 5).T
-    nx, ny = normal.T
+    x, y, angle, speed, spin = Shot.array(*meant.T).T
+    nx, ny = facings(games, x, y).T
     wanted_x = x + e["placement"] * ny + e["depth"] * nx
     wanted_y = y - e["placement"] * nx + e["depth"] * ny
     sx, sy, moved = legal_spots_many(games, wanted_x, wanted_y)
-    shots = Shot.many(sx, sy, *executed_stroke(angle, speed, spin, e))
-    return [Executed(meant, shot, m > 0.0, m) for meant, shot, m in zip(intended, shots, moved.tolist())]
+    return Shot.array(sx, sy, *executed_stroke(angle, speed, spin, e)), moved

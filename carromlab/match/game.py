@@ -27,8 +27,8 @@ from .conservation import Inventory
 from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
 from .store import MatchStore
-from .records import (BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
-                      game_row, shot_row)
+from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
+                      game_row, shots_frame)
 
 __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
@@ -39,6 +39,12 @@ __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "
 MAX_SHOTS_PER_BOARD = 2000
 #: Default guard against endless games: boards after which an unfinished game stops.
 MAX_BOARDS = 100
+
+
+#: The physics and the (absent) execution noise of games given none: one object each, so
+#: that the games of a lockstep step share them (one engine call, one noise group)
+#: without comparing their parameters.
+_DEFAULT_PARAMS, _NO_NOISE = PhysicsParams(), NoiseModel()
 
 
 class GameError(RuntimeError):
@@ -168,7 +174,7 @@ class _Settings:
             raise ValueError(f"The 'state' parameter must be a GameState. Got {type(state).__name__} instead.")
         if state.game_over:
             raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
-        params = PhysicsParams() if params is None else params
+        params = _DEFAULT_PARAMS if params is None else params
         if not isinstance(params, PhysicsParams):
             raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
         if not isinstance(record, bool):
@@ -176,7 +182,7 @@ class _Settings:
         n = state.n_players
         return cls(
             policies=_per_seat("policies", policies, Policy, n),
-            noise=_per_seat("noise", NoiseModel() if noise is None else noise, NoiseModel, n),
+            noise=_per_seat("noise", _NO_NOISE if noise is None else noise, NoiseModel, n),
             params=params,
             seed=check_int("seed", seed, low=0, high=2**63 - 1),
             max_shots_per_board=check_int("max_shots_per_board", max_shots_per_board, low=1, high=10**6),
@@ -313,7 +319,8 @@ class Game:
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
         self.rng = np.random.default_rng([self.settings.seed, 1])
-        self.shots: list[dict[str, Any]] = []
+        #: the shots table's rows (see records.shots_frame)
+        self.shots: list[tuple[Any, ...]] = []
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
@@ -355,7 +362,7 @@ class Game:
         GameError
             If the shot fails (see :func:`play_game`).
         """
-        return step([self], [None if intended is None else (intended, policy)])[0]
+        return step([self], None if intended is None else [intended], policy=policy)[0]
 
     def record_shot(self, played: Played, policy: str) -> None:
         """Take a played shot into the game: the new state, the tables and the guards
@@ -369,12 +376,12 @@ class Game:
             Name written in the shots table.
         """
         if self.settings.record:
-            self.shots.append(shot_row(self.ids, shot=self.n_shots, board_shot=self.board_shots, policy=policy, played=played))
+            self.shots.append((self.n_shots, self.board_shots, policy, *played.of.table_rows[played.row]))
         self.n_shots += 1
         self.board_shots += 1
-        self.n_snapped += played.executed.snapped
-        self.n_truncated += played.truncated
-        after, row = played.arrays[1], played.arrays[2]
+        after, row = played.of.after, played.row
+        self.n_snapped += bool(played.of.snapped[row])
+        self.n_truncated += bool(played.of.truncated[row])
         self.arrays = (after, row)
         if played.board_over:
             self.boards.append(board_row(self.ids, played.before, n_shots=self.board_shots, played=played, reason=""))
@@ -395,7 +402,7 @@ class Game:
             n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=self.seconds,
             cpu_seconds=self.cpu_seconds,
         )  # fmt: skip
-        return GameRecord(frame(self.shots, SHOT_COLUMNS), frame(self.boards, BOARD_COLUMNS),
+        return GameRecord(shots_frame(self.ids, self.shots), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
 
 

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..engine.batch import BatchArrays, simulate_batch_arrays
 from ..engine.scene import Shot
-from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
+from ..physics.params import PhysicsParams
+from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, adjudicate_arrays
 from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
 from .conservation import check_shots
-from .execution import Executed, execute_many
-from .records import Played
+from .execution import execute_many
+from .records import Played, PlayedArrays
 
 if TYPE_CHECKING:
     from .game import Game
@@ -31,14 +32,17 @@ __all__ = ["step", "play_games", "stacked"]
 
 _BOARD = WHERE.index("board")
 
+FloatArray = npt.NDArray[np.float64]
 
-def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | None = None) -> list[Played]:
+
+def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None = None, *, policy: str = "agent") -> list[Played]:
     """Play the next shot of every game at once.
 
     The games' states are stacked as one struct of arrays (:func:`stacked`), on which
     everything else works: the seats' policies choose (:meth:`Policy.choose_many`, one
-    call per policy with the arrays of all the games it shoots in), each game's noise
-    executes its shot (:func:`~carromlab.match.execution.execute_many`; the policies'
+    call per policy with the arrays of all the games it shoots in, giving an array of
+    shots), each game's noise executes its shot
+    (:func:`~carromlab.match.execution.execute_many`; the policies'
     and the executed placements search the shooters' regions, built once,
     :attr:`GameArrays.regions <carromlab.rules.arrays.GameArrays.regions>`), one
     :func:`~carromlab.engine.batch.simulate_batch_arrays` call per group of games sharing the
@@ -47,18 +51,23 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
     shot; each game then records its shot and keeps the step's arrays
-    (:attr:`Game.arrays`), from which the next step stacks its rows. No GameState is
-    built unless asked for (:attr:`Game.state`, :attr:`Played.before` and
-    :attr:`Played.after` are built from the arrays on first use; the shots table is
-    read from the arrays too).
+    (:attr:`Game.arrays`), from which the next step stacks its rows. The step's shots
+    are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
+    each game's :class:`Played` a view of its row; no GameState and no per-shot object
+    is built unless asked for (:attr:`Game.state`, :attr:`Played.before`,
+    :attr:`Played.after` and :attr:`Played.executed` are built from the arrays on first
+    use; the shots table is read from the arrays too).
 
     Parameters
     ----------
     games : sequence of Game
         Unfinished games of one variant (distinct objects).
-    intended : sequence of (Shot, str) or None, optional
-        Per game, an intended shot and the policy name to record, or None for the
-        seat's policy. Default None for all.
+    intended : array_like of shape (N, 5), sequence of Shot, or None, optional
+        The intended shot of every game (rows ``x, y, angle, speed, spin``, as
+        :meth:`Shot.array <carromlab.engine.scene.Shot.array>`), or None: each seat's
+        policy chooses. Default None.
+    policy : str
+        The policy name recorded for ``intended`` shots. Default ``"agent"``.
 
     Returns
     -------
@@ -75,9 +84,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     from .game import GameError
 
     games = list(games)
-    given = [None] * len(games) if intended is None else list(intended)
-    if len(given) != len(games):
-        raise ValueError(f"The 'intended' parameter must have one entry per game ({len(games)}). Got {len(given)}.")
+    given = None if intended is None else _shot_rows(intended, len(games))
     for g in games:
         if g.end is not None:
             raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
@@ -86,7 +93,11 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
     clock = time.perf_counter(), time.process_time()
     try:
         before = stacked(games)
-        executed, names = _execute(games, before, given)
+        meant, names = _intended(games, before, given, policy)
+        executed, moved = execute_many(
+            before, meant, [g.settings.noise[seat] for g, seat in zip(games, before.shooter.tolist())],
+            seeds=[g.settings.seed for g in games], shot_indices=[g.n_shots for g in games],
+        )  # fmt: skip
         batch = _simulate(games, before, executed)
         outcomes = OutcomeArrays.from_batch(batch, before, np.arange(before.n_pieces))
         rulings = adjudicate_arrays(before, outcomes)
@@ -100,7 +111,7 @@ def step(games: Sequence[Game], intended: Sequence[tuple[Shot, str] | None] | No
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    played = _played(games, executed, before, outcomes, rulings, batch.columns["truncated"])
+    played = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"]).played()
     for g, p, name in zip(games, played, names):
         g.record_shot(p, name)
     wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
@@ -176,57 +187,77 @@ def _failing_row(exc: Exception) -> int | None:
     return int(m[1]) if m else None
 
 
-def _execute(games: list[Game], before: GameArrays, given: list[tuple[Shot, str] | None]) -> tuple[list[Executed], list[str]]:
-    """Each game's intended shot (the given one, else its seat's policy's choice, one
-    ``choose_many`` call per policy on the arrays of its games) and its execution with
-    the seat's noise."""
-    shots: list[Shot | None] = [None if x is None else x[0] for x in given]
-    names = ["" if x is None else x[1] for x in given]
-    seats = before.shooter.tolist()
-    by_policy: dict[object, list[int]] = defaultdict(list)  # equal policies choose together
-    for k, g in enumerate(games):
-        if shots[k] is None:
-            by_policy[_key(g.settings.policies[seats[k]])].append(k)
-    for rows in by_policy.values():
-        policy = games[rows[0]].settings.policies[seats[rows[0]]]
-        chosen = policy.choose_many(before if len(rows) == len(games) else before.take(rows), [games[k].rng for k in rows])
-        for k, shot in zip(rows, chosen):
-            shots[k], names[k] = shot, policy.name
-    executed = execute_many(
-        before, shots, [g.settings.noise[seat] for g, seat in zip(games, seats)],
-        seeds=[g.settings.seed for g in games], shot_indices=[g.n_shots for g in games],
-    )  # fmt: skip
-    return executed, names
-
-
-def _key(policy: object) -> object:
-    """The policy itself where hashable (equal policies then choose in one call), else its id."""
+def _shot_rows(intended: npt.ArrayLike | Sequence[Shot], n: int) -> FloatArray:
+    """The given intended shots as an (n, 5) array (from Shot objects or rows)."""
+    rows = [[s.x, s.y, s.angle, s.speed, s.spin] for s in intended] if any(isinstance(s, Shot) for s in intended) else intended  # type: ignore[union-attr]
     try:
-        hash(policy)
-    except TypeError:
-        return id(policy)
-    return policy
+        out = np.asarray(rows, dtype=float).reshape(-1, 5) if len(rows) else np.zeros((0, 5))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        out = None
+    if out is None or len(out) != n:
+        raise ValueError(f"The 'intended' parameter must hold one shot per game ({n}): Shot objects or rows x, y, angle, speed, spin.")
+    return out
 
 
-def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -> BatchArrays:
-    """The detailed batch of the executed shots, in game order: one engine call per
+def _intended(games: list[Game], before: GameArrays, given: FloatArray | None, policy: str) -> tuple[FloatArray, list[str]]:
+    """Each game's intended shot, (N, 5), and the policy name to record: the given ones,
+    else each seat's policy's choice (one ``choose_many`` call per policy, on the arrays
+    of its games)."""
+    if given is not None:
+        return given, [policy] * len(games)
+    shots = np.zeros((len(games), 5))
+    names = [""] * len(games)
+    seats = before.shooter.tolist()
+    for chosen, rows in _grouped([g.settings.policies[seat] for g, seat in zip(games, seats)]):
+        out = np.asarray(chosen.choose_many(before if len(rows) == len(games) else before.take(rows), [games[k].rng for k in rows]), dtype=float)
+        if out.shape != (len(rows), 5):
+            raise ValueError(f"Policy {chosen.name!r} must return an array of shape ({len(rows)}, 5) from choose_many. Got shape {out.shape}.")
+        shots[rows] = out
+        for k in rows:
+            names[k] = chosen.name
+    return shots, names
+
+
+def _grouped(items: Sequence[object]) -> list[tuple[Any, list[int]]]:
+    """The distinct items (equal ones together where hashable) and the rows of each, in
+    order of first appearance; each distinct object is hashed once."""
+    by_id: dict[int, list[int]] = {}
+    for k, item in enumerate(items):
+        by_id.setdefault(id(item), []).append(k)
+    merged: dict[object, tuple[Any, list[int]]] = {}
+    for rows in by_id.values():
+        item = items[rows[0]]
+        key: object = ("unhashable", id(item))
+        try:
+            hash(item)
+            key = item
+        except TypeError:
+            pass
+        merged.setdefault(key, (item, []))[1].extend(rows)
+    return [(item, sorted(rows)) for item, rows in merged.values()]
+
+
+def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> BatchArrays:
+    """The detailed batch of the executed shots (N, 5), in game order: one engine call per
     (shot disc, shooter's side, physics) group."""
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    sides = [before.seat_sides[seat] for seat in before.shooter.tolist()]
-    colours = before.colours[np.arange(len(games)), before.team].tolist() if before.variant == "crokinole" else [0] * len(games)
-    for k, g in enumerate(games):
-        groups[(colours[k], sides[k], g.settings.params)].append(k)
-    cols = np.array([[e.shot.x, e.shot.y, e.shot.angle, e.shot.speed, e.shot.spin] for e in executed]).reshape(-1, 5)
+    colours = before.colours[np.arange(len(games)), before.team] if before.variant == "crokinole" else np.zeros(len(games), np.int8)
+    keys = list(zip([before.seat_sides[seat] for seat in before.shooter.tolist()], colours.tolist()))
+    groups: list[tuple[PhysicsParams, list[int]]] = []
+    for params, rows in _grouped([g.settings.params for g in games]):
+        by_key: dict[tuple[str, int], list[int]] = {}
+        for k in rows:
+            by_key.setdefault(keys[k], []).append(k)
+        groups += [(params, part) for part in by_key.values()]
     on = before.where == _BOARD
     parts = []
-    for (_, side, _), rows in groups.items():
-        first, state = games[rows[0]], before.state(rows[0])
+    for params, rows in groups:
+        state = before.state(rows[0])
         scene = full_scene(state)
         with warnings.catch_warnings():  # recorded in the 'truncated' column instead
             warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
             part = simulate_batch_arrays(
-                scene, *cols[rows].T, positions=before.xy[rows], on_board=on[rows], params=first.settings.params,
-                workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[side],
+                scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
+                workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[state.seat_sides[state.shooter]],
                 carriers=(scene.striker,), frame_reach=frame_reach_of(state),
             )  # fmt: skip
         parts.append((rows, part))
@@ -234,33 +265,3 @@ def _simulate(games: list[Game], before: GameArrays, executed: list[Executed]) -
         return parts[0][1]
     order = np.argsort(np.concatenate([rows for rows, _ in parts]), kind="stable")
     return BatchArrays.concat([p for _, p in parts]).take(order)
-
-
-def _played(
-    games: list[Game], executed: list[Executed], before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays,
-    truncated: np.ndarray,
-) -> list[Played]:  # fmt: skip
-    """Each game's shot as a :class:`Played`, read from the step's arrays."""
-    st = rulings.state
-    kinds = [st.palette[k] for k in st.kind]
-    fell = outcomes.fell[:, : st.n_pieces]  # the pieces (the last column is the striker)
-    rows, cols = np.nonzero(fell > 0)
-    order = np.lexsort((fell[rows, cols], rows))
-    pocketed: list[list[tuple[int, str]]] = [[] for _ in games]
-    for k, j in zip(rows[order].tolist(), cols[order].tolist()):
-        pocketed[k].append((j, kinds[j]))
-    columns = zip(
-        executed, pocketed, outcomes.fate.tolist(), outcomes.first_touch.tolist(), rulings.all_foul_rules(),
-        rulings.all_applied_rules(), np.count_nonzero(rulings.returned > 0, axis=1).tolist(), rulings.turn_continues.tolist(),
-        rulings.retake.tolist(), rulings.board_over.tolist(), rulings.board_winner.tolist(), rulings.board_points.tolist(),
-        truncated.tolist(),
-    )  # fmt: skip
-    return [
-        Played(
-            arrays=(before, st, k), executed=e, pocketed=tuple(p), striker_fate=FATES[fate],
-            first_touch=None if first < 0 else first, fouls=fouls, applied=applied, n_returned=n_returned,
-            turn_continues=cont, retake=retake, board_over=over, board_winner=None if winner < 0 else winner,
-            board_points=tuple(points), truncated=cut,
-        )  # fmt: skip
-        for k, (e, p, fate, first, fouls, applied, n_returned, cont, retake, over, winner, points, cut) in enumerate(columns)
-    ]

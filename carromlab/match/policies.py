@@ -1,7 +1,8 @@
 """Shot policies: how a player chooses the shot they intend to play.
 
 A policy is any object with a ``name`` and a ``choose_many(games, rngs) -> shots``
-method (:class:`Policy`): the intended shots of N games at once, given as the struct of
+method (:class:`Policy`): the intended shots of N games at once, as one (N, 5) array
+(:meth:`Shot.array <carromlab.engine.scene.Shot.array>`), given the struct of
 arrays of their states (:class:`~carromlab.rules.arrays.GameArrays`, the arrays the
 lockstep already holds; ``games.states(range(len(games)))`` gives GameState objects to a
 policy that wants them) and one generator per game, before execution noise
@@ -61,10 +62,11 @@ class Policy(Protocol):
         """Short name, written in the shots table."""
         ...
 
-    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """The intended shot of the shooter of each game (row k of ``games``, its seat
-        ``games.shooter[k]``): a legal placement (m), direction (rad), speed (m/s) and
-        spin (rad/s). ``rngs[k]`` is game k's generator; a policy draws all of game k's
+        ``games.shooter[k]``), as row k of an (N, 5) array: a legal placement ``x, y``
+        (m), direction ``angle`` (rad), ``speed`` (m/s) and ``spin`` (rad/s), as
+        :meth:`Shot.array <carromlab.engine.scene.Shot.array>` gives it. ``rngs[k]`` is game k's generator; a policy draws all of game k's
         randomness from it, so that a game is reproduced by its seed whichever games
         share the call. ``games`` is never changed; ``games.regions`` holds the
         shooters' legal placement regions and ``games.states(range(len(games)))`` the
@@ -75,14 +77,14 @@ class Policy(Protocol):
 class BatchPolicy:
     """Base of the provided policies: :meth:`choose` is :meth:`choose_many` of one state."""
 
-    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """See :meth:`Policy.choose_many`."""
         raise NotImplementedError
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Shot:
         """The intended shot of ``state.shooter``, drawing from ``rng`` (see
         :meth:`Policy.choose_many`; the state stacked as one-game arrays)."""
-        return self.choose_many(GameArrays.from_states([state]), [rng])[0]
+        return Shot(*self.choose_many(GameArrays.from_states([state]), [rng])[0].tolist())
 
 
 def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[float, float] | None:
@@ -162,21 +164,24 @@ class RandomPolicy(BatchPolicy):
         check_real("spread", self.spread, low=0.0, high=math.pi, low_open=True, unit="rad")
         _check_name(self.name)
 
-    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """A random legal shot of each game's shooter (see the class notes), on the
         games' arrays: the placements of all the games are made legal at once
         (:func:`legal_spots_many`)."""
         rngs = _checked(games, rngs)
         if not rngs:
-            return []
-        # each game's generator draws its placement, then its direction, then its speed
-        wx, wy = placement_targets(games, [rng.uniform() for rng in rngs])
+            return np.zeros((0, 5))
+        # each game's generator draws its placement, its direction and its speed, in that
+        # order: three uniform numbers u, scaled as Generator.uniform(low, high) scales
+        # its draw (low + (high - low) * u)
+        u = np.array([rng.random(3) for rng in rngs])
+        wx, wy = placement_targets(games, u[:, 0])
         sx, sy, _ = legal_spots_many(games, wx, wy)
         forward = facings(games, sx, sy)
-        turn = np.array([rng.uniform(-self.spread, self.spread) for rng in rngs])
+        turn = -self.spread + 2.0 * self.spread * u[:, 1]
         lo, hi = self.speed or SPEED_RANGES[games.variant]
-        speed = np.array([rng.uniform(lo, hi) for rng in rngs])
-        return Shot.many(sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed)
+        speed = lo + (hi - lo) * u[:, 2]
+        return Shot.array(sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed)
 
 
 @dataclass(frozen=True)
@@ -270,7 +275,7 @@ class GreedyPolicy(BatchPolicy):
         check_int("workers", self.workers, low=1, high=1024)
         _check_name(self.name)
 
-    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[Shot]:
+    def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """The best candidate shot of each game's shooter (see the class notes).
 
         The legal spots of all the games are found by one
@@ -286,7 +291,7 @@ class GreedyPolicy(BatchPolicy):
         """
         rngs = _checked(games, rngs)
         if not rngs:
-            return []
+            return np.zeros((0, 5))
         states = games.states(range(len(games)))
         params = self.params or PhysicsParams()
         spots = self._spots(games)
@@ -294,12 +299,10 @@ class GreedyPolicy(BatchPolicy):
         for k, s in enumerate(states):
             scene = full_scene(s)
             groups.setdefault(id(scene), (scene, []))[1].append(k)
-        shots: list[Shot] = [Shot(0.0, 0.0, 0.0, 0.0)] * len(states)
+        shots = np.zeros((len(states), 4))
         for scene, rows in groups.values():
-            chosen = self._choose_group(scene, [states[k] for k in rows], [rngs[k] for k in rows], [spots[k] for k in rows], params)
-            for k, shot in zip(rows, chosen):
-                shots[k] = shot
-        return shots
+            shots[rows] = self._choose_group(scene, [states[k] for k in rows], [rngs[k] for k in rows], [spots[k] for k in rows], params)
+        return Shot.array(*shots.T)
 
     def _spots(self, games: GameArrays) -> list[FloatArray]:
         """Each game's distinct legal spots along its placement line, (S_k, 2) m, in line order."""
@@ -314,8 +317,9 @@ class GreedyPolicy(BatchPolicy):
     def _choose_group(
         self, scene: Scene, states: list[GameState], rngs: list[np.random.Generator], spots: list[FloatArray],
         params: PhysicsParams,
-    ) -> list[Shot]:  # fmt: skip
-        """The chosen shots of states sharing ``scene`` (their full scene)."""
+    ) -> FloatArray:  # fmt: skip
+        """The chosen shots of states sharing ``scene`` (their full scene): rows ``x, y,
+        angle, speed``."""
         xy, on = piece_arrays(states)
         ax, ay, angle, dist, owner = _aimed(states, scene, xy, on, spots, self.cut_limit)
         factors = np.array(self.speed_factors)
@@ -340,12 +344,8 @@ class GreedyPolicy(BatchPolicy):
             final_positions=states[0].variant == "crokinole",
         )  # fmt: skip
         values = (self.value or shot_values)(states, scene, which, batch).reshape(len(states), self.n_candidates)
-        shots = []
-        for k, rng in enumerate(rngs):
-            best = np.flatnonzero(values[k] >= np.max(values[k]) - 1e-9)
-            x, y, a, v = cand[k * self.n_candidates + int(rng.choice(best))]
-            shots.append(Shot(float(x), float(y), float(a), float(v)))
-        return shots
+        picked = [k * self.n_candidates + int(rng.choice(np.flatnonzero(values[k] >= np.max(values[k]) - 1e-9))) for k, rng in enumerate(rngs)]
+        return cand[picked]
 
 
 def piece_arrays(states: Sequence[GameState]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:

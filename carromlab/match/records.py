@@ -11,20 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from ..rules.arrays import WHERE, GameArrays
+from ..engine.scene import Shot
+from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays
 from ..rules.state import GameState
 from .execution import Executed
 
 __all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
-           "Played", "shot_row", "board_row", "game_row", "frame"]
+           "Played", "PlayedArrays", "shot_rows", "shots_frame", "board_row", "game_row", "frame"]
 
 #: Number of per-team columns (the most teams of any variant: four crokinole players).
 TEAM_SLOTS = 4
+
+#: The columns of a shot array (:meth:`carromlab.Shot.array`), in order.
+_SHOT_FIELDS = ("x", "y", "angle", "speed", "spin")
 
 _ID_COLUMNS = {"variant": "object", "players": "int64", "game": "int64", "seed": "int64"}
 
@@ -53,8 +59,7 @@ def _teams(prefix: str) -> dict[str, str]:
 SHOT_COLUMNS: dict[str, str] = {
     **_ID_COLUMNS, "board": "int64", "shot": "int64", "board_shot": "int64", "seat": "int64", "team": "int64",
     "policy": "object",
-    **{f"intended_{k}": "float64" for k in ("x", "y", "angle", "speed", "spin")},
-    **{k: "float64" for k in ("x", "y", "angle", "speed", "spin")},
+    **{f"intended_{k}": "float64" for k in _SHOT_FIELDS}, **{k: "float64" for k in _SHOT_FIELDS},
     "snapped": "bool", "snap_distance": "float64",
     "pocketed": "object", "n_pocketed": "int64", "own_pocketed": "int64", "opponent_pocketed": "int64",
     "striker_fate": "object", "first_touch": "Int64", "truncated": "bool",
@@ -106,8 +111,92 @@ def frame(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, str]) -> pd.D
 
 
 @dataclass(frozen=True, eq=False)
+class PlayedArrays:
+    """The N shots of one lockstep step (:func:`carromlab.match.lockstep.step`), as
+    columns: row ``k`` is game ``k``'s shot; :class:`Played` is the view of one row.
+
+    Attributes
+    ----------
+    before, after : GameArrays
+        The games before and after their shots.
+    intended, shot : numpy.ndarray, shape (N, 5)
+        The intended and the executed shots, rows ``x, y`` (m), ``angle`` (rad),
+        ``speed`` (m/s), ``spin`` (rad/s).
+    snap_distance : numpy.ndarray, shape (N,)
+        How far each executed placement was moved back to a legal spot, m (0: not moved).
+    outcomes : OutcomeArrays
+        What happened.
+    rulings : RulingArrays
+        The rulings (``rulings.state`` is ``after``).
+    truncated : numpy.ndarray of bool, shape (N,)
+        Whether the engine ran out of its event budget.
+    """
+
+    before: GameArrays
+    after: GameArrays
+    intended: npt.NDArray[np.float64]
+    shot: npt.NDArray[np.float64]
+    snap_distance: npt.NDArray[np.float64]
+    outcomes: OutcomeArrays
+    rulings: RulingArrays
+    truncated: npt.NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return len(self.snap_distance)
+
+    @cached_property
+    def snapped(self) -> npt.NDArray[np.bool_]:
+        """Whether each placement was moved, shape (N,)."""
+        return self.snap_distance > 0.0
+
+    @cached_property
+    def pocketed(self) -> list[tuple[tuple[int, str], ...]]:
+        """Game id and kind of the pieces that fell in each shot, in order (see :class:`Played`)."""
+        st = self.after
+        kinds = [st.palette[k] for k in st.kind]
+        fell = self.outcomes.fell[:, : st.n_pieces]  # the pieces (the last column is the striker)
+        rows, cols = np.nonzero(fell > 0)
+        order = np.lexsort((fell[rows, cols], rows))
+        out: list[list[tuple[int, str]]] = [[] for _ in range(len(self))]
+        for k, j in zip(rows[order].tolist(), cols[order].tolist()):
+            out[k].append((j, kinds[j]))
+        return [tuple(p) for p in out]
+
+    @cached_property
+    def fouls(self) -> list[tuple[str, ...]]:
+        """Rule ids of each shot's fouls, in order."""
+        return self.rulings.all_foul_rules()
+
+    @cached_property
+    def applied(self) -> list[tuple[str, ...]]:
+        """Rule ids of every rule applied to each shot, in order."""
+        return self.rulings.all_applied_rules()
+
+    @cached_property
+    def n_returned(self) -> npt.NDArray[np.int64]:
+        """Pieces put back by each ruling, shape (N,)."""
+        return np.count_nonzero(self.rulings.returned > 0, axis=1)
+
+    @cached_property
+    def table_rows(self) -> list[tuple[Any, ...]]:
+        """Each shot's values in the shots table (:func:`shot_rows`), built once for the step."""
+        return shot_rows(self)
+
+    def played(self) -> list[Played]:
+        """The view of every row, in order."""
+        return [Played(self, k) for k in range(len(self))]
+
+
 class Played:
-    """One shot of a :class:`~carromlab.match.Game`, as it was played and ruled.
+    """One shot of a :class:`~carromlab.match.Game`, as it was played and ruled: row
+    ``row`` of a step's :class:`PlayedArrays`, read from them on demand.
+
+    Parameters
+    ----------
+    of : PlayedArrays
+        The shots of the step.
+    row : int
+        This game's row.
 
     Attributes
     ----------
@@ -115,8 +204,8 @@ class Played:
         The arrays of the step's games before and after the shot
         (:class:`~carromlab.rules.arrays.GameArrays`) and this game's row in them.
     before, after : GameState
-        The states before and after the shot (properties: built from :attr:`arrays` on
-        first use, :meth:`GameArrays.state <carromlab.rules.arrays.GameArrays.state>`).
+        The states before and after the shot (built from :attr:`arrays` on first use,
+        :meth:`GameArrays.state <carromlab.rules.arrays.GameArrays.state>`).
     executed : Executed
         The intended and the executed shot.
     pocketed : tuple of (int, str)
@@ -139,61 +228,137 @@ class Played:
         Whether the engine ran out of its event budget.
     """
 
-    arrays: tuple[GameArrays, GameArrays, int]
-    executed: Executed
-    pocketed: tuple[tuple[int, str], ...]
-    striker_fate: str
-    first_touch: int | None
-    fouls: tuple[str, ...]
-    applied: tuple[str, ...]
-    n_returned: int
-    turn_continues: bool
-    retake: bool
-    board_over: bool
-    board_winner: int | None
-    board_points: tuple[int, ...]
-    truncated: bool
+    __slots__ = ("of", "row")
+
+    def __init__(self, of: PlayedArrays, row: int) -> None:
+        self.of, self.row = of, row
+
+    @property
+    def arrays(self) -> tuple[GameArrays, GameArrays, int]:
+        """See the class notes."""
+        return self.of.before, self.of.after, self.row
 
     @property
     def before(self) -> GameState:
         """The state before the shot."""
-        return self.arrays[0].state(self.arrays[2])
+        return self.of.before.state(self.row)
 
     @property
     def after(self) -> GameState:
         """The state after the shot."""
-        return self.arrays[1].state(self.arrays[2])
+        return self.of.after.state(self.row)
+
+    @property
+    def executed(self) -> Executed:
+        """See the class notes."""
+        k, of = self.row, self.of
+        return Executed(Shot(*of.intended[k].tolist()), Shot(*of.shot[k].tolist()), bool(of.snapped[k]), float(of.snap_distance[k]))
+
+    @property
+    def pocketed(self) -> tuple[tuple[int, str], ...]:
+        """See the class notes."""
+        return self.of.pocketed[self.row]
+
+    @property
+    def striker_fate(self) -> str:
+        """See the class notes."""
+        return FATES[int(self.of.outcomes.fate[self.row])]
+
+    @property
+    def first_touch(self) -> int | None:
+        """See the class notes."""
+        first = int(self.of.outcomes.first_touch[self.row])
+        return None if first < 0 else first
+
+    @property
+    def fouls(self) -> tuple[str, ...]:
+        """See the class notes."""
+        return self.of.fouls[self.row]
+
+    @property
+    def applied(self) -> tuple[str, ...]:
+        """See the class notes."""
+        return self.of.applied[self.row]
+
+    @property
+    def n_returned(self) -> int:
+        """See the class notes."""
+        return int(self.of.n_returned[self.row])
+
+    @property
+    def turn_continues(self) -> bool:
+        """See the class notes."""
+        return bool(self.of.rulings.turn_continues[self.row])
+
+    @property
+    def retake(self) -> bool:
+        """See the class notes."""
+        return bool(self.of.rulings.retake[self.row])
+
+    @property
+    def board_over(self) -> bool:
+        """See the class notes."""
+        return bool(self.of.rulings.board_over[self.row])
+
+    @property
+    def board_winner(self) -> int | None:
+        """See the class notes."""
+        winner = int(self.of.rulings.board_winner[self.row])
+        return None if winner < 0 else winner
+
+    @property
+    def board_points(self) -> tuple[int, ...]:
+        """See the class notes."""
+        return tuple(self.of.rulings.board_points[self.row].tolist())
+
+    @property
+    def truncated(self) -> bool:
+        """See the class notes."""
+        return bool(self.of.truncated[self.row])
 
 
-def shot_row(ids: Mapping[str, Any], *, shot: int, board_shot: int, policy: str, played: Played) -> dict[str, Any]:
-    """One row of the shots table (see :data:`SHOT_COLUMNS`), read from the shot's
-    arrays (:attr:`Played.arrays`; no state is built)."""
-    before, after, row = played.arrays
-    seat, team = int(before.shooter[row]), int(before.team[row])
-    colours = [before.palette[c] for c in before.colours[row].tolist()]
-    own = colours[team]
-    others = set(colours) - {own}
-    fallen = [kind for _, kind in played.pocketed]
-    where = dict(zip(WHERE, np.bincount(after.where[row], minlength=len(WHERE)).tolist()))
-    intended, executed = played.executed.intended, played.executed.shot
-    return {
-        **ids, "board": int(before.board_number[row]), "shot": shot, "board_shot": board_shot, "seat": seat, "team": team,
-        "policy": policy,
-        **{f"intended_{k}": getattr(intended, k) for k in ("x", "y", "angle", "speed", "spin")},
-        **{k: getattr(executed, k) for k in ("x", "y", "angle", "speed", "spin")},
-        "snapped": played.executed.snapped, "snap_distance": played.executed.snap_distance,
-        "pocketed": " ".join(str(i) for i, _ in played.pocketed), "n_pocketed": len(fallen),
-        "own_pocketed": sum(k == own for k in fallen), "opponent_pocketed": sum(k in others for k in fallen),
-        "striker_fate": played.striker_fate, "first_touch": pd.NA if played.first_touch is None else played.first_touch,
-        "truncated": played.truncated,
-        "fouls": ";".join(played.fouls), "rules": ";".join(played.applied),
-        "n_returned": played.n_returned, "turn_continues": played.turn_continues, "retake": played.retake,
-        "board_over": played.board_over,
-        "board_winner": pd.NA if played.board_winner is None else played.board_winner,
-        **_per_team("score", after.game_scores[row].tolist()),
-        "pieces_board": where["board"], "pieces_off": where["pocketed"] + where["ditch"] + where["hole"],
-        "pieces_hand": where["hand"], "pieces_total": after.n_pieces,
-    }  # fmt: skip
+#: The columns of the shots table a step gives (:func:`shot_rows`): all but the ids and a
+#: game's own counters ``shot``, ``board_shot`` and ``policy``.
+_STEP_COLUMNS = tuple(c for c in SHOT_COLUMNS if c not in _ID_COLUMNS and c not in ("shot", "board_shot", "policy"))
+
+
+def shot_rows(played: PlayedArrays) -> list[tuple[Any, ...]]:
+    """The shots table's values of every shot of a step (see :data:`SHOT_COLUMNS`), one
+    tuple per game, read from the step's arrays at once (no state is built): the columns
+    of :data:`_STEP_COLUMNS`, in order; :func:`shots_frame` makes the table."""
+    before, after, n = played.before, played.after, len(played)
+    rows = np.arange(n)
+    team = before.team
+    own = before.colours[rows, team]  # palette codes, as the pieces' kinds
+    fell = played.outcomes.fell[:, : after.n_pieces] > 0
+    kind = after.kind[None, :]
+    colour = (kind[..., None] == before.colours[:, None, :]).any(axis=2)
+    where = (after.where[..., None] == np.arange(len(WHERE))).sum(axis=1)  # (N, locations)
+    at = {w: where[:, k] for k, w in enumerate(WHERE)}
+    first, winner = played.outcomes.first_touch, played.rulings.board_winner
+    scores = after.game_scores
+    columns = [
+        before.board_number.tolist(), before.shooter.tolist(), team.tolist(),
+        *played.intended.T.tolist(), *played.shot.T.tolist(), played.snapped.tolist(), played.snap_distance.tolist(),
+        [" ".join(str(i) for i, _ in p) for p in played.pocketed], fell.sum(axis=1).tolist(),
+        (fell & (kind == own[:, None])).sum(axis=1).tolist(), (fell & colour & (kind != own[:, None])).sum(axis=1).tolist(),
+        [FATES[f] for f in played.outcomes.fate.tolist()], [pd.NA if f < 0 else f for f in first.tolist()],
+        played.truncated.tolist(), [";".join(f) for f in played.fouls], [";".join(a) for a in played.applied],
+        played.n_returned.tolist(), played.rulings.turn_continues.tolist(), played.rulings.retake.tolist(),
+        played.rulings.board_over.tolist(), [pd.NA if w < 0 else w for w in winner.tolist()],
+        *(scores[:, t].tolist() if t < scores.shape[1] else [pd.NA] * n for t in range(TEAM_SLOTS)),
+        at["board"].tolist(), (at["pocketed"] + at["ditch"] + at["hole"]).tolist(), at["hand"].tolist(), [after.n_pieces] * n,
+    ]  # fmt: skip
+    return list(zip(*columns))
+
+
+def shots_frame(ids: Mapping[str, Any], rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
+    """The shots table of one game (:data:`SHOT_COLUMNS`) from its rows: each row the
+    game's ``shot``, ``board_shot`` and ``policy`` followed by its :func:`shot_rows` tuple."""
+    df = pd.DataFrame.from_records(list(rows), columns=["shot", "board_shot", "policy", *_STEP_COLUMNS], nrows=len(rows))
+    for k, v in ids.items():
+        df[k] = v
+    return df[list(SHOT_COLUMNS)].astype(dict(SHOT_COLUMNS))
 
 
 def board_row(

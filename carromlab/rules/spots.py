@@ -182,7 +182,7 @@ def _window(
     could beat it (or the window covers everything allowed)."""
     step = max(GRID_STEP, span / 200.0)
     n = int(np.ceil(span / step))
-    ix, iy = _by_distance(n)
+    ix, iy, rings = _by_distance(n)
     tx, ty = t[:, 0], t[:, 1]
     # only the discs reaching into the window can block one of its spots
     reach = n * step + discs[..., 2] + radius
@@ -195,7 +195,11 @@ def _window(
     limit = np.where(np.isfinite(within), within, board.size)
     found, spots = np.zeros(len(t), dtype=bool), np.full((len(t), 2), np.nan)
     pending = np.arange(len(t))
-    start, size = 0, 256
+    # a spot nearer a target than a disc covering the target reaches beyond it is blocked
+    # by that disc: the spots nearer than that for every target are skipped (the first
+    # free spot is the same)
+    covered = np.max(close[..., 2] + radius - np.hypot(close[..., 0] - tx[:, None], close[..., 1] - ty[:, None]), axis=1, initial=0.0)
+    start, size = int(np.searchsorted(rings * step, covered.min(initial=0.0) - 1e-9, side="left")), 256
     while start < ix.size and pending.size:  # the window's spots nearest first, in growing chunks, until one is free
         ox, oy = ix[start : start + size] * step, iy[start : start + size] * step
         block = max(1, _SPOT_BLOCK // (ox.size * k))
@@ -225,9 +229,11 @@ def _window(
 
 
 @functools.lru_cache(maxsize=32)
-def _by_distance(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _by_distance(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
     """Offsets (i, j) of the square grid -n..n, ordered by distance from the centre (ties
-    in row order): :func:`nearest_free_spot` tests the nearest spots first."""
+    in row order), and their distances in grid steps: :func:`nearest_free_spot` tests
+    the nearest spots first."""
     j, i = np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1))
     order = np.argsort(i * i + j * j, axis=None, kind="stable")
-    return j.ravel()[order], i.ravel()[order]
+    jx, iy = j.ravel()[order], i.ravel()[order]
+    return jx, iy, np.sqrt(jx * jx + iy * iy)

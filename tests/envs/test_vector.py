@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import SyncVectorEnv
 
+from carromlab import Shot
 from carromlab.envs import ENV_IDS, CarromEnv, CarromVectorEnv, observe, observe_many, shot_of_action, shots_of_actions
 from carromlab.match import Game, RandomPolicy, new_state
 from carromlab.rules.arrays import GameArrays
@@ -80,7 +81,8 @@ def test_batched_actions_and_observations_are_the_one_game_ones(variant, players
         game.shoot()
         states.append(game.state)
     actions = np.random.default_rng(SEED).uniform(-1, 1, (len(states), 4))
-    assert shots_of_actions(GameArrays.from_states(states), actions) == [shot_of_action(s, a) for s, a in zip(states, actions)]
+    many = shots_of_actions(GameArrays.from_states(states), actions)
+    assert [Shot(*row) for row in many.tolist()] == [shot_of_action(s, a) for s, a in zip(states, actions)]
     for seat in range(players):
         batch = observe_many(GameArrays.from_states(states), seat)
         for k, s in enumerate(states):

@@ -71,7 +71,9 @@ def test_games_drawing_their_errors_together_get_each_its_own():
     states = [new_state("icf"), new_state("icf").with_(shooter=1), new_state("icf").with_(shooter=1), new_state("icf")]
     club, pro = NoiseModel.preset("club"), NoiseModel.preset("club").scaled(0.5)
     noise, seeds, indices = [club, pro, club, club], [3, 3, 2**63 - 2, 9], [0, 5, 1, 1]
-    many = execute_many(GameArrays.from_states(states), [MEANT] * 4, noise, seeds=seeds, shot_indices=indices)
+    meant = [[MEANT.x, MEANT.y, MEANT.angle, MEANT.speed, MEANT.spin]] * 4
+    shots, moved = execute_many(GameArrays.from_states(states), meant, noise, seeds=seeds, shot_indices=indices)
     alone = [execute(s, MEANT, m, seed=seed, shot_index=i) for s, m, seed, i in zip(states, noise, seeds, indices)]
-    assert many == alone
-    assert len({e.shot for e in many}) == 4
+    assert [Shot(*row) for row in shots.tolist()] == [e.shot for e in alone]
+    assert moved.tolist() == [e.snap_distance for e in alone]
+    assert len({e.shot for e in alone}) == 4

@@ -4,6 +4,7 @@ engine batch and one array adjudication per step) reproduce each other shot for 
 import pytest
 from pandas.testing import assert_frame_equal
 
+from carromlab import Shot
 from carromlab.analysis.noise import NoiseModel
 from carromlab.match import Game, RandomPolicy, game_seed, new_state, play_game
 from carromlab.match.lockstep import play_games, step
@@ -56,7 +57,7 @@ def test_choose_many_gives_each_state_the_shot_choose_gives_it_alone():
         states = [new_state(variant), new_state(variant).with_(shooter=1), new_state(variant)]
         for policy in (RandomPolicy(), GreedyPolicy(n_candidates=30)):
             many = policy.choose_many(GameArrays.from_states(states), [np.random.default_rng(k) for k in range(3)])
-            assert many == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
+            assert [Shot(*row) for row in many.tolist()] == [policy.choose(s, np.random.default_rng(k)) for k, s in enumerate(states)]
 
 
 def _same_arrays(a, b):

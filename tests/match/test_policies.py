@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from carromlab import PhysicsParams, simulate
+from carromlab import PhysicsParams, Shot, simulate
 from carromlab.match import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy, new_state
 from carromlab.match.geometry import facing
 from carromlab.match.scene import shot_radius
@@ -183,8 +183,8 @@ def test_greedy_batch_choice_is_the_one_state_choice_on_mid_game_states():
         states = _mid_game_states(v, p)
         first = len(chosen)  # each state its own generator, as in one call of every variant
         many = policy.choose_many(GameArrays.from_states(states), [np.random.default_rng(first + k) for k in range(len(states))])
-        assert many == [policy.choose(s, np.random.default_rng(first + k)) for k, s in enumerate(states)]
-        chosen += many
+        assert [Shot(*row) for row in many.tolist()] == [policy.choose(s, np.random.default_rng(first + k)) for k, s in enumerate(states)]
+        chosen += [Shot(*row) for row in many.tolist()]
     assert len({(s.x, s.y, s.angle, s.speed) for s in chosen}) == len(chosen)
 
 

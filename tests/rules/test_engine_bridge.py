@@ -232,7 +232,7 @@ def test_second_direct_hit_inside_the_own_area_rule_hik9(every_direct_hit):
     reference = adjudicate(state, single)
     assert single.touched_before_frame[:2] == (1, 2) and ("HIK-9" in reference.rule_ids) == every_direct_hit
     game = Game(state, RandomPolicy(), seed=0)
-    (played,) = step([game], [(shot, "scripted")])
+    (played,) = step([game], [shot], policy="scripted")
     assert played.executed.shot == shot
     assert played.first_touch == 1
     assert set(played.fouls) == {f.rule for f in reference.fouls}
