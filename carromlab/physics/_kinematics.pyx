@@ -54,7 +54,8 @@ from libc.string cimport memcpy
 DEF RTOL = 1e-9          # per step: error of the position (see extend) / (distance slid + v hs / 2)
 DEF ATOL_S = 1e-13       # m
 DEF RTOL_W = 3e-8        # per step: spin error / spin
-DEF ATOL_W = 1e-8        # rad/s
+DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is held to a rim speed, not to a
+                         # fraction of a vanishing w)
 DEF CROSS_TIGHT = 30.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
 DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, drag v^4 / deceleration^2 below which a segment ends in closed form
@@ -419,7 +420,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     """Continue an open table by tb.chunk accepted steps, or to the stop, and double the
     next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
     stop, whatever the chunks."""
-    cdef int k = tb.n - 1, done = 0, c
+    cdef int k = tb.n - 1, done = 0, c, rejected = 0
     cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, fac, hs, dv, dw, w, e0, e1
     cdef double y[NY]
     cdef double d[NY + 1]
@@ -472,6 +473,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
                 err *= CROSS_TIGHT
         if err > 1.0 or y1[0] <= 0.0:
             h *= max(0.2, SAFETY / sqrt(sqrt(err))) if y1[0] > 0.0 else 0.5
+            rejected = 1
             continue
         t += h
         s += out[0]
@@ -488,7 +490,8 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             tail_start(lp, R, y[0], y[1], tb)
             return 0
         fac = SAFETY / sqrt(sqrt(err)) if err > 1e-10 else 5.0
-        h *= min(5.0, max(0.2, fac))
+        h *= min(1.0 if rejected else 5.0, max(0.2, fac))   # no growth right after a rejection
+        rejected = 0
     tb.open = 0
     tb.t_stop = tb.t[tb.n - 1]
     tb.s_stop = tb.s[tb.n - 1]
