@@ -901,22 +901,21 @@ cdef inline void set_tn(Sim* s, int k, double t) noexcept nogil:
 
 
 cdef void queue_sync(Sim* s) noexcept nogil:
-    """Replay the tree paths of the discs whose time changed since the last call, level
-    by level from the leaves (all at one depth), a node shared by neighbouring paths once."""
-    cdef int q, m = s.ndirty, m2, v
-    cdef int* nodes = s.tdirty
-    for q in range(m):
-        s.dirty[nodes[q]] = 0
-        nodes[q] = (s.tp + nodes[q]) >> 1
-    while m > 0 and nodes[0] >= 1:
-        m2 = 0
-        for q in range(m):
-            v = nodes[q]
-            s.tree[v] = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
-            if m2 == 0 or nodes[m2 - 1] != v >> 1:
-                nodes[m2] = v >> 1
-                m2 += 1
-        m = m2
+    """Replay the tree paths of the discs whose time changed since the last call, each
+    from its leaf up to the first node whose winner neither changes nor is that disc: the
+    nodes above it keep their winners (a disc whose path stopped lower cannot win there,
+    and a winner whose time changed replays its own path)."""
+    cdef int q, k, v, w
+    for q in range(s.ndirty):
+        k = s.tdirty[q]
+        s.dirty[k] = 0
+        v = (s.tp + k) >> 1
+        while v >= 1:
+            w = queue_better(s, s.tree[2 * v], s.tree[2 * v + 1])
+            if w == s.tree[v] and w != k:
+                break
+            s.tree[v] = w
+            v >>= 1
     s.ndirty = 0
 
 
