@@ -742,8 +742,8 @@ cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one
 # Coarse index of the inverse look-up eps -> r: the bits of the positive key
 # |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
 # about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
-# [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (256 cells per octave of the key).
-DEF SS_IDX_SHIFT = 44
+# [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (64 cells per octave of the key).
+DEF SS_IDX_SHIFT = 46
 cdef int64_t ss_base[2]
 cdef int ss_nc[2]
 cdef int* ss_lo[2]
@@ -942,15 +942,11 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
 
 cdef inline double invert_hermite(double y0, double y1, double d0, double d1, double h, double target) noexcept nogil:
     """x in [0, h] where the monotone Hermite piece from (y0, slope d0) to (y1, slope d1)
-    equals target (Newton in a bracket, from the Hermite interpolant of the inverse: its
-    values 0, h and slopes 1 / d0, 1 / d1 at y0, y1)."""
-    cdef double lo = 0.0, hi = h, x, f, df, H = y1 - y0
+    equals target (Newton in a bracket)."""
+    cdef double lo = 0.0, hi = h, x, f, df
     cdef bint inc = y1 > y0
     cdef int it
-    if d0 * H > 0.0 and d1 * H > 0.0:
-        x = hermite(0.0, h, 1.0 / d0, 1.0 / d1, H, target - y0)
-    else:
-        x = h * (target - y0) / H
+    x = h * (target - y0) / (y1 - y0)
     if not (x > 0.0 and x < h):
         x = 0.5 * h
     for it in range(60):
@@ -1092,7 +1088,7 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
     with constant mu: eps moves monotonically to eps* and F increases with eps, so the
     deceleration lies between its start value and mu g F(eps*). Speed-only laws: mu(v) is
     monotone in v and the drag grows with v. Integrated segments: [0, decel_bound]."""
-    cdef double lo, hi, m0, m1, e, f
+    cdef double lo, hi, m0, m1, e
     if sg.mode == SEG_REST:
         lo = 0.0
         hi = 0.0
@@ -1100,17 +1096,10 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
         lo = sg.a0
         hi = sg.a0
     elif sg.mode == SEG_SLIDE_SPIN:
-        # F at the start is below (above eps*) or above (below) its value at the next
-        # table node towards the start (ss_F_end); without one, F < 1, and F(eps) / eps
-        # falls from 1 to F* / eps* on [0, eps*]
-        f = ss_F_end(sg.side, sg.rs * sg.t_stop, 1)
-        if sg.side == 0:
-            lo = lp.g * lp.mu * ss_F
-            hi = lp.g * lp.mu * f
-        else:
-            e = sg.v0 / (R * sg.w0)
-            lo = lp.g * lp.mu * (f if f > ss_F * e / ss_eps else ss_F * e / ss_eps)
-            hi = lp.g * lp.mu * ss_F
+        # F < 1, and F(eps) / eps falls from 1 to F* / eps* on [0, eps*]
+        e = sg.v0 / (R * sg.w0)
+        lo = lp.g * lp.mu * (ss_F if sg.side == 0 else ss_F * e / ss_eps)
+        hi = lp.g * lp.mu * (1.0 if sg.side == 0 else ss_F)
     elif sg.mode == SEG_SPEED:
         m0 = mu_of_v(lp, 0.0)
         m1 = mu_of_v(lp, sg.v0)
