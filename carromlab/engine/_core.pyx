@@ -685,25 +685,6 @@ cdef double turn_back(Sim* s, int i, int j, double lo, double hi, double sigma) 
     return lo if gap <= TOUCH else -1.0
 
 
-cdef inline void mid_model(Sim* s, int i, int j, double li, double hi, double lj, double hj,
-                           double* E, double* qx, double* qy) noexcept nogil:
-    """Half relative acceleration (qx, qy) (m/s^2) of discs i and j at the mid-range of
-    their deceleration bounds [li, hi] and [lj, hj], and E, half the sum of the half-ranges."""
-    cdef double ai = 0.5 * (li + hi), aj = 0.5 * (lj + hj)
-    E[0] = 0.25 * (hi - li + hj - lj)
-    qx[0] = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
-    qy[0] = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
-
-
-cdef inline void bound_quartic(double dx, double dy, double wx, double wy, double qx, double qy,
-                               double dist, double se, double E, double* c) noexcept nogil:
-    """Coefficients of |D_q|^2 - (se + E t^2)^2, of the sign of |D_q| - E t^2 - se, a lower
-    bound of |D| - se for a pair whose offset D is D_q (``gap_quartic``) within E t^2."""
-    gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
-    c[4] -= E * E
-    c[2] -= 2.0 * se * E
-
-
 cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double vi, double xj,
                             double yj, double vj, double dist, double T, double sigma) noexcept nogil:
     """First contact of two moving discs, now at (xi, yi) with speed vi and at (xj, yj)
@@ -720,12 +701,11 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     TOUCH / 2 (a step may end up to STEP_SHORT before that root: the root is not polished
     further). The error of the bound is E t^2 from the last exact state, so near a
     transversal contact the steps converge quadratically, and a pair whose lower bound
-    never closes within T is rejected at once. A pair not rejected with the bounds of the
-    whole segments is tested again, and stepped, with the bounds over the window only
-    (``seg_decel_range``: the deceleration is monotone along a segment, so on the
-    slide-spin tables they are those of the nodes enclosing the window's ends, far
-    narrower; the first step then ends close to a contact). The contact time found is then
-    polished by a Newton step on the exact gap (velocities from the segments)."""
+    never closes within T is rejected after one step. A pair not rejected at once goes on
+    with the bounds over the rest of the window only (``seg_decel_range``: the deceleration
+    is monotone along a segment, so on the slide-spin tables they are those of the nodes
+    enclosing the window's ends, far narrower). The contact time found is then polished by
+    a Newton step on the exact gap (velocities from the segments)."""
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
     cdef double tc = s.t, tend = s.t + T, dx, dy, gap
@@ -733,7 +713,11 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     cdef double li, hi_, lj, hj
     cdef double c[5]
     cdef int it
-    mid_model(s, i, j, gi.a_lo, gi.a_hi, gj.a_lo, gj.a_hi, &E, &qx, &qy)
+    ai = 0.5 * (gi.a_lo + gi.a_hi)
+    aj = 0.5 * (gj.a_lo + gj.a_hi)
+    E = 0.25 * (gi.a_hi - gi.a_lo + gj.a_hi - gj.a_lo)
+    qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
+    qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     for it in range(100000):
         if it > 0:
             position_at(s, i, tc, &xi, &yi, &vi)
@@ -778,22 +762,16 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         se = sigma - 0.5 * TOUCH
         if dist - FLOOR_SLACK < se:
             se = dist - FLOOR_SLACK
-        bound_quartic(dx, dy, wx, wy, qx, qy, dist, se, E, c)
+        gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
+        c[4] -= E * E
+        c[2] -= 2.0 * se * E
         if stays_above(c, tend - tc, 0.0):
             return INFINITY   # most pairs end here
-        if it == 0:
-            if (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
-                    and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
-                # same motion (the spin moves a disc only under slide-spin): a fixed offset, which
-                # the widened bound would approach step by step (tested here, where few pairs come)
-                return INFINITY
-            # not rejected at once: from here on, the tighter bounds of the window
-            seg_decel_range(s.lp, s.R[i], gi, tc - s.t0[i], tend - s.t0[i], &li, &hi_)
-            seg_decel_range(s.lp, s.R[j], gj, tc - s.t0[j], tend - s.t0[j], &lj, &hj)
-            mid_model(s, i, j, li, hi_, lj, hj, &E, &qx, &qy)
-            bound_quartic(dx, dy, wx, wy, qx, qy, dist, se, E, c)
-            if stays_above(c, tend - tc, 0.0):
-                return INFINITY
+        if it == 0 and (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
+                        and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
+            # same motion (the spin moves a disc only under slide-spin): a fixed offset, which
+            # the widened bound would approach step by step (tested here, where few pairs come)
+            return INFINITY
         h = first_entry_quartic(c, tend - tc, 2.0 * se * STEP_SHORT)
         if not (h < INFINITY):
             return INFINITY
@@ -803,6 +781,15 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         tc += h
         if tc >= tend:
             return INFINITY
+        if it == 0:
+            # not rejected at once: from here on, the tighter bounds of the remaining window
+            seg_decel_range(s.lp, s.R[i], gi, tc - s.t0[i], tend - s.t0[i], &li, &hi_)
+            seg_decel_range(s.lp, s.R[j], gj, tc - s.t0[j], tend - s.t0[j], &lj, &hj)
+            ai = 0.5 * (li + hi_)
+            aj = 0.5 * (lj + hj)
+            E = 0.25 * (hi_ - li + hj - lj)
+            qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
+            qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     return INFINITY
 
 
