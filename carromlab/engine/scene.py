@@ -333,6 +333,12 @@ class Shot:
         )  # fmt: skip
         return np.column_stack([np.asarray(c, dtype=float).ravel() for c in cols])
 
+    @property
+    def row(self) -> tuple[float, float, float, float, float]:
+        """The shot as one row ``x, y, angle, speed, spin`` (m, m, rad, m/s, rad/s), as
+        the rows of :meth:`array`; ``Shot(*shot.row) == shot``."""
+        return (self.x, self.y, self.angle, self.speed, self.spin)
+
     @classmethod
     def from_deg(cls, x: float, y: float, *, angle_deg: float, speed: float, spin: float = 0.0) -> Shot:
         """A shot with its direction in degrees (counter-clockwise from +x); the same as

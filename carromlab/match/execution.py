@@ -84,7 +84,7 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     """
     if not isinstance(intended, Shot):
         raise ValueError(f"The 'intended' parameter must be a Shot. Got {intended!r} instead.")
-    meant = [[intended.x, intended.y, intended.angle, intended.speed, intended.spin]]
+    meant = [intended.row]
     check_int("seed", seed, low=0)
     check_int("shot_index", shot_index, low=0)
     shot, moved = execute_many(GameArrays.from_states([state]), meant, [noise], seeds=[seed], shot_indices=[shot_index])

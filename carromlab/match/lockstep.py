@@ -189,7 +189,7 @@ def _failing_row(exc: Exception) -> int | None:
 
 def _shot_rows(intended: npt.ArrayLike | Sequence[Shot], n: int) -> FloatArray:
     """The given intended shots as an (n, 5) array (from Shot objects or rows)."""
-    rows = [[s.x, s.y, s.angle, s.speed, s.spin] for s in intended] if any(isinstance(s, Shot) for s in intended) else intended  # type: ignore[union-attr]
+    rows = [s.row for s in intended] if any(isinstance(s, Shot) for s in intended) else intended  # type: ignore[union-attr]
     try:
         out = np.asarray(rows, dtype=float).reshape(-1, 5) if len(rows) else np.zeros((0, 5))  # type: ignore[arg-type]
     except (TypeError, ValueError):
