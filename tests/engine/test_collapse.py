@@ -17,7 +17,7 @@ import pytest
 from carromlab import PhysicsParams, Scene, Shot, simulate
 from carromlab.engine.batch import simulate_batch
 
-from .helpers import equal_discs, scene_with
+from .helpers import equal_discs, open_board, scene_with
 
 G = 9.81
 BREAK_Y = -0.2526
@@ -114,3 +114,37 @@ def test_breaks_do_not_collapse(e_disc):
     df = _grid(e_disc, np.linspace(-0.1, 0.1, 201))
     assert not df.truncated.any()
     assert df.n_events.max() <= MAX_EVENTS
+
+
+# shots whose impact left a rounding residual into the east cushion before the fix
+ROUNDING_SHOTS = [
+    (20.149719303722456, 1.8994466273134392),
+    (22.557507146573766, 1.1128454969112092),
+    (21.955190826271394, 3.7626557596966355),
+    (15.83634204480077, 2.2096765553830586),
+    (26.5722561190585, 1.1898693646758223),
+]
+
+
+@pytest.mark.parametrize("law", ["slide_spin", "coulomb"])
+@pytest.mark.parametrize(("angle_deg", "speed"), ROUNDING_SHOTS + [(a, 2.0) for a in (30.0, 60.0, 75.0)])
+def test_plastic_frictionless_cushion_impact_happens_once_and_keeps_the_spin(law, angle_deg, speed):
+    """e = 0, no cushion friction: one impact at the first cushion; the disc leaves along
+    it (normal velocity exactly 0, rounding included) with its tangential speed and its
+    spin unchanged (Walton's model with mu = 0 gives no tangential impulse). Rounding used
+    to leave ~1e-17 m/s into the cushion: a second impact at the same instant that merged
+    the disc with the cushion and stopped its spin (found by test_mirror_symmetry)."""
+    scene = scene_with([], board=open_board(1.0))
+    params = PhysicsParams(mu=0.1, friction_law=law, e_cushion=0.0, mu_cushion=0.0)
+    res = simulate(scene, Shot.from_deg(0.0, 0.0, angle_deg=angle_deg, speed=speed, spin=30.0), params)
+    ev = res.events
+    t_hit = ev.loc[ev["kind"] == "cushion", "t"].min()
+    hits = ev[ev["t"] == t_hit]
+    assert len(hits) == 1
+    hit, before = hits.iloc[0], res.positions_at(t_hit * (1 - 1e-12)).iloc[0]
+    normal, tangent = ("vx", "vy") if hit["where"] == "east" else ("vy", "vx")
+    assert hit[normal] == 0.0
+    assert hit[tangent] == pytest.approx(before[tangent], rel=1e-9)
+    assert hit.omega == pytest.approx(before.omega, rel=1e-9)
+    if law == "slide_spin":
+        assert hit.omega != 0.0  # sliding and spinning stop together: still spinning here
