@@ -25,6 +25,10 @@ STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
 #: Memory a batch needs per shot, bytes (the shot table, the engine outputs and the result
 #: frame, without final positions or details), checked before anything is allocated.
 BYTES_PER_SHOT = 256
+#: A batch on several threads is cut into at least this many tasks per thread (of at
+#: least MIN_TASK_SHOTS shots), so that the threads finish together.
+TASKS_PER_WORKER = 4
+MIN_TASK_SHOTS = 256
 
 
 def shot_table(
@@ -224,6 +228,30 @@ class BatchArrays:
         return cls({k: np.concatenate([p.columns[k] for p in parts]) for k in first.columns}, first.categories, **extra)
 
 
+def task_size(n_shots: int, workers: int, chunk_size: int) -> int:
+    """Shots per task of a batch: at most ``chunk_size``; on several threads small enough
+    for ``TASKS_PER_WORKER`` tasks per thread (but at least ``MIN_TASK_SHOTS``), so that the
+    threads, which take tasks as they free up, finish together.
+
+    Parameters
+    ----------
+    n_shots : int
+        Shots in the batch.
+    workers : int
+        Threads.
+    chunk_size : int
+        The largest task allowed, shots.
+
+    Returns
+    -------
+    int
+        Shots per task (the last task takes the remainder).
+    """
+    if workers == 1:
+        return chunk_size
+    return min(chunk_size, max(MIN_TASK_SHOTS, -(-n_shots // (TASKS_PER_WORKER * workers))))
+
+
 def simulate_batch(
     scene: Scene,
     x: ArrayLike,
@@ -284,7 +312,9 @@ def simulate_batch(
     workers : int, optional
         Threads; default all local cores (``os.cpu_count()``).
     chunk_size : int
-        Shots per task, in [1, 10^7]. Default 4096.
+        Shots per task at most, in [1, 10^7]. Default 4096. On several threads a batch
+        is cut into at least ``TASKS_PER_WORKER`` (4) tasks per thread of at least
+        ``MIN_TASK_SHOTS`` (256) shots, so the threads finish together.
     final_positions : bool
         Also return the final positions in ``df.attrs["final_xy"]``, an
         (N, n_pieces + 1, 2) array in m.
@@ -412,6 +442,7 @@ def simulate_batch_arrays(
         )
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
+    chunk_size = task_size(n_shots, workers, chunk_size)
     fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
     if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
         frame_reach = check_real("frame_reach", frame_reach, unit="m")

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from carromlab import Board, PhysicsParams, Scene, Shot, simulate, simulate_batch
+from carromlab.engine.batch import task_size
 
 H = Board.icf().half_size
 Y0 = -H + 0.1174
@@ -44,6 +45,20 @@ def test_batch_independent_of_workers_and_chunks(shots):
     a = simulate_batch(scene, **shots, workers=1, chunk_size=64)
     b = simulate_batch(scene, **shots, workers=2, chunk_size=5)
     pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("n_shots", [2_048, 10_000, 100_000, 1_000_000])
+@pytest.mark.parametrize("workers", [2, 4])
+def test_threads_get_even_shares_of_a_batch(n_shots, workers):
+    """Threads take tasks as they free up; with equal-cost shots the busiest thread does at
+    most a quarter more than an even share (10,000 shots in tasks of 4,096 on 2 threads
+    gave one thread 8,192: 1.64x its share)."""
+    size = task_size(n_shots, workers, 4096)
+    assert 1 <= size <= 4096
+    tasks = -(-n_shots // size)
+    busiest = -(-tasks // workers) * size
+    assert busiest <= 1.25 * n_shots / workers
+    assert task_size(n_shots, 1, 4096) == 4096
 
 
 def test_batch_summary_memory_is_small():
