@@ -243,7 +243,9 @@ class OutcomeArrays:
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
         on_board = (pocket < 0) & ~ditched
         final = np.full((n, p + 2, 2), np.nan)
-        final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
+        moved = xy.astype(np.float64)
+        moved[~on_board] = np.nan
+        final[rows, target] = moved
         left = np.zeros((n, p + 2), np.int16)
         left[rows, slot] = _rank(ditched[:, :m])
         first = cols["first_contact"].astype(np.int64)
