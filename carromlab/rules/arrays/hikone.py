@@ -31,9 +31,14 @@ def inside_own_area(games: GameArrays, xy: npt.NDArray[np.float64], radius: npt.
     radius : array_like, shape (N, ...) or broadcasting to it
         Disc radii, m.
     """
+    return _inside(games, games.shooter, xy, radius)
+
+
+def _inside(games: GameArrays, seat: npt.NDArray[np.int64], xy: npt.NDArray[np.float64], radius: npt.ArrayLike) -> BoolArray:
+    """:func:`inside_own_area` of discs ``xy`` (M, ..., 2) seen by the seats ``seat`` (M,) of ``games``."""
     depth = np.full(xy.shape[:-1], np.nan)
-    for seat, side in enumerate(games.seat_sides):
-        rows = games.shooter == seat
+    for k, side in enumerate(games.seat_sides):
+        rows = seat == k
         depth[rows] = games.board.side_coordinates(side, xy[rows, ..., 0], xy[rows, ..., 1])[1]
     return depth + np.asarray(radius) < games.board.marks.area_line_offset
 
@@ -54,9 +59,10 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     direct = o.touched_before_frame
     if not games.options.every_direct_hit:
         direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
-    hit_inside = ~timed & (games.n_players == 4) & (
-        direct & inside_own_area(games, games.xy, games.radius_of()[None, :])
-    ).any(axis=1)
+    hit_inside = np.zeros(n, bool)
+    if games.n_players == 4:  # the pieces hit directly, one (game, piece) pair each
+        g, j = np.nonzero(direct & ~timed[:, None])
+        hit_inside[g[_inside(games, seat[g], games.xy[g, j], games.radius_of()[j])]] = True
     led.foul(hit_inside, "HIK-9")
     led.penalty(hit_inside, team, 1, "HIK-9")
 

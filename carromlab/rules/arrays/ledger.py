@@ -14,7 +14,7 @@ import numpy.typing as npt
 from ..ruling import Placement
 from ..spots import nearest_free_spots
 from .games import WHERE, GameArrays, _objects
-from .outcomes import OutcomeArrays, _rank
+from .outcomes import OutcomeArrays, _rank, _rows
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes"]
 
@@ -232,12 +232,17 @@ class ArrayLedger:
         """Pieces of a kind (palette index per game) at a location code now, shape (N,)."""
         return np.count_nonzero(self.of_kind(colour) & (self.where == where), axis=1)
 
-    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
-        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
-        np.copyto(self.where, where, where=mask)
+    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1, rows: npt.NDArray[np.intp] | None = None) -> None:
+        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m); with
+        ``rows``, only in those games, ``mask`` (and ``xy``, ``by``) holding their rows."""
+        at = slice(None) if rows is None else rows
         # a position as one complex number: the mask need not be broadcast over (x, y)
-        np.copyto(_pairs(self.xy), _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
-        np.copyto(self.by, by, where=mask, casting="unsafe")
+        now = self.where[at], _pairs(self.xy)[at], self.by[at]  # views of the arrays, or copies of the rows
+        np.copyto(now[0], where, where=mask)
+        np.copyto(now[1], _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
+        np.copyto(now[2], by, where=mask, casting="unsafe")
+        if rows is not None:
+            self.where[rows], _pairs(self.xy)[rows], self.by[rows] = now
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
         """Apply the final positions and move the pocketed pieces, in the games ``m``."""
@@ -248,23 +253,28 @@ class ArrayLedger:
     def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None) -> None:
         """Queue the pieces of ``mask`` to be put back, in order of ``key`` then id
         (pieces already queued stay where they are in the queue)."""
-        new = mask & (self._queue == 0)
+        g = _rows(mask)  # the games with pieces to send back (few, usually)
+        new = mask[g] & (self._queue[g] == 0)
         if not new.any():
             return
-        rank = _rank(new, key)
-        self.set(new, BOARD)
-        self._queue[new] = (self._queued[:, None] + rank)[new]
-        self._queued += np.count_nonzero(new, axis=1).astype(np.int32)
-        self._queue_rule[new] = self.rules.index(rule)
+        rank = _rank(new, None if key is None else np.broadcast_to(key, mask.shape)[g])
+        self.set(new, BOARD, rows=g)
+        self._queue[g] = np.where(new, self._queued[g, None] + rank, self._queue[g])
+        self._queued[g] += np.count_nonzero(new, axis=1).astype(np.int32)
+        self._queue_rule[g] = np.where(new, self.rules.index(rule), self._queue_rule[g])
 
     def penalty(self, m: BoolArray, team: IntArray, n: int, rule: str) -> None:
         """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
         games ``m``; a shortfall becomes a due."""
-        colour = self.g.colours[self.rows, team]
-        pool = m[:, None] & self.of_kind(colour) & (self.where == POCKETED)
-        self.send_back(pool & (_rank(pool) <= n), rule)
-        short = m & (np.count_nonzero(pool, axis=1) < n)
-        self.dues[self.rows[short], team[short]] += n - np.count_nonzero(pool[short], axis=1)
+        g = np.flatnonzero(m)
+        pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
+        back = np.zeros(self.where.shape, bool)
+        back[g] = pool & (_rank(pool) <= n)
+        self.send_back(back, rule)
+        have = np.count_nonzero(pool, axis=1)
+        short = np.zeros(m.shape, bool)
+        short[g[have < n]] = True
+        self.dues[short, team[short]] += n - have[have < n]
         self.note(short, rule)
 
     def pay_dues(self, m: BoolArray, rule: str) -> None:

@@ -40,13 +40,18 @@ def shot_pieces(games: GameArrays) -> npt.NDArray[np.int64]:
     return np.argmax(hand, axis=1).astype(np.int64)
 
 
+def _rows(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """The rows of a 2-d mask that hold an entry, in order; found from the entries (most
+    rows of a shot's lists are empty)."""
+    some = np.flatnonzero(mask) // max(mask.shape[1], 1)
+    return some[np.flatnonzero(np.diff(some, prepend=-1))]
+
+
 def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
     """1-based rank of each True entry of ``mask`` along its row by ``key`` then column
     (by column alone without a key), 0 elsewhere."""
     rank = np.zeros(mask.shape, np.int16)
-    # the rows with entries, from the entries: most rows of a shot's lists are empty
-    some = np.flatnonzero(mask) // max(mask.shape[1], 1)
-    some = some[np.flatnonzero(np.diff(some, prepend=-1))]
+    some = _rows(mask)
     sub = mask[some]
     rank[some] = counted = np.cumsum(sub, axis=1, dtype=np.int16) * sub
     # only rows with two or more entries need sorting by the key
@@ -238,7 +243,9 @@ class OutcomeArrays:
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
         on_board = (pocket < 0) & ~ditched
         final = np.full((n, p + 2, 2), np.nan)
-        final[rows, target] = np.where(on_board[:, :, None], xy.astype(np.float64), np.nan)
+        moved = xy.astype(np.float64)
+        moved[~on_board] = np.nan
+        final[rows, target] = moved
         left = np.zeros((n, p + 2), np.int16)
         left[rows, slot] = _rank(ditched[:, :m])
         first = cols["first_contact"].astype(np.int64)
