@@ -228,16 +228,19 @@ class OutcomeArrays:
         pocket, t_out, xy = batch.pocket, batch.t_out, batch.final_xy
         cols = batch.columns
         m = pocket.shape[1] - 1  # scene pieces; column m is the striker
-        ids = np.broadcast_to(np.asarray(ids, dtype=np.int64), (n, m))
-        used = np.concatenate([ids >= 0, np.ones((n, 1), bool)], axis=1)
+        ids = np.asarray(ids, dtype=np.int64)
+        ids = np.broadcast_to(ids, (n, m) if ids.ndim == 2 else (1, m))  # a row per shot, or one for all
+        used = np.concatenate([ids >= 0, np.ones((len(ids), 1), bool)], axis=1)
         played = shot_pieces(games)
         # game column of every scene column: the striker is the disc played (crokinole) or
         # column P; unused scene slots (id -1) write to a spare column P + 1, dropped
         slot = np.where(ids >= 0, ids, p + 1)
-        target = np.concatenate([slot, np.where(played >= 0, played, p)[:, None]], axis=1)
-        rows = np.arange(n)[:, None]
-        if n and (target == target[0]).all():  # one map for every shot: plain column indexing
-            rows, slot, target = slice(None), slot[0], target[0]
+        striker = np.where(played >= 0, played, p)
+        if n and (slot == slot[0]).all() and (striker == striker[0]).all():  # one map for every shot: plain column indexing
+            rows, slot, target = slice(None), slot[0], np.append(slot[0], striker[0])
+        else:
+            rows, slot = np.arange(n)[:, None], np.broadcast_to(slot, (n, m))
+            target = np.concatenate([slot, striker[:, None]], axis=1)
         ditched = _bits(cols["ditch_mask"], m + 1) & used
         fell = np.zeros((n, p + 2), np.int16)
         fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
@@ -249,7 +252,7 @@ class OutcomeArrays:
         left = np.zeros((n, p + 2), np.int16)
         left[rows, slot] = _rank(ditched[:, :m])
         first = cols["first_contact"].astype(np.int64)
-        first_id = np.where(first >= 0, ids[np.arange(n), np.maximum(first, 0)], -1)
+        first_id = np.where(first >= 0, np.broadcast_to(ids, (n, m))[np.arange(n), np.maximum(first, 0)], -1)
         touched, chain, before = (np.zeros((n, p + 2), bool) for _ in range(3))
         touched[rows, slot] = _bits(cols["striker_touched_mask"], m) & used[:, :m]
         before[rows, slot] = _bits(cols["striker_direct_mask"], m) & used[:, :m]
