@@ -9,7 +9,6 @@ generator and its own noise stream, so it plays the same shots alone and among o
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,7 @@ from ..engine.batch import BatchArrays, simulate_batch_arrays
 from ..engine.scene import Shot
 from ..physics.params import PhysicsParams
 from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, adjudicate_arrays
-from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
+from ..rules.engine_bridge import FORWARD, frame_reach, game_scene
 from .conservation import check_shots
 from .execution import execute_many
 from .records import Played, PlayedArrays
@@ -249,17 +248,19 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
             by_key.setdefault(keys[k], []).append(k)
         groups += [(params, part) for part in by_key.values()]
     on = before.where == _BOARD
+    kinds = tuple(before.palette[k] for k in before.kind.tolist())
+    reach = frame_reach(before.variant, before.board, before.radii)
+    teams = before.team.tolist()
     parts = []
     for params, rows in groups:
-        state = before.state(rows[0])
-        scene = full_scene(state)
-        with warnings.catch_warnings():  # recorded in the 'truncated' column instead
-            warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
-            part = simulate_batch_arrays(
-                scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
-                workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[state.seat_sides[state.shooter]],
-                carriers=(scene.striker,), frame_reach=frame_reach_of(state),
-            )  # fmt: skip
+        g = rows[0]
+        colours = tuple(before.palette[c] for c in before.colours[g].tolist())
+        scene = game_scene(before.variant, before.board, kinds, colours, before.radii, before.masses, teams[g])
+        part = simulate_batch_arrays(
+            scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
+            workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[keys[g][0]],
+            carriers=(scene.striker,), frame_reach=reach,
+        )  # fmt: skip
         parts.append((rows, part))
     if len(parts) == 1:
         return parts[0][1]
