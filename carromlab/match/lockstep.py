@@ -49,7 +49,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot and keeps the step's arrays
+    shot; each game then records its shot (:func:`~carromlab.match.game.record_step`) and keeps the step's arrays
     (:attr:`Game.arrays`), from which the next step stacks its rows. The step's shots
     are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
     each game's :class:`Played` a view of its row; no GameState and no per-shot object
@@ -80,7 +80,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     GameError
         If a shot fails; the error names the game and holds its state before the shot.
     """
-    from .game import GameError
+    from .game import GameError, record_step
 
     games = list(games)
     given = None if intended is None else _shot_rows(intended, len(games))
@@ -110,14 +110,13 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    played = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"]).played()
-    for g, p, name in zip(games, played, names):
-        g.record_shot(p, name)
+    shots = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"])
+    record_step(games, shots, names)
     wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
     for g in games:  # each game's share of the step
         g.seconds += wall / len(games)
         g.cpu_seconds += cpu / len(games)
-    return played
+    return shots.played()
 
 
 def play_games(games: Sequence[Game]) -> None:
