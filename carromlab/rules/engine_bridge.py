@@ -317,9 +317,9 @@ def frame_reach(variant: str, board: Board, radii: tuple[tuple[str, float], ...]
     Parameters
     ----------
     variant : str
-        The rules.
+        The rules (-inf unless ``"hikone"``).
     board : Board
-        The board.
+        The board (its half size is read).
     radii : tuple of (str, float)
         Radius of each kind, m, as in :class:`~carromlab.rules.state.GameState`.
 
