@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from .._validation import check_array, check_int, check_memory, check_real, chec
 from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
-from .simulate import STATUS, _core, engine_setup
+from .simulate import STATUS, _core, _setup_for
 
 __all__ = ["simulate_batch", "simulate_batch_arrays", "BatchArrays", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
@@ -108,10 +109,7 @@ def piece_stack(
         return xy, on
     r = scene.arrays["radius"][:-1]
     board = scene.board
-    holes = np.array([(h.x, h.y) for h in board.holes]).reshape(-1, 2)
-    cap2 = np.array([[h.capture_radius(v) ** 2 for h in board.holes] for v in r]).reshape(p, -1)
-    pegs = np.array([(g.x, g.y, g.radius) for g in board.pegs]).reshape(-1, 3)
-    i, j = np.triu_indices(p, 1)
+    holes, cap2, pegs, (i, j) = _obstacles(scene)
     step = max(1, 2**20 // (1 + p + len(i) + p * (len(holes) + len(pegs))))  # shots per chunk
     for start in range(0, max(len(xy), len(on)), step):
         c_xy = xy if len(xy) == 1 else xy[start : start + step]
@@ -133,6 +131,32 @@ def piece_stack(
             k = int(np.argmax(rows))
             _diagnose(scene, c_xy[k], c_on[0 if len(c_on) == 1 else k], k + start if len(rows) > 1 else "every shot")
     return xy, on
+
+
+@functools.lru_cache(maxsize=64)
+def _obstacles(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """What :func:`piece_stack` tests ``scene``'s pieces against, built once per scene:
+    the hole centres (k, 2), m; each piece's squared capture radius of each hole
+    (n_pieces, k), m^2; the pegs (rows x, y, radius, m); and the pairs of pieces (i < j)."""
+    r, board = scene.arrays["radius"][:-1], scene.board
+    holes = np.array([(h.x, h.y) for h in board.holes]).reshape(-1, 2)
+    cap2 = np.array([[h.capture_radius(v) ** 2 for h in board.holes] for v in r]).reshape(len(r), -1)
+    pegs = np.array([(g.x, g.y, g.radius) for g in board.pegs]).reshape(-1, 3)
+    return holes, cap2, pegs, np.triu_indices(len(r), 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _kind_codes(scene: Scene) -> tuple[tuple[str, ...], list[str], list[np.uint64], np.ndarray]:
+    """The kinds of ``scene``'s discs as a batch codes them, built once per scene: every
+    disc's kind (the pieces, then the shot disc), the pieces' distinct kinds in order, the
+    mask of the pieces of each, and each disc's code (1 + index of its kind; the shot
+    disc 0)."""
+    kinds = tuple(scene.kinds)
+    names = list(dict.fromkeys(kinds[:-1]))
+    of = np.array(kinds[:-1])
+    bits = [np.uint64(sum(1 << int(i) for i in np.flatnonzero(of == k))) for k in names]
+    code = np.array([1 + names.index(k) for k in kinds[:-1]] + [0], dtype=np.int8)
+    return kinds, names, bits, code
 
 
 def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | str) -> None:
@@ -455,11 +479,8 @@ def simulate_batch_arrays(
     pieces, present = piece_stack(scene, positions, on_board, n_shots if index is None else n_starts)
     if index is not None:
         pieces, present = (a if len(a) == 1 else a[index] for a in (pieces, present))
-    setup = engine_setup(scene, params)
-    kinds = np.array(scene.kinds)
-    kind_names = list(dict.fromkeys(scene.pieces["kind"]))
-    kind_bits = [np.uint64(sum(1 << int(i) for i in np.flatnonzero(kinds[:-1] == k))) for k in kind_names]
-    piece_code = np.array([1 + kind_names.index(k) for k in kinds[:-1]] + [0], dtype=np.int8)
+    setup = _setup_for(scene, params)
+    kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
     carry = set(carriers) if carriers is not None else {scene.striker}
     own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carry)
 

@@ -27,7 +27,7 @@ from .conservation import Inventory
 from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
 from .store import MatchStore
-from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, board_row, frame,
+from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, PlayedArrays, board_row, frame,
                       game_row, shots_frame)
 
 __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
@@ -364,37 +364,6 @@ class Game:
         """
         return step([self], None if intended is None else [intended], policy=policy)[0]
 
-    def record_shot(self, played: Played, policy: str) -> None:
-        """Take a played shot into the game: the new state, the tables and the guards
-        (called by :func:`carromlab.match.lockstep.step`).
-
-        Parameters
-        ----------
-        played : Played
-            The shot, played from :attr:`state`.
-        policy : str
-            Name written in the shots table.
-        """
-        if self.settings.record:
-            self.shots.append((self.n_shots, self.board_shots, policy, *played.of.table_rows[played.row]))
-        self.n_shots += 1
-        self.board_shots += 1
-        after, row = played.of.after, played.row
-        self.n_snapped += bool(played.of.snapped[row])
-        self.n_truncated += bool(played.of.truncated[row])
-        self.arrays = (after, row)
-        if played.board_over:
-            self.boards.append(board_row(self.ids, played.before, n_shots=self.board_shots, played=played, reason=""))
-            self.board_shots = 0
-        if after.game_over[row]:
-            self.end = "complete"
-        elif played.board_over and len(self.boards) >= self.settings.max_boards:
-            self.end = "max_boards"
-        elif self.board_shots >= self.settings.max_shots_per_board:
-            reason = f"max_shots_per_board={self.settings.max_shots_per_board} reached"
-            self.boards.append(board_row(self.ids, self.state, n_shots=self.board_shots, played=None, reason=reason))
-            self.end = "abandoned"
-
     def record(self) -> GameRecord:
         """The tables of the shots played so far; the games row has ``end`` None until the game ends."""
         summary = game_row(
@@ -404,6 +373,46 @@ class Game:
         )  # fmt: skip
         return GameRecord(shots_frame(self.ids, self.shots), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
+
+
+def record_step(games: Sequence[Game], played: PlayedArrays, policies: Sequence[str]) -> None:
+    """Take the shots of a lockstep step into its games (called by
+    :func:`carromlab.match.lockstep.step`): each game's new position, tables and guards,
+    the step's columns read once for all the games.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        The games of the step; game ``k`` played row ``k`` of ``played`` from its
+        :attr:`Game.state`.
+    played : PlayedArrays
+        The step's shots.
+    policies : sequence of str
+        Name written in each game's shots table.
+    """
+    rows = played.table_rows if any(g.settings.record for g in games) else None
+    after = played.after
+    snapped, truncated = played.snapped.tolist(), played.truncated.tolist()
+    board_over, game_over = played.rulings.board_over.tolist(), after.game_over.tolist()
+    for k, (g, policy) in enumerate(zip(games, policies)):
+        if g.settings.record:
+            g.shots.append((g.n_shots, g.board_shots, policy, *rows[k]))  # type: ignore[index]
+        g.n_shots += 1
+        g.board_shots += 1
+        g.n_snapped += snapped[k]
+        g.n_truncated += truncated[k]
+        g.arrays = (after, k)
+        if board_over[k]:
+            g.boards.append(board_row(g.ids, played.before.state(k), n_shots=g.board_shots, played=Played(played, k), reason=""))
+            g.board_shots = 0
+        if game_over[k]:
+            g.end = "complete"
+        elif board_over[k] and len(g.boards) >= g.settings.max_boards:
+            g.end = "max_boards"
+        elif g.board_shots >= g.settings.max_shots_per_board:
+            reason = f"max_shots_per_board={g.settings.max_shots_per_board} reached"
+            g.boards.append(board_row(g.ids, g.state, n_shots=g.board_shots, played=None, reason=reason))
+            g.end = "abandoned"
 
 
 def _play_chunk(task: tuple[range, dict[str, Any]]) -> list[GameRecord]:

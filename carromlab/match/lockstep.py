@@ -9,7 +9,6 @@ generator and its own noise stream, so it plays the same shots alone and among o
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,7 @@ from ..engine.batch import BatchArrays, simulate_batch_arrays
 from ..engine.scene import Shot
 from ..physics.params import PhysicsParams
 from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, adjudicate_arrays
-from ..rules.engine_bridge import FORWARD, frame_reach_of, full_scene
+from ..rules.engine_bridge import FORWARD, frame_reach, game_scene
 from .conservation import check_shots
 from .execution import execute_many
 from .records import Played, PlayedArrays
@@ -50,7 +49,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot and keeps the step's arrays
+    shot; each game then records its shot (:func:`~carromlab.match.game.record_step`) and keeps the step's arrays
     (:attr:`Game.arrays`), from which the next step stacks its rows. The step's shots
     are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
     each game's :class:`Played` a view of its row; no GameState and no per-shot object
@@ -81,7 +80,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     GameError
         If a shot fails; the error names the game and holds its state before the shot.
     """
-    from .game import GameError
+    from .game import GameError, record_step
 
     games = list(games)
     given = None if intended is None else _shot_rows(intended, len(games))
@@ -111,14 +110,13 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    played = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"]).played()
-    for g, p, name in zip(games, played, names):
-        g.record_shot(p, name)
+    shots = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"])
+    record_step(games, shots, names)
     wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
     for g in games:  # each game's share of the step
         g.seconds += wall / len(games)
         g.cpu_seconds += cpu / len(games)
-    return played
+    return shots.played()
 
 
 def play_games(games: Sequence[Game]) -> None:
@@ -249,17 +247,19 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
             by_key.setdefault(keys[k], []).append(k)
         groups += [(params, part) for part in by_key.values()]
     on = before.where == _BOARD
+    kinds = tuple(before.palette[k] for k in before.kind.tolist())
+    reach = frame_reach(before.variant, before.board, before.radii)
+    teams = before.team.tolist()
     parts = []
     for params, rows in groups:
-        state = before.state(rows[0])
-        scene = full_scene(state)
-        with warnings.catch_warnings():  # recorded in the 'truncated' column instead
-            warnings.filterwarnings("ignore", message="The shot used its event budget", category=RuntimeWarning)
-            part = simulate_batch_arrays(
-                scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
-                workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[state.seat_sides[state.shooter]],
-                carriers=(scene.striker,), frame_reach=frame_reach_of(state),
-            )  # fmt: skip
+        g = rows[0]
+        colours = tuple(before.palette[c] for c in before.colours[g].tolist())
+        scene = game_scene(before.variant, before.board, kinds, colours, before.radii, before.masses, teams[g])
+        part = simulate_batch_arrays(
+            scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
+            workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[keys[g][0]],
+            carriers=(scene.striker,), frame_reach=reach,
+        )  # fmt: skip
         parts.append((rows, part))
     if len(parts) == 1:
         return parts[0][1]

@@ -17,8 +17,8 @@ from .outcome import ShotOutcome
 from .state import GameState
 
 __all__ = [
-    "FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "shot_piece", "outcome_from_result", "forward_of",
-    "frame_reach_of", "outcomes_from_batch", "batch_columns",
+    "FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "game_scene", "shot_piece", "outcome_from_result", "forward_of",
+    "frame_reach_of", "frame_reach", "outcomes_from_batch", "batch_columns",
 ]  # fmt: skip
 
 #: Unit vector from each side towards the centre of the board.
@@ -119,8 +119,39 @@ def full_scene(state: GameState) -> Scene:
     kinds = [p.kind for p in state.pieces]
     if [p.id for p in state.pieces] != list(range(len(kinds))):
         raise ValueError(f"The 'state' parameter must number its pieces 0..P-1 in order. Got {[p.id for p in state.pieces]}.")
-    striker = "striker" if state.variant != "crokinole" else state.colours[state.team_of(state.shooter)]
-    return _placeholder_scene(state.board, tuple(kinds), tuple(_specs(state).items()), striker)
+    return game_scene(state.variant, state.board, tuple(kinds), state.colours, state.radii, state.masses, state.team_of(state.shooter))
+
+
+def game_scene(
+    variant: str, board: Board, kinds: tuple[str, ...], colours: tuple[str, ...], radii: tuple[tuple[str, float], ...],
+    masses: tuple[tuple[str, float], ...], team: int,
+) -> Scene:  # fmt: skip
+    """:func:`full_scene` from a game's fields, without a GameState (e.g. a row of
+    :class:`~carromlab.rules.arrays.GameArrays`): one scene object per distinct set of
+    fields.
+
+    Parameters
+    ----------
+    variant : str
+        The rules.
+    board : Board
+        The board.
+    kinds : tuple of str
+        Kind of each piece, by id (0..P-1).
+    colours : tuple of str
+        Colour of each team.
+    radii, masses : tuple of (str, float)
+        As in :class:`~carromlab.rules.state.GameState` (m, kg).
+    team : int
+        Team of the seat to shoot (crokinole: its colour is the shot disc's).
+
+    Returns
+    -------
+    Scene
+    """
+    striker = "striker" if variant != "crokinole" else colours[team]
+    specs = _disc_specs(variant, colours if variant == "crokinole" else (), radii, masses)
+    return _placeholder_scene(board, kinds, specs, striker)
 
 
 @lru_cache(maxsize=64)
@@ -276,9 +307,30 @@ def frame_reach_of(state: GameState) -> float:
     -------
     float
     """
-    if state.variant != "hikone":
+    return frame_reach(state.variant, state.board, state.radii)
+
+
+def frame_reach(variant: str, board: Board, radii: tuple[tuple[str, float], ...]) -> float:
+    """:func:`frame_reach_of` from a game's fields, without a GameState (e.g. those of a
+    :class:`~carromlab.rules.arrays.GameArrays`, which its games share).
+
+    Parameters
+    ----------
+    variant : str
+        The rules (-inf unless ``"hikone"``).
+    board : Board
+        The board (its half size is read).
+    radii : tuple of (str, float)
+        Radius of each kind, m, as in :class:`~carromlab.rules.state.GameState`.
+
+    Returns
+    -------
+    float
+        m.
+    """
+    if variant != "hikone":
         return float("-inf")
-    return -state.board.half_size + state.radius("striker") + OWN_FRAME_TOLERANCE
+    return -board.half_size + dict(radii)["striker"] + OWN_FRAME_TOLERANCE
 
 
 def _baseline_reach(state: GameState) -> float:

@@ -410,18 +410,19 @@ def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tu
     # 40 bisection steps, s at a time: every midpoint the next s steps may test is tested
     # at once, then each centre's path through them is followed (the fractions are
     # dyadic, so exactly those of one step at a time, whatever s)
+    # (midpoint j of a row is entry j - 1 of its row of 'good'; the lower end j_lo of the
+    # interval left moves up by the step's half-width where the midpoint is legal)
     steps = _steps_at_once(qx.size)
-    frac, rows = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size)
+    frac, first = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size) * (2**steps - 1) - 1
+    dx, dy = (qx - bx)[:, None], (qy - by)[:, None]
     for _ in range(_BISECTIONS // steps):
         mid = lo[:, None] + (hi - lo)[:, None] * frac
-        px, py = bx[:, None] + mid * (qx - bx)[:, None], by[:, None] + mid * (qy - by)[:, None]
-        good = area.legal(px, py) & _clear(px, py, r, close[:, None])
-        j_lo, j_hi = np.zeros(qx.size, dtype=np.intp), np.full(qx.size, 2**steps)
-        for _ in range(steps):
-            j = (j_lo + j_hi) // 2
-            ok = good[rows, j - 1]
-            j_lo, j_hi = np.where(ok, j, j_lo), np.where(ok, j_hi, j)
-        lo, hi = lo + (hi - lo) * (j_lo / 2**steps), lo + (hi - lo) * (j_hi / 2**steps)
+        px, py = bx[:, None] + mid * dx, by[:, None] + mid * dy
+        good = (area.legal(px.ravel(), py.ravel()).reshape(mid.shape) & _clear(px, py, r, close[:, None])).ravel()
+        j_lo = np.zeros(qx.size, dtype=np.intp)
+        for half in 2 ** np.arange(steps - 1, -1, -1):
+            j_lo += half * good[first + j_lo + half]
+        lo, hi = lo + (hi - lo) * (j_lo / 2**steps), lo + (hi - lo) * ((j_lo + 1) / 2**steps)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy
