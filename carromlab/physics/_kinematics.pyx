@@ -56,7 +56,7 @@ DEF ATOL_S = 1e-13       # m
 DEF RTOL_W = 3e-8        # per step: spin error / spin
 DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is held to a rim speed, not to a
                          # fraction of a vanishing w)
-DEF CROSS_TIGHT = 30.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
+DEF CROSS_TIGHT = 10.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
 DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, drag v^4 / deceleration^2 below which a segment ends in closed form
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
