@@ -478,11 +478,18 @@ cdef inline double dpoly(double* c, double t) noexcept nogil:
 
 cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo, double ftol) noexcept nogil:
     """Root of the quartic (deriv=0) or of its derivative (deriv=1) in [lo, hi], given a
-    sign change; Newton steps kept inside the shrinking bracket, else bisection. With
-    ftol > 0 (deriv=0, f > 0 at lo), the first point found with 0 < f <= ftol is returned."""
-    cdef double x = 0.5 * (lo + hi)
+    sign change (flo: the function's value at lo); Newton steps kept inside the shrinking
+    bracket, else the chord of the bracket once f is known at both its ends (a root next
+    to an end of a long bracket, where Newton from the middle overshoots, is then found at
+    once instead of by halving down to it), else bisection.
+    With ftol > 0 (deriv=0, f > 0 at lo), the first point found with 0 < f <= ftol is
+    returned: the Newton steps then aim at f = ftol / 2, the middle of that band, so that
+    an iterate within ftol / 2 of it ends the search from either side (aimed at f = 0,
+    iterates converging from the f < 0 side had to reach the root to rounding first)."""
+    cdef double x = 0.5 * (lo + hi), fl = flo, fh = 0.0
     cdef double fx, dfx, xn
     cdef int it
+    cdef bint have_fh = 0
     for it in range(100):
         if deriv == 0:
             fx = poly(c, x)
@@ -494,11 +501,16 @@ cdef double bracket_root(double* c, int deriv, double lo, double hi, double flo,
             return x
         if (fx < 0.0) == (flo < 0.0):
             lo = x
+            fl = fx
         else:
             hi = x
+            fh = fx
+            have_fh = 1
         if hi - lo <= 1e-15 * (1.0 + hi):
             break
-        xn = x - fx / dfx if dfx != 0.0 else 0.5 * (lo + hi)
+        xn = x - (fx - 0.5 * ftol) / dfx if dfx != 0.0 else lo
+        if not (xn > lo and xn < hi) and have_fh:
+            xn = lo + (hi - lo) * (fl - 0.5 * ftol) / (fl - fh)   # the chord of the bracket
         if not (xn > lo and xn < hi):
             xn = 0.5 * (lo + hi)
         x = xn
