@@ -799,7 +799,8 @@ def _foul_states() -> dict:
 
 def case_foul_probabilities(ctx: Ctx) -> dict:
     """Foul probabilities by variant on one core (CPU time): per variant, a population over
-    the whole line, aims +- 57 deg, 0.5-5 m/s, club noise, 20,000 shots (quick: 2,000);
+    the whole line, aims +- 57 deg, 0.5-5 m/s, club noise, 20,000 shots (quick too: a call's
+    fixed cost of 20-40 ms would otherwise weigh ten times more);
     beside the raw engine on the same executed shots (simulate_batch with the detail
     columns the rules read, one thread)."""
     import tempfile
@@ -807,7 +808,7 @@ def case_foul_probabilities(ctx: Ctx) -> dict:
     from carromlab.analysis import ShotPopulation, foul_probabilities, read_store
     from carromlab.rules.engine_bridge import forward_of, scene_for
 
-    n = ctx.pick(2_000, 20_000)
+    n = 20_000
     pop = ShotPopulation(angle=(-1.0, 1.0), speed=(0.5, 5.0), n=n, seed=ctx.seed)
     by_variant, cpu_total = {}, 0.0
     for key, state in _foul_states().items():
