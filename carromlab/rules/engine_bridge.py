@@ -47,16 +47,19 @@ def shot_piece(state: GameState) -> int | None:
 def _specs(state: GameState) -> dict[str, DiscSpec]:
     """Default discs of the variant, with the state's radii and masses; crokinole discs of
     every player colour (two or four players)."""
-    colours = state.colours if state.variant == "crokinole" else ()
-    return dict(_disc_specs(state.variant, colours, state.radii, state.masses))
+    return dict(_disc_specs(state.variant, state.colours, state.radii, state.masses))
 
 
 @lru_cache(maxsize=64)
 def _disc_specs(
     variant: str, colours: tuple[str, ...], radii: tuple[tuple[str, float], ...], masses: tuple[tuple[str, float], ...]
 ) -> tuple[tuple[str, DiscSpec], ...]:
-    """The discs of :func:`_specs`, memoised (games ask for them at every shot)."""
-    specs = {c: DiscSpec.crokinole_disc(c) for c in colours} if colours else default_specs(GAME_OF_VARIANT[variant])
+    """The discs of :func:`_specs`, memoised (games ask for them at every shot); the team
+    ``colours`` name the discs in crokinole only."""
+    if variant == "crokinole":
+        specs = {c: DiscSpec.crokinole_disc(c) for c in colours}
+    else:
+        specs = default_specs(GAME_OF_VARIANT[variant])
     r, m = dict(radii), dict(masses)
     return tuple((k, replace(s, radius=r.get(k, s.radius), mass=m.get(k, s.mass))) for k, s in specs.items())
 
@@ -150,8 +153,7 @@ def game_scene(
     Scene
     """
     striker = "striker" if variant != "crokinole" else colours[team]
-    specs = _disc_specs(variant, colours if variant == "crokinole" else (), radii, masses)
-    return _placeholder_scene(board, kinds, specs, striker)
+    return _placeholder_scene(board, kinds, _disc_specs(variant, colours, radii, masses), striker)
 
 
 @lru_cache(maxsize=64)
