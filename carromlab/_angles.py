@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._validation import check_array
+from ._validation import check_array, check_real
 
 __all__ = ["TURN", "angle_array", "angle_value", "with_deg_columns"]
 
@@ -73,12 +73,16 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     arr = np.atleast_1d(check_array(name, value, unit="rad"))
     beyond = np.abs(arr) > TURN
     if beyond.any():
-        v = float(arr[np.argmax(beyond)])
-        raise ValueError(
-            f"The {name!r} parameter is in radians and must lie in [-2π, 2π] (±{TURN:.3f} rad). Got {v:g} rad "
-            f"({math.degrees(v):.1f} degrees) instead; did you mean {name}_deg={v:g}?"
-        )
+        raise _beyond_turn(name, float(arr[np.argmax(beyond)]))
     return arr
+
+
+def _beyond_turn(name: str, v: float) -> ValueError:
+    """The error for a radian value ``v`` beyond one full turn (degrees typed as radians)."""
+    return ValueError(
+        f"The {name!r} parameter is in radians and must lie in [-2π, 2π] (±{TURN:.3f} rad). Got {v:g} rad "
+        f"({math.degrees(v):.1f} degrees) instead; did you mean {name}_deg={v:g}?"
+    )
 
 
 def angle_value(name: str, rad: float | None, deg: float | None) -> float:
@@ -89,11 +93,20 @@ def angle_value(name: str, rad: float | None, deg: float | None) -> float:
     >>> round(angle_value("angle", None, 180.0), 4)
     3.1416
     """
-    arr = angle_array(name, rad, deg)
-    assert arr is not None
-    if arr.size != 1:
-        raise ValueError(f"The {name!r} parameter must be one number. Got {arr.size} values instead.")
-    return float(arr[0])
+    value, in_deg = _pick(name, rad, deg, required=True)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        # anything but one plain number: the array checks (and their messages)
+        arr = angle_array(name, rad, deg)
+        assert arr is not None
+        if arr.size != 1:
+            raise ValueError(f"The {name!r} parameter must be one number. Got {arr.size} values instead.")
+        return float(arr[0])
+    x = check_real(f"{name}_deg" if in_deg else name, value, unit="deg" if in_deg else "rad")
+    if in_deg:
+        return math.radians(x)
+    if abs(x) > TURN:
+        raise _beyond_turn(name, x)
+    return x
 
 
 def with_deg_columns(df: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
