@@ -177,16 +177,13 @@ def run(n: int, seed: int, per_scene: int, progress: bool = True,
         if blocks is not None and block not in blocks:
             continue
         setup = engine_setup(scene, params)
-        base = np.vstack([scene.arrays["xy"], [[0.0, 0.0]]])
         for j in range(m):
-            xy = base.copy()
-            xy[-1] = place[j]
-            vel = np.zeros_like(xy)
+            vel = np.zeros((scene.n_pieces + 1, 2))
             vel[-1] = speed[j] * np.cos(angle[j]), speed[j] * np.sin(angle[j])
-            omega = np.zeros(len(xy))
+            omega = np.zeros(scene.n_pieces + 1)
             omega[-1] = spin[j]
             try:
-                raw = _core.simulate_one(setup, xy, vel, omega, scene.n_pieces, record=True)
+                raw = _core.simulate_one(setup, scene.arrays["xy"], *place[j], angle[j], speed[j], spin[j], True)
                 bad = check_shot(scene, vel, omega, raw)
             except Exception:  # noqa: BLE001 - counting every failure is the point
                 bad = "exception"

@@ -19,6 +19,9 @@ class _Setup:
         mass: NDArray[np.float64],
         decel: NDArray[np.float64],
         spin_decel: NDArray[np.float64],
+        fixed: NDArray[np.float64],
+        reach: NDArray[np.float64],
+        lim: float,
     ) -> None: ...
 
 def placement_fault(
@@ -33,15 +36,14 @@ def placement_fault(
 ) -> tuple[int, int, float]: ...
 def simulate_one(
     setup: _Setup,
-    pos: NDArray[np.float64],
-    vel: NDArray[np.float64],
-    omega: NDArray[np.float64],
-    striker: int,
-    record: bool = ...,
-    own: int = ...,
-    fx: float = ...,
-    fy: float = ...,
-) -> dict[str, Any]: ...
+    pieces: NDArray[np.float64],
+    x: float,
+    y: float,
+    angle: float,
+    speed: float,
+    spin: float,
+    record: bool,
+) -> dict[str, Any] | tuple[int, float]: ...
 def run_batch(
     setup: _Setup,
     pieces: NDArray[np.float64],

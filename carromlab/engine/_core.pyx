@@ -1823,11 +1823,13 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     return 0
 
 
-cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* omega,
-                    const unsigned char* present) noexcept nogil:
-    """Start a shot from ``pos``/``vel``/``omega`` (x, y pairs and spins of every disc).
-    ``present`` (one flag per disc, or NULL for all) marks the discs that exist: an absent
-    disc rests at the origin with status ST_ABSENT, outside the grid, and takes no part."""
+cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, double x, double y,
+                    double angle, double speed, double spin) noexcept nogil:
+    """Start a shot: the pieces at rest at ``pieces`` (x, y pairs, m) and the striker (the
+    last disc) at (x, y) m moving at ``speed`` m/s towards ``angle`` rad with ``spin``
+    rad/s. ``present`` (one flag per piece, or NULL for all) marks the pieces that exist:
+    an absent piece rests at the origin with status ST_ABSENT, outside the grid, and takes
+    no part."""
     cdef int i, r
     cdef int* sp
     s.t = 0.0
@@ -1846,17 +1848,23 @@ cdef void sim_reset(Sim* s, const double* pos, const double* vel, const double* 
     s.rec.nseg = 0
     for i in range(s.n):
         s.t0[i] = 0.0
-        s.status[i] = ST_BOARD if present == NULL or present[i] else ST_ABSENT
-        if s.status[i] == ST_BOARD:
-            s.x0[i] = pos[2 * i]
-            s.y0[i] = pos[2 * i + 1]
-            set_velocity(s, i, vel[2 * i], vel[2 * i + 1])
-            s.w0[i] = omega[i]
+        s.w0[i] = 0.0
+        if i == s.striker:
+            s.status[i] = ST_BOARD
+            s.x0[i] = x
+            s.y0[i] = y
+            set_velocity(s, i, speed * cos_(angle), speed * sin_(angle))
+            s.w0[i] = spin
+        elif present == NULL or present[i]:
+            s.status[i] = ST_BOARD
+            s.x0[i] = pieces[2 * i]
+            s.y0[i] = pieces[2 * i + 1]
+            set_velocity(s, i, 0.0, 0.0)
         else:
+            s.status[i] = ST_ABSENT
             s.x0[i] = 0.0
             s.y0[i] = 0.0
             set_velocity(s, i, 0.0, 0.0)
-            s.w0[i] = 0.0
         s.hole[i] = -1
         s.tcap[i] = INFINITY
         s.tlast[i] = -INFINITY
@@ -1884,10 +1892,13 @@ cdef class _Setup:
     cdef double[:, ::1] holes
     cdef double[:, ::1] pegs
     cdef double[::1] R, m, inertia, a, alpha
+    cdef double[:, ::1] fixed    # what a striker placement keeps clear of (shot_fault)
+    cdef double[::1] reach
+    cdef double lim
     cdef public int grid_cells   # most neighbour-grid cells per side; 1: the all-pairs scan
 
     def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
-                 radius, mass, decel, spin_decel):
+                 radius, mass, decel, spin_decel, fixed, reach, double lim):
         # stored as rows x, y, radius (and capture speed for holes) so that each is a
         # contiguous C array
         self.holes = np.array(np.reshape(holes, (-1, 4)).T, dtype=np.float64, order="C")
@@ -1914,6 +1925,9 @@ cdef class _Setup:
         self.inertia = 0.5 * np.asarray(self.m) * np.asarray(self.R) ** 2
         self.a = np.array(decel, dtype=np.float64)
         self.alpha = np.array(spin_decel, dtype=np.float64)
+        self.fixed = np.array(np.reshape(fixed, (-1, 2)), dtype=np.float64, order="C")
+        self.reach = np.array(reach, dtype=np.float64)
+        self.lim = lim
         self.grid_cells = GRID_MAX
 
     cdef int init(self, Sim* s) except -1:
@@ -1932,6 +1946,34 @@ cdef class _Setup:
             sim_free(s)
             raise MemoryError("carromlab engine: out of memory")
         return 0
+
+
+cdef int shot_fault(double x, double y, const double* pieces, const unsigned char* present, Py_ssize_t npc,
+                    const double* fixed, Py_ssize_t nf, const double* reach, bint round_board, double lim,
+                    double* gap) noexcept nogil:
+    """Whether a striker centre at (x, y) m is clear (-2), off the board (-1) or too close
+    to obstacle q (returned, with ``gap`` its distance beyond the allowed reach, m): the
+    pieces (x, y pairs, those with ``present`` set, or all when NULL), then ``fixed``.
+    See :func:`placement_fault`."""
+    cdef Py_ssize_t q
+    cdef double dx, dy
+    gap[0] = 0.0
+    if not ((x * x + y * y <= lim * lim) if round_board else (fabs(x) <= lim and fabs(y) <= lim)):
+        return -1
+    for q in range(npc + nf):
+        if q < npc:
+            if present != NULL and not present[q]:
+                continue
+            dx = x - pieces[2 * q]
+            dy = y - pieces[2 * q + 1]
+        else:
+            dx = x - fixed[2 * (q - npc)]
+            dy = y - fixed[2 * (q - npc) + 1]
+        gap[0] = sqrt(dx * dx + dy * dy) - reach[q]
+        if gap[0] < -1e-9:
+            return <int> q
+    gap[0] = 0.0
+    return -2
 
 
 def placement_fault(const double[::1] x, const double[::1] y, const double[:, :, ::1] pieces,
@@ -1963,58 +2005,53 @@ def placement_fault(const double[::1] x, const double[::1] y, const double[:, :,
         ``(k, p, gap)``: shot k is off the board (p = -1) or overlaps obstacle p (the
         pieces, then ``fixed``) by -gap m; ``(-1, -1, 0.0)`` when every shot is clear.
     """
-    cdef Py_ssize_t m = x.shape[0], npc = pieces.shape[1], nf = fixed.shape[0], k, q
-    cdef Py_ssize_t row = 0, prow = 0, bad = -1, part = -1
-    cdef double xk, yk, dx, dy, gap = 0.0
+    cdef Py_ssize_t m = x.shape[0], npc = pieces.shape[1], nf = fixed.shape[0], k
+    cdef Py_ssize_t bad = -1
+    cdef int part = -2
+    cdef double gap = 0.0
+    cdef const double* f = &fixed[0, 0] if nf else NULL
     with nogil:
         for k in range(m):
-            xk = x[k]
-            yk = y[k]
-            if not ((xk * xk + yk * yk <= lim * lim) if round_board else (fabs(xk) <= lim and fabs(yk) <= lim)):
+            part = shot_fault(x[k], y[k], &pieces[k if pieces.shape[0] > 1 else 0, 0, 0] if npc else NULL,
+                              &present[k if present.shape[0] > 1 else 0, 0] if npc else NULL, npc,
+                              f, nf, &reach[0] if reach.shape[0] else NULL, round_board, lim, &gap)
+            if part != -2:
                 bad = k
-                gap = 0.0
-                break
-            if pieces.shape[0] > 1:
-                row = k
-            if present.shape[0] > 1:
-                prow = k
-            for q in range(npc + nf):
-                if q < npc:
-                    if not present[prow, q]:
-                        continue
-                    dx = xk - pieces[row, q, 0]
-                    dy = yk - pieces[row, q, 1]
-                else:
-                    dx = xk - fixed[q - npc, 0]
-                    dy = yk - fixed[q - npc, 1]
-                gap = sqrt(dx * dx + dy * dy) - reach[q]
-                if gap < -1e-9:
-                    bad = k
-                    part = q
-                    break
-            if bad >= 0:
                 break
     if bad < 0:
-        gap = 0.0
+        return -1, -1, 0.0
     return bad, part, gap
 
 
-def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::1] omega,
-                 int striker, bint record=True, cnp.uint64_t own=0, double fx=0.0, double fy=1.0):
-    """Run one shot. Returns a dict of NumPy arrays (see carromlab.engine.simulate)."""
+def simulate_one(_Setup setup, const double[:, ::1] pieces, double x, double y, double angle, double speed,
+                 double spin, bint record):
+    """Run one shot from the pieces at rest at ``pieces`` (n_pieces, 2), m, the striker at
+    (x, y) m moving at ``speed`` m/s towards ``angle`` rad with ``spin`` rad/s.
+
+    Returns a dict of NumPy arrays (see carromlab.engine.simulate), or, if the striker
+    placement is off the board or too close to an obstacle, ``(part, gap)`` as
+    :func:`placement_fault` gives them, without running.
+    """
     cdef Sim s
-    cdef int rc, i, n = pos.shape[0]
+    cdef int rc, i, n = pieces.shape[0] + 1
+    cdef double gap
+    cdef int part = shot_fault(x, y, &pieces[0, 0] if n > 1 else NULL, NULL, n - 1,
+                               &setup.fixed[0, 0] if setup.fixed.shape[0] else NULL, setup.fixed.shape[0],
+                               &setup.reach[0] if setup.reach.shape[0] else NULL, setup.b.round_board,
+                               setup.lim, &gap)
     cdef double[:, ::1] fv
     cdef int[:, ::1] iv
+    if part != -2:
+        return part, gap
     setup.init(&s)
     try:
         s.record = record
-        s.striker = striker
-        s.own = own
-        s.fx = fx
-        s.fy = fy
+        s.striker = n - 1
+        s.own = 0            # the rule details (striker reach, chains) are the batch's
+        s.fx = 0.0
+        s.fy = 1.0
         s.frame_reach = -INFINITY
-        sim_reset(&s, &pos[0, 0], &vel[0, 0], &omega[0], NULL)
+        sim_reset(&s, &pieces[0, 0] if n > 1 else NULL, NULL, x, y, angle, speed, spin)
         with nogil:
             rc = run_sim(&s)
         if rc < 0:
@@ -2038,10 +2075,6 @@ def simulate_one(_Setup setup, double[:, ::1] pos, double[:, ::1] vel, double[::
             "n_events": s.n_events,
             "truncated": bool(s.truncated),
             "first_contact": s.first_contact,
-            "striker_first": s.sfirst,
-            "striker_reach": max(s.reach, fx * s.x0[striker] + fy * s.y0[striker]),
-            "chain_mask": s.struck,
-            "striker_touched_mask": s.touched,
             "x": final_f[0],
             "y": final_f[1],
             "vx": final_f[2],
@@ -2092,41 +2125,22 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
     cdef int pos_rows = pieces.shape[0] > 1, mask_rows = present.shape[0] > 1
     cdef double r
     cdef Py_ssize_t k, kp, km
-    cdef double* pos
-    cdef double* vel
-    cdef double* om
-    cdef unsigned char* on
     cdef double acc
     cdef int cnt
     cdef cnp.uint64_t pm, dm
     setup.init(&s)
-    pos = <double*> calloc(2 * n, sizeof(double))
-    vel = <double*> calloc(2 * n, sizeof(double))
-    om = <double*> calloc(n, sizeof(double))
-    on = <unsigned char*> calloc(n, sizeof(unsigned char))
     try:
-        if pos == NULL or vel == NULL or om == NULL or on == NULL:
-            raise MemoryError("carromlab engine: out of memory")
         s.striker = st
         s.own = own
         s.fx = fx
         s.fy = fy
         s.frame_reach = frame_reach
-        on[st] = 1
         with nogil:
             for k in range(start, stop):
                 kp = k if pos_rows else 0
                 km = k if mask_rows else 0
-                for i in range(n - 1):
-                    pos[2 * i] = pieces[kp, i, 0]
-                    pos[2 * i + 1] = pieces[kp, i, 1]
-                    on[i] = present[km, i]
-                pos[2 * st] = shots[k, 0]
-                pos[2 * st + 1] = shots[k, 1]
-                vel[2 * st] = shots[k, 3] * cos_(shots[k, 2])
-                vel[2 * st + 1] = shots[k, 3] * sin_(shots[k, 2])
-                om[st] = shots[k, 4]
-                sim_reset(&s, pos, vel, om, on)
+                sim_reset(&s, &pieces[kp, 0, 0] if n > 1 else NULL, &present[km, 0] if n > 1 else NULL,
+                          shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4])
                 rc = run_sim(&s)
                 if rc < 0:
                     break
@@ -2166,8 +2180,4 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
         if rc < 0:
             raise MemoryError("carromlab engine: out of memory")
     finally:
-        free(pos)
-        free(vel)
-        free(om)
-        free(on)
         sim_free(&s)

@@ -190,18 +190,20 @@ class Scene:
         return self._arrays
 
     @cached_property
-    def _obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _obstacles(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
         """What a striker placement must keep clear of (``check_placement``): the centres
         (k, 2) of the pegs then the holes, m; the closest a striker centre may come to each
         piece and then to each of them (n_pieces + k), m; this scene's piece centres
-        (1, n_pieces, 2), m; and their on-board mask (1, n_pieces), uint8."""
+        (1, n_pieces, 2), m; their on-board mask (1, n_pieces), uint8; and the half-size of
+        the square, or the radius of the round surface, a striker centre may reach, m."""
         board, r = self.board, self.specs[self.striker].radius
         fixed = np.array([[g.x, g.y] for g in board.pegs] + [[h.x, h.y] for h in board.holes], dtype=float).reshape(-1, 2)
         reach = np.concatenate([
             self._arrays["radius"][:-1] + r, [g.radius + r for g in board.pegs], [h.capture_radius(r) for h in board.holes]
         ])  # fmt: skip
         own = np.ascontiguousarray(self._arrays["xy"], dtype=float)[None]
-        return fixed, reach, own, np.ones((1, own.shape[1]), np.uint8)
+        lim = board.half_size - (r if board.shape == "square" else 0.0)
+        return fixed, reach, own, np.ones((1, own.shape[1]), np.uint8), lim
 
     def check_placement(
         self,
@@ -222,32 +224,34 @@ class Scene:
         """
         x = np.ascontiguousarray(x, dtype=float).reshape(-1)
         y = np.ascontiguousarray(y, dtype=float).reshape(-1)
-        board, r = self.board, self.specs[self.striker].radius
-        fixed, reach, own, all_present = self._obstacles
+        fixed, reach, own, all_present, lim = self._obstacles
         if pieces is None:
             rows, present = own, all_present
         else:
             rows = np.ascontiguousarray(pieces, dtype=float)
             present = (all_present if on_board is None
                        else np.ascontiguousarray(on_board, dtype=bool).view(np.uint8))  # fmt: skip
-        square = board.shape == "square"
-        lim = board.half_size - (r if square else 0.0)
-        k, p, gap = _core.placement_fault(x, y, rows, present, fixed, reach, not square, lim)
-        if k < 0:
-            return
-        where = "" if x.size == 1 else f" at shot {k + first_index}"
-        if p < 0:
-            raise ValueError(
+        k, p, gap = _core.placement_fault(x, y, rows, present, fixed, reach, self.board.shape == "round", lim)
+        if k >= 0:
+            raise self.placement_error(x[k], y[k], p, gap, "" if x.size == 1 else f" at shot {k + first_index}")
+
+    def placement_error(self, x: float, y: float, part: int, gap: float, where: str = "") -> ValueError:
+        """The error for a striker centre at (x, y) m that is off the board (``part`` -1)
+        or overlaps obstacle ``part`` (the pieces, then the pegs, then the holes' capture
+        circles) by ``-gap`` m; ``where`` names the shot (e.g. " at shot 3")."""
+        board = self.board
+        if part < 0:
+            return ValueError(
                 f"The striker placement (x, y) must put the striker wholly on the board "
-                f"(|x|, |y| <= {lim:.4g} m for this board and striker). "
-                f"Got ({x[k]:.6g}, {y[k]:.6g}) m{where} instead."
+                f"(|x|, |y| <= {self._obstacles[4]:.4g} m for this board and striker). "
+                f"Got ({x:.6g}, {y:.6g}) m{where} instead."
             )
         names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),
                  *(f"the peg at ({g.x:.4g}, {g.y:.4g}) m" for g in board.pegs),
                  *(f"the capture circle of hole {h.name!r} (it would fall at once)" for h in board.holes)]  # fmt: skip
-        raise ValueError(
+        return ValueError(
             f"The striker placement (x, y) must not overlap a piece or a peg, nor lie in a hole's capture "
-            f"circle (gap >= 0 m). Got ({x[k]:.6g}, {y[k]:.6g}) m{where}, overlapping {names[p]} by "
+            f"circle (gap >= 0 m). Got ({x:.6g}, {y:.6g}) m{where}, overlapping {names[part]} by "
             f"{-gap:.3g} m instead."
         )
 

@@ -49,9 +49,10 @@ def engine_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
         params.plastic_speed, params.contact_duration, params.capture_speed_max,
         params.max_events,
     )  # fmt: skip
+    fixed, reach, _, _, lim = scene._obstacles
     return _core._Setup(
         b.shape == "round", b.half_size, holes, pegs, packed, law.engine(params),
-        radius, scene.arrays["mass"], decel, spin_decel,
+        radius, scene.arrays["mass"], decel, spin_decel, fixed, reach, lim,
     )  # fmt: skip
 
 
@@ -353,16 +354,10 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
     check_type("shot", shot, Shot, hint="e.g. Shot(0.0, -0.2526, angle=math.pi / 2, speed=6.0)")
     params = check_params(params)
-    scene.check_placement(shot.x, shot.y)
-    n = scene.n_pieces
-    xy = np.empty((n + 1, 2))
-    xy[:n] = scene.arrays["xy"]
-    xy[n] = shot.x, shot.y
-    vel = np.zeros((n + 1, 2))
-    vel[n] = shot.velocity
-    omega = np.zeros(n + 1)
-    omega[n] = shot.spin
-    raw = _core.simulate_one(_setup_for(scene, params), xy, vel, omega, n, record=record)
+    raw = _core.simulate_one(_setup_for(scene, params), scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed,
+                             shot.spin, record)  # fmt: skip
+    if isinstance(raw, tuple):  # the placement is not allowed (the engine checked it first)
+        raise scene.placement_error(shot.x, shot.y, *raw)
     if raw["truncated"]:
         warnings.warn(
             f"The shot used its event budget (max_events={params.max_events}) before every disc "

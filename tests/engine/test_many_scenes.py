@@ -113,7 +113,12 @@ def test_each_shot_equals_simulate_on_its_scene(batch):
         np.testing.assert_array_equal(pocket[full], raw["hole"])
         np.testing.assert_array_equal(t_out[full], raw["t_capture"].astype(np.float32))
         assert (pocket[~np.append(on[k], True)] == -1).all() and np.isinf(t_out[:-1][~on[k]]).all()
-        assert int(df["chain_mask"].iat[k]) == sum(1 << int(full[i]) for i in range(n + 1) if raw["chain_mask"] >> i & 1)
+        own = simulate_batch(sk, **{c: shots[c][k] for c in COLS}, params=params, workers=1, details=True)
+        for col in ("chain_mask", "striker_touched_mask", "striker_direct_mask"):
+            mask = int(own[col].iat[0])
+            assert int(df[col].iat[k]) == sum(1 << int(full[i]) for i in range(n + 1) if mask >> i & 1)
+        for col in ("striker_first", "striker_reach"):
+            assert df[col].iat[k] == own[col].iat[0]
 
 
 def test_single_scene_batch_is_a_broadcast_many_scene_batch(batch):

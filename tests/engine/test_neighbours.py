@@ -70,10 +70,7 @@ def _raw(scene: Scene, shot: Shot, params: PhysicsParams, cells: int | None) -> 
     setup = engine_setup(scene, params)
     if cells is not None:
         setup.grid_cells = cells
-    xy = np.ascontiguousarray(np.vstack([scene.arrays["xy"], [[shot.x, shot.y]]]))
-    vel = np.zeros_like(xy)
-    vel[-1] = shot.velocity
-    return _core.simulate_one(setup, xy, vel, np.zeros(len(xy)), scene.n_pieces, record=True)
+    return _core.simulate_one(setup, scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed, shot.spin, True)
 
 
 LAWS = [PhysicsParams(), PhysicsParams(e_disc=0.2), PhysicsParams(friction_law="slide_spin"),
