@@ -68,10 +68,12 @@ def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: 
         Replies played in each game.
     """
     rewards, shots = np.zeros(len(games)), np.zeros(len(games), dtype=np.int64)
-    while True:
-        rows = [k for k, g in enumerate(games) if g.end is None and g.shooter not in agent_seats]
-        if not rows:
-            return rewards, shots
-        played = step([games[k] for k in rows])
+    seats = np.array(sorted(agent_seats), dtype=np.int64)
+    rows = np.array([k for k, g in enumerate(games) if g.end is None and g.shooter not in agent_seats], dtype=np.intp)
+    while rows.size:
+        played = step([games[k] for k in rows.tolist()])
         rewards[rows] += shot_rewards(played[0].of, team, weights)
         shots[rows] += 1
+        # only the games of this round changed: those still waiting for a built-in seat
+        rows = rows[~np.isin(played[0].of.after.shooter, seats) & np.array([games[k].end is None for k in rows.tolist()], dtype=bool)]
+    return rewards, shots

@@ -119,7 +119,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         ValueError
             If an action is not in the action space, or :meth:`reset` was never called.
         """
-        if any(g is None for g in self.games):
+        if None in self.games:
             raise ValueError("The environments are not started: call reset() first.")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs, 4):

@@ -137,9 +137,10 @@ def stacked(games: Sequence[Game]) -> GameArrays:
     """The games' states as one :class:`~carromlab.rules.arrays.GameArrays`, row per game.
 
     A game that has played gives its row of its last step's arrays (:attr:`Game.arrays`);
-    the rows of games from several steps are joined with :meth:`GameArrays.concat`, and
     only the games without arrays (new) are built from their states
-    (:meth:`GameArrays.from_states`). The same arrays as
+    (:meth:`GameArrays.from_states`, once per distinct state object), and the rows are
+    taken at once from those arrays (joined with :meth:`GameArrays.concat` when there
+    are several). The same arrays as
     ``GameArrays.from_states([g.state for g in games])``, without building any state.
 
     Parameters
@@ -159,22 +160,16 @@ def stacked(games: Sequence[Game]) -> GameArrays:
     games = list(games)
     if not games:
         raise ValueError("The 'games' parameter must hold at least one game.")
-    sources: dict[int, tuple[GameArrays | None, list[int], list[int]]] = {}  # by arrays: (arrays, games, rows)
-    for k, g in enumerate(games):
-        if g.arrays is not None:
-            arrays, row = g.arrays
-            sources.setdefault(id(arrays), (arrays, [], []))
-            sources[id(arrays)][1].append(k)
-            sources[id(arrays)][2].append(row)
-        else:
-            sources.setdefault(0, (None, [], []))[1].append(k)
-    parts = [
-        GameArrays.from_states([games[k].state for k in ks]) if arrays is None else arrays.take(rows)
-        for arrays, ks, rows in sources.values()
-    ]  # fmt: skip
-    order = np.concatenate([ks for _, ks, _ in sources.values()])
-    out = GameArrays.concat(parts)
-    return out if (order == np.arange(len(games))).all() else out.take(np.argsort(order))
+    # the new games' states, each distinct object built once (a vector env's new games share one)
+    fresh = {id(g.state): g.state for g in games if g.arrays is None}
+    built = GameArrays.from_states(list(fresh.values())) if fresh else None
+    at = {key: row for row, key in enumerate(fresh)}
+    refs = [g.arrays if g.arrays is not None else (built, at[id(g.state)]) for g in games]
+    parts = list({id(arrays): arrays for arrays, _ in refs}.values())
+    if len(parts) == 1:
+        return parts[0].take([row for _, row in refs])  # type: ignore[union-attr]
+    starts = dict(zip(map(id, parts), np.cumsum([0] + [len(p) for p in parts]).tolist()))  # type: ignore[arg-type]
+    return GameArrays.concat(parts).take([starts[id(arrays)] + row for arrays, row in refs])  # type: ignore[arg-type]
 
 
 def _failing_row(exc: Exception) -> int | None:

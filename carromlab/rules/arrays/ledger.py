@@ -214,14 +214,16 @@ class ArrayLedger:
         """Record rules that decided something in the games ``m``."""
         for rule in rules:
             self._step += 1
-            c = self.rules.index(rule)
-            self._applied[m & (self._applied[:, c] == 0), c] = self._step
+            if m.any():
+                c = self.rules.index(rule)
+                self._applied[m & (self._applied[:, c] == 0), c] = self._step
 
     def foul(self, m: BoolArray, rule: str) -> None:
         """Record a foul in the games ``m``."""
         self._step += 1
-        c = self.rules.index(rule)
-        self._fouls[m & (self._fouls[:, c] == 0), c] = self._step
+        if m.any():
+            c = self.rules.index(rule)
+            self._fouls[m & (self._fouls[:, c] == 0), c] = self._step
         self.note(m, rule)
 
     def of_kind(self, colour: npt.ArrayLike) -> BoolArray:
@@ -383,8 +385,8 @@ class ArrayLedger:
                 arr[m] = value
         return RulingArrays(
             rules=self.rules,
-            fouls=_rank(self._fouls > 0, self._fouls.astype(float)),
-            applied=_rank(self._applied > 0, self._applied.astype(float)),
+            fouls=_rank(self._fouls > 0, self._fouls),
+            applied=_rank(self._applied > 0, self._applied),
             returned=self._returned,
             returned_rule=self._returned_rule,
             turn_continues=np.asarray(turn_continues, bool),

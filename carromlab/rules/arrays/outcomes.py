@@ -44,7 +44,9 @@ def _rows(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
     """The rows of a 2-d mask that hold an entry, in order; found from the entries (most
     rows of a shot's lists are empty)."""
     some = np.flatnonzero(mask) // max(mask.shape[1], 1)
-    return some[np.flatnonzero(np.diff(some, prepend=-1))]
+    first = np.ones(some.shape, bool)  # an entry that starts its row
+    first[1:] = some[1:] != some[:-1]
+    return some[first]
 
 
 def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
@@ -58,7 +60,7 @@ def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.
     many = some[counted.max(axis=1, initial=0) > 1] if key is not None else some[:0]
     if many.size:
         sub = mask[many]
-        keyed = np.where(sub, np.broadcast_to(np.asarray(key, dtype=float), mask.shape)[many], np.inf)
+        keyed = np.where(sub, np.broadcast_to(np.asarray(key), mask.shape)[many].astype(float), np.inf)
         order = np.argsort(keyed, axis=1, kind="stable")  # stable: ties keep the column order
         part = np.empty(sub.shape, dtype=np.int16)
         np.put_along_axis(part, order, np.arange(1, mask.shape[1] + 1, dtype=np.int16)[None, :], axis=1)
@@ -243,7 +245,7 @@ class OutcomeArrays:
             target = np.concatenate([slot, striker[:, None]], axis=1)
         ditched = _bits(cols["ditch_mask"], m + 1) & used
         fell = np.zeros((n, p + 2), np.int16)
-        fell[rows, target] = _rank((pocket >= 0) & used, t_out.astype(np.float64))
+        fell[rows, target] = _rank((pocket >= 0) & used, t_out)
         on_board = (pocket < 0) & ~ditched
         final = np.full((n, p + 2, 2), np.nan)
         moved = xy.astype(np.float64)
