@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from .._validation import check_int
 from ..rules.arrays import QUEEN, WHERE, GameArrays
+from ..rules.arrays.games import of_colours
 from ..rules.state import GameState
 
 __all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe", "observe_many"]
@@ -142,9 +143,8 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     on = games.where == _BOARD
     positions = np.where(on[..., None], games.xy, 0.0).astype(np.float32)
     own = games.kind[None, :] == games.colours[:, team, None]
-    coloured = (games.kind[None, :, None] == games.colours[:, None, :]).any(axis=-1)
-    rows = np.stack([own, coloured & ~own], axis=-1).astype(np.int64)  # (N, P, 2): own, others
-    counts = np.einsum("gpr,gpc->grc", rows, _COLUMN[games.where])
+    rows = np.stack([own, of_colours(games.kind, games.colours) & ~own], axis=1).astype(np.int64)  # (N, 2, P): own, others
+    counts = rows @ _COLUMN[games.where]
     others = np.arange(games.n_teams) != team
     scores = np.stack([games.game_scores[:, team], games.game_scores[:, others].max(axis=1)], axis=1)
     dues = np.stack([games.dues[:, team], games.dues[:, others].sum(axis=1)], axis=1)

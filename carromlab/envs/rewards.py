@@ -10,6 +10,7 @@ import numpy.typing as npt
 from .._validation import check_real
 from ..match.game import Played
 from ..match.records import PlayedArrays
+from ..rules.arrays.games import of_colours
 
 __all__ = ["RewardWeights", "shot_reward", "shot_rewards"]
 
@@ -96,11 +97,12 @@ def shot_rewards(played: PlayedArrays, team: int, weights: RewardWeights) -> npt
     own = colours[:, team][:, None]
     kind = after.kind[None, :]
     fell = played.outcomes.fell[:, : after.n_pieces] > 0
-    theirs = (kind[..., None] == colours[:, None, :]).any(axis=2) & (kind != own)
+    theirs = of_colours(after.kind, colours) & (kind != own)
     pieces = (fell & (kind == own)).sum(axis=1) - (fell & theirs).sum(axis=1)
+    others = np.arange(colours.shape[1]) != team
 
     def margin(scores: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        return scores[:, team] - np.delete(scores, team, axis=1).max(axis=1)
+        return scores[:, team] - scores[:, others].max(axis=1)
 
     points = margin(after.game_scores) - margin(before.game_scores)
     winner = after.winner.astype(np.int64)

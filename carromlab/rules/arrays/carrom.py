@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -216,9 +218,8 @@ def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: Boo
         first = order[rows, pick]
     fresh = over & ~ends
     if fresh.any():
-        layout = _layout(dict(games.radii), 0.0)
         led.where[fresh] = 0
-        led.xy[fresh] = np.array([(pc.x, pc.y) for pc in layout])
+        led.xy[fresh] = _layout_xy(games.radii)
         led.by[fresh] = -1
         led.dues[fresh] = 0
         white, black = games.code("white"), games.code("black")
@@ -228,3 +229,12 @@ def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: Boo
             seat_shots=0, queen_status=Q_BOARD, queen_team=-1, board_number=games.board_number + 1,
         )  # fmt: skip
     return ends, first
+
+
+@functools.lru_cache(maxsize=16)
+def _layout_xy(radii: tuple[tuple[str, float], ...]) -> npt.NDArray[np.float64]:
+    """Centres of the pieces of a new board (ICF-2, unrotated) in piece order, m, shape
+    (P, 2), for the discs' radii: laid out once per radii (read-only)."""
+    xy = np.array([(pc.x, pc.y) for pc in _layout(dict(radii), 0.0)])
+    xy.flags.writeable = False
+    return xy

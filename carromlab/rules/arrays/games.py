@@ -16,7 +16,7 @@ from ..state import GameState, Piece
 if TYPE_CHECKING:
     from ..placement import Regions
 
-__all__ = ["WHERE", "QUEEN", "GameArrays"]
+__all__ = ["WHERE", "QUEEN", "GameArrays", "of_colours"]
 
 #: Codes of ``GameArrays.where``: the index of a piece's location (:data:`~carromlab.rules.state.LOCATIONS`).
 WHERE = ("board", "pocketed", "hand", "ditch", "hole")
@@ -381,6 +381,25 @@ class GameArrays:
             ))  # fmt: skip
         return out
 
+
+def of_colours(kind: npt.NDArray[np.int8], colours: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Whether each piece has one of its game's team colours.
+
+    Parameters
+    ----------
+    kind : numpy.ndarray of int8, shape (P,)
+        Kind of each piece (palette codes, as :attr:`GameArrays.kind`).
+    colours : numpy.ndarray of int8, shape (N, T)
+        Colour of each team of each game (the same palette, as :attr:`GameArrays.colours`).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (N, P)
+    """
+    out = np.zeros((len(colours), len(kind)), dtype=bool)
+    for t in range(colours.shape[1]):  # a few teams: one comparison each
+        out |= kind[None, :] == colours[:, t, None]
+    return out
 
 def _filled(cls: type, **values: Any) -> Any:
     """An instance of a frozen dataclass with these field values, its checks skipped."""
