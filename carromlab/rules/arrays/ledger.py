@@ -71,7 +71,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
             g, j = np.argwhere(bad)[0]
             raise _bad(int(g), f"{message} (piece {int(j)})")
     first = outcomes.first_touch
-    if ((first >= 0) & ~np.take_along_axis(outcomes.touched, np.maximum(first, 0)[:, None], 1)[:, 0]).any():
+    if ((first >= 0) & ~outcomes.touched[np.arange(len(first)), np.maximum(first, 0)]).any():
         raise _bad(int(np.flatnonzero(first >= 0)[0]), "the first touch must be among the pieces touched")
 
 
@@ -255,6 +255,8 @@ class ArrayLedger:
     def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None) -> None:
         """Queue the pieces of ``mask`` to be put back, in order of ``key`` then id
         (pieces already queued stay where they are in the queue)."""
+        if not mask.any():
+            return
         g = _rows(mask)  # the games with pieces to send back (few, usually)
         new = mask[g] & (self._queue[g] == 0)
         if not new.any():
@@ -269,14 +271,15 @@ class ArrayLedger:
         """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
         games ``m``; a shortfall becomes a due."""
         g = np.flatnonzero(m)
-        pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
-        back = np.zeros(self.where.shape, bool)
-        back[g] = pool & (_rank(pool) <= n)
-        self.send_back(back, rule)
-        have = np.count_nonzero(pool, axis=1)
         short = np.zeros(m.shape, bool)
-        short[g[have < n]] = True
-        self.dues[short, team[short]] += n - have[have < n]
+        if g.size:
+            pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
+            back = np.zeros(self.where.shape, bool)
+            back[g] = pool & (_rank(pool) <= n)
+            self.send_back(back, rule)
+            have = np.count_nonzero(pool, axis=1)
+            short[g[have < n]] = True
+            self.dues[short, team[short]] += n - have[have < n]
         self.note(short, rule)
 
     def pay_dues(self, m: BoolArray, rule: str) -> None:

@@ -54,6 +54,8 @@ def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.
     (by column alone without a key), 0 elsewhere."""
     rank = np.zeros(mask.shape, np.int16)
     some = _rows(mask)
+    if not some.size:
+        return rank
     sub = mask[some]
     rank[some] = counted = np.cumsum(sub, axis=1, dtype=np.int16) * sub
     # only rows with two or more entries need sorting by the key
