@@ -140,11 +140,11 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         n = len(play)
         rewards[play] = (self._carry[play] + agent) + more[:n]
         shots[play] = 1 + replies[:n]
-        snapped[play] = [bool(p.of.snapped[p.row]) for p in played]
+        snapped[play] = played[0].of.snapped if played else False  # the agent's shots are one step
         self._carry[play] = 0.0
         self._carry[again] = more[n:]
         shots[again] = replies[n:]
-        ends = [self.games[k].end for k in range(self.num_envs)]  # type: ignore[union-attr]
+        ends = [g.end for g in self.games]  # type: ignore[union-attr]
         terminated = np.array([e == "complete" for e in ends]) & ~self._ended
         truncated = np.array([e in ("abandoned", "max_boards") for e in ends]) & ~self._ended
         self._ended = terminated | truncated
