@@ -401,6 +401,7 @@ def of_colours(kind: npt.NDArray[np.int8], colours: npt.NDArray[np.int8]) -> npt
         out |= kind[None, :] == colours[:, t, None]
     return out
 
+
 def _filled(cls: type, **values: Any) -> Any:
     """An instance of a frozen dataclass with these field values, its checks skipped."""
     obj = object.__new__(cls)
