@@ -158,7 +158,7 @@ class GameArrays:
         already built, are taken along."""
         rows = np.asarray(rows)
         rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp, copy=False)
-        per_game = {f.name: getattr(self, f.name)[rows] for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
+        per_game = {f.name: np.take(getattr(self, f.name), rows, axis=0) for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
         out = replace(self, **per_game)
         if "regions" in self.__dict__:
             out.__dict__["regions"] = self.regions.take(rows)

@@ -61,7 +61,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
         direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
     hit_inside = np.zeros(n, bool)
     if games.n_players == 4:  # the pieces hit directly, one (game, piece) pair each
-        g, j = np.nonzero(direct & ~timed[:, None])
+        g, j = np.divmod(np.flatnonzero(direct & ~timed[:, None]), games.n_pieces)  # np.nonzero, quicker
         hit_inside[g[_inside(games, seat[g], games.xy[g, j], games.radius_of()[j])]] = True
     led.foul(hit_inside, "HIK-9")
     led.penalty(hit_inside, team, 1, "HIK-9")

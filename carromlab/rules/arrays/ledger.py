@@ -63,7 +63,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
     checks = (
         (named & ~on, "it names a piece that is not on the board"),
         (lying & (games.where != BOARD), "the striker touched a piece that was not lying on the board"),
-        (~np.isnan(outcomes.final_xy[..., 0]) & ~on, "final positions put on the board a piece that was not there"),
+        (outcomes.placed & ~on, "final positions put on the board a piece that was not there"),
         (outcomes.touched_before_frame & ~outcomes.touched, "touched before the frame a piece the striker did not touch"),
     )
     for bad, message in checks:
@@ -248,20 +248,20 @@ class ArrayLedger:
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
         """Apply the final positions and move the pocketed pieces, in the games ``m``."""
-        final = self.o.final_xy
-        self.set(m[:, None] & ~np.isnan(final[..., 0]), BOARD, final)
+        self.set(m[:, None] & self.o.placed, BOARD, self.o.final_xy)
         self.set(m[:, None] & self.fell, pocket_to, by=self.g.shooter[:, None])
 
-    def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None) -> None:
-        """Queue the pieces of ``mask`` to be put back, in order of ``key`` then id
-        (pieces already queued stay where they are in the queue)."""
-        if not mask.any():
-            return
-        g = _rows(mask)  # the games with pieces to send back (few, usually)
-        new = mask[g] & (self._queue[g] == 0)
+    def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None, rows: npt.NDArray[np.intp] | None = None) -> None:
+        """Queue the pieces of ``mask`` (N, P) to be put back, in order of ``key`` then id
+        (pieces already queued stay where they are in the queue); with ``rows``, only in
+        those games, ``mask`` (and ``key``) holding their rows."""
+        g = _rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
+        if rows is None:
+            mask, key = mask[g], None if key is None else np.broadcast_to(key, mask.shape)[g]
+        new = mask & (self._queue[g] == 0)
         if not new.any():
             return
-        rank = _rank(new, None if key is None else np.broadcast_to(key, mask.shape)[g])
+        rank = _rank(new, None if key is None else np.broadcast_to(key, new.shape))
         self.set(new, BOARD, rows=g)
         self._queue[g] = np.where(new, self._queued[g, None] + rank, self._queue[g])
         self._queued[g] += np.count_nonzero(new, axis=1).astype(np.int32)
@@ -274,9 +274,7 @@ class ArrayLedger:
         short = np.zeros(m.shape, bool)
         if g.size:
             pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
-            back = np.zeros(self.where.shape, bool)
-            back[g] = pool & (_rank(pool) <= n)
-            self.send_back(back, rule)
+            self.send_back(pool & (_rank(pool) <= n), rule, rows=g)
             have = np.count_nonzero(pool, axis=1)
             short[g[have < n]] = True
             self.dues[short, team[short]] += n - have[have < n]
@@ -367,7 +365,7 @@ class ArrayLedger:
         g, n = self.g, len(self.rows)
         played = ~retake
         seat_shots = g.seat_shots.copy()
-        seat_shots[self.rows[played], g.shooter[played]] += 1
+        seat_shots += played[:, None] & (np.arange(g.n_players) == g.shooter[:, None])
         new: dict[str, Any] = {
             "where": self.where, "xy": self.xy, "by": self.by, "dues": self.dues,
             "shooter": np.asarray(next_shooter, np.int64).copy(),

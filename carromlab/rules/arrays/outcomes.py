@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -127,6 +129,12 @@ class OutcomeArrays:
     def __len__(self) -> int:
         return len(self.fate)
 
+    @cached_property
+    def placed(self) -> npt.NDArray[np.bool_]:
+        """Pieces with a resting position in ``final_xy`` (not NaN), shape (N, P); found on
+        the first use and kept (the check of the outcomes and the ledger both read it)."""
+        return ~np.isnan(self.final_xy[..., 0])
+
     @classmethod
     def from_outcomes(cls, outcomes: Sequence[ShotOutcome], games: GameArrays) -> OutcomeArrays:
         """Stack scripted or translated outcomes, one per game of ``games``.
@@ -237,45 +245,53 @@ class OutcomeArrays:
         used = np.concatenate([ids >= 0, np.ones((len(ids), 1), bool)], axis=1)
         played = shot_pieces(games)
         # game column of every scene column: the striker is the disc played (crokinole) or
-        # column P; unused scene slots (id -1) write to a spare column P + 1, dropped
+        # column P; unused scene slots (id -1) go to a spare column P + 1, dropped
         slot = np.where(ids >= 0, ids, p + 1)
         striker = np.where(played >= 0, played, p)
-        if n and (slot == slot[0]).all() and (striker == striker[0]).all():  # one map for every shot: plain column indexing
-            rows, slot, target = slice(None), slot[0], np.append(slot[0], striker[0])
-        else:
-            rows, slot = np.arange(n)[:, None], np.broadcast_to(slot, (n, m))
-            target = np.concatenate([slot, striker[:, None]], axis=1)
+        one = bool(n) and (slot == slot[0]).all() and (striker == striker[0]).all()  # one map for every shot
+        target = np.append(slot[0], striker[0]) if one else np.concatenate([np.broadcast_to(slot, (n, m)), striker[:, None]], axis=1)
+        # and the other way: the scene column of every game column (a later scene column
+        # wins), m + 1 for the game's pieces outside the scene
+        source = np.full((*target.shape[:-1], p + 2), m + 1)
+        np.put_along_axis(source, target, np.arange(m + 1), axis=-1)
+
+        def game_columns(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
+            """Values by scene column (N, m or m + 1: without or with the striker, ...) by
+            game column (N, ``width``, ...), ``fill`` for the pieces outside the scene;
+            gathered, which is quicker than scattering into a filled array."""
+            ext = np.empty((n, m + 2, *values.shape[2:]), values.dtype)
+            ext[:, : values.shape[1]] = values
+            ext[:, values.shape[1] :] = fill
+            if one:
+                return np.take(ext, source[:width], axis=1)
+            return np.take_along_axis(ext, source[:, :width].reshape(n, width, *(1,) * (values.ndim - 2)), axis=1)
+
         ditched = _bits(cols["ditch_mask"], m + 1) & used
-        fell = np.zeros((n, p + 2), np.int16)
-        fell[rows, target] = _rank((pocket >= 0) & used, t_out)
+        fell = game_columns(_rank((pocket >= 0) & used, t_out), 0, p + 1)
         on_board = (pocket < 0) & ~ditched
-        final = np.full((n, p + 2, 2), np.nan)
         moved = xy.astype(np.float64)
         moved[~on_board] = np.nan
-        final[rows, target] = moved
-        left = np.zeros((n, p + 2), np.int16)
-        left[rows, slot] = _rank(ditched[:, :m])
+        final = game_columns(moved, np.nan)
+        left = game_columns(_rank(ditched[:, :m]), 0)
         first = cols["first_contact"].astype(np.int64)
         first_id = np.where(first >= 0, np.broadcast_to(ids, (n, m))[np.arange(n), np.maximum(first, 0)], -1)
-        touched, chain, before = (np.zeros((n, p + 2), bool) for _ in range(3))
-        touched[rows, slot] = _bits(cols["striker_touched_mask"], m) & used[:, :m]
-        before[rows, slot] = _bits(cols["striker_direct_mask"], m) & used[:, :m]
-        if games.variant == "crokinole":
-            chain[rows, slot] = _bits(cols["chain_mask"], m) & used[:, :m]
+        touched = game_columns(_bits(cols["striker_touched_mask"], m), False)
+        before = game_columns(_bits(cols["striker_direct_mask"], m), False)
+        chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
         fate = np.array([FATES.index(c) for c in batch.categories["striker_fate"]], np.int8)[cols["striker_fate"]]
         return cls(
-            fell=fell[:, : p + 1],
+            fell=fell,
             first_touch=first_id,
             fate=fate,
-            left_board=left[:, :p],
+            left_board=left,
             on_frame=np.zeros((n, p), np.int16),
             # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
             striker_left_baseline=cols["striker_reach"] > _baseline_reach(games).astype(np.float32),
-            touched=touched[:, :p],
+            touched=touched,
             cushion_first=cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
-            touched_before_frame=before[:, :p],
-            chain=chain[:, :p],
-            final_xy=final[:, :p],
+            touched_before_frame=before,
+            chain=chain,
+            final_xy=final,
             striker=played,
             timed_out=np.zeros(n, bool),
         )
