@@ -22,8 +22,10 @@ DIRECTIVES = {
 
 # gcc's auto-vectorized loops cost more than they save on the engine's short loops (a
 # few grid cells per row); results do not depend on it (no floating-point reduction is
-# vectorized without -ffast-math). Portable: no -march.
-COMPILE_ARGS = ["-O3", "-fno-tree-vectorize"] if not DEBUG else ["-O0", "-g"]
+# vectorized without -ffast-math). -fno-math-errno lets sqrt be one instruction with no
+# errno branch (nothing reads errno; the same results, 1 % fewer instructions per break).
+# Portable: no -march.
+COMPILE_ARGS = ["-O3", "-fno-tree-vectorize", "-fno-math-errno"] if not DEBUG else ["-O0", "-g"]
 
 
 def get_extensions() -> list[Extension]:
