@@ -194,21 +194,25 @@ def _window(
     close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
     limit = np.where(np.isfinite(within), within, board.size)
     found, spots = np.zeros(len(t), dtype=bool), np.full((len(t), 2), np.nan)
-    pending = np.arange(len(t))
     # a spot nearer a target than a disc covering the target reaches beyond it is blocked
-    # by that disc: the spots nearer than that for every target are skipped (the first
-    # free spot is the same)
+    # by that disc: each target's search starts past the spots nearer than that (the
+    # first free spot is the same)
     covered = np.max(close[..., 2] + radius - np.hypot(close[..., 0] - tx[:, None], close[..., 1] - ty[:, None]), axis=1, initial=0.0)
-    start, size = int(np.searchsorted(rings * step, covered.min(initial=0.0) - 1e-9, side="left")), 256
-    while start < ix.size and pending.size:  # the window's spots nearest first, in growing chunks, until one is free
-        ox, oy = ix[start : start + size] * step, iy[start : start + size] * step
-        block = max(1, _SPOT_BLOCK // (ox.size * k))
+    first = np.searchsorted(rings * step, covered - 1e-9, side="left")
+    pending = np.flatnonzero(first < ix.size)
+    done, size = 0, 256  # spots tested of each target, from its first; the next chunk's size
+    while pending.size:  # each target's spots nearest first, in growing chunks, until one is free
+        width = min(size, ix.size - done - int(first[pending].min()))  # no chunk past the window's last spot
+        block = max(1, _SPOT_BLOCK // (width * k))
         hit = np.zeros(pending.size, dtype=bool)
         for b in range(0, pending.size, block):
             q = pending[b : b + block]
-            gx, gy = tx[q, None] + ox, ty[q, None] + oy
+            at = first[q, None] + (done + np.arange(width))  # the chunk's spots of each target
+            inside = at < ix.size
+            at = np.minimum(at, ix.size - 1)
+            gx, gy = tx[q, None] + ix[at] * step, ty[q, None] + iy[at] * step
             c = close[q, : max(int(n_near[q].max()), 1)]
-            ok = board.contains(gx, gy, radius) & clear_of(gx, gy, radius, c)
+            ok = inside & board.contains(gx, gy, radius) & clear_of(gx, gy, radius, c)
             for hole in board.holes:
                 # a hole beyond the windows' reach (with a margin) leaves every spot clear
                 beyond = n * step + hole.radius + radius + 1e-6
@@ -223,8 +227,10 @@ def _window(
             found[q[take]] = True
             spots[q[take]] = np.column_stack([gx[rows, i], gy[rows, i]])[take]
             hit[b : b + block] = some
-        pending = pending[~hit]  # a spot found but maybe beaten from outside: widen the window
-        start, size = start + size, 4 * size
+        done += width
+        # a spot found but maybe beaten from outside: widen the window
+        pending = pending[~hit & (first[pending] + done < ix.size)]
+        size *= 4
     return found, spots
 
 
