@@ -288,19 +288,36 @@ def nearest_spots(
     sx, sy = np.array(x, dtype=float).ravel(), np.array(y, dtype=float).ravel()
     if not isinstance(regions, Regions):
         regions = Regions.of(regions)
-    discs = regions.discs[which]
     of_query = regions.area[which]
     groups = [(area, q) for a, area in enumerate(regions.areas) if (q := np.flatnonzero(of_query == a)).size]
     ok = np.zeros(sx.shape, dtype=bool)
     for area, q in groups:
-        ok[q] = area.legal(sx[q], sy[q]) & _clear(sx[q], sy[q], area.radius, discs[q])
+        # only the centres on the marks are tested against the discs, each against the
+        # discs of its region that come near any of them
+        on = q[area.legal(sx[q], sy[q])]
+        if on.size:
+            box = (sx[on].min(), sx[on].max(), sy[on].min(), sy[on].max())
+            # (a disc is left out only when clear of each of them by more than round-off)
+            cols: slice | npt.NDArray[np.intp] = slice(None)
+            if np.isfinite(box).all():
+                cols = np.flatnonzero(_reaching(regions.discs, area.radius, box, 1e-9)[which[on]].any(axis=0))
+            ok[on] = _clear(sx[on], sy[on], area.radius, regions.discs[:, cols][which[on]])
     if not search or ok.all():
         return sx, sy, ok
     for area, q in groups:
         q = q[~ok[q]]
         if q.size:
-            sx[q], sy[q] = _search(area, sx[q], sy[q], discs[q])
+            sx[q], sy[q] = _search(area, sx[q], sy[q], which[q], regions.discs)
     return sx, sy, ok
+
+
+def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float], slack: float = 0.0) -> npt.NDArray[np.bool_]:
+    """Which discs (rows x, y, radius, margin in the last axis; m) a disc of ``radius``
+    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach plus
+    ``slack`` (m) extends into it."""
+    x0, x1, y0, y1 = box
+    reach = discs[..., 2] + radius + discs[..., 3] + slack
+    return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
 #: Most (centres x candidates x discs) tested at once by :func:`_nearest_clear`.
@@ -390,16 +407,18 @@ def _steps_at_once(n: int) -> int:
     return min(_AT_ONCE, key=lambda s: _BISECTIONS // s * (_ROUND_COST + n * (2**s - 1)))
 
 
-def _search(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _search(
+    area: Area, qx: FloatArray, qy: FloatArray, which: npt.NDArray[np.intp], discs: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """The nearest legal spots of illegal centres of one area, centre ``q`` keeping clear
-    of its region's discs ``discs[q]`` (see :func:`nearest_spots`)."""
+    of its region's discs ``discs[which[q]]`` (see :func:`nearest_spots`; only the discs
+    reaching into the area's :attr:`Area.box` count)."""
     cx, cy = area.allowed
     if not cx.size:
         return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)
     r = area.radius
-    x0, x1, y0, y1 = area.box
-    reach = discs[..., 2] + r + discs[..., 3]
-    near = (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
+    discs = discs[which]
+    near = _reaching(discs, r, area.box)
     k = max(int(near.sum(axis=1).max()), 1)
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
