@@ -82,15 +82,17 @@ class Area:
     def legal(self, x: FloatArray, y: FloatArray) -> npt.NDArray[np.bool_]:
         """Whether each centre (m) meets every constraint on the marks (each constraint
         after the first is tested only on the centres that met the ones before)."""
-        x, y = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if x.shape != y.shape:
+            x, y = np.broadcast_arrays(x, y)
         ok = np.ones(x.shape, dtype=bool)
         flat, fx, fy = ok.reshape(-1), x.reshape(-1), y.reshape(-1)
-        tests = [test for _, test in self.constraints]
-        if tests:
-            flat[:] = tests[0](fx, fy)
-        for test in tests[1:]:
-            i = np.flatnonzero(flat)
-            flat[i] = test(fx[i], fy[i])
+        for k, (_, test) in enumerate(self.constraints):
+            if not k:
+                flat[:] = test(fx, fy)
+            else:
+                i = np.flatnonzero(flat)
+                flat[i] = test(fx[i], fy[i])
         return ok
 
     @cached_property
@@ -181,13 +183,20 @@ class Region:
         return sx, sy
 
 
-def _clear(x: FloatArray, y: FloatArray, radius: float, discs: FloatArray) -> npt.NDArray[np.bool_]:
-    """Whether each centre (x[q], y[q]) keeps clear of its discs ``discs[q]`` (rows x, y,
-    radius, margin; m), as :func:`~carromlab.rules.spots.clear_of` does for one set;
-    ``x`` and ``y`` may have more axes than ``discs`` has before its last two (the discs
-    are broadcast against them)."""
-    d = np.hypot(x[..., None] - discs[..., 0], y[..., None] - discs[..., 1])
-    return np.asarray((d >= discs[..., 2] + radius + discs[..., 3]).all(axis=-1))
+def _reach(discs: FloatArray, radius: float) -> FloatArray:
+    """How near the centre of a disc of ``radius`` may come to each disc (rows x, y,
+    radius, margin in the last axis; m) without overlapping it: its radius, ``radius``
+    and its margin, m."""
+    return discs[..., 2] + radius + discs[..., 3]
+
+
+def _clear(x: FloatArray, y: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray) -> npt.NDArray[np.bool_]:
+    """Whether each centre (x[q], y[q]) keeps clear of its discs, centred at
+    ``(disc_x[q], disc_y[q])`` (m) and to be kept ``reach[q]`` (m, :func:`_reach`) away,
+    as :func:`~carromlab.rules.spots.clear_of` does for one set; ``x`` and ``y`` may
+    have more axes than the discs have before their last one (the discs are broadcast
+    against them)."""
+    return np.asarray((np.hypot(x[..., None] - disc_x, y[..., None] - disc_y) >= reach).all(axis=-1))
 
 
 @dataclass(frozen=True, eq=False)
@@ -301,7 +310,8 @@ def nearest_spots(
             cols: slice | npt.NDArray[np.intp] = slice(None)
             if np.isfinite(box).all():
                 cols = np.flatnonzero(_reaching(regions.discs, area.radius, box, 1e-9)[which[on]].any(axis=0))
-            ok[on] = _clear(sx[on], sy[on], area.radius, regions.discs[:, cols][which[on]])
+            near = regions.discs[:, cols][which[on]]
+            ok[on] = _clear(sx[on], sy[on], near[..., 0], near[..., 1], _reach(near, area.radius))
     if not search or ok.all():
         return sx, sy, ok
     for area, q in groups:
@@ -316,7 +326,7 @@ def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, 
     inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach plus
     ``slack`` (m) extends into it."""
     x0, x1, y0, y1 = box
-    reach = discs[..., 2] + radius + discs[..., 3] + slack
+    reach = _reach(discs, radius) + slack
     return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
@@ -339,7 +349,7 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
     qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    reach = discs[..., 2] + area.radius + discs[..., 3]
+    reach = _reach(discs, area.radius)
     inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
     start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
     nearest = area.tree.query(np.column_stack([qx, qy]))[0] * (1.0 - 1e-9)
@@ -357,7 +367,7 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
         pick = np.argsort(gone, axis=1, kind="stable")[:, :n_near]
         near_discs = np.take_along_axis(discs[todo], pick[..., None], axis=1)
         near_discs[np.take_along_axis(gone, pick, axis=1), 0] = np.inf
-        reach2 = (near_discs[..., 2] + area.radius + near_discs[..., 3]) ** 2
+        reach2 = _reach(near_discs, area.radius) ** 2
         disc_x, disc_y = near_discs[..., 0].copy(), near_discs[..., 1].copy()
         near = np.full(todo.size, np.inf)
         load = np.cumsum(width) * n_near
@@ -419,7 +429,7 @@ def _search(
     r = area.radius
     discs = discs[which]
     near = _reaching(discs, r, area.box)
-    k = max(int(near.sum(axis=1).max()), 1)
+    k = int(near.sum(axis=1).max())
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
@@ -434,10 +444,11 @@ def _search(
     steps = _steps_at_once(qx.size)
     frac, first = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size) * (2**steps - 1) - 1
     dx, dy = (qx - bx)[:, None], (qy - by)[:, None]
+    disc_x, disc_y, reach = close[:, None, :, 0].copy(), close[:, None, :, 1].copy(), _reach(close, r)[:, None]
     for _ in range(_BISECTIONS // steps):
         mid = lo[:, None] + (hi - lo)[:, None] * frac
         px, py = bx[:, None] + mid * dx, by[:, None] + mid * dy
-        good = (area.legal(px.ravel(), py.ravel()).reshape(mid.shape) & _clear(px, py, r, close[:, None])).ravel()
+        good = area.legal(px.ravel(), py.ravel()) & _clear(px, py, disc_x, disc_y, reach).ravel()
         j_lo = np.zeros(qx.size, dtype=np.intp)
         for half in 2 ** np.arange(steps - 1, -1, -1):
             j_lo += half * good[first + j_lo + half]
