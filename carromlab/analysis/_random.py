@@ -33,12 +33,13 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """The SplitMix64 finaliser (wrapping uint64 arithmetic on arrays)."""
-    z = z ^ (z >> np.uint64(30))
+    """The SplitMix64 finaliser, in place (wrapping uint64 arithmetic on arrays); returns ``z``."""
+    z ^= z >> np.uint64(30)
     z *= _M1
     z ^= z >> np.uint64(27)
     z *= _M2
-    return z ^ (z >> np.uint64(31))
+    z ^= z >> np.uint64(31)
+    return z
 
 
 @lru_cache(maxsize=4096)
@@ -81,14 +82,21 @@ def standard_uniform(seed: int | tuple[int, ...] | npt.NDArray[np.integer], cell
         53-bit uniforms, never exactly 0 or 1.
     """
     k1, k2 = _key_words(seed)
-    c, r, d = np.broadcast_arrays(
-        np.atleast_1d(np.asarray(cell, dtype=np.uint64)), np.asarray(replica, dtype=np.uint64), np.asarray(dim, dtype=np.uint64)
-    )  # fmt: skip
-    counter = (c << np.uint64(_DIM_BITS + _REPLICA_BITS)) | (r << np.uint64(_DIM_BITS)) | d
-    h = _mix(_mix(counter * _GOLDEN + k1) ^ k2)
-    return ((h >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
+    c, r, d = (np.asarray(cell, dtype=np.uint64), np.asarray(replica, dtype=np.uint64), np.asarray(dim, dtype=np.uint64))
+    # the shifts on the indices as given, the counter and its hash (in place) on the broadcast shape
+    counter = np.atleast_1d((c << np.uint64(_DIM_BITS + _REPLICA_BITS)) | (r << np.uint64(_DIM_BITS)) | d)
+    counter *= _GOLDEN
+    h = _mix(counter + k1)
+    h ^= k2
+    _mix(h)
+    h >>= np.uint64(11)
+    u = h.astype(np.float64)
+    u += 0.5
+    u *= 2.0**-53
+    return u
 
 
 def standard_normal(seed: int | tuple[int, ...] | npt.NDArray[np.integer], cell: npt.ArrayLike, replica: npt.ArrayLike, dim: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Standard normal draws, the inverse normal CDF of :func:`standard_uniform`."""
-    return ndtri(standard_uniform(seed, cell, replica, dim))
+    u = standard_uniform(seed, cell, replica, dim)
+    return ndtri(u, out=u)

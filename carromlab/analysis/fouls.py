@@ -201,10 +201,11 @@ class ShotPopulation:
         ValueError
             If the placement range reaches beyond the ends of the shooter's line.
         """
-        return self._drawn(state, scene_for(state)[0])
+        return pd.DataFrame(self._drawn(state, _scene_of(state)[0]), copy=False)
 
-    def _drawn(self, state: GameState, scene: Scene) -> pd.DataFrame:
-        """:meth:`shots` from ``state``, whose scene (:func:`scene_for`) is ``scene``."""
+    def _drawn(self, state: GameState, scene: Scene) -> dict[str, npt.NDArray[np.float64]]:
+        """The columns of :meth:`shots` from ``state``, whose scene (:func:`scene_for`) is
+        ``scene``."""
         line = _placement_line(state, scene)
         h = line.half_length
         lo, hi = (-h, h) if self.placement is None else self.placement
@@ -218,11 +219,12 @@ class ShotPopulation:
         x, y = line.point(u)
         fx, fy = forward_of(state)
         angle = math.atan2(fy, fx) + offset
-        return pd.DataFrame({"placement": u, "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin})
+        return {"placement": u, "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin}
 
 
-def _shot_table(shots: Any) -> pd.DataFrame | ShotPopulation:
-    """Validate the ``shots`` parameter: a population, or a table of intended shots."""
+def _shot_table(shots: Any) -> dict[str, npt.NDArray[np.float64]] | ShotPopulation:
+    """Validate the ``shots`` parameter: a population, or a table of intended shots (its
+    columns :data:`_SHOT_COLUMNS`, checked)."""
     if isinstance(shots, ShotPopulation):
         return shots
     if not isinstance(shots, pd.DataFrame):
@@ -235,15 +237,13 @@ def _shot_table(shots: Any) -> pd.DataFrame | ShotPopulation:
     if len(shots) == 0:
         raise ValueError("The 'shots' parameter must have at least one row. Got an empty DataFrame instead.")
     spin = shots[f"{prefix}spin"] if f"{prefix}spin" in shots.columns else 0.0
-    return pd.DataFrame(
-        {
-            "x": check_array("shots.x", shots[f"{prefix}x"], unit="m"),
-            "y": check_array("shots.y", shots[f"{prefix}y"], unit="m"),
-            "angle": check_array("shots.angle", shots[f"{prefix}angle"], unit="rad"),
-            "speed": check_array("shots.speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
-            "spin": np.broadcast_to(check_array("shots.spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
-        }
-    )
+    return {
+        "x": check_array("shots.x", shots[f"{prefix}x"], unit="m"),
+        "y": check_array("shots.y", shots[f"{prefix}y"], unit="m"),
+        "angle": check_array("shots.angle", shots[f"{prefix}angle"], unit="rad"),
+        "speed": check_array("shots.speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
+        "spin": np.broadcast_to(check_array("shots.spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
+    }
 
 
 def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.NDArray[np.int64]]]]:
@@ -259,15 +259,42 @@ def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.ND
             raise ValueError(f"The 'states[{key!r}]' parameter must be a game in progress. Got a finished game instead.")
         shot_piece(state)
     # a position the engine cannot play is an error now, not in a worker
-    return {key: (state, scene_for(state)) for key, state in states.items()}
+    return {key: (state, _scene_of(state)) for key, state in states.items()}
+
+
+#: The scenes of the states studied last (:func:`_scene_of`), by the state's ``id`` (each
+#: entry holds its state, so that the id stays its own), oldest first.
+_SCENES: dict[int, tuple[GameState, Scene, npt.NDArray[np.int64]]] = {}
+#: How many states :data:`_SCENES` keeps.
+_KEPT_SCENES = 16
+
+
+def _scene_of(state: GameState) -> tuple[Scene, npt.NDArray[np.int64]]:
+    """:func:`scene_for` of ``state`` (its ids read-only), built once per state object: a
+    study plays the same positions call after call, and the engine keeps its setup per
+    scene object."""
+    kept = _SCENES.get(id(state))
+    if kept is None:
+        if len(_SCENES) >= _KEPT_SCENES:
+            _SCENES.pop(next(iter(_SCENES)), None)
+        scene, ids = scene_for(state)
+        ids.flags.writeable = False
+        kept = _SCENES[id(state)] = (state, scene, ids)
+    return kept[1], kept[2]
 
 
 def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The legal placements nearest (x, y) (m) and whether each one moved.
 
-    Each distinct point is snapped once (replicas of a noise-free shot share theirs).
+    Each distinct point is snapped once (replicas of a noise-free shot share theirs), the
+    distinct points in (x, y) order.
     """
-    points, inverse = np.unique(x + 1j * y, return_inverse=True)  # complex: one sort, exact
+    order = np.argsort(x)
+    if np.any(x[order[1:]] == x[order[:-1]]):  # a repeated x: the distinct points of a complex sort, exact
+        points, inverse = np.unique(x + 1j * y, return_inverse=True)
+    else:  # every point distinct, and in (x, y) order by x alone: a float sort
+        points, inverse = x[order] + 1j * y[order], np.empty_like(order)
+        inverse[order] = np.arange(len(order))
     px, py = snap_placements(state, points.real, points.imag, radius)
     sx, sy = px[inverse], py[inverse]
     return sx, sy, (sx != x) | (sy != y)
@@ -317,17 +344,20 @@ class _FoulTask:
                 "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
                 "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
                 "truncated": batch.columns["truncated"], "fouls": _foul_texts(rulings),
-            }  # fmt: skip
-        )
+            },
+            copy=False,
+        )  # fmt: skip
 
 
-def _foul_texts(rulings: RulingArrays) -> npt.NDArray[np.object_]:
-    """The ``;``-separated rule ids of each shot's fouls, in the order they were called."""
+def _foul_texts(rulings: RulingArrays) -> pd.api.extensions.ExtensionArray:
+    """The ``;``-separated rule ids of each shot's fouls, in the order they were called
+    (an array of pandas' default string type)."""
     ranks = rulings.fouls.astype(np.int64)
     # one integer per pattern of ranks, so that each distinct pattern is spelled once
     _, pick, which = np.unique(ranks @ (ranks.shape[1] + 1) ** np.arange(ranks.shape[1]), return_index=True, return_inverse=True)
     texts = [";".join(rulings.rules[c] for c in np.argsort(row) if row[c] > 0) for row in ranks[pick]]
-    return np.array(texts, dtype=object)[which]
+    # the distinct texts in pandas' own string type (as a frame infers it), then one take
+    return pd.Series(texts).array.take(which)
 
 
 def _tally(key: str, variant: str, fouls: pd.Series, snapped: npt.NDArray[np.bool_], truncated: npt.NDArray[np.bool_]) -> list[dict[str, Any]]:
@@ -467,23 +497,25 @@ def foul_probabilities(
     keys, values, scenes = tuple(checked), tuple(st for st, _ in checked.values()), tuple(sc for _, sc in checked.values())
     states = dict(zip(keys, values))
     intended = [population._drawn(st, sc) if isinstance(population, ShotPopulation) else population for st, (sc, _) in zip(values, scenes)]
-    sizes = [len(t) for t in intended]
+    sizes = [len(t["x"]) for t in intended]
     cells = pd.DataFrame(
         {
             "cell": np.arange(sum(sizes), dtype=np.int64),
-            **{c: np.concatenate([t[c].to_numpy(dtype=float) for t in intended]) for c in _SHOT_COLUMNS},
+            **{c: np.concatenate([t[c] for t in intended], dtype=float) for c in _SHOT_COLUMNS},
             "state": np.repeat(np.arange(len(intended), dtype=np.int64), sizes),
             "shot": np.concatenate([np.arange(k, dtype=np.int64) for k in sizes]),
-        }
+        },
+        copy=False,
     )
     task = _FoulTask(keys, values, scenes, noise, replicas, seed, params)
-    manifest = {
+    # the manifest of the store (run_sweep reads it only there)
+    manifest = {} if store is None else {
         "carromlab_version": __version__,
         "seed": seed,
         "parameters": {
             "states": {k: describe(st) for k, st in states.items()},
             # a table of shots is fingerprinted by the cells' digest, not copied into the manifest
-            "shots": describe(population) if isinstance(population, ShotPopulation) else {"table_rows": len(population)},
+            "shots": describe(population) if isinstance(population, ShotPopulation) else {"table_rows": len(population["x"])},
             "noise": describe(noise), "params": describe(params), "replicas": replicas,
         },
     }  # fmt: skip

@@ -131,7 +131,9 @@ def run_sweep(
     cells : pandas.DataFrame
         Nominal shots, one row per cell (numeric columns).
     manifest : dict
-        JSON-ready parameters of the sweep (with the seed and the carromlab version).
+        JSON-ready parameters of the sweep (with the seed and the carromlab version),
+        written to the store with the digest of the cells; read (and the digest computed)
+        only with a store.
     replicas : int
         Shots per cell (for the chunk size and the progress bar).
     chunk_cells : int or None
@@ -165,8 +167,10 @@ def run_sweep(
         raise ValueError(f"A sweep must have between 1 and {MAX_CELLS} cells. Got {n_cells} instead.")
     size = math.ceil(CHUNK_SHOTS / replicas) if chunk_cells is None else check_int("chunk_cells", chunk_cells, low=1)
     bounds = [(k, slice(s, min(s + size, n_cells))) for k, s in enumerate(range(0, n_cells, size))]
-    full = {**manifest, "analysis": analysis, "chunk_cells": size, "n_cells": n_cells, "cells_sha256": _cells_digest(cells)}
-    db = SweepStore(store, full) if store is not None else None
+    db = None
+    if store is not None:  # the cells are fingerprinted for the store only
+        full = {**manifest, "analysis": analysis, "chunk_cells": size, "n_cells": n_cells, "cells_sha256": _cells_digest(cells)}
+        db = SweepStore(store, full)
     done = db.completed() if db is not None else set()
     todo = [(k, cells.iloc[sl].reset_index(drop=True)) for k, sl in bounds if k not in done]
     results: dict[int, pd.DataFrame] = {}

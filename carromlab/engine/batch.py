@@ -23,6 +23,10 @@ __all__ = ["simulate_batch", "simulate_batch_arrays", "BatchArrays", "shot_table
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
+#: Code in :data:`STRIKER_FIRST` of each event kind the engine reports as the striker's
+#: first impact (read as uint8): disc 6, cushion 2, peg 4; any other "none".
+_FIRST_CODE = np.zeros(256, np.int8)
+_FIRST_CODE[[6, 2, 4]] = [1, 2, 3]
 #: Memory a batch needs per shot, bytes (the shot table, the engine outputs and the result
 #: frame, without final positions or details), checked before anything is allocated.
 BYTES_PER_SHOT = 256
@@ -533,8 +537,7 @@ def simulate_batch_arrays(
         if final_positions and absent.any():
             final_xy[sl, :-1][np.broadcast_to(absent, (n_shots, n - 1))[sl]] = np.nan
         if details:
-            sf = striker_first[sl]
-            first_code[sl] = np.select([sf == c for c in (6, 2, 4)], [1, 2, 3], 0)
+            first_code[sl] = _FIRST_CODE[striker_first[sl].view(np.uint8)]
 
     # placements are all checked before any shot runs, so a bad one leaves nothing half done;
     # one placement broadcast to every shot is checked once
