@@ -129,8 +129,14 @@ def piece_stack(
             bad &= c_on
             rows = bad.any(axis=1)
             if len(i):
-                gap = np.hypot(x[:, i] - x[:, j], y[:, i] - y[:, j]) - (r[i] + r[j])
-                rows |= (c_on[:, i] & c_on[:, j] & (gap < -OVERLAP_TOL)).any(axis=1)
+                dx, dy, touch = x[:, i] - x[:, j], y[:, i] - y[:, j], r[i] + r[j]
+                # the exact test (hypot) only for the pairs of pieces on the board whose squared
+                # distance is within reach of touching (with a margin far beyond its rounding)
+                near = c_on[:, i] & c_on[:, j] & (dx * dx + dy * dy < (touch * (1.0 + 1e-9)) ** 2)
+                shot, pair = np.nonzero(near)
+                at = shot if len(dx) > 1 else 0
+                gap = np.hypot(dx[at, pair], dy[at, pair]) - touch[pair]
+                rows[shot[gap < -OVERLAP_TOL]] = True
         if rows.any():
             k = int(np.argmax(rows))
             _diagnose(scene, c_xy[k], c_on[0 if len(c_on) == 1 else k], k + start if len(rows) > 1 else "every shot")
