@@ -630,6 +630,6 @@ def comparable_states(
             )
         changes = {"board_shots": 1, "seat_shots": (1,) * game.n_players, **state_changes}
         state = game.with_(pieces=pieces, shooter=check_int("shooter", shooter, low=0, high=players - 1), **changes)
-        scene_for(state)  # the pieces lie on the board without overlapping
+        _scene_of(state)  # the pieces lie on the board without overlapping (the scene kept for a study)
         out[name] = state
     return out
