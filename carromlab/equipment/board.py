@@ -12,6 +12,7 @@ book's number, [EST] an estimate or an interpretation, [CALC] derived here.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Callable, Mapping
@@ -65,6 +66,10 @@ _EPS = 1e-12
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+#: Segments as :func:`_segment_rows` gives them: x0, y0, dx, dy, squared length (1 where
+#: zero), where zero, whether zero anywhere.
+_AS_IS = contextlib.nullcontext()
+_Rows = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, bool]
 
 
 def _turn(k: int, u: Any, v: Any) -> tuple[Any, Any]:
@@ -249,14 +254,46 @@ class Segment:
         x, y : array_like
             Point coordinates, m; broadcast against each other.
         """
-        px, py = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        if px.shape != py.shape:
-            px, py = np.broadcast_arrays(px, py)
-        dx, dy = self.x1 - self.x0, self.y1 - self.y0
-        ll = dx * dx + dy * dy
-        t = np.zeros_like(px) if ll == 0.0 else ((px - self.x0) * dx + (py - self.y0) * dy) / ll
-        t = np.minimum(np.maximum(t, 0.0), 1.0)  # clip, without np.clip's overhead on small arrays
-        return np.hypot(px - (self.x0 + t * dx), py - (self.y0 + t * dy))
+        return _distances(*_points(x, y), self._rows)
+
+    @functools.cached_property
+    def _rows(self) -> _Rows:
+        """:func:`_segment_rows` of this segment (0-d)."""
+        return _segment_rows(self.x0, self.y0, self.x1, self.y1)
+
+
+def _points(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Point coordinates as float arrays of one shape (broadcast against each other)."""
+    px, py = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if px.shape != py.shape:
+        px, py = np.broadcast_arrays(px, py)
+    return px, py
+
+
+def _segment_rows(x0: npt.ArrayLike, y0: npt.ArrayLike, x1: npt.ArrayLike, y1: npt.ArrayLike) -> _Rows:
+    """What :func:`_distances` needs of segments from (x0, y0) to (x1, y1), m (arrays of
+    one shape: 0-d for one segment, a column (S, 1) for S of them)."""
+    x0, y0 = np.asarray(x0, dtype=float), np.asarray(y0, dtype=float)
+    dx, dy = np.asarray(x1, dtype=float) - x0, np.asarray(y1, dtype=float) - y0
+    ll = dx * dx + dy * dy
+    flat = ll == 0.0
+    return x0, y0, dx, dy, np.where(flat, 1.0, ll), flat, bool(flat.any())
+
+
+def _distances(px: FloatArray, py: FloatArray, rows: _Rows) -> FloatArray:
+    """Shortest distance from the points (px, py) (float arrays of one shape) to segments
+    (:func:`_segment_rows`; a column of S segments against 1-d points: one row each), m.
+
+    The point of the segment nearest is ``(x0, y0) + t (dx, dy)``, ``t`` the projection
+    clipped to [0, 1] (0 on a zero-length segment, where the projection, not used, is
+    0 / 1 and NaN for a point at infinity without a warning)."""
+    x0, y0, dx, dy, ll, flat, any_flat = rows
+    with np.errstate(invalid="ignore") if any_flat else _AS_IS:
+        t = ((px - x0) * dx + (py - y0) * dy) / ll
+    if any_flat:
+        t = np.where(flat, 0.0, t)
+    t = np.minimum(np.maximum(t, 0.0), 1.0)  # clip, without np.clip's overhead on small arrays
+    return np.hypot(px - (x0 + t * dx), py - (y0 + t * dy))
 
 
 # ---------------------------------------------------------------------------- per-side marks
@@ -348,14 +385,34 @@ class Baseline:
             True where the placement is legal.
         """
         r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
+        px, py = _points(x, y)
+        return self._allowed(px.ravel(), py.ravel(), r).reshape(px.shape)
+
+    def _allowed(self, px: FloatArray, py: FloatArray, r: float) -> BoolArray:
+        """:meth:`striker_allowed` of 1-d float arrays of centres and a checked radius."""
+        d = _distances(px, py, self._lines)
         # boundaries count as legal, with _EPS of slack for round-off
-        ok = (self.outer.distance(x, y) <= r + _EPS) & (self.inner.distance(x, y) <= r + _EPS)
-        for circle in self.base_circles:
-            d = np.hypot(np.asarray(x, dtype=float) - circle.x, np.asarray(y, dtype=float) - circle.y)
-            ok &= (d + circle.radius <= r + _EPS) | (d >= circle.radius + r - _EPS)
-        for arrow in self.arrows:
-            ok &= arrow.distance(x, y) > r
-        return np.asarray(ok)
+        ok = d[0] <= r + _EPS
+        ok &= d[1] <= r + _EPS
+        ok &= d[2] > r
+        ok &= d[3] > r
+        cx, cy, cr = self._circles
+        c = np.hypot(px - cx, py - cy)
+        covers_or_clear = (c + cr <= r + _EPS) | (c >= cr + r - _EPS)
+        ok &= covers_or_clear[0]
+        ok &= covers_or_clear[1]
+        return ok
+
+    @functools.cached_property
+    def _lines(self) -> _Rows:
+        """:func:`_segment_rows` of :attr:`outer`, :attr:`inner` and the two :attr:`arrows`, one row each."""
+        lines = (self.outer, self.inner, *self.arrows)
+        return _segment_rows(*(np.array([[getattr(s, end)] for s in lines]) for end in ("x0", "y0", "x1", "y1")))
+
+    @functools.cached_property
+    def _circles(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Centres (x, y) and radii of :attr:`base_circles`, m, as columns of shape (2, 1)."""
+        return tuple(np.array([[getattr(c, a)] for c in self.base_circles], dtype=float) for a in ("x", "y", "radius"))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

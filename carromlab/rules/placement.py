@@ -435,24 +435,28 @@ def _search(
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
     best, found = _nearest_clear(area, qx, qy, close)
     bx, by = cx[best], cy[best]
-    lo, hi = np.zeros(qx.size), np.ones(qx.size)  # fractions of the way to the centre; lo is legal
     # 40 bisection steps, s at a time: every midpoint the next s steps may test is tested
     # at once, then each centre's path through them is followed (the fractions are
     # dyadic, so exactly those of one step at a time, whatever s)
-    # (midpoint j of a row is entry j - 1 of its row of 'good'; the lower end j_lo of the
-    # interval left moves up by the step's half-width where the midpoint is legal)
+    # (midpoint j of a row is entry j - 1 of its row of 'good', at first + j; the lower
+    # end j_lo of the interval left moves up by the step's half-width where the midpoint
+    # is legal; the interval's width is the same for every centre, 2**-steps less a round)
     steps = _steps_at_once(qx.size)
     frac, first = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size) * (2**steps - 1) - 1
+    halves = [2**k for k in range(steps - 1, -1, -1)]
     dx, dy = (qx - bx)[:, None], (qy - by)[:, None]
+    start_x, start_y = bx[:, None], by[:, None]
     disc_x, disc_y, reach = close[:, None, :, 0].copy(), close[:, None, :, 1].copy(), _reach(close, r)[:, None]
+    lo, width = np.zeros(qx.size), 1.0  # fractions of the way to the centre; lo is legal
     for _ in range(_BISECTIONS // steps):
-        mid = lo[:, None] + (hi - lo)[:, None] * frac
-        px, py = bx[:, None] + mid * dx, by[:, None] + mid * dy
+        mid = lo[:, None] + width * frac
+        px, py = start_x + mid * dx, start_y + mid * dy
         good = area.legal(px.ravel(), py.ravel()) & _clear(px, py, disc_x, disc_y, reach).ravel()
-        j_lo = np.zeros(qx.size, dtype=np.intp)
-        for half in 2 ** np.arange(steps - 1, -1, -1):
-            j_lo += half * good[first + j_lo + half]
-        lo, hi = lo + (hi - lo) * (j_lo / 2**steps), lo + (hi - lo) * ((j_lo + 1) / 2**steps)
+        j_lo = first.copy()
+        for half in halves:
+            j_lo += half * good[j_lo + half]
+        width /= 2**steps
+        lo = lo + width * (j_lo - first)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy
