@@ -66,9 +66,10 @@ _EPS = 1e-12
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+#: The error state of a projection onto segments of nonzero length (no change).
+_AS_IS = contextlib.nullcontext()
 #: Segments as :func:`_segment_rows` gives them: x0, y0, dx, dy, squared length (1 where
 #: zero), where zero, whether zero anywhere.
-_AS_IS = contextlib.nullcontext()
 _Rows = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, bool]
 
 
