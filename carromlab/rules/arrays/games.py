@@ -150,7 +150,7 @@ class GameArrays:
     def count(self, colour: npt.ArrayLike, where: str = "board") -> IntArray:
         """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game."""
         code = WHERE.index(where)
-        return np.count_nonzero((self.where == code) & (self.kind == np.asarray(colour)[:, None]), axis=1)
+        return row_counts((self.where == code) & (self.kind == np.asarray(colour)[:, None]))
 
     def take(self, rows: npt.ArrayLike) -> GameArrays:
         """The games at ``rows`` (indices or a boolean mask, repeats allowed), as new
@@ -162,9 +162,23 @@ class GameArrays:
         out = replace(self, **per_game)
         if "regions" in self.__dict__:
             out.__dict__["regions"] = self.regions.take(rows)
-        built = self.__dict__.get("_states", {})
-        out.__dict__["_states"] = {i: built[r] for i, r in enumerate(rows.tolist()) if r in built}
+        # the built states go along as (states by source row, source row of each row), made
+        # a dict by row only when asked for (_built): most taken arrays never are
+        if "_taken" in self.__dict__:
+            built, source = self.__dict__["_taken"]
+            out.__dict__["_taken"] = (built, source[rows])
+        elif self.__dict__.get("_states"):
+            out.__dict__["_taken"] = (dict(self.__dict__["_states"]), rows.copy())  # as they are now
         return out
+
+    def _built(self) -> dict[int, GameState]:
+        """The GameState objects built so far, by row (kept in ``_states``); those a
+        :meth:`take` carried over are put in on the first call."""
+        built: dict[int, GameState] = self.__dict__.setdefault("_states", {})
+        if "_taken" in self.__dict__:
+            taken, source = self.__dict__.pop("_taken")
+            built.update({i: taken[r] for i, r in enumerate(source.tolist()) if r in taken})
+        return built
 
     @cached_property
     def regions(self) -> Regions:
@@ -199,7 +213,7 @@ class GameArrays:
         -------
         list of GameState
         """
-        built: dict[int, GameState] = self.__dict__.setdefault("_states", {})
+        built = self._built()
         missing = [i for i, row in enumerate(rows) if row not in built]
         if missing:
             todo = [rows[i] for i in missing]
@@ -254,7 +268,7 @@ class GameArrays:
         kind = np.array([palette.index(k) for k in kinds], dtype=np.int8).reshape(len(kinds))
         out = replace(first, palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
         starts = np.cumsum([0] + [len(p) for p in parts]).tolist()
-        out.__dict__["_states"] = {start + r: s for p, start in zip(parts, starts) for r, s in p.__dict__.get("_states", {}).items()}
+        out.__dict__["_states"] = {start + r: s for p, start in zip(parts, starts) for r, s in p._built().items()}
         return out
 
     # ------------------------------------------------------------------ conversion
@@ -400,6 +414,36 @@ def of_colours(kind: npt.NDArray[np.int8], colours: npt.NDArray[np.int8]) -> npt
     for t in range(colours.shape[1]):  # a few teams: one comparison each
         out |= kind[None, :] == colours[:, t, None]
     return out
+
+
+def row_counts(mask: npt.NDArray[np.bool_]) -> IntArray:
+    """The True entries of each row of a 2-d mask, shape (N,): ``np.count_nonzero(mask,
+    axis=1)``, summed as bytes (quicker along short rows).
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of bool, shape (N, P)
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N,)
+    """
+    return np.einsum("ij->i", mask.view(np.uint8), dtype=np.int64)
+
+
+def row_any(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Whether each row of a 2-d mask holds a True entry, shape (N,): ``mask.any(axis=1)``
+    as a product with ones (quicker along short rows).
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of bool, shape (N, P)
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (N,)
+    """
+    return mask @ np.ones(mask.shape[1], bool)
 
 
 def _filled(cls: type, **values: Any) -> Any:

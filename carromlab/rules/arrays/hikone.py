@@ -6,9 +6,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..hikone import JACK_SCORE, PUCKS
-from .games import GameArrays
+from .games import GameArrays, row_any, row_counts
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
-from .outcomes import FATES, OutcomeArrays
+from .outcomes import FATES, OutcomeArrays, _rows
 
 __all__ = ["RULES", "adjudicate_hikone", "inside_own_area"]
 
@@ -56,12 +56,14 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     timed = o.timed_out
     led.note(timed, "HIK-10")
 
-    direct = o.touched_before_frame
-    if not games.options.every_direct_hit:
-        direct = direct & (np.arange(games.n_pieces) == o.first_touch[:, None])
     hit_inside = np.zeros(n, bool)
     if games.n_players == 4:  # the pieces hit directly, one (game, piece) pair each
-        g, j = np.divmod(np.flatnonzero(direct & ~timed[:, None]), games.n_pieces)  # np.nonzero, quicker
+        if games.options.every_direct_hit:
+            g, j = np.divmod(np.flatnonzero(o.touched_before_frame & ~timed[:, None]), games.n_pieces)  # np.nonzero, quicker
+        else:  # the first piece touched, if hit directly
+            g = np.flatnonzero(~timed & (o.first_touch >= 0))
+            g = g[o.touched_before_frame[g, o.first_touch[g]]]
+            j = o.first_touch[g]
         hit_inside[g[_inside(games, seat[g], games.xy[g, j], games.radius_of()[j])]] = True
     led.foul(hit_inside, "HIK-9")
     led.penalty(hit_inside, team, 1, "HIK-9")
@@ -72,7 +74,9 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     fell_order = o.fell[:, :-1]
     own_now = m[:, None] & led.fell & led.of_kind(own)
     off = (o.left_board > 0) | (o.on_frame > 0)
-    off_order = np.where(o.left_board > 0, o.left_board, o.on_frame + o.left_board.max(axis=1, initial=0)[:, None])
+    g_off = _rows(off)  # the games with pieces off the board (few)
+    left_off, frame_off = o.left_board[g_off], o.on_frame[g_off]
+    off_order = np.where(left_off > 0, left_off, frame_off + left_off.max(axis=1, initial=0)[:, None])
     striker_foul = o.fate != FATES.index("board")
     jack_now, jack_off = m & led.fell[:, jack], m & off[:, jack]
     own_on_board = games.count(own)
@@ -83,26 +87,26 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     won_points[rows, 1 - team] = PUCKS - led.count(opp)
 
     r = m & ~won
-    jack_col = np.zeros((n, games.n_pieces), bool)
-    jack_col[:, jack] = True
+    not_jack = np.arange(games.n_pieces) != jack
     jacked = r & (jack_now | jack_off)
-    led.send_back(jacked[:, None] & jack_col, "HIK-5")
+    g_jacked = np.flatnonzero(jacked)
+    led.send_back(np.broadcast_to(~not_jack, (len(g_jacked), games.n_pieces)), "HIK-5", rows=g_jacked)
     for colour in (opp, own):
-        led.send_back(r[:, None] & off & led.of_kind(colour), "HIK-8", off_order)
-    led.note(r & (off & ~jack_col).any(axis=1), "HIK-8")
-    led.note(r & (led.fell & ~jack_col).any(axis=1), "HIK-3")
+        led.send_back(r[g_off, None] & off[g_off] & led.of_kind(colour[g_off]), "HIK-8", off_order, rows=g_off)
+    led.note(r & row_any(off & not_jack), "HIK-8")
+    led.note(r & row_any(led.fell & not_jack), "HIK-3")
     fouled = r & striker_foul
     led.foul(fouled, "HIK-7")
     led.send_back(fouled[:, None] & own_now, "HIK-7", fell_order)
     led.penalty(fouled, team, 1, "HIK-7")
-    last = own_on_board == np.count_nonzero(own_now, axis=1)
+    last = own_on_board == row_counts(own_now)
     voiding = jacked & jack_now & (games.options.void_pucks_with_jack | last)
     voided = voiding[:, None] & led.still_pocketed(own_now)
-    led.foul(voided.any(axis=1), "HIK-6")
+    led.foul(row_any(voided), "HIK-6")
     led.send_back(voided, "HIK-6", fell_order)
     led.foul(jacked, "HIK-5")
     led.penalty(jacked, team, 5, "HIK-5")
-    cont = r & led.still_pocketed(own_now).any(axis=1) & ~(striker_foul | jack_now | jack_off)
+    cont = r & row_any(led.still_pocketed(own_now)) & ~(striker_foul | jack_now | jack_off)
     led.pay_dues(r, "HIK-5")
 
     # _finish: every game but the won ones

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from ..ruling import Placement
 from ..spots import nearest_free_spots
-from .games import WHERE, GameArrays, _objects
+from .games import WHERE, GameArrays, _objects, row_counts
 from .outcomes import OutcomeArrays, _rank, _rows
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes"]
@@ -26,6 +26,14 @@ BOARD, POCKETED, HAND, DITCH, HOLE = range(len(WHERE))
 def _pairs(xy: npt.ArrayLike) -> npt.NDArray[np.complex128]:
     """Positions (..., 2) in m as a complex view (...,): x the real part, y the imaginary."""
     return np.asarray(xy, dtype=np.float64).view(np.complex128)[..., 0]
+
+
+def _record(ranks: npt.NDArray[np.int16], counts: npt.NDArray[np.int16], m: BoolArray, c: int) -> None:
+    """Give rule column ``c`` the next rank (``counts`` + 1, counted up) in the games ``m``
+    that have not recorded it yet."""
+    new = np.flatnonzero(m & (ranks[:, c] == 0))
+    counts[new] += 1
+    ranks[new, c] = counts[new]
 
 
 def _bad(g: int, message: str) -> ValueError:
@@ -197,9 +205,11 @@ class ArrayLedger:
         self.rows = np.arange(n)
         self.where, self.xy, self.by = games.where.copy(), games.xy.copy(), games.by.copy()
         self.dues = games.dues.copy()
-        self._step = 0
-        self._applied = np.zeros((n, len(rules)), np.int32)
-        self._fouls = np.zeros((n, len(rules)), np.int32)
+        # rank of each rule among the game's applied rules and fouls, in the order recorded
+        self._applied = np.zeros((n, len(rules)), np.int16)
+        self._fouls = np.zeros((n, len(rules)), np.int16)
+        self._n_applied = np.zeros(n, np.int16)
+        self._n_fouls = np.zeros(n, np.int16)
         self._queue = np.zeros((n, p), np.int32)
         self._queued = np.zeros(n, np.int32)
         self._queue_rule = np.full((n, p), -1, np.int8)
@@ -212,19 +222,15 @@ class ArrayLedger:
     # ------------------------------------------------------------------ bookkeeping
     def note(self, m: BoolArray, *rules: str) -> None:
         """Record rules that decided something in the games ``m``."""
-        for rule in rules:
-            self._step += 1
-            if m.any():
-                c = self.rules.index(rule)
-                self._applied[m & (self._applied[:, c] == 0), c] = self._step
+        if m.any():
+            for rule in rules:
+                _record(self._applied, self._n_applied, m, self.rules.index(rule))
 
     def foul(self, m: BoolArray, rule: str) -> None:
         """Record a foul in the games ``m``."""
-        self._step += 1
         if m.any():
-            c = self.rules.index(rule)
-            self._fouls[m & (self._fouls[:, c] == 0), c] = self._step
-        self.note(m, rule)
+            _record(self._fouls, self._n_fouls, m, self.rules.index(rule))
+            self.note(m, rule)
 
     def of_kind(self, colour: npt.ArrayLike) -> BoolArray:
         """Pieces of a kind (palette index per game), shape (N, P)."""
@@ -232,19 +238,14 @@ class ArrayLedger:
 
     def count(self, colour: npt.ArrayLike, where: int = BOARD) -> IntArray:
         """Pieces of a kind (palette index per game) at a location code now, shape (N,)."""
-        return np.count_nonzero(self.of_kind(colour) & (self.where == where), axis=1)
+        return row_counts(self.of_kind(colour) & (self.where == where))
 
-    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1, rows: npt.NDArray[np.intp] | None = None) -> None:
-        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m); with
-        ``rows``, only in those games, ``mask`` (and ``xy``, ``by``) holding their rows."""
-        at = slice(None) if rows is None else rows
+    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
+        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
         # a position as one complex number: the mask need not be broadcast over (x, y)
-        now = self.where[at], _pairs(self.xy)[at], self.by[at]  # views of the arrays, or copies of the rows
-        np.copyto(now[0], where, where=mask)
-        np.copyto(now[1], _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
-        np.copyto(now[2], by, where=mask, casting="unsafe")
-        if rows is not None:
-            self.where[rows], _pairs(self.xy)[rows], self.by[rows] = now
+        np.copyto(self.where, where, where=mask)
+        np.copyto(_pairs(self.xy), _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
+        np.copyto(self.by, by, where=mask, casting="unsafe")
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
         """Apply the final positions and move the pocketed pieces, in the games ``m``."""
@@ -262,10 +263,13 @@ class ArrayLedger:
         if not new.any():
             return
         rank = _rank(new, None if key is None else np.broadcast_to(key, new.shape))
-        self.set(new, BOARD, rows=g)
-        self._queue[g] = np.where(new, self._queued[g, None] + rank, self._queue[g])
-        self._queued[g] += np.count_nonzero(new, axis=1).astype(np.int32)
-        self._queue_rule[g] = np.where(new, self.rules.index(rule), self._queue_rule[g])
+        # entry by entry (a few per game): back on the board, position unknown until placed
+        i, j = np.divmod(np.flatnonzero(new), new.shape[1])  # np.nonzero, quicker
+        gi = g[i]
+        self.where[gi, j], _pairs(self.xy)[gi, j], self.by[gi, j] = BOARD, complex(np.nan, np.nan), -1
+        self._queue[gi, j] = self._queued[gi] + rank[i, j]
+        self._queue_rule[gi, j] = self.rules.index(rule)
+        self._queued[g] += np.bincount(i, minlength=len(g)).astype(np.int32)
 
     def penalty(self, m: BoolArray, team: IntArray, n: int, rule: str) -> None:
         """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
@@ -302,8 +306,8 @@ class ArrayLedger:
         """Games with pieces queued to be put back, shape (N,)."""
         return self._queued > 0
 
-    def drop_returns(self, m: BoolArray) -> None:
-        """Forget the queued pieces of the games ``m`` (their board is being reset)."""
+    def drop_returns(self, m: BoolArray | npt.NDArray[np.intp]) -> None:
+        """Forget the queued pieces of the games ``m`` (a mask or rows; their board is being reset)."""
         self._queue[m] = 0
         self._queued[m] = 0
         self._queue_rule[m] = -1
@@ -313,14 +317,13 @@ class ArrayLedger:
         ``target`` (m, per game or shared), in queue order; see
         :meth:`carromlab.rules.ledger.Ledger.place`. ``enabled=False`` records the
         returns but leaves their positions unknown (NaN)."""
-        m = m & self.returning
+        rows = np.flatnonzero(m & self.returning)
         n = len(self.rows)
         target = np.broadcast_to(np.asarray(target, dtype=float), (n, 2))
-        self._returned[m] = self._queue[m]
-        self._returned_rule[m] = self._queue_rule[m]
+        self._returned[rows] = self._queue[rows]
+        self._returned_rule[rows] = self._queue_rule[rows]
         if enabled:
             radius = self.g.radius_of()
-            rows = np.flatnonzero(m)
             order = np.argsort(np.where(self._queue[rows] > 0, self._queue[rows], np.iinfo(np.int32).max), axis=1, kind="stable")
             lim = None if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n,))
             # round k puts back the k-th queued piece of every game that has one, all at once;
@@ -339,7 +342,7 @@ class ArrayLedger:
                 if none.any():
                     raise RuntimeError(f"No free spot on the board for piece {int(j[none][0])} of game {int(g[none][0])}.")
                 self.xy[g, j] = spot
-        self.drop_returns(m)
+        self.drop_returns(rows)
 
     # ------------------------------------------------------------------ result
     def change(self, m: BoolArray, **fields: Any) -> None:
@@ -365,7 +368,7 @@ class ArrayLedger:
         g, n = self.g, len(self.rows)
         played = ~retake
         seat_shots = g.seat_shots.copy()
-        seat_shots += played[:, None] & (np.arange(g.n_players) == g.shooter[:, None])
+        seat_shots[self.rows, g.shooter] += played
         new: dict[str, Any] = {
             "where": self.where, "xy": self.xy, "by": self.by, "dues": self.dues,
             "shooter": np.asarray(next_shooter, np.int64).copy(),
@@ -386,8 +389,8 @@ class ArrayLedger:
                 arr[m] = value
         return RulingArrays(
             rules=self.rules,
-            fouls=_rank(self._fouls > 0, self._fouls),
-            applied=_rank(self._applied > 0, self._applied),
+            fouls=self._fouls,
+            applied=self._applied,
             returned=self._returned,
             returned_rule=self._returned_rule,
             turn_continues=np.asarray(turn_continues, bool),

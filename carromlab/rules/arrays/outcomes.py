@@ -132,7 +132,8 @@ class OutcomeArrays:
     @cached_property
     def placed(self) -> npt.NDArray[np.bool_]:
         """Pieces with a resting position in ``final_xy`` (not NaN), shape (N, P); found on
-        the first use and kept (the check of the outcomes and the ledger both read it)."""
+        the first use and kept (the check of the outcomes and the ledger both read it), or
+        by :meth:`from_batch` from the engine's columns."""
         return ~np.isnan(self.final_xy[..., 0])
 
     @classmethod
@@ -255,23 +256,33 @@ class OutcomeArrays:
         source = np.full((*target.shape[:-1], p + 2), m + 1)
         np.put_along_axis(source, target, np.arange(m + 1), axis=-1)
 
-        def game_columns(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
-            """Values by scene column (N, m or m + 1: without or with the striker, ...) by
-            game column (N, ``width``, ...), ``fill`` for the pieces outside the scene;
-            gathered, which is quicker than scattering into a filled array."""
-            ext = np.empty((n, m + 2, *values.shape[2:]), values.dtype)
+        def extended(values: npt.NDArray, fill: Any, dtype: Any = None) -> npt.NDArray:
+            """Values by scene column (N, m or m + 1: without or with the striker, ...), in
+            ``dtype``, with ``fill`` in the columns up to m + 1 (the pieces outside the scene)."""
+            ext = np.empty((n, m + 2, *values.shape[2:]), values.dtype if dtype is None else dtype)
             ext[:, : values.shape[1]] = values
             ext[:, values.shape[1] :] = fill
+            return ext
+
+        def gather(ext: npt.NDArray, width: int = p) -> npt.NDArray:
+            """:func:`extended` values by game column (N, ``width``, ...); gathered, which
+            is quicker than scattering into a filled array."""
             if one:
                 return np.take(ext, source[:width], axis=1)
-            return np.take_along_axis(ext, source[:, :width].reshape(n, width, *(1,) * (values.ndim - 2)), axis=1)
+            return np.take_along_axis(ext, source[:, :width].reshape(n, width, *(1,) * (ext.ndim - 2)), axis=1)
+
+        def game_columns(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
+            """Values by scene column by game column, ``fill`` for the pieces outside the scene."""
+            return gather(extended(values, fill), width)
 
         ditched = _bits(cols["ditch_mask"], m + 1) & used
         fell = game_columns(_rank((pocket >= 0) & used, t_out), 0, p + 1)
         on_board = (pocket < 0) & ~ditched
-        moved = xy.astype(np.float64)
-        moved[~on_board] = np.nan
-        final = game_columns(moved, np.nan)
+        moved = extended(xy, np.nan, np.float64)
+        moved[:, : m + 1][~on_board] = np.nan
+        final = gather(moved)
+        # the pieces final_xy places (not NaN), without reading final_xy again
+        placed = game_columns(on_board & ~np.isnan(xy[..., 0]), False)
         left = game_columns(_rank(ditched[:, :m]), 0)
         first = cols["first_contact"].astype(np.int64)
         first_id = np.where(first >= 0, np.broadcast_to(ids, (n, m))[np.arange(n), np.maximum(first, 0)], -1)
@@ -279,7 +290,7 @@ class OutcomeArrays:
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
         fate = np.array([FATES.index(c) for c in batch.categories["striker_fate"]], np.int8)[cols["striker_fate"]]
-        return cls(
+        out = cls(
             fell=fell,
             first_touch=first_id,
             fate=fate,
@@ -295,6 +306,8 @@ class OutcomeArrays:
             striker=played,
             timed_out=np.zeros(n, bool),
         )
+        out.__dict__["placed"] = placed
+        return out
 
 
 def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
