@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..hikone import JACK_SCORE, PUCKS
-from .games import GameArrays, row_any, row_counts
+from .games import WHERE, GameArrays, row_any, row_counts
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
 from .outcomes import FATES, OutcomeArrays, _rows
 
@@ -79,12 +79,15 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     off_order = np.where(left_off > 0, left_off, frame_off + left_off.max(axis=1, initial=0)[:, None])
     striker_foul = o.fate != FATES.index("board")
     jack_now, jack_off = m & led.fell[:, jack], m & off[:, jack]
-    own_on_board = games.count(own)
-    won = jack_now & ~striker_foul & (own_on_board == 0)
+    g_jack = np.flatnonzero(jack_now)  # own pucks on the board before the shot, where the jack fell
+    own_on_board = row_counts((games.where[g_jack] == WHERE.index("board")) & (games.kind == own[g_jack, None]))
+    won = np.zeros(n, bool)
+    won[g_jack] = ~striker_foul[g_jack] & (own_on_board == 0)
     led.note(won, "HIK-4", "HIK-11")
-    won_points = np.zeros((n, 2), np.int64)
-    won_points[rows, team] = JACK_SCORE + PUCKS
-    won_points[rows, 1 - team] = PUCKS - led.count(opp)
+    g_won = np.flatnonzero(won)
+    won_points = np.zeros((n, 2), np.int64)  # read in the games won only
+    won_points[g_won, team[g_won]] = JACK_SCORE + PUCKS
+    won_points[g_won, 1 - team[g_won]] = PUCKS - led.count(opp[g_won], rows=g_won)
 
     r = m & ~won
     not_jack = np.arange(games.n_pieces) != jack
@@ -99,7 +102,8 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.foul(fouled, "HIK-7")
     led.send_back(fouled[:, None] & own_now, "HIK-7", fell_order)
     led.penalty(fouled, team, 1, "HIK-7")
-    last = own_on_board == row_counts(own_now)
+    last = np.zeros(n, bool)
+    last[g_jack] = own_on_board == row_counts(own_now[g_jack])
     voiding = jacked & jack_now & (games.options.void_pucks_with_jack | last)
     voided = voiding[:, None] & led.still_pocketed(own_now)
     led.foul(row_any(voided), "HIK-6")
@@ -115,7 +119,9 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.place(play, (0.0, 0.0), enabled=place)
     round_end = play & games.time_called & ~cont & (nxt == 0)
     led.note(round_end, "HIK-10")
-    left = np.stack([led.count(games.colours[:, t]) for t in range(2)], axis=1)
+    g_end = np.flatnonzero(round_end)
+    left = np.zeros((n, 2), np.int64)  # read in the games whose round ended only
+    left[g_end] = np.stack([led.count(games.colours[g_end, t], rows=g_end) for t in range(2)], axis=1)
     decided = round_end & (left[:, 0] != left[:, 1])
     time_points = PUCKS - left
     points = np.where(won[:, None], won_points, np.where(decided[:, None], time_points, 0))

@@ -236,9 +236,10 @@ class ArrayLedger:
         """Pieces of a kind (palette index per game), shape (N, P)."""
         return self.g.kind[None, :] == np.asarray(colour)[:, None]
 
-    def count(self, colour: npt.ArrayLike, where: int = BOARD) -> IntArray:
-        """Pieces of a kind (palette index per game) at a location code now, shape (N,)."""
-        return row_counts(self.of_kind(colour) & (self.where == where))
+    def count(self, colour: npt.ArrayLike, where: int = BOARD, rows: npt.NDArray[np.intp] | None = None) -> IntArray:
+        """Pieces of a kind (palette index per game) at a location code now, shape (N,);
+        with ``rows``, in those games only (``colour`` holding their rows)."""
+        return row_counts(self.of_kind(colour) & ((self.where if rows is None else self.where[rows]) == where))
 
     def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
         """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
