@@ -286,15 +286,9 @@ def _scene_of(state: GameState) -> tuple[Scene, npt.NDArray[np.int64]]:
 def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The legal placements nearest (x, y) (m) and whether each one moved.
 
-    Each distinct point is snapped once (replicas of a noise-free shot share theirs), the
-    distinct points in (x, y) order.
+    Each distinct point is snapped once (replicas of a noise-free shot share theirs).
     """
-    order = np.argsort(x)
-    if np.any(x[order[1:]] == x[order[:-1]]):  # a repeated x: the distinct points of a complex sort, exact
-        points, inverse = np.unique(x + 1j * y, return_inverse=True)
-    else:  # every point distinct, and in (x, y) order by x alone: a float sort
-        points, inverse = x[order] + 1j * y[order], np.empty_like(order)
-        inverse[order] = np.arange(len(order))
+    points, inverse = np.unique(x + 1j * y, return_inverse=True)  # complex: one sort, exact
     px, py = snap_placements(state, points.real, points.imag, radius)
     sx, sy = px[inverse], py[inverse]
     return sx, sy, (sx != x) | (sy != y)

@@ -233,9 +233,9 @@ class Scene:
                        else np.ascontiguousarray(on_board, dtype=bool).view(np.uint8))  # fmt: skip
         k, p, gap = _core.placement_fault(x, y, rows, present, fixed, reach, self.board.shape == "round", lim)
         if k >= 0:
-            raise self.placement_error(x[k], y[k], p, gap, "" if x.size == 1 else f" at shot {k + first_index}")
+            raise self._placement_error(x[k], y[k], p, gap, "" if x.size == 1 else f" at shot {k + first_index}")
 
-    def placement_error(self, x: float, y: float, part: int, gap: float, where: str = "") -> ValueError:
+    def _placement_error(self, x: float, y: float, part: int, gap: float, where: str = "") -> ValueError:
         """The error for a striker centre at (x, y) m that is off the board (``part`` -1)
         or overlaps obstacle ``part`` (the pieces, then the pegs, then the holes' capture
         circles) by ``-gap`` m; ``where`` names the shot (e.g. " at shot 3")."""

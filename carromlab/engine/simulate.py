@@ -357,7 +357,7 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     raw = _core.simulate_one(_setup_for(scene, params), scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed,
                              shot.spin, record)  # fmt: skip
     if isinstance(raw, tuple):  # the placement is not allowed (the engine checked it first)
-        raise scene.placement_error(shot.x, shot.y, *raw)
+        raise scene._placement_error(shot.x, shot.y, *raw)
     if raw["truncated"]:
         warnings.warn(
             f"The shot used its event budget (max_events={params.max_events}) before every disc "

@@ -132,8 +132,7 @@ class OutcomeArrays:
     @cached_property
     def placed(self) -> npt.NDArray[np.bool_]:
         """Pieces with a resting position in ``final_xy`` (not NaN), shape (N, P); found on
-        the first use and kept (the check of the outcomes and the ledger both read it), or
-        by :meth:`from_batch` from the engine's columns."""
+        the first use and kept (the check of the outcomes and the ledger both read it)."""
         return ~np.isnan(self.final_xy[..., 0])
 
     @classmethod
@@ -281,8 +280,6 @@ class OutcomeArrays:
         moved = extended(xy, np.nan, np.float64)
         moved[:, : m + 1][~on_board] = np.nan
         final = gather(moved)
-        # the pieces final_xy places (not NaN), without reading final_xy again
-        placed = game_columns(on_board & ~np.isnan(xy[..., 0]), False)
         left = game_columns(_rank(ditched[:, :m]), 0)
         first = cols["first_contact"].astype(np.int64)
         first_id = np.where(first >= 0, np.broadcast_to(ids, (n, m))[np.arange(n), np.maximum(first, 0)], -1)
@@ -290,7 +287,7 @@ class OutcomeArrays:
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
         fate = np.array([FATES.index(c) for c in batch.categories["striker_fate"]], np.int8)[cols["striker_fate"]]
-        out = cls(
+        return cls(
             fell=fell,
             first_touch=first_id,
             fate=fate,
@@ -306,8 +303,6 @@ class OutcomeArrays:
             striker=played,
             timed_out=np.zeros(n, bool),
         )
-        out.__dict__["placed"] = placed
-        return out
 
 
 def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
