@@ -861,14 +861,14 @@ def case_match_games(ctx: Ctx) -> dict:
     and shots per CPU-second (``carromlab.match.Game``: policy, noise, engine, rules,
     conservation check, record), beside the raw engine's CPU time for the same shots.
     Games run to their end (or a board guard of 2,000 shots) until a budget of 20,000
-    shots per variant (quick: 200, too few to finish a carrom game: the shots per game
-    then come from :data:`QUICK_WHOLE_GAMES` whole games played in lockstep; otherwise they
-    are the mean of the complete games). Beside them, the same games
-    in lockstep (:data:`LOCKSTEP_GAMES` at a time, one engine batch and one array
-    adjudication per step, 20,000 shots; quick: 10 steps; ``lockstep_*``: games/s is the
-    lockstep shots/s over the shots per game above), and whole ICF games with the greedy
-    policy on both seats in lockstep (:data:`GREEDY_GAMES` games to their end; quick: an
-    eighth), whose games/s is measured on the greedy games themselves (a greedy game is
+    shots per variant (quick: 200, too few to finish a carrom game). Beside them,
+    :data:`LOCKSTEP_GAMES` whole games of each variant in lockstep (one engine batch and
+    one array adjudication per step), every game to its end as ``carromlab match`` plays a
+    chunk: ``lockstep_*`` are measured on those games (their opening breaks, their middle
+    and the last steps, when few games are left), and their mean length is the shots per
+    game of both rows when the one-at-a-time budget finishes no game. And whole ICF games
+    with the greedy policy on both seats in lockstep (:data:`GREEDY_GAMES` games to their
+    end; quick: an eighth), whose games/s is measured on the greedy games themselves (a greedy game is
     a few dozen shots, not a random one's ~970)."""
     from carromlab.match import Game, GreedyPolicy, RandomPolicy, game_seed, new_state
 
@@ -888,18 +888,15 @@ def case_match_games(ctx: Ctx) -> dict:
                 games += 1
                 shots_in_games += game.n_shots
         engine = _engine_cpu_s(played)
-        if games:
-            shots_per_game = shots_in_games / games
-        else:  # the quick budget ends before any game does: a few whole games in lockstep
-            shots_per_game = _lockstep(variant, seats, RandomPolicy(), QUICK_WHOLE_GAMES, ctx.seed)["shots_per_game"]
-        lockstep = _lockstep(variant, seats, RandomPolicy(), LOCKSTEP_GAMES, ctx.seed, ctx.pick(10 * LOCKSTEP_GAMES, 20_000))[
-            "lockstep_shots_per_cpu_s"
-        ]
+        lockstep = _lockstep(variant, seats, RandomPolicy(), LOCKSTEP_GAMES, ctx.seed)
+        shots_per_game = shots_in_games / games if games else lockstep["shots_per_game"]
         out[f"{variant}_{seats}"] = {
             "shots": len(played), "complete_games": games, "shots_per_cpu_s": len(played) / cpu,
             "shots_per_game": shots_per_game, "games_per_cpu_s": len(played) / cpu / shots_per_game,
             "engine_shots_per_cpu_s": len(played) / engine, "engine_share": engine / cpu,
-            "lockstep_shots_per_cpu_s": lockstep, "lockstep_games_per_cpu_s": lockstep / shots_per_game,
+            "lockstep_shots_per_cpu_s": lockstep["lockstep_shots_per_cpu_s"],
+            "lockstep_games_per_cpu_s": lockstep["lockstep_games_per_cpu_s"],
+            "lockstep_shots_per_game": lockstep["shots_per_game"],
         }  # fmt: skip
     out["icf_2_greedy"] = _lockstep("icf", 2, GreedyPolicy(), ctx.pick(GREEDY_GAMES // 8, GREEDY_GAMES), ctx.seed)
     icf = out["icf_2"]
@@ -908,33 +905,25 @@ def case_match_games(ctx: Ctx) -> dict:
     return out
 
 
-#: Whole random games (played in lockstep to their end) giving the shots per game when the
-#: quick budget finishes no game.
-QUICK_WHOLE_GAMES = 8
-
-
-#: Games advancing together in the lockstep rows of the match case (``play_match``'s default chunk).
+#: Whole games advancing together in the lockstep rows of the match case (``play_match``'s default chunk).
 LOCKSTEP_GAMES = 256
 
 
-def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int, budget: float = math.inf) -> dict:
+def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int) -> dict:
     """``n_games`` games of a variant advancing in lockstep (``carromlab.match.lockstep.step``)
-    until ``budget`` shots (at least one step) or until every game has ended: shots per
-    CPU-second, and when they all ended games per CPU-second and the mean shots per game."""
+    until every game has ended: shots and games per CPU-second and the mean shots per game."""
     from carromlab.match import Game, game_seed, new_state
     from carromlab.match.lockstep import step
 
     games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False) for g in range(n_games)]
     active, shots, t0 = games, 0, time.process_time()
-    while shots < budget and active:
+    while active:
         step(active)
         shots += len(active)
         active = [g for g in active if g.end is None]
     cpu = time.process_time() - t0
-    out = {"games": n_games, "shots": shots, "lockstep_shots_per_cpu_s": shots / cpu}
-    if not active:
-        out |= {"shots_per_game": shots / n_games, "lockstep_games_per_cpu_s": n_games / cpu}
-    return out
+    return {"games": n_games, "shots": shots, "lockstep_shots_per_cpu_s": shots / cpu,
+            "shots_per_game": shots / n_games, "lockstep_games_per_cpu_s": n_games / cpu}  # fmt: skip
 
 
 #: Greedy ICF games of the match case's greedy row, played in lockstep to their end.
@@ -977,7 +966,9 @@ def case_env_steps(ctx: Ctx) -> dict:
     lockstep, :data:`VECTOR_ENVS`, ``gymnasium.make_vec``; the target reads the 256),
     each beside the raw engine's CPU time for the same kind of shots (a game's worth of
     random shots replayed one ``simulate`` call each, and as one many-scene batch per
-    side)."""
+    side). The vector rows time the steps after the opening one (every game's break,
+    about one step in 480 of a random ICF game, timed on its own): a few steps from the
+    reset would weigh the breaks dozens of times more than a training run does."""
     import gymnasium
 
     import carromlab.envs  # noqa: F401  (registers the ids)
@@ -1000,7 +991,10 @@ def case_env_steps(ctx: Ctx) -> dict:
     for n_envs in VECTOR_ENVS:
         envs = gymnasium.make_vec("carromlab/ICF-v0", num_envs=n_envs, opponent="random", skill="club")
         envs.reset(seed=ctx.seed)
-        n_vec = ctx.pick(8, 100)
+        t0 = time.process_time()  # the opening step: every game's break (about 1 step in 480)
+        envs.step(rng.uniform(-1, 1, (n_envs, 4)).astype(np.float32))
+        opening = time.process_time() - t0
+        n_vec = ctx.pick(40, 200)
         vec_shots = 0
         t0 = time.process_time()
         for _ in range(n_vec):
@@ -1008,7 +1002,8 @@ def case_env_steps(ctx: Ctx) -> dict:
             vec_shots += int(info["shots"].sum())
         vec_cpu = time.process_time() - t0
         vector |= {f"vector_{n_envs}_steps": n_vec * n_envs, f"vector_{n_envs}_steps_per_cpu_second": n_vec * n_envs / vec_cpu,
-                   f"vector_{n_envs}_shots_per_step": vec_shots / (n_vec * n_envs)}  # fmt: skip
+                   f"vector_{n_envs}_shots_per_step": vec_shots / (n_vec * n_envs),
+                   f"vector_{n_envs}_opening_steps_per_cpu_second": n_envs / opening}  # fmt: skip
     # the engine's share: replay a game's worth of the same kind of shots
     from carromlab.match import Game, RandomPolicy, new_state
 
@@ -1332,11 +1327,12 @@ def print_report(res: dict) -> None:
             print(f"{variant + f' ({seats} seats)':<24}{r['games_per_cpu_s']:>12.3f}{r['shots_per_cpu_s']:>12,.0f}"
                   f"{r['shots_per_game']:>12,.0f}{r['engine_shots_per_cpu_s']:>16,.0f}  {r['engine_share']:.1%}"
                   f" ({r['complete_games']} complete games)")  # fmt: skip
-        print(f"in lockstep ({LOCKSTEP_GAMES} games per step)")
+        print(f"in lockstep ({LOCKSTEP_GAMES} whole games, each to its end)")
         for key in [f"{v}_{n}" for v, n in MATCH_VARIANTS] + ["icf_2_greedy"]:
             r = mg[key]
             print(f"{key:<24}{r['lockstep_games_per_cpu_s']:>12.3f}{r['lockstep_shots_per_cpu_s']:>12,.0f}"
-                  + (f"{r['shots_per_game']:>12,.0f}  ({r['games']} whole games)" if key == "icf_2_greedy" else ""))
+                  + (f"{r['shots_per_game']:>12,.0f}  ({r['games']} whole games)" if key == "icf_2_greedy"
+                     else f"{r['lockstep_shots_per_game']:>12,.0f}"))
     if "env_steps" in c:
         ev = c["env_steps"]
         print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "
@@ -1344,7 +1340,8 @@ def print_report(res: dict) -> None:
               f"{ev['engine_steps_per_cpu_s']:,.0f} steps, {ev['engine_shots_per_cpu_s']:,.0f} shots per CPU-second)")
         for n in VECTOR_ENVS:
             print(f"ICF vector env ({n} games in lockstep): {ev[f'vector_{n}_steps_per_cpu_second']:,.0f} steps per "
-                  f"CPU-second ({ev[f'vector_{n}_shots_per_step']:.2f} shots per step)")
+                  f"CPU-second ({ev[f'vector_{n}_shots_per_step']:.2f} shots per step; the opening step "
+                  f"{ev[f'vector_{n}_opening_steps_per_cpu_second']:,.0f})")
         print(f"  the raw many-scene batch engine alone would allow {ev['batch_engine_steps_per_cpu_s']:,.0f} steps, "
               f"{ev['batch_engine_shots_per_cpu_s']:,.0f} shots per CPU-second")  # fmt: skip
     if res["targets"]:
