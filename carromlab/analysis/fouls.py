@@ -331,7 +331,7 @@ class _FoulTask:
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
             final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
         )  # fmt: skip
-        games = GameArrays.from_states([state]).take(np.zeros(len(batch), dtype=np.int64))
+        games = GameArrays.from_states([state]).repeated(len(batch))
         rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
         return pd.DataFrame(
             {

@@ -107,6 +107,25 @@ def test_icf_11_rows_are_independent_and_inputs_untouched():
     assert np.array_equal(games.where, GameArrays.from_states(states).where)
 
 
+def test_icf_11_repeated_game_rules_as_its_copies_without_copying():
+    """One position under several outcomes (the foul study's shape): ``repeated`` views the
+    game's arrays, rules exactly as ``take`` of the same rows, and stays untouched."""
+    game = icf.new_game().with_(board_shots=1)
+    one = GameArrays.from_states([game])
+    views, copies = one.repeated(3), one.take([0, 0, 0])
+    assert np.shares_memory(views.xy, one.xy) and not views.xy.flags.writeable
+    assert views.to_states() == [game, game, game]
+    assert views.state(2) is one.state(0)
+    outcomes = [shot(game, ids(game, "white")[0]), shot(game, 19), ShotOutcome()]
+    a = adjudicate_arrays(views, OutcomeArrays.from_outcomes(outcomes, views))
+    b = adjudicate_arrays(copies, OutcomeArrays.from_outcomes(outcomes, copies))
+    assert a.foul("ICF-11").tolist() == b.foul("ICF-11").tolist() == [False, True, False]
+    assert np.array_equal(a.state.dues, b.state.dues)
+    assert np.array_equal(one.where, GameArrays.from_states([game]).where)
+    with pytest.raises(ValueError, match="one game"):
+        copies.repeated(2)
+
+
 def test_arrays_reject_finished_games_unknown_rules_and_mixed_set_ups():
     game = icf.new_game().with_(board_shots=1)
     done = GameArrays.from_states([game.with_(game_over=True)])

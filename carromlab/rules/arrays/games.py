@@ -171,6 +171,24 @@ class GameArrays:
             out.__dict__["_taken"] = (dict(self.__dict__["_states"]), rows.copy())  # as they are now
         return out
 
+    def repeated(self, n: int) -> GameArrays:
+        """The one game of these arrays as ``n`` rows: read-only views of its arrays (no
+        copies), for adjudicating many outcomes of one position (the foul study).
+
+        Raises
+        ------
+        ValueError
+            If these arrays do not hold exactly one game.
+        """
+        if len(self) != 1:
+            raise ValueError(f"repeated() needs arrays of one game. Got {len(self)} games instead.")
+        per_game = {f.name: np.broadcast_to(a, (n, *a.shape[1:])) for f in fields(self)
+                    if f.name not in (*_SHARED, "palette", "kind") for a in (getattr(self, f.name),)}  # fmt: skip
+        out = replace(self, **per_game)
+        if self.__dict__.get("_states"):
+            out.__dict__["_taken"] = (dict(self.__dict__["_states"]), np.zeros(n, np.intp))
+        return out
+
     def _built(self) -> dict[int, GameState]:
         """The GameState objects built so far, by row (kept in ``_states``); those a
         :meth:`take` carried over are put in on the first call."""
