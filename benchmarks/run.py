@@ -966,9 +966,10 @@ def case_env_steps(ctx: Ctx) -> dict:
     lockstep, :data:`VECTOR_ENVS`, ``gymnasium.make_vec``; the target reads the 256),
     each beside the raw engine's CPU time for the same kind of shots (a game's worth of
     random shots replayed one ``simulate`` call each, and as one many-scene batch per
-    side). The vector rows time the steps after the opening one (every game's break,
-    about one step in 480 of a random ICF game, timed on its own): a few steps from the
-    reset would weigh the breaks dozens of times more than a training run does."""
+    side). Every row times the steps after the opening one (every game's break, about
+    one step in 480 of a random ICF game, timed on its own; later games' openings come at
+    their natural rate): a few steps from the reset would weigh the breaks dozens of
+    times more than a training run does."""
     import gymnasium
 
     import carromlab.envs  # noqa: F401  (registers the ids)
@@ -977,6 +978,9 @@ def case_env_steps(ctx: Ctx) -> dict:
     rng = np.random.default_rng(ctx.seed)
     n_steps = ctx.pick(60, 3000)
     env.reset(seed=ctx.seed)
+    t0 = time.process_time()  # the opening step (the break), timed on its own as in the vector rows
+    env.step(rng.uniform(-1, 1, 4).astype(np.float32))
+    opening = time.process_time() - t0
     played: list = []
     shots = 0
     t0 = time.process_time()
@@ -1014,6 +1018,7 @@ def case_env_steps(ctx: Ctx) -> dict:
     batch = _engine_batch_cpu_s(played)
     vec_per_step = vector[f"vector_{VECTOR_ENVS[-1]}_shots_per_step"]
     return {"steps": n_steps, "steps_per_cpu_second": n_steps / cpu, "shots_per_step": shots / n_steps,
+            "opening_step_cpu_s": opening,
             "engine_shots_per_cpu_s": len(played) / engine,
             "engine_steps_per_cpu_s": len(played) / engine / (shots / n_steps), **vector,
             "batch_engine_shots_per_cpu_s": len(played) / batch,
@@ -1336,7 +1341,8 @@ def print_report(res: dict) -> None:
     if "env_steps" in c:
         ev = c["env_steps"]
         print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "
-              f"({ev['shots_per_step']:.2f} shots per step; the raw engine alone would allow "
+              f"({ev['shots_per_step']:.2f} shots per step; the opening step {1e3 * ev['opening_step_cpu_s']:.1f} ms; "
+              "the raw engine alone would allow "
               f"{ev['engine_steps_per_cpu_s']:,.0f} steps, {ev['engine_shots_per_cpu_s']:,.0f} shots per CPU-second)")
         for n in VECTOR_ENVS:
             print(f"ICF vector env ({n} games in lockstep): {ev[f'vector_{n}_steps_per_cpu_second']:,.0f} steps per "
