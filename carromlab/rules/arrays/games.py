@@ -175,6 +175,11 @@ class GameArrays:
         """The one game of these arrays as ``n`` rows: read-only views of its arrays (no
         copies), for adjudicating many outcomes of one position (the foul study).
 
+        Parameters
+        ----------
+        n : int
+            Rows.
+
         Raises
         ------
         ValueError
@@ -182,8 +187,11 @@ class GameArrays:
         """
         if len(self) != 1:
             raise ValueError(f"repeated() needs arrays of one game. Got {len(self)} games instead.")
-        per_game = {f.name: np.broadcast_to(a, (n, *a.shape[1:])) for f in fields(self)
-                    if f.name not in (*_SHARED, "palette", "kind") for a in (getattr(self, f.name),)}  # fmt: skip
+        per_game = {}
+        for f in fields(self):
+            if f.name not in (*_SHARED, "palette", "kind"):
+                a = getattr(self, f.name)
+                per_game[f.name] = np.broadcast_to(a, (n, *a.shape[1:]))
         out = replace(self, **per_game)
         if self.__dict__.get("_states"):
             out.__dict__["_taken"] = (dict(self.__dict__["_states"]), np.zeros(n, np.intp))
