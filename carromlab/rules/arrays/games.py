@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -147,10 +147,11 @@ class GameArrays:
         radii = dict(self.radii)
         return np.array([radii[self.palette[k]] for k in self.kind], dtype=float)
 
-    def count(self, colour: npt.ArrayLike, where: str = "board") -> IntArray:
-        """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game."""
+    def count(self, colour: npt.ArrayLike, where: str = "board", rows: npt.NDArray[np.intp] | None = None) -> IntArray:
+        """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game;
+        with ``rows``, in those games only (``colour`` holding their rows)."""
         code = WHERE.index(where)
-        return row_counts((self.where == code) & (self.kind == np.asarray(colour)[:, None]))
+        return row_counts(((self.where if rows is None else self.where[rows]) == code) & (self.kind == np.asarray(colour)[:, None]))
 
     def take(self, rows: npt.ArrayLike) -> GameArrays:
         """The games at ``rows`` (indices or a boolean mask, repeats allowed), as new
@@ -158,18 +159,7 @@ class GameArrays:
         already built, are taken along."""
         rows = np.asarray(rows)
         rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp, copy=False)
-        per_game = {f.name: np.take(getattr(self, f.name), rows, axis=0) for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")}
-        out = replace(self, **per_game)
-        if "regions" in self.__dict__:
-            out.__dict__["regions"] = self.regions.take(rows)
-        # the built states go along as (states by source row, source row of each row), made
-        # a dict by row only when asked for (_built): most taken arrays never are
-        if "_taken" in self.__dict__:
-            built, source = self.__dict__["_taken"]
-            out.__dict__["_taken"] = (built, source[rows])
-        elif self.__dict__.get("_states"):
-            out.__dict__["_taken"] = (dict(self.__dict__["_states"]), rows.copy())  # as they are now
-        return out
+        return self._at(rows, lambda a: np.take(a, rows, axis=0))
 
     def repeated(self, n: int) -> GameArrays:
         """The one game of these arrays as ``n`` rows: read-only views of its arrays (no
@@ -187,14 +177,22 @@ class GameArrays:
         """
         if len(self) != 1:
             raise ValueError(f"repeated() needs arrays of one game. Got {len(self)} games instead.")
-        per_game = {}
-        for f in fields(self):
-            if f.name not in (*_SHARED, "palette", "kind"):
-                a = getattr(self, f.name)
-                per_game[f.name] = np.broadcast_to(a, (n, *a.shape[1:]))
-        out = replace(self, **per_game)
-        if self.__dict__.get("_states"):
-            out.__dict__["_taken"] = (dict(self.__dict__["_states"]), np.zeros(n, np.intp))
+        return self._at(np.zeros(n, np.intp), lambda a: np.broadcast_to(a, (n, *a.shape[1:])))
+
+    def _at(self, rows: npt.NDArray[np.intp], per_game: Callable[[np.ndarray], np.ndarray]) -> GameArrays:
+        """These games at ``rows`` (the source row of each new row), every per-game array
+        made by ``per_game`` (its rows taken, or viewed); the :attr:`regions` and the
+        GameState objects already built go along."""
+        out = replace(self, **{f.name: per_game(getattr(self, f.name)) for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")})
+        if "regions" in self.__dict__:
+            out.__dict__["regions"] = self.regions.take(rows)
+        # the built states go along as (states by source row, source row of each row), made
+        # a dict by row only when asked for (_built): most taken arrays never are
+        if "_taken" in self.__dict__:
+            built, source = self.__dict__["_taken"]
+            out.__dict__["_taken"] = (built, source[rows])
+        elif self.__dict__.get("_states"):
+            out.__dict__["_taken"] = (dict(self.__dict__["_states"]), rows.copy())  # as they are now
         return out
 
     def _built(self) -> dict[int, GameState]:

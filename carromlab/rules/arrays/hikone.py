@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..hikone import JACK_SCORE, PUCKS
-from .games import WHERE, GameArrays, row_any, row_counts
+from .games import GameArrays, row_any, row_counts
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
 from .outcomes import FATES, OutcomeArrays, _rows
 
@@ -80,7 +80,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     striker_foul = o.fate != FATES.index("board")
     jack_now, jack_off = m & led.fell[:, jack], m & off[:, jack]
     g_jack = np.flatnonzero(jack_now)  # own pucks on the board before the shot, where the jack fell
-    own_on_board = row_counts((games.where[g_jack] == WHERE.index("board")) & (games.kind == own[g_jack, None]))
+    own_on_board = games.count(own[g_jack], rows=g_jack)
     won = np.zeros(n, bool)
     won[g_jack] = ~striker_foul[g_jack] & (own_on_board == 0)
     led.note(won, "HIK-4", "HIK-11")

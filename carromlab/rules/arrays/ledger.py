@@ -280,7 +280,7 @@ class ArrayLedger:
         if g.size:
             pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
             self.send_back(pool & (_rank(pool) <= n), rule, rows=g)
-            have = np.count_nonzero(pool, axis=1)
+            have = row_counts(pool)
             short[g[have < n]] = True
             self.dues[short, team[short]] += n - have[have < n]
         self.note(short, rule)
