@@ -11,7 +11,7 @@ import numpy.typing as npt
 from ..equipment.board import Board
 from .state import Piece
 
-__all__ = ["GRID_STEP", "occupied", "clear_of", "nearest_free_spot", "nearest_free_spots"]
+__all__ = ["GRID_STEP", "occupied", "clear_of", "clear_distance", "nearest_free_spot", "nearest_free_spots"]
 
 #: Finest spacing of the candidate grids, m: spots and snapped placements are exact to
 #: within half of it (0.25 mm), far below the precision of a hand placing a disc.
@@ -194,11 +194,10 @@ def _window(
     close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
     limit = np.where(np.isfinite(within), within, board.size)
     found, spots = np.zeros(len(t), dtype=bool), np.full((len(t), 2), np.nan)
-    # a spot nearer a target than a disc covering the target reaches beyond it is blocked
-    # by that disc: each target's search starts past the spots nearer than that (the
-    # first free spot is the same)
-    covered = np.max(close[..., 2] + radius - np.hypot(close[..., 0] - tx[:, None], close[..., 1] - ty[:, None]), axis=1, initial=0.0)
-    first = np.searchsorted(rings * step, covered - 1e-9, side="left")
+    # every spot nearer a target than its nearest point clear of the discs is blocked:
+    # each target's search starts past them (the first free spot is the same)
+    clear = clear_distance(t, close[..., :2], close[..., 2] + radius)
+    first = np.searchsorted(rings * step, clear - 1e-9, side="left")
     pending = np.flatnonzero(first < ix.size)
     done, size = 0, 256  # spots tested of each target, from its first; the next chunk's size
     while pending.size:  # each target's spots nearest first, in growing chunks, until one is free
@@ -232,6 +231,71 @@ def _window(
         pending = pending[~hit & (first[pending] + done < ix.size)]
         size *= 4
     return found, spots
+
+
+def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
+    """How far each target must move for a disc centred there to clear its discs: a
+    lower bound (m) of the distance to its nearest free spot (the board's edge, holes and
+    marks left out), 0 for a target already clear.
+
+    A disc at ``target[q]`` clears disc k when its centre is at least ``reach[q, k]``
+    from ``centres[q, k]`` (the two radii, plus any margin). The nearest clear point,
+    when it is not the target, lies on the circle of reach of some disc i, outside every
+    other: at the point of that circle nearest the target, or at an end of one of its
+    arcs left clear, where it crosses the circle of a disc j (along the circle the
+    distance to the target grows monotonically from its nearest point to its farthest).
+    So it is the nearest clear point among those candidates.
+
+    Parameters
+    ----------
+    target : numpy.ndarray, shape (Q, 2)
+        Centres wanted, m.
+    centres : numpy.ndarray, shape (Q, K, 2)
+        Centres of the discs around each target, m; unused rows at ``x = inf``.
+    reach : numpy.ndarray, shape (Q, K)
+        Least distance from each disc's centre to a clear one, m.
+
+    Returns
+    -------
+    numpy.ndarray, shape (Q,)
+        The distances, m.
+    """
+    k = max(centres.shape[1], 1)
+    rows = max(1, _SPOT_BLOCK // (k * k * (2 * k + 1)))  # targets at once: (candidates x discs) per block
+    return np.concatenate([_clear_block(target[q : q + rows], centres[q : q + rows], reach[q : q + rows]) for q in range(0, len(target), rows)] or [np.zeros(0)])
+
+
+def _clear_block(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
+    """:func:`clear_distance` of one block of targets."""
+    used = np.isfinite(centres[..., 0])
+    c = np.where(used[..., None], centres, 0.0)
+    rho = np.where(used, reach, -1.0)  # -1: no circle
+    off = target[:, None, :] - c
+    dist = np.hypot(off[..., 0], off[..., 1])
+    inside = np.any(dist < rho, axis=1)
+    if not inside.any():
+        return np.zeros(len(target))
+    # the point of each circle nearest the target (any point for a target at its centre)
+    unit = np.where(dist[..., None] > 0.0, off / np.where(dist > 0.0, dist, 1.0)[..., None], (1.0, 0.0))
+    nearest = c + rho[..., None] * unit
+    # the crossings of circles i and j: a along the line i -> j, h to either side
+    dc = c[:, None, :, :] - c[:, :, None, :]
+    d = np.hypot(dc[..., 0], dc[..., 1])
+    ri, rj = rho[:, :, None], rho[:, None, :]
+    meet = (ri > 0.0) & (rj > 0.0) & (d > 0.0) & (d <= ri + rj) & (d >= np.abs(ri - rj))
+    d = np.where(meet, d, 1.0)
+    a = (ri * ri - rj * rj + d * d) / (2.0 * d)
+    u = dc / d[..., None]
+    side = np.stack([-u[..., 1], u[..., 0]], axis=-1) * np.sqrt(np.maximum(ri * ri - a * a, 0.0))[..., None]
+    on_line = c[:, :, None, :] + a[..., None] * u
+    cand = np.concatenate([nearest, (on_line + side).reshape(len(target), -1, 2), (on_line - side).reshape(len(target), -1, 2)], axis=1)
+    ok = np.concatenate([rho > 0.0, meet.reshape(len(target), -1), meet.reshape(len(target), -1)], axis=1)
+    # clear of every disc, to round-off (a candidate lies on one or two of the circles;
+    # taking a blocked one for clear only lowers the bound)
+    gap = np.hypot(cand[:, :, None, 0] - c[:, None, :, 0], cand[:, :, None, 1] - c[:, None, :, 1]) - rho[:, None, :]
+    ok &= np.all(gap >= -1e-12, axis=2)
+    far = np.hypot(cand[..., 0] - target[:, None, 0], cand[..., 1] - target[:, None, 1])
+    return np.where(inside, np.min(np.where(ok, far, np.inf), axis=1, initial=np.inf), 0.0)
 
 
 @functools.lru_cache(maxsize=32)
