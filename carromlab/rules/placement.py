@@ -18,7 +18,7 @@ from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
-from .spots import GRID_STEP, clear_distance, clear_of
+from .spots import GRID_STEP, clear_of
 from .state import GameState
 
 __all__ = ["PlacementCheck", "Area", "Region", "Regions", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
@@ -344,13 +344,14 @@ def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray
     ``rho`` lie in one slice of :attr:`Area.sweep` (the slices of all centres are tested
     together, end to end), and only the discs that reach into the circle of ``rho`` are
     tested. ``rho`` starts at a distance no spot can beat: to the nearest candidate (the
-    area's k-d tree), and to the nearest point clear of the discs (:func:`~carromlab.rules.spots.clear_distance`)."""
+    area's k-d tree), and out of the reach of every disc covering the centre."""
     cx, cy = area.allowed
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
     qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
     reach = _reach(discs, area.radius)
-    start = np.maximum(clear_distance(np.column_stack([qx, qy]), discs[..., :2], reach) - 1e-9, 0.0)
+    inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
+    start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
     nearest = area.tree.query(np.column_stack([qx, qy]))[0] * (1.0 - 1e-9)
     rho = np.maximum(start, nearest) + 4 * GRID_STEP
     cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy)) * (1.0 + 1e-9) + GRID_STEP

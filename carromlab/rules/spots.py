@@ -260,9 +260,22 @@ def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -
     numpy.ndarray, shape (Q,)
         The distances, m.
     """
-    k = max(centres.shape[1], 1)
+    with np.errstate(invalid="ignore"):  # unused rows: inf - inf
+        depth = reach - np.hypot(centres[..., 0] - target[:, None, 0], centres[..., 1] - target[:, None, 1])
+    inside = np.any(depth > 0.0, axis=1)
+    if not inside.any():
+        return np.zeros(len(target))
+    # only the discs near an enclosed target: leaving the others out only lowers the
+    # bound (more of the plane is clear), and in a pack a clear point lies within a
+    # disc's reach or two of the target
+    near = inside[:, None] & (depth > -2.0 * np.max(np.where(np.isfinite(depth), reach, 0.0)))
+    k = max(int(near.sum(axis=1).max()), 1)
+    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
+    c = np.take_along_axis(centres, pick[..., None], axis=1)
+    c[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
+    rho = np.take_along_axis(reach, pick, axis=1)
     rows = max(1, _SPOT_BLOCK // (k * k * (2 * k + 1)))  # targets at once: (candidates x discs) per block
-    return np.concatenate([_clear_block(target[q : q + rows], centres[q : q + rows], reach[q : q + rows]) for q in range(0, len(target), rows)] or [np.zeros(0)])
+    return np.concatenate([_clear_block(target[q : q + rows], c[q : q + rows], rho[q : q + rows]) for q in range(0, len(target), rows)])
 
 
 def _clear_block(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
