@@ -60,14 +60,15 @@ DEF FLOOR_SLACK = 1e-13
 # A conservative-advancement step may end this far (m) short of its bound's root.
 DEF STEP_SHORT = 1e-12
 # Thickening of the swept capsules of the neighbour grid beyond the disc radius (m): far
-# above TOUCH and rounding, far below a cell.
+# above TOUCH and rounding, far below a band of the grid.
 DEF GRID_MARGIN = 1e-6
-# Grid cell side: at least GRID_CELL largest disc radii, and at most GRID_DENSITY sqrt(n)
-# cells per side for n discs (few discs: long capsules would cross many small cells for
-# few neighbours), at most GRID_MAX. Coarse cells (8 x 8 on the ICF board) cost the least
-# per event with 10 and with 63 coins: registering a capsule row by row costs more than
-# the extra candidates, which the box and path tests of ``predict`` reject cheaply
-# (callgrind per event, 63 coins: 2 radii 8,494, 3 radii 8,317, 4.5 radii 8,289, 7 radii 8,363).
+# Grid band width: at least GRID_CELL largest disc radii, and at most GRID_DENSITY sqrt(n)
+# rows and columns for n discs, at most GRID_MAX. A disc is registered in the rows and
+# the columns its capsule's box covers; coarse bands (8 rows and 8 columns on the ICF
+# board) cost about the least: the extra candidates are rejected by the box test of
+# ``predict`` after four comparisons (callgrind, slide-spin, 2026-12-03, instructions per
+# varied ICF break and per event with 10 / 63 random coins: 2 radii 1,167,553 and 4,212 /
+# 7,074; 4.5 radii 1,158,835 and 4,163 / 7,106; 6 radii 1,156,135 and 4,146 / 7,142).
 DEF GRID_CELL = 4.5
 DEF GRID_DENSITY = 4.0
 DEF GRID_MAX = 64
@@ -171,19 +172,18 @@ cdef struct Sim:
     LawParams* lp
     Seg* seg                 # per-disc segments (numeric friction laws only)
     Now* now                 # per-disc cache of the last state_ex (numeric laws only)
-    # neighbour grid (predict): gn x gn cells over [-glo, glo]^2, each a mask of gw
-    # 64-bit words of the discs whose swept capsule may cover it, stored as gw planes
-    # (word w of cell (r, c) at cells[(w gn + r) gn + c])
+    # neighbour grid (predict): gn rows and gn columns over [-glo, glo]^2, each a mask of
+    # gw 64-bit words of the discs whose capsule box covers it (word w of row r at
+    # cells[2 w gn + r], of column c at cells[(2 w + 1) gn + c])
     int gn, gw
-    double glo, gcs          # half-size of the cell range and cell side, m
+    double glo, gcs          # half-size of the grid and band width, m
     double gcs_inv           # 1 / gcs, 1/m
     double glim              # half-size of the square where contacts can happen, m
     double rmax              # largest disc radius, m
     cnp.uint64_t* cells
     cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
     Cap* cap                 # per disc its registered capsule
-    int* span                # per disc 2 + 2 gn ints: rows r0, r1, then columns c0, c1 per row
-                             # (an empty run c1 < c0 in every row outside r0..r1)
+    int* span                # per disc 4 ints: its rows r0..r1 and its columns c0..c1 (empty: r1 < r0)
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, then the sentinel n,
     # with tn[n] = INF, in the padding leaves; lowest index wins ties)
     int tp
@@ -964,16 +964,17 @@ cdef inline int grid_index(Sim* s, double x) noexcept nogil:
     return <int> f
 
 
-cdef inline void grid_row(cnp.uint64_t* row, int* run, int c0, int c1, cnp.uint64_t bit) noexcept nogil:
-    """Move the bit of one disc in one grid row from its registered run of cells
-    run[0]..run[1] to c0..c1 (either may be empty: an end below the start)."""
+cdef inline void grid_run(cnp.uint64_t* band, int* run, int c0, int c1, cnp.uint64_t bit) noexcept nogil:
+    """Move the bit of one disc in one array of bands (the rows or the columns of the
+    grid) from its registered run of bands run[0]..run[1] to c0..c1 (either may be empty:
+    an end below the start)."""
     cdef int c
     if c0 == run[0] and c1 == run[1]:
         return
     for c in range(run[0], run[1] + 1):
-        row[c] &= ~bit
+        band[c] &= ~bit
     for c in range(c0, c1 + 1):
-        row[c] |= bit
+        band[c] |= bit
     run[0] = c0
     run[1] = c1
 
@@ -1022,83 +1023,50 @@ cdef void capsule_set(Sim* s, int i) noexcept nogil:
 
 
 cdef void grid_set(Sim* s, int i) noexcept nogil:
-    """Register disc i in the cells covered by its swept capsule (``capsule_set``): its
-    current segment, thickened by its radius and GRID_MARGIN. A disc not on the board
-    leaves the grid.
+    """Register disc i in the rows and the columns of the grid covered by the bounding box
+    of its swept capsule (``capsule_set``): its current segment, thickened by its radius
+    and GRID_MARGIN. A disc not on the board leaves the grid.
 
     Every contact that ``pair_time`` can report lies on both discs' segments, with the
     centre of the disc being predicted inside the box of half-size ``glim - 2 rmax``
     (it is before its own cushion or ditch event), so both centres are inside the clip
-    square and the two capsules share a cell. Cells are rows of the swept shape: the x
-    extent of the segment points within the row band widened by the thickness (linear in
-    y along the segment; a segment of almost constant y covers its whole x extent in
-    every row of its band, a superset).
+    square and the touching point lies in both capsules: in a row and in a column of
+    both boxes.
 
-    The grid is stored as one plane of gn x gn words per 64 discs, so that disc i's bit
-    lives in one plane where each row span is a contiguous run of words. ``s.span`` keeps
-    disc i's run in every row (an empty run in the rows outside its range sp[0]..sp[1]),
-    so that a row whose run is unchanged is not touched.
+    The grid is stored as gw pairs of arrays of gn words, the rows then the columns,
+    each word the mask of 64 discs whose box covers that row or column, so that disc
+    i's bit lives in one word per row and per column. ``s.span`` keeps disc i's runs
+    (rows sp[0]..sp[1], columns sp[2]..sp[3]), so that an unchanged run is not touched.
     """
-    cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef cnp.uint64_t* plane = s.cells + (i >> 6) * s.gn * s.gn
-    cdef int r, r0 = 0, r1 = -1, lo, hi, c0 = 0, c1 = -1, gn = s.gn
+    cdef int* sp = s.span + 4 * i
+    cdef cnp.uint64_t* rows = s.cells + 2 * (i >> 6) * s.gn
     cdef cnp.uint64_t bit = (<cnp.uint64_t> 1) << (i & 63)
-    cdef Cap* cp
-    cdef double rr = 0.0, ylo, yhi, xa = 0.0, ya = 0.0, xb, yb = 0.0, k = 0.0, xl, xh
+    cdef Cap* cp = &s.cap[i]
     capsule_set(s, i)
-    cp = &s.cap[i]
     if s.status[i] == ST_BOARD:
-        # the segment from its lower end (xa, ya) to its upper end (xb, yb); x = xa + k (y - ya)
-        rr = cp.rr
-        xa = cp.x0
-        ya = cp.y0
-        xb = cp.x0 + cp.ux * cp.len
-        yb = cp.y0 + cp.uy * cp.len
-        if yb < ya:
-            xa, ya, xb, yb = xb, yb, xa, ya
-        k = (xb - xa) / (yb - ya) if yb - ya > 1e-9 else 0.0
-        r0 = grid_index(s, ya - rr)
-        r1 = grid_index(s, yb + rr)
-        if k == 0.0:
-            c0 = grid_index(s, cp.xlo)
-            c1 = grid_index(s, cp.xhi)
-    # the rows of the old range and of the new one
-    if sp[1] < sp[0]:
-        lo, hi = r0, r1
-    elif r1 < r0:
-        lo, hi = sp[0], sp[1]
+        grid_run(rows, sp, grid_index(s, cp.ylo), grid_index(s, cp.yhi), bit)
+        grid_run(rows + s.gn, sp + 2, grid_index(s, cp.xlo), grid_index(s, cp.xhi), bit)
     else:
-        lo = r0 if r0 < sp[0] else sp[0]
-        hi = r1 if r1 > sp[1] else sp[1]
-    for r in range(lo, hi + 1):
-        if r < r0 or r > r1:
-            grid_row(plane + r * gn, sp + 2 + 2 * r, 0, -1, bit)
-            continue
-        if k != 0.0:
-            ylo = -INFINITY if r == 0 else -s.glo + r * s.gcs - rr
-            yhi = INFINITY if r == gn - 1 else -s.glo + (r + 1) * s.gcs + rr
-            xl = xa + k * ((ylo if ylo > ya else ya) - ya)
-            xh = xa + k * ((yhi if yhi < yb else yb) - ya)
-            c0 = grid_index(s, (xl if xl < xh else xh) - rr)
-            c1 = grid_index(s, (xh if xl < xh else xl) + rr)
-        grid_row(plane + r * gn, sp + 2 + 2 * r, c0, c1, bit)
-    sp[0] = r0
-    sp[1] = r1
+        grid_run(rows, sp, 0, -1, bit)
+        grid_run(rows + s.gn, sp + 2, 0, -1, bit)
 
 
 cdef void grid_candidates(Sim* s, int i) noexcept nogil:
-    """s.cand = the discs other than i registered in a cell of disc i's capsule."""
-    cdef int* sp = s.span + i * (2 + 2 * s.gn)
-    cdef int r, c, w, gn = s.gn
-    cdef cnp.uint64_t acc
-    cdef cnp.uint64_t* row
+    """s.cand = the discs other than i registered in a row and in a column of disc i's
+    capsule box."""
+    cdef int* sp = s.span + 4 * i
+    cdef int w, c, gn = s.gn
+    cdef cnp.uint64_t racc, cacc
+    cdef cnp.uint64_t* rows
     for w in range(s.gw):
-        acc = 0
-        for r in range(sp[0], sp[1] + 1):
-            row = s.cells + (w * gn + r) * gn
-            for c in range(sp[2 + 2 * r], sp[3 + 2 * r] + 1):
-                acc |= row[c]
-        s.cand[w] = acc
+        rows = s.cells + 2 * w * gn
+        racc = 0
+        for c in range(sp[0], sp[1] + 1):
+            racc |= rows[c]
+        cacc = 0
+        for c in range(gn + sp[2], gn + sp[3] + 1):
+            cacc |= rows[c]
+        s.cand[w] = racc & cacc
     s.cand[i >> 6] &= ~((<cnp.uint64_t> 1) << (i & 63))
 
 
@@ -1135,8 +1103,8 @@ cdef inline void note_apart(Sim* s, int k, int i) noexcept nogil:
 cdef void predict(Sim* s, int i) noexcept nogil:
     """Full re-prediction of disc i's next event; pair events are offered to partners.
 
-    Only discs sharing a grid cell with i can meet it (``grid_candidates``); they are
-    visited in increasing index order, as a scan of all discs would, so the horizons and
+    Only discs sharing a grid row and a grid column with i can meet it
+    (``grid_candidates``); they are visited in increasing index order, as a scan of all discs would, so the horizons and
     hence the results are those of the all-pairs scan. A pair that the prediction of the
     other disc found without a contact earlier in this event (``s.apart``) is skipped: that
     test ran to a horizon at least as late (the other disc's best time then, which only
@@ -1796,7 +1764,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
 
 cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     """Size the neighbour grid from the board's half-size and the largest disc, at most
-    max_cells cells per side (call once the radii and the board are set); -1 when out of
+    max_cells rows and columns (call once the radii and the board are set); -1 when out of
     memory."""
     cdef int i
     s.rmax = 0.0
@@ -1814,9 +1782,9 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.gcs = 2.0 * s.glo / s.gn
     s.gcs_inv = 1.0 / s.gcs
     s.gw = (s.n + 63) // 64
-    s.cells = <cnp.uint64_t*> calloc(s.gn * s.gn * s.gw, sizeof(cnp.uint64_t))
+    s.cells = <cnp.uint64_t*> calloc(2 * s.gn * s.gw, sizeof(cnp.uint64_t))
     s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
-    s.span = <int*> calloc(s.n * (2 + 2 * s.gn), sizeof(int))
+    s.span = <int*> calloc(4 * s.n, sizeof(int))
     s.cap = <Cap*> calloc(s.n, sizeof(Cap))
     if s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL:
         return -1
@@ -1871,11 +1839,11 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
         s.plast[i] = -1
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
     # the grid starts empty; contacts happen within 2 rmax of the board or of a start
-    memset(s.cells, 0, s.gn * s.gn * s.gw * sizeof(cnp.uint64_t))
+    memset(s.cells, 0, 2 * s.gn * s.gw * sizeof(cnp.uint64_t))
     s.glim = s.b.h
     for i in range(s.n):
-        sp = s.span + i * (2 + 2 * s.gn)
-        for r in range(1 + s.gn):   # no rows, and an empty run in each
+        sp = s.span + 4 * i
+        for r in range(2):   # no rows and no columns
             sp[2 * r] = 0
             sp[2 * r + 1] = -1
         if s.status[i] == ST_BOARD:
@@ -1895,7 +1863,7 @@ cdef class _Setup:
     cdef double[:, ::1] fixed    # what a striker placement keeps clear of (shot_fault)
     cdef double[::1] reach
     cdef double lim
-    cdef public int grid_cells   # most neighbour-grid cells per side; 1: the all-pairs scan
+    cdef public int grid_cells   # most neighbour-grid rows and columns; 1: the all-pairs scan
 
     def __init__(self, bint round_board, double h, holes, pegs, params, dict law,
                  radius, mass, decel, spin_decel, fixed, reach, double lim):
