@@ -1104,11 +1104,11 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     """Full re-prediction of disc i's next event; pair events are offered to partners.
 
     Only discs sharing a grid row and a grid column with i can meet it
-    (``grid_candidates``); they are visited in increasing index order, as a scan of all discs would, so the horizons and
-    hence the results are those of the all-pairs scan. A pair that the prediction of the
-    other disc found without a contact earlier in this event (``s.apart``) is skipped: that
-    test ran to a horizon at least as late (the other disc's best time then, which only
-    falls), with the same motions.
+    (``grid_candidates``); they are visited in increasing index order, as a scan of all
+    discs would, so the horizons and hence the results are those of the all-pairs scan. A
+    pair that the prediction of the other disc found without a contact earlier in this
+    event (``s.apart``) is skipped: that test ran to a horizon at least as late (the other
+    disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
     cdef int bk = EV_NONE, bp = -1, j, w
