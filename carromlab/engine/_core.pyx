@@ -371,8 +371,13 @@ cdef inline bint paths_apart(double rx, double ry, double ux, double uy, double 
     (u, w unit vectors or zero with a zero length; r = p - q, m) stay farther apart than
     lim (m): their closest points by the clamped normal equations (Ericson, Real-Time
     Collision Detection, 2005, section 5.1.9)."""
-    cdef double bb = ux * wx + uy * wy, c = ux * rx + uy * ry, f = wx * rx + wy * ry
-    cdef double den = 1.0 - bb * bb, a = 0.0, b, dx, dy
+    cdef double bb, c, f, den, a = 0.0, b, dx, dy
+    if rx * rx + ry * ry <= lim * lim:
+        return 0   # the starts are that close (touching pairs: half the tests of a break)
+    bb = ux * wx + uy * wy
+    c = ux * rx + uy * ry
+    f = wx * rx + wy * ry
+    den = 1.0 - bb * bb
     if den > 1e-12:
         a = (bb * f - c) / den
         a = 0.0 if a < 0.0 else (la if a > la else a)
