@@ -1587,8 +1587,11 @@ cdef int run_sim(Sim* s) noexcept nogil:
     if s.oom:
         return -2
     queue_init(s)
+    # the pieces start at rest: their first events are impacts, which the predictions of
+    # the moving discs offer them (a disc at rest has no event of its own)
     for i in range(s.n):
-        predict(s, i)
+        if s.v0[i] > 0.0:
+            predict(s, i)
     while True:
         queue_sync(s)
         nxt = s.tree[1]
