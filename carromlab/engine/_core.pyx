@@ -1116,7 +1116,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w
+    cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1
     cdef double tc, hz, la, lb, uxi, uyi, rri
     cdef cnp.uint64_t bits
     cdef Here hi
@@ -1134,6 +1134,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     uxi = s.cap[i].ux
     uyi = s.cap[i].uy
     rri = s.cap[i].rr
+    apart0 = s.apart[2 * i]
+    apart1 = s.apart[2 * i + 1]
     for w in range(s.gw):
         bits = s.cand[w]
         while bits:
@@ -1144,7 +1146,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
-            if j == s.apart[2 * i] or j == s.apart[2 * i + 1]:
+            if j == apart0 or j == apart1:
                 continue
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
