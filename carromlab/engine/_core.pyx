@@ -697,6 +697,21 @@ cdef double turn_back(Sim* s, int i, int j, double lo, double hi, double sigma) 
     return lo if gap <= TOUCH else -1.0
 
 
+cdef inline int bound_clear(Sim* s, int i, int j, double li, double hi, double lj, double hj,
+                            double dx, double dy, double wx, double wy, double dist, double se,
+                            double T, double* c) noexcept nogil:
+    """Set c to the quartic |D_q|^2 - (se + E t^2)^2 of ``advance_contact`` for the
+    deceleration bounds [li, hi] of disc i and [lj, hj] of disc j (D_q with the mid-range
+    decelerations, E a quarter of the sum of the ranges); true when it stays positive on
+    [0, T] (``stays_above``): no contact within T."""
+    cdef double ai = 0.5 * (li + hi), aj = 0.5 * (lj + hj), E = 0.25 * (hi - li + hj - lj)
+    gap_quartic(dx, dy, wx, wy, -0.5 * (ai * s.ux[i] - aj * s.ux[j]), -0.5 * (ai * s.uy[i] - aj * s.uy[j]),
+                dist, se, c)
+    c[4] -= E * E
+    c[2] -= 2.0 * se * E
+    return stays_above(c, T, 0.0)
+
+
 cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double vi, double xj,
                             double yj, double vj, double dist, double T, double sigma) noexcept nogil:
     """First contact of two moving discs, now at (xi, yi) with speed vi and at (xj, yj)
@@ -713,23 +728,19 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     TOUCH / 2 (a step may end up to STEP_SHORT before that root: the root is not polished
     further). The error of the bound is E t^2 from the last exact state, so near a
     transversal contact the steps converge quadratically, and a pair whose lower bound
-    never closes within T is rejected after one step. A pair not rejected at once goes on
-    with the bounds over the rest of the window only (``seg_decel_range``: the deceleration
-    is monotone along a segment, so on the slide-spin tables they are those of the nodes
-    enclosing the window's ends, far narrower). The contact time found is then polished by
+    never closes within T is rejected after one step. A pair that the bounds of the whole
+    segments do not reject at once is tested again with the bounds over the window
+    [now, now + T] only (``seg_decel_range``: the deceleration is monotone along a segment,
+    so on the slide-spin tables they are those of the nodes enclosing the window's ends,
+    far narrower), which then serve every step. The contact time found is then polished by
     a Newton step on the exact gap (velocities from the segments)."""
     cdef Seg* gi = &s.seg[i]
     cdef Seg* gj = &s.seg[j]
     cdef double tc = s.t, tend = s.t + T, dx, dy, gap
-    cdef double wx, wy, gdot, qx, qy, g2, ai, aj, E, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
-    cdef double li, hi_, lj, hj
+    cdef double wx, wy, gdot, g2, ai, aj, se, h, tprev = s.t, gprev = INFINITY, gdprev = 0.0
+    cdef double li = gi.a_lo, hi_ = gi.a_hi, lj = gj.a_lo, hj = gj.a_hi
     cdef double c[5]
     cdef int it
-    ai = 0.5 * (gi.a_lo + gi.a_hi)
-    aj = 0.5 * (gj.a_lo + gj.a_hi)
-    E = 0.25 * (gi.a_hi - gi.a_lo + gj.a_hi - gj.a_lo)
-    qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
-    qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     for it in range(100000):
         if it > 0:
             position_at(s, i, tc, &xi, &yi, &vi)
@@ -774,11 +785,14 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         se = sigma - 0.5 * TOUCH
         if dist - FLOOR_SLACK < se:
             se = dist - FLOOR_SLACK
-        gap_quartic(dx, dy, wx, wy, qx, qy, dist, se, c)
-        c[4] -= E * E
-        c[2] -= 2.0 * se * E
-        if stays_above(c, tend - tc, 0.0):
+        if bound_clear(s, i, j, li, hi_, lj, hj, dx, dy, wx, wy, dist, se, tend - tc, c):
             return INFINITY   # most pairs end here
+        if it == 0:
+            # not rejected at once: the tighter bounds of the window, from here on
+            seg_decel_range(s.lp, s.R[i], gi, tc - s.t0[i], tend - s.t0[i], &li, &hi_)
+            seg_decel_range(s.lp, s.R[j], gj, tc - s.t0[j], tend - s.t0[j], &lj, &hj)
+            if bound_clear(s, i, j, li, hi_, lj, hj, dx, dy, wx, wy, dist, se, tend - tc, c):
+                return INFINITY
         if it == 0 and (s.t0[i] == s.t0[j] and s.v0[i] == s.v0[j] and s.ux[i] == s.ux[j] and s.uy[i] == s.uy[j]
                         and (not s.lp.slide_spin or (fabs(s.w0[i]) == fabs(s.w0[j]) and s.R[i] == s.R[j]))):
             # same motion (the spin moves a disc only under slide-spin): a fixed offset, which
@@ -793,15 +807,6 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
         tc += h
         if tc >= tend:
             return INFINITY
-        if it == 0:
-            # not rejected at once: from here on, the tighter bounds of the remaining window
-            seg_decel_range(s.lp, s.R[i], gi, tc - s.t0[i], tend - s.t0[i], &li, &hi_)
-            seg_decel_range(s.lp, s.R[j], gj, tc - s.t0[j], tend - s.t0[j], &lj, &hj)
-            ai = 0.5 * (li + hi_)
-            aj = 0.5 * (lj + hj)
-            E = 0.25 * (hi_ - li + hj - lj)
-            qx = -0.5 * (ai * s.ux[i] - aj * s.ux[j])
-            qy = -0.5 * (ai * s.uy[i] - aj * s.uy[j])
     return INFINITY
 
 
