@@ -764,6 +764,7 @@ cdef double ss_k            # growth rate of |eps - eps*| with x = ln r near the
 cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
+cdef double ss_Plast[2]     # the distance-to-go key q r^2 there (ss_node_P)
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
 # Coarse indices of the inverse look-ups: the bits of a positive key, read as an integer,
 # are monotone in it and about 2^52 log2 of it; for keys increasing along the nodes, cell
@@ -866,6 +867,7 @@ cdef int ss_build() noexcept nogil:
         ss_n[side] = n
         ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
+        ss_Plast[side] = ss_node_P(side, n - 1)
         keys = <double*> malloc(n * sizeof(double))
         if keys == NULL:
             return -1
@@ -962,30 +964,36 @@ cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) 
     q[0] = 0.5 * ss_F + ss_cq * d
 
 
+cdef void ss_ends(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q of the universal trajectory of one side beyond its nodes: the
+    linearisation at eps* for r <= 1, the power-law asymptotes from the last node on
+    (eps ~ r^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ r^(-1/4) below)."""
+    cdef const double* tb = ss_tab[side] + SS_W * (ss_n[side] - 1)
+    cdef double f
+    if not (r > 1.0):
+        ss_near(side, r, eps, a, q)
+    elif side == 0:
+        eps[0] = tb[0] * sqrt(r / ss_rlast[0])
+        a[0] = tb[1]
+        q[0] = tb[2]
+    else:
+        f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        eps[0] = tb[0] * f
+        a[0] = tb[1] * f
+        q[0] = tb[2] * f
+
+
 cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q of the universal trajectory of one side at the remaining time r (in units
     of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
-    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series."""
-    cdef const double* tb
+    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series
+    (``ss_ends`` beyond the nodes)."""
+    cdef const double* tb = ss_tab[side]
     cdef int64_t b
     cdef int k, j
-    cdef double d, f, z
-    if not (r > 1.0):
-        ss_near(side, r, eps, a, q)
-        return
-    tb = ss_tab[side]
-    if r >= ss_rlast[side]:
-        # power-law asymptotes: eps ~ r^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ r^(-1/4) below
-        tb += SS_W * (ss_n[side] - 1)
-        if side == 0:
-            eps[0] = tb[0] * sqrt(r / ss_rlast[0])
-            a[0] = tb[1]
-            q[0] = tb[2]
-        else:
-            f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
-            eps[0] = tb[0] * f
-            a[0] = tb[1] * f
-            q[0] = tb[2] * f
+    cdef double d, z
+    if not (r > 1.0 and r < ss_rlast[side]):
+        ss_ends(side, r, eps, a, q)
         return
     memcpy(&b, &r, sizeof(double))
     b -= SS_ONE_BITS
@@ -1102,8 +1110,8 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     1e-16 of it (P''/P' is about 2 dx there)."""
     cdef const double* tb = ss_tab[side]
     cdef int lo, hi, mid, it
-    cdef double r0, r1, dx, t, e2, q, dq, step
-    if not (P >= tb[2] and P < ss_node_P(side, ss_n[side] - 1)):
+    cdef double r0, r1, dx, t, e, e2, q, dq, step
+    if not (P >= tb[2] and P < ss_Plast[side]):
         return -1.0
     index_bracket(&ss_pidx[side], P, &lo, &hi)
     while hi - lo > 1:
@@ -1119,14 +1127,16 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     t = hermite_guess(tb[2] * r0 * r0, tb[SS_W + 2] * r1 * r1, tb[1] * r0 * r0 * dx,
                       tb[SS_W + 1] * r1 * r1 * dx, 1.0, P)
     for it in range(8):
-        e2 = 1.0 + expm1_small(dx * t)
-        e2 = r0 * r0 * e2 * e2
+        e = expm1_small(dx * t)
+        e2 = r0 * r0 * (1.0 + e) * (1.0 + e)
         q = hermite1(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], t, &dq)
         step = (q * e2 - P) / (e2 * (dq + 2.0 * dx * q))
         t -= step
         if fabs(step) <= SS_STEP_DONE:
             break
-    return r0 + r0 * expm1_small(dx * t)
+    # the last step is below SS_STEP_DONE (P rises through the cell, P'/P about 2 dx, from
+    # within it): e^(dx (t - step)) = e^(dx t) (1 - dx step) to (dx step)^2 / 2 < 1e-19
+    return r0 + r0 * (e - (1.0 + e) * dx * step)
 
 
 if ss_build() < 0:
