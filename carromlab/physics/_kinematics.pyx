@@ -780,6 +780,7 @@ DEF SS_STEP_DONE = 1e-7   # Newton step (of a cell) after which an inversion on 
                           # for the distance to go)
 cdef struct Index:
     int64_t base
+    int shift            # 52 - log2(cells per octave of the key)
     int nc
     int* lo
     int* hi
@@ -873,10 +874,10 @@ cdef int ss_build() noexcept nogil:
             return -1
         for j in range(n):
             keys[j] = ss_ekey(side, tb[SS_W * j])
-        c = index_build(&ss_eidx[side], keys, n)
+        c = index_build(&ss_eidx[side], keys, n, 44)
         for j in range(n):
             keys[j] = ss_node_P(side, j)
-        c = min(c, index_build(&ss_pidx[side], keys, n))
+        c = min(c, index_build(&ss_pidx[side], keys, n, 46))
         free(keys)
         if c < 0:
             return -1
@@ -901,14 +902,15 @@ cdef inline double ss_node_P(int side, int k) noexcept nogil:
     return ss_tab[side][SS_W * k + 2] * r * r
 
 
-cdef int index_build(Index* ix, const double* keys, int n) noexcept nogil:
+cdef int index_build(Index* ix, const double* keys, int n, int shift) noexcept nogil:
     """Build the coarse index of n positive keys increasing along the nodes: nodes of a
     lower cell lie before every key of cell c and nodes of a higher cell after it, so the
     last node of a lower cell and the first of a higher one bracket the look-up; 0, or -1
     when out of memory."""
     cdef int k, c, nc
     ix.base = key_bits(keys[0])
-    nc = <int> ((key_bits(keys[n - 1]) - ix.base) >> SS_IDX_SHIFT) + 1
+    ix.shift = shift
+    nc = <int> ((key_bits(keys[n - 1]) - ix.base) >> shift) + 1
     ix.nc = nc
     ix.lo = <int*> malloc(nc * sizeof(int))
     ix.hi = <int*> malloc(nc * sizeof(int))
@@ -918,7 +920,7 @@ cdef int index_build(Index* ix, const double* keys, int n) noexcept nogil:
         ix.lo[c] = 0
         ix.hi[c] = n - 1
     for k in range(n):
-        c = <int> ((key_bits(keys[k]) - ix.base) >> SS_IDX_SHIFT)
+        c = <int> ((key_bits(keys[k]) - ix.base) >> shift)
         if c + 1 < nc and k > ix.lo[c + 1]:
             ix.lo[c + 1] = k
         if c > 0 and k < ix.hi[c - 1]:
@@ -934,7 +936,7 @@ cdef int index_build(Index* ix, const double* keys, int n) noexcept nogil:
 
 cdef inline void index_bracket(const Index* ix, double key, int* lo, int* hi) noexcept nogil:
     """Nodes lo < hi whose keys bracket key (those of the first or last cell outside)."""
-    cdef int64_t c = (key_bits(key) - ix.base) >> SS_IDX_SHIFT
+    cdef int64_t c = (key_bits(key) - ix.base) >> ix.shift
     if c < 0:
         c = 0
     elif c >= ix.nc:
