@@ -802,14 +802,19 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
     exceed TOUCH / 2 (a step may end up to STEP_SHORT before that root: the root is not
     polished further). The error of the bound is E t^2 from the last exact state, so near
     a transversal contact the steps converge quadratically, and a pair whose lower bound
-    never closes within T is rejected before the first step (most pairs, tested first,
-    before the steps' set-up). A pair that the bounds of the whole segments do not reject
-    is tested again with the bounds over the window [now, now + T] only
+    never closes within T is rejected before the first step (tested before the steps'
+    set-up). Most pairs are rejected before that, by a cheaper bound: |d + w t| is at
+    least dist + gdot t (gdot the gap's rate now), and the decelerations, between 0 and
+    a_hi, move each disc back from its linear path by at most a_hi t^2 / 2, so the
+    centre distance exceeds dist + gdot t - (a_hi,i + a_hi,j) t^2 / 2, a concave
+    quadratic: above the floor at T, above it on all of [0, T]. A pair that the bounds
+    of the whole segments do not reject is tested again with the bounds over the window
+    [now, now + T] only
     (``seg_decel_range``: the deceleration is monotone along a segment, so on the
     slide-spin tables they are those of the nodes enclosing the window's ends, far
     narrower), which then serve every step (``advance_steps``)."""
     cdef double dx = xi - xj, dy = yi - yj, wx = vi * s.ux[i] - vj * s.ux[j]
-    cdef double wy = vi * s.uy[i] - vj * s.uy[j], gdot = (dx * wx + dy * wy) / dist, ai, aj, E, g2
+    cdef double wy = vi * s.uy[i] - vj * s.uy[j], gdot = (dx * wx + dy * wy) / dist, ai, aj, E, g2, se
     cdef double c[5]
     if dist - sigma <= TOUCH:
         if gdot < -V_EPS:
@@ -821,9 +826,12 @@ cdef double advance_contact(Sim* s, int i, int j, double xi, double yi, double v
                   - dy * (ai * s.uy[i] - aj * s.uy[j])) / dist
             if g2 < -V_EPS:
                 return s.t   # pressed together
+    se = bound_floor(dist, sigma)
+    if dist - se + T * (gdot - 0.5 * (s.seg[i].a_hi + s.seg[j].a_hi) * T) > 0.0:
+        return INFINITY   # most pairs end here: apart at the gap's rate now and the largest decelerations
     E = mid_range(s.seg[i].a_lo, s.seg[i].a_hi, s.seg[j].a_lo, s.seg[j].a_hi, &ai, &aj)
-    if bound_clear(s, i, j, ai, aj, E, dx, dy, wx, wy, dist, bound_floor(dist, sigma), T, c):
-        return INFINITY   # most pairs end here
+    if bound_clear(s, i, j, ai, aj, E, dx, dy, wx, wy, dist, se, T, c):
+        return INFINITY
     return advance_steps(s, i, j, dx, dy, wx, wy, gdot, dist, T, sigma)
 
 

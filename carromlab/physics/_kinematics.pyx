@@ -768,12 +768,11 @@ cdef double ss_Plast[2]     # the distance-to-go key q r^2 there (ss_node_P)
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
 # Coarse indices of the inverse look-ups: the bits of a positive key, read as an integer,
 # are monotone in it and about 2^52 log2 of it; for keys increasing along the nodes, cell
-# c = (bits - base) >> SS_IDX_SHIFT of an Index holds the node range [lo[c], hi[c]] that
-# brackets every key of the cell (64 cells per octave of the key). Keys: of eps,
-# eps - eps* above and eps*/eps - 1 below (ss_eidx, segment starts); of the distance to
-# go, P = q r^2 (ss_pidx: the distance to go in units of the tables, mu g = 1, for the
-# time at which a distance is reached).
-DEF SS_IDX_SHIFT = 46
+# c = (bits - base) >> shift of an Index holds the node range [lo[c], hi[c]] that brackets
+# every key of the cell. Keys: of eps, eps - eps* above and eps*/eps - 1 below (ss_eidx,
+# segment starts; 256 cells per octave of the key, about one node each); of the distance
+# to go, P = q r^2 (ss_pidx: the distance to go in units of the tables, mu g = 1, for the
+# time at which a distance is reached; 64 cells per octave, one or two nodes each).
 DEF SS_STEP_DONE = 1e-7   # Newton step (of a cell) after which an inversion on the tables has
                           # converged: the next would be below 1e-16 of the cell (y''/y' of
                           # the inverted pieces is below 0.02 per cell: 0.005 for eps, 2 dx
@@ -1443,7 +1442,10 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
     if sg.mode == SEG_SLIDE_SPIN:
         r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
         if r > 0.0:
-            return sg.t_stop - r / sg.rs
+            # never before the start: a distance of a rounding error there (a touching
+            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
+            rho = r / sg.rs
+            return sg.t_stop - rho if rho < sg.t_stop else 0.0
     target = sqrt(sg.s_stop - sd)
     hi = sg.t_stop
     if sg.mode == SEG_COULOMB:
