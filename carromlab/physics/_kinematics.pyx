@@ -28,8 +28,11 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   x with the exact derivatives (the offset ln(1 + z), z < 1/128, by a short series). A
   segment is then one inverse look-up (eps0 -> r0) at its start and one look-up per
   evaluation: rho = t_stop - tau, r = rs rho with rs = r0 / t_stop, v = mu g a rho,
-  distance to go = mu g q rho^2, w = v / (R eps). Relative error of v, s, t_stop below
-  1e-12 (tests/physics/test_kinematics.py);
+  distance to go = mu g q rho^2, w = v / (R eps); the time at a distance is the inverse
+  look-up of the distance to go (P = q r^2). The inverse look-ups find the node by a
+  coarse index on the bits of the key and invert the cubic piece by Newton from the
+  cubic Hermite interpolant of the inverse piece (usually one step). Relative error of
+  v, s, t_stop below 1e-12 (tests/physics/test_kinematics.py);
 * speed-only laws (mu(v), Stribeck, any drag, spin decaying on its own): dv/dt = -f(v) is
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
