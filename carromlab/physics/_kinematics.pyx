@@ -1057,7 +1057,8 @@ cdef inline double invert_hermite(double y0, double y1, double d0, double d1, do
 
 cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
     """The remaining time r of the universal trajectory of one side where eps = e, with a
-    and q there (from the same Hermite piece)."""
+    and q there (from the same Hermite piece). The coarse index and a bisection find the
+    node; Newton on the piece from ``hermite_guess`` (one step, mostly) inverts it."""
     cdef const double* tb = ss_tab[side]
     cdef int n = ss_n[side], lo, hi, mid, it
     cdef double d = e - ss_eps, r, t, ee, f, df
