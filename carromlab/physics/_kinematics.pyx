@@ -28,8 +28,11 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   x with the exact derivatives (the offset ln(1 + z), z < 1/128, by a short series). A
   segment is then one inverse look-up (eps0 -> r0) at its start and one look-up per
   evaluation: rho = t_stop - tau, r = rs rho with rs = r0 / t_stop, v = mu g a rho,
-  distance to go = mu g q rho^2, w = v / (R eps). Relative error of v, s, t_stop below
-  1e-12 (tests/physics/test_kinematics.py);
+  distance to go = mu g q rho^2, w = v / (R eps); the time at a distance is the inverse
+  look-up of the distance to go (P = q r^2). The inverse look-ups find the node by a
+  coarse index on the bits of the key and invert the cubic piece by Newton from the
+  cubic Hermite interpolant of the inverse piece (usually one step). Relative error of
+  v, s, t_stop below 1e-12 (tests/physics/test_kinematics.py);
 * speed-only laws (mu(v), Stribeck, any drag, spin decaying on its own): dv/dt = -f(v) is
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
@@ -736,6 +739,14 @@ cdef inline double hermite_at(const double* y, const double* d, int k, double h,
     return hermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
 
 
+cdef inline double hermite1(double y0, double y1, double d0, double d1, double t, double* dy) noexcept nogil:
+    """The cubic Hermite piece on [0, 1] from (y0, slope d0) to (y1, slope d1) at t, and
+    its slope dy there (power form)."""
+    cdef double c2 = 3.0 * (y1 - y0) - 2.0 * d0 - d1, c3 = d0 + d1 - 2.0 * (y1 - y0)
+    dy[0] = d0 + t * (2.0 * c2 + 3.0 * c3 * t)
+    return y0 + t * (d0 + t * (c2 + t * c3))
+
+
 # ----------------------------------------------------------------------------------
 # Slide-spin: the universal trajectory on each side of eps* (module tables)
 # ----------------------------------------------------------------------------------
@@ -756,16 +767,27 @@ cdef double ss_k            # growth rate of |eps - eps*| with x = ln r near the
 cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps - eps*)
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
+cdef double ss_Plast[2]     # the distance-to-go key q r^2 there (ss_node_P)
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
-# Coarse index of the inverse look-up eps -> r: the bits of the positive key
-# |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
-# about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
-# [ss_lo[c], ss_hi[c]] that brackets every eps of the cell (64 cells per octave of the key).
-DEF SS_IDX_SHIFT = 46
-cdef int64_t ss_base[2]
-cdef int ss_nc[2]
-cdef int* ss_lo[2]
-cdef int* ss_hi[2]
+# Coarse indices of the inverse look-ups: the bits of a positive key, read as an integer,
+# are monotone in it and about 2^52 log2 of it; for keys increasing along the nodes, cell
+# c = (bits - base) >> shift of an Index holds the node range [lo[c], hi[c]] that brackets
+# every key of the cell. Keys: of eps, eps - eps* above and eps*/eps - 1 below (ss_eidx,
+# segment starts; 256 cells per octave of the key, about one node each); of the distance
+# to go, P = q r^2 (ss_pidx: the distance to go in units of the tables, mu g = 1, for the
+# time at which a distance is reached; 64 cells per octave, one or two nodes each).
+DEF SS_STEP_DONE = 1e-7   # Newton step (of a cell) after which an inversion on the tables has
+                          # converged: the next would be below 1e-16 of the cell (y''/y' of
+                          # the inverted pieces is below 0.02 per cell: 0.005 for eps, 2 dx
+                          # for the distance to go)
+cdef struct Index:
+    int64_t base
+    int shift            # 52 - log2(cells per octave of the key)
+    int nc
+    int* lo
+    int* hi
+cdef Index ss_eidx[2]
+cdef Index ss_pidx[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
@@ -801,6 +823,7 @@ cdef int ss_build() noexcept nogil:
     cdef double y[3]
     cdef double dy[3]
     cdef double* tb
+    cdef double* keys
     cdef int side, n, it, c, j
     for it in range(200):
         mid = 0.5 * (lo + hi)
@@ -847,57 +870,81 @@ cdef int ss_build() noexcept nogil:
         ss_n[side] = n
         ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
-        if ss_index(side) < 0:
+        ss_Plast[side] = ss_node_P(side, n - 1)
+        keys = <double*> malloc(n * sizeof(double))
+        if keys == NULL:
+            return -1
+        for j in range(n):
+            keys[j] = ss_ekey(side, tb[SS_W * j])
+        c = index_build(&ss_eidx[side], keys, n, 44)
+        for j in range(n):
+            keys[j] = ss_node_P(side, j)
+        c = min(c, index_build(&ss_pidx[side], keys, n, 46))
+        free(keys)
+        if c < 0:
             return -1
     return 0
 
 
-cdef inline int64_t ss_key_bits(int side, double e) noexcept nogil:
-    """The index key of eps = e on one side (see ss_base), as the integer of its bits."""
-    cdef double key = e - ss_eps if side == 0 else ss_eps / e - 1.0
+cdef inline int64_t key_bits(double key) noexcept nogil:
+    """The bits of a double, read as an integer (monotone in a positive key)."""
     cdef int64_t b
     memcpy(&b, &key, sizeof(double))
     return b
 
 
-cdef inline int ss_cell(int side, double e) noexcept nogil:
-    cdef int64_t c = (ss_key_bits(side, e) - ss_base[side]) >> SS_IDX_SHIFT
-    if c < 0:
-        return 0
-    if c >= ss_nc[side]:
-        return ss_nc[side] - 1
-    return <int> c
+cdef inline double ss_ekey(int side, double e) noexcept nogil:
+    """The index key of eps = e on one side (ss_eidx), increasing along the nodes."""
+    return e - ss_eps if side == 0 else ss_eps / e - 1.0
 
 
-cdef int ss_index(int side) noexcept nogil:
-    """Build the coarse index of one side: nodes of a lower cell lie before every eps of
-    cell c and nodes of a higher cell after it (the key is monotone in eps), so the last
-    node of a lower cell and the first of a higher one bracket the look-up."""
-    cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side], k, c, nc
-    ss_base[side] = ss_key_bits(side, tb[0])
-    nc = <int> ((ss_key_bits(side, tb[SS_W * (n - 1)]) - ss_base[side]) >> SS_IDX_SHIFT) + 1
-    ss_nc[side] = nc
-    ss_lo[side] = <int*> malloc(nc * sizeof(int))
-    ss_hi[side] = <int*> malloc(nc * sizeof(int))
-    if ss_lo[side] == NULL or ss_hi[side] == NULL:
+cdef inline double ss_node_P(int side, int k) noexcept nogil:
+    """The distance-to-go key P = q r^2 at node k of one side (ss_pidx)."""
+    cdef double r = ss_node_r(k)
+    return ss_tab[side][SS_W * k + 2] * r * r
+
+
+cdef int index_build(Index* ix, const double* keys, int n, int shift) noexcept nogil:
+    """Build the coarse index of n positive keys increasing along the nodes: nodes of a
+    lower cell lie before every key of cell c and nodes of a higher cell after it, so the
+    last node of a lower cell and the first of a higher one bracket the look-up; 0, or -1
+    when out of memory."""
+    cdef int k, c, nc
+    ix.base = key_bits(keys[0])
+    ix.shift = shift
+    nc = <int> ((key_bits(keys[n - 1]) - ix.base) >> shift) + 1
+    ix.nc = nc
+    ix.lo = <int*> malloc(nc * sizeof(int))
+    ix.hi = <int*> malloc(nc * sizeof(int))
+    if ix.lo == NULL or ix.hi == NULL:
         return -1
     for c in range(nc):
-        ss_lo[side][c] = 0
-        ss_hi[side][c] = n - 1
+        ix.lo[c] = 0
+        ix.hi[c] = n - 1
     for k in range(n):
-        c = ss_cell(side, tb[SS_W * k])
-        if c + 1 < nc and k > ss_lo[side][c + 1]:
-            ss_lo[side][c + 1] = k
-        if c > 0 and k < ss_hi[side][c - 1]:
-            ss_hi[side][c - 1] = k
+        c = <int> ((key_bits(keys[k]) - ix.base) >> shift)
+        if c + 1 < nc and k > ix.lo[c + 1]:
+            ix.lo[c + 1] = k
+        if c > 0 and k < ix.hi[c - 1]:
+            ix.hi[c - 1] = k
     for c in range(1, nc):      # a cell without nodes inherits the bracket of the one below
-        if ss_lo[side][c] < ss_lo[side][c - 1]:
-            ss_lo[side][c] = ss_lo[side][c - 1]
+        if ix.lo[c] < ix.lo[c - 1]:
+            ix.lo[c] = ix.lo[c - 1]
     for c in range(nc - 2, -1, -1):
-        if ss_hi[side][c] > ss_hi[side][c + 1]:
-            ss_hi[side][c] = ss_hi[side][c + 1]
+        if ix.hi[c] > ix.hi[c + 1]:
+            ix.hi[c] = ix.hi[c + 1]
     return 0
+
+
+cdef inline void index_bracket(const Index* ix, double key, int* lo, int* hi) noexcept nogil:
+    """Nodes lo < hi whose keys bracket key (those of the first or last cell outside)."""
+    cdef int64_t c = (key_bits(key) - ix.base) >> ix.shift
+    if c < 0:
+        c = 0
+    elif c >= ix.nc:
+        c = ix.nc - 1
+    lo[0] = ix.lo[c]
+    hi[0] = ix.hi[c]
 
 
 cdef inline void ss_piece(const double* tb, double t, double* eps, double* a, double* q) noexcept nogil:
@@ -921,30 +968,36 @@ cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) 
     q[0] = 0.5 * ss_F + ss_cq * d
 
 
+cdef void ss_ends(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q of the universal trajectory of one side beyond its nodes: the
+    linearisation at eps* for r <= 1, the power-law asymptotes from the last node on
+    (eps ~ r^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ r^(-1/4) below)."""
+    cdef const double* tb = ss_tab[side] + SS_W * (ss_n[side] - 1)
+    cdef double f
+    if not (r > 1.0):
+        ss_near(side, r, eps, a, q)
+    elif side == 0:
+        eps[0] = tb[0] * sqrt(r / ss_rlast[0])
+        a[0] = tb[1]
+        q[0] = tb[2]
+    else:
+        f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        eps[0] = tb[0] * f
+        a[0] = tb[1] * f
+        q[0] = tb[2] * f
+
+
 cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q of the universal trajectory of one side at the remaining time r (in units
     of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
-    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series."""
-    cdef const double* tb
+    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series
+    (``ss_ends`` beyond the nodes)."""
+    cdef const double* tb = ss_tab[side]
     cdef int64_t b
     cdef int k, j
-    cdef double d, f, z
-    if not (r > 1.0):
-        ss_near(side, r, eps, a, q)
-        return
-    tb = ss_tab[side]
-    if r >= ss_rlast[side]:
-        # power-law asymptotes: eps ~ r^(1/2), a -> 1, q -> 1/2 above; eps, a, q ~ r^(-1/4) below
-        tb += SS_W * (ss_n[side] - 1)
-        if side == 0:
-            eps[0] = tb[0] * sqrt(r / ss_rlast[0])
-            a[0] = tb[1]
-            q[0] = tb[2]
-        else:
-            f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
-            eps[0] = tb[0] * f
-            a[0] = tb[1] * f
-            q[0] = tb[2] * f
+    cdef double d, z
+    if not (r > 1.0 and r < ss_rlast[side]):
+        ss_ends(side, r, eps, a, q)
         return
     memcpy(&b, &r, sizeof(double))
     b -= SS_ONE_BITS
@@ -956,6 +1009,21 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
     d = z * z
     ss_piece(tb + SS_W * k, 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j],
              eps, a, q)
+
+
+cdef inline double hermite_guess(double y0, double y1, double d0, double d1, double h,
+                                double target) noexcept nogil:
+    """x in (0, h) near where the monotone cubic Hermite piece from (y0, slope d0) to (y1,
+    slope d1) equals target: the cubic Hermite interpolant of the inverse piece (x(y), with
+    slopes 1/d0 and 1/d1 at the ends), within O(h^4) of the root (on the slide-spin tables
+    median 2e-10 h); the chord, or the middle, where that falls outside (0, h)."""
+    cdef double m = (y1 - y0) / h, u = (target - y0) / (y1 - y0)
+    cdef double x = h * (u + u * (1.0 - u) * ((1.0 - u) * (m / d0 - 1.0) - u * (m / d1 - 1.0)))
+    if not (x > 0.0 and x < h):
+        x = h * u
+        if not (x > 0.0 and x < h):
+            x = 0.5 * h
+    return x
 
 
 cdef inline double invert_hermite(double y0, double y1, double d0, double d1, double h, double target) noexcept nogil:
@@ -989,10 +1057,11 @@ cdef inline double invert_hermite(double y0, double y1, double d0, double d1, do
 
 cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
     """The remaining time r of the universal trajectory of one side where eps = e, with a
-    and q there (from the same Hermite piece)."""
+    and q there (from the same Hermite piece). The coarse index and a bisection find the
+    node; Newton on the piece from ``hermite_guess`` (one step, mostly) inverts it."""
     cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side], lo, hi, mid, c
-    cdef double d = e - ss_eps, r, t, ee
+    cdef int n = ss_n[side], lo, hi, mid, it
+    cdef double d = e - ss_eps, r, t, ee, f, df
     if side == 1:
         d = -d
     if d <= SS_D0:
@@ -1004,9 +1073,7 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
         r = tb[SS_W * (n - 1)] / e
         r = ss_rlast[1] * (r * r) * (r * r)
     else:
-        c = ss_cell(side, e)
-        lo = ss_lo[side][c]
-        hi = ss_hi[side][c]
+        index_bracket(&ss_eidx[side], ss_ekey(side, e), &lo, &hi)
         while hi - lo > 1:
             mid = (lo + hi) >> 1
             if (tb[SS_W * mid] <= e) == (side == 0):
@@ -1014,14 +1081,67 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
             else:
                 hi = mid
         tb += SS_W * lo
-        t = invert_hermite(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+        # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
+        # is flat (near eps*, where r is fixed by eps only to that rounding)
+        t = hermite_guess(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+        for it in range(8):
+            f = hermite1(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], t, &df) - e
+            if fabs(f) <= 1e-16 * e:
+                break
+            f /= df
+            t -= f
+            if fabs(f) <= SS_STEP_DONE:
+                break
         ss_piece(tb, t, &ee, a, q)
         # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
-        d = ss_dx[lo & (SS_N - 1)] * t
         r = ss_node_r(lo)
-        return r + r * d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (1.0 / 720.0 + d * (1.0 / 5040.0)))))))
+        return r + r * expm1_small(ss_dx[lo & (SS_N - 1)] * t)
     ss_at(side, r, &ee, a, q)
     return r
+
+
+cdef inline double expm1_small(double d) noexcept nogil:
+    """e^d - 1 for |d| < 1/128, by its series (exact to 1e-19)."""
+    return d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0 + d * (1.0 / 120.0 + d * (
+        1.0 / 720.0 + d * (1.0 / 5040.0)))))))
+
+
+cdef double ss_r_of_P(int side, double P) noexcept nogil:
+    """The remaining time r of the universal trajectory of one side where the distance to
+    go in units of the tables, P = q r^2, has a given value; -1 beyond the nodes. The
+    coarse index and a bisection find the node; in its cell, P(t) = q(t) r_k^2 e^(2 dx t)
+    (q cubic Hermite, dP/dt = a r^2 dx at the nodes: q' = a - 2 q) is inverted by Newton
+    from ``hermite_guess``: a step below SS_STEP_DONE of the cell leaves an error below
+    1e-16 of it (P''/P' is about 2 dx there)."""
+    cdef const double* tb = ss_tab[side]
+    cdef int lo, hi, mid, it
+    cdef double r0, r1, dx, t, e, e2, q, dq, step
+    if not (P >= tb[2] and P < ss_Plast[side]):
+        return -1.0
+    index_bracket(&ss_pidx[side], P, &lo, &hi)
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if ss_node_P(side, mid) <= P:
+            lo = mid
+        else:
+            hi = mid
+    tb += SS_W * lo
+    dx = ss_dx[lo & (SS_N - 1)]
+    r0 = ss_node_r(lo)
+    r1 = ss_node_r(lo + 1)
+    t = hermite_guess(tb[2] * r0 * r0, tb[SS_W + 2] * r1 * r1, tb[1] * r0 * r0 * dx,
+                      tb[SS_W + 1] * r1 * r1 * dx, 1.0, P)
+    for it in range(8):
+        e = expm1_small(dx * t)
+        e2 = r0 * r0 * (1.0 + e) * (1.0 + e)
+        q = hermite1(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], t, &dq)
+        step = (q * e2 - P) / (e2 * (dq + 2.0 * dx * q))
+        t -= step
+        if fabs(step) <= SS_STEP_DONE:
+            break
+    # the last step is below SS_STEP_DONE (P rises through the cell, P'/P about 2 dx, from
+    # within it): e^(dx (t - step)) = e^(dx t) (1 - dx step) to (dx step)^2 / 2 < 1e-19
+    return r0 + r0 * (e - (1.0 + e) * dx * step)
 
 
 if ss_build() < 0:
@@ -1309,7 +1429,8 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
 
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
     """Time (s) into the segment at which the disc has slid sd (m); the stop time if never.
-    Newton on sqrt(distance to go) in the remaining time, kept in a bracket."""
+    On the slide-spin tables the inverse look-up of the distance to go (``ss_r_of_P``),
+    else Newton on sqrt(distance to go) in the remaining time, kept in a bracket."""
     cdef double target, lo = 0.0, hi, rho, rem, v, eps, f, df, r
     cdef int it
     if sd <= 0.0:
@@ -1322,6 +1443,13 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
         return sg.tb.t[sg.tb.n - 1] + seg_time_at(lp, R, &tl, sd - sg.tb.s[sg.tb.n - 1])
     if sg.mode == SEG_INTEGRATED:
         return time_at_distance(&sg.tb, sd)
+    if sg.mode == SEG_SLIDE_SPIN:
+        r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
+        if r > 0.0:
+            # never before the start: a distance of a rounding error there (a touching
+            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
+            rho = r / sg.rs
+            return sg.t_stop - rho if rho < sg.t_stop else 0.0
     target = sqrt(sg.s_stop - sd)
     hi = sg.t_stop
     if sg.mode == SEG_COULOMB:
@@ -1525,3 +1653,4 @@ def slide_spin_universal(int side, double[::1] x):
         out[2, i] = q
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
+

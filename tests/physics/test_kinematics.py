@@ -202,6 +202,16 @@ def test_time_at_distance_inverts_the_distance():
         np.testing.assert_allclose(back, t[inside], rtol=0, atol=1e-12 * t_stop + 1e-13)
 
 
+@pytest.mark.parametrize("v0, w0", [(3.7, 20.0), (1.2, 300.0), (0.5, 5.0), (4.0, 0.01)])
+def test_time_at_a_rounding_distance_is_not_before_the_start(v0, w0):
+    """A distance of a rounding error from the start (a touching partner) takes a time of
+    0, never a negative one: an event scheduled before the current time would be carried
+    out before the simultaneous events of lower index (on the slide-spin tables the time
+    is t_stop - rho, and rho rounds to either side of t_stop)."""
+    back = K.time_at(SLIDE_SPIN, R, v0, w0, np.array([2e-18, 1e-17, 4e-17, 1e-16]))
+    assert np.all(back >= 0.0) and np.all(back < 1e-14)
+
+
 SPEED_LAWS = {
     "linear": dict(friction_law="linear", mu_v=0.02),
     "stribeck": dict(friction_law="stribeck"),
