@@ -253,6 +253,7 @@ cdef int* ss_hi[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
+cdef double ss_inv[SS_N]    # 1 / (SS_N + j)
 
 
 cdef inline double ss_node_r(int k) noexcept nogil:
@@ -308,6 +309,10 @@ cdef int ss_build() noexcept nogil:
     for j in range(SS_N):
         ss_dx[j] = log1p(1.0 / (SS_N + j))
         ss_idx[j] = 1.0 / ss_dx[j]
+        ss_inv[j] = 1.0 / (SS_N + j)
+    rs_b[0] = 1.0
+    for j in range(1, 8):
+        rs_b[j] = rs_b[j - 1] * (1.0 / ss_k - (j - 1)) / j
     for side in range(2):
         tb = <double*> malloc(SS_W * SS_CAP * sizeof(double))
         if tb == NULL:
@@ -430,11 +435,11 @@ cdef inline int ss_locate(double r, double* t) noexcept nogil:
     b -= SS_ONE_BITS
     k = <int> (b >> SS_FRAC)
     j = k & (SS_N - 1)
-    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC)) / (SS_N + j)
-    # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 7th power is exact to 1e-20
+    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ((1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j])
+    # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 5th power is exact to 1e-17
     z = z / (2.0 + z)
     d = z * z
-    t[0] = 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j]
+    t[0] = 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * 0.2)) * ss_idx[j]
     return k
 
 
@@ -465,17 +470,21 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
     ss_piece(tb + SS_W * k, t, eps, a, q)
 
 
-cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px) noexcept nogil:
+cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px,
+                       double* eaq) noexcept nogil:
     """The drag factors p = (P1, P2, sig P3) (``ps_node``) of the universal trajectory of one
     side at the remaining time r (units of the tables), for a segment of sigma sig, rho (s)
     from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3', P3 + P3' / k)
-    (' = d/dx, x = ln r; each finite at eps*). At r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of
+    (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps, a, q there
+    (``ss_at``, from the same look-up). At r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of
     the first node and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k;
     beyond the last node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2),
     r^(-1/4) below."""
     cdef const double* tb = ps_tab[side]
     cdef double f, t, p3, d3, h00, h10, h11
     cdef int k, c
+    if eaq != NULL and not (r > 1.0 and r < ss_rlast[side]):
+        ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
     if not (r > 1.0):
         p[0] = tb[0]
         p[1] = tb[1]
@@ -502,6 +511,8 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
             px[5] = p3 * (1.0 + f / ss_k)
         return
     k = ss_locate(r, &t)
+    if eaq != NULL:
+        ss_piece(ss_tab[side] + SS_W * k, t, &eaq[0], &eaq[1], &eaq[2])
     tb += SS_W * k
     ss_piece(tb, t, &p[0], &p[1], &p3)
     p[2] = sig * p3
@@ -691,17 +702,16 @@ DEF K_V = 12
 DEF K_W = 13
 
 
-cdef inline double rs_near(double sig, double sig0, double rs0) noexcept nogil:
-    """rs = (|sig| / SS_D0)^(1 / ss_k) (1/s): from rs0 of a nearby sig0 by the series of
-    (sig / sig0)^(1 / ss_k) (exact to 1e-17 for |sig / sig0 - 1| < 1/64), else by exp and log."""
-    cdef double z, u, d
-    if sig0 != 0.0:
-        z = sig / sig0 - 1.0
-        if fabs(z) < 0.015625:
-            u = z / (2.0 + z)
-            d = u * u
-            z = 2.0 * u * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) / ss_k   # ln(1 + z) / ss_k
-            return rs0 + rs0 * z * (1.0 + z * (0.5 + z * (1.0 / 6.0 + z * (1.0 / 24.0 + z * (1.0 / 120.0 + z * (1.0 / 720.0 + z * (1.0 / 5040.0)))))))
+cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
+
+
+cdef inline double rs_near(double sig, double isig0, double rs0) noexcept nogil:
+    """rs = (|sig| / SS_D0)^(1 / ss_k) (1/s): from rs0 of a nearby sigma0 (isig0 = 1 / sigma0)
+    by the binomial series of (sig / sigma0)^(1 / ss_k) (exact to 1e-16 for
+    |sig / sigma0 - 1| < 1/64), else by exp and log."""
+    cdef double z = sig * isig0 - 1.0
+    if fabs(z) < 0.015625:
+        return rs0 + rs0 * z * (rs_b[1] + z * (rs_b[2] + z * (rs_b[3] + z * (rs_b[4] + z * (rs_b[5] + z * (rs_b[6] + z * rs_b[7]))))))
     if sig == 0.0:
         return 0.0
     return exp(log(fabs(sig) / SS_D0) / ss_k)
@@ -737,7 +747,7 @@ cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const doub
         f[1] = rho * dl
         f[2] = 0.0
         return
-    ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, NULL)
+    ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, NULL, NULL)
     dl = lp.drag * gm * rho
     f[0] = -dl * rho * p[0]
     f[1] = -dl * gm * rho * rho * p[1]
@@ -746,9 +756,9 @@ cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const doub
 
 cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
                      double* f, double* a, double* st) noexcept nogil:
-    """At a knot: f = dy/dt (``drag_rates``), a = d^2y/dt^2 along the motion and the state
-    st = distance slid (m), speed (m/s), spin (rad/s), distance to go (m), q, P1, P2,
-    sigma P3 (on the constant deceleration the spin 0 and P = 1).
+    """At a knot: f = dy/dt (``drag_rates``), a = d^2y/dt^2 along the motion and, unless st
+    is NULL, the state st = distance slid (m), speed (m/s), spin (rad/s), distance to go (m),
+    q, P1, P2, sigma P3 (on the constant deceleration the spin 0 and P = 1).
 
     On the universal trajectory (side by the sign of sigma) v = g mu A rho, distance to go
     g mu Q rho^2, w = v / (R eps), A, Q, eps at r = rs rho, rs = (|sigma| / SS_D0)^(1/k); the
@@ -756,21 +766,25 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
     -drag (g mu)^2 rho^3 P2 and sigma by -drag g mu k rho sigma P3 per second (P from
     ``ps_at``). On the constant deceleration g mu, v = g mu rho and a perturbation dl(v)
     moves theta by dl / (g mu), the stop distance by rho dl."""
-    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, v, dl, ddl, acc, K, rp, e, A, Q, t, dp3
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, v, dl, ddl, acc, K, rp, dp3
     cdef double px[6]
-    cdef int side, k
+    cdef double p[3]
+    cdef double eaq[3]
+    cdef int k
     for k in range(3):
         f[k] = 0.0
         a[k] = 0.0
-    st[4] = 0.5
-    st[5] = 1.0
-    st[6] = 1.0
-    st[7] = 1.0
+    if st != NULL:
+        st[4] = 0.5
+        st[5] = 1.0
+        st[6] = 1.0
+        st[7] = 1.0
     if not (rho > 0.0):
-        st[0] = y[1]
-        st[1] = 0.0
-        st[2] = 0.0
-        st[3] = 0.0
+        if st != NULL:
+            st[0] = y[1]
+            st[1] = 0.0
+            st[2] = 0.0
+            st[3] = 0.0
         return
     if ref == SEG_COULOMB:
         v = gm * rho
@@ -781,29 +795,32 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
         f[1] = rho * dl
         a[0] = ddl * acc / gm
         a[1] = (f[0] - 1.0) * dl + rho * ddl * acc
-        st[1] = v
-        st[2] = 0.0
-        st[3] = 0.5 * v * rho
-        st[0] = y[1] - st[3]
+        if st != NULL:
+            st[1] = v
+            st[2] = 0.0
+            st[3] = 0.5 * v * rho
+            st[0] = y[1] - st[3]
         return
-    side = 1 if y[2] < 0.0 else 0
-    ps_at(side, rs * rho, rho, y[2], st + 5, px)
-    ss_at(side, rs * rho, &e, &A, &Q)
+    ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, px, NULL if st == NULL else eaq)
     K = lp.drag * gm
-    f[0] = -K * rho * rho * st[5]
-    f[1] = -K * gm * rho * rho * rho * st[6]
-    f[2] = -K * ss_k * rho * st[7]
+    f[0] = -K * rho * rho * p[0]
+    f[1] = -K * gm * rho * rho * rho * p[1]
+    f[2] = -K * ss_k * rho * p[2]
     # d/dt of the factors: x = ln r moves by d ln rs/dt + d ln rho/dt = -K rho P3 + rp / rho
     rp = f[0] - 1.0
-    a[0] = -K * (2.0 * rho * rp * st[5] + rho * (rp * px[0] - K * rho * rho * px[2]))
-    a[1] = -K * gm * (3.0 * rho * rho * rp * st[6] + rho * rho * (rp * px[1] - K * rho * rho * px[3]))
+    a[0] = -K * (2.0 * rho * rp * p[0] + rho * (rp * px[0] - K * rho * rho * px[2]))
+    a[1] = -K * gm * (3.0 * rho * rho * rp * p[1] + rho * rho * (rp * px[1] - K * rho * rho * px[3]))
     dp3 = f[2] * px[5] + px[4] * rp / rho
-    a[2] = -K * ss_k * (rp * st[7] + rho * dp3)
-    st[1] = gm * A * rho
-    st[2] = st[1] / (R * e)
-    st[3] = gm * Q * rho * rho
-    st[0] = y[1] - st[3]
-    st[4] = Q
+    a[2] = -K * ss_k * (rp * p[2] + rho * dp3)
+    if st != NULL:
+        st[1] = gm * eaq[1] * rho
+        st[2] = st[1] / (R * eaq[0])
+        st[3] = gm * eaq[2] * rho * rho
+        st[0] = y[1] - st[3]
+        st[4] = eaq[2]
+        st[5] = p[0]
+        st[6] = p[1]
+        st[7] = p[2]
 
 
 cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
@@ -843,30 +860,31 @@ cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, cons
     cdef double k5[3]
     cdef double k6[3]
     cdef double z[3]
+    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0
     cdef int c
     for c in range(3):
         z[c] = y0[c] + h * ((1.0 / 5.0) * f0[c])
-    drag_rates(lp, ref, t + 0.2 * h, z, rs_near(z[2], y0[2], rs0), k2)
+    drag_rates(lp, ref, t + 0.2 * h, z, rs_near(z[2], is0, rs0), k2)
     for c in range(3):
         z[c] = y0[c] + h * ((3.0 / 40.0) * f0[c] + (9.0 / 40.0) * k2[c])
-    drag_rates(lp, ref, t + 0.3 * h, z, rs_near(z[2], y0[2], rs0), k3)
+    drag_rates(lp, ref, t + 0.3 * h, z, rs_near(z[2], is0, rs0), k3)
     for c in range(3):
         z[c] = y0[c] + h * ((44.0 / 45.0) * f0[c] + (-56.0 / 15.0) * k2[c] + (32.0 / 9.0) * k3[c])
-    drag_rates(lp, ref, t + 0.8 * h, z, rs_near(z[2], y0[2], rs0), k4)
+    drag_rates(lp, ref, t + 0.8 * h, z, rs_near(z[2], is0, rs0), k4)
     for c in range(3):
         z[c] = y0[c] + h * ((19372.0 / 6561.0) * f0[c] + (-25360.0 / 2187.0) * k2[c]
                             + (64448.0 / 6561.0) * k3[c] + (-212.0 / 729.0) * k4[c])
-    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rs_near(z[2], y0[2], rs0), k5)
+    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rs_near(z[2], is0, rs0), k5)
     for c in range(3):
         z[c] = y0[c] + h * ((9017.0 / 3168.0) * f0[c] + (-355.0 / 33.0) * k2[c] + (46732.0 / 5247.0) * k3[c]
                             + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
-    drag_rates(lp, ref, t + h, z, rs_near(z[2], y0[2], rs0), k6)
+    drag_rates(lp, ref, t + h, z, rs_near(z[2], is0, rs0), k6)
     for c in range(3):
         y1[c] = y0[c] + h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
                              + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
         err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
                       + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
-    rs1[0] = rs_near(y1[2], y0[2], rs0)
+    rs1[0] = rs_near(y1[2], is0, rs0)
 
 
 cdef inline double inv_fifth_root(double x) noexcept nogil:
@@ -965,7 +983,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
         y[2] = SS_D0 * exp(ss_k * log(rs))
         if side:
             y[2] = -y[2]
-    knot_rates(lp, R, ref, 0.0, y, rs, f, a, st)
+    knot_rates(lp, R, ref, 0.0, y, rs, f, a, NULL)
     st[0] = 0.0
     st[1] = v0
     st[2] = w0
@@ -1122,7 +1140,7 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
     cdef int c
     for c in range(3):
         y[c] = quintic(a[K_C + c], b[K_C + c], a[K_F + c], b[K_F + c], a[K_A + c], b[K_A + c], h, x)
-    ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], a[K_C + 2], a[K_RS]), st)
+    ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
 
 
 cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
@@ -1589,7 +1607,7 @@ def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
             s_out[i] = a
             v_out[i] = b
             w_out[i] = c
-        return s_out, v_out, w_out, sg.t_stop, sg.mode
+        return s_out, v_out, w_out, sg.t_stop, sg.mode + 1000 * (sg.tb.steps if sg.mode == SEG_INTEGRATED else 0)  # TEMP
     finally:
         seg_free(&sg)
 
@@ -1628,3 +1646,15 @@ def slide_spin_universal(int side, double[::1] x):
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
 
+
+def _debug_seg(dict law, double radius, double v0, double w0, int full):  # TEMP
+    cdef CompiledLaw cl = compiled_law(law)
+    cdef Seg sg
+    seg_init(&sg)
+    if full:
+        seg_full(&cl.lp, radius, v0, w0, &sg)
+    else:
+        seg_start(&cl.lp, radius, v0, w0, &sg)
+    out = (sg.mode, sg.tb.steps, sg.tb.n, [sg.tb.kn[NK * k + K_T] for k in range(sg.tb.n)] if sg.mode == SEG_INTEGRATED else [], sg.t_stop)
+    seg_free(&sg)
+    return out
