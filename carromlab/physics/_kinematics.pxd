@@ -57,13 +57,15 @@ cdef struct Table:
     double s_stop
     double w_stop
     # tail after the last knot (closed tables): the reference trajectory of the last
-    # constants (tail = ref: side, rs) or a speed table (SEG_SPEED), lasting rho and
-    # sliding s_tail
+    # constants moved by the drag to first order (tail = ref: side, rs, tj = J1, J2, sigma J3
+    # at the last knot, which is rho from the reference's stop), or a speed table (SEG_SPEED,
+    # lasting rho and sliding s_tail)
     int tail
     int side
     double rs
     double rho
     double s_tail
+    double tj[3]
 
 cdef struct Seg:
     # One sliding segment from speed v0 and spin magnitude w0 (fixed size; a heap table

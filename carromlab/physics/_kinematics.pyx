@@ -241,6 +241,7 @@ cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
 cdef double* ps_tab[2]      # per side the drag factors P1, P2, P3 (``ps_node``) at the same nodes, as ss_tab
+cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
 # Coarse index of the inverse look-up eps -> r: the bits of the positive key
 # |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
 # about log2 of the key; cell c = (bits - ss_base) >> SS_IDX_SHIFT holds the node range
@@ -350,6 +351,8 @@ cdef int ss_build() noexcept nogil:
                 tb[SS_W * k + 3 + c] = dP[c] * ss_dx[j]
                 tb[SS_W * k + 6 + c] = dP[c] * ss_dx[(j + SS_N - 1) % SS_N]
         ps_tab[side] = tb
+        if js_build(side) < 0:
+            return -1
         if ss_index(side) < 0:
             return -1
     return 0
@@ -529,6 +532,69 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
         px[3] = p3 * px[1]
         px[4] = sig * d3
         px[5] = p3 + d3 / ss_k
+
+
+cdef int js_build(int side) noexcept nogil:
+    """The integrals of the drag factors along one universal trajectory, normalised:
+    J1 = r^-3 int_0^r u^2 P1 du, J2 = r^-4 int_0^r u^3 P2 du, J3 = r^-2 int_0^r u P3 du
+    (dJ/dx = P - (n + 1) J), at the nodes of the tables: Simpson's rule on each cell (the
+    midpoint from the cubic Hermite piece of P), from the linearisation at r = 1 (P1, P2
+    constant, P3 ~ r^-k there)."""
+    cdef const double* ps = ps_tab[side]
+    cdef double* tb = <double*> malloc(SS_W * ss_n[side] * sizeof(double))
+    cdef double pm[3]
+    cdef double dJ[3]
+    cdef double dx, w
+    cdef int k, c, j
+    cdef int m[3]
+    if tb == NULL:
+        return -1
+    m[0] = 3
+    m[1] = 4
+    m[2] = 2
+    tb[0] = ps[0] / 3.0
+    tb[1] = ps[1] / 4.0
+    tb[2] = ps[2] / (2.0 - ss_k)
+    for k in range(1, ss_n[side]):
+        dx = ss_dx[(k - 1) & (SS_N - 1)]
+        ss_piece(ps + SS_W * (k - 1), 0.5, &pm[0], &pm[1], &pm[2])
+        for c in range(3):
+            w = exp(-0.5 * m[c] * dx)
+            tb[SS_W * k + c] = (tb[SS_W * (k - 1) + c] * w * w
+                                + dx / 6.0 * (ps[SS_W * (k - 1) + c] * w * w + 4.0 * pm[c] * w + ps[SS_W * k + c]))
+    for k in range(ss_n[side]):
+        j = k & (SS_N - 1)
+        for c in range(3):
+            dJ[c] = ps[SS_W * k + c] - m[c] * tb[SS_W * k + c]
+            tb[SS_W * k + 3 + c] = dJ[c] * ss_dx[j]
+            tb[SS_W * k + 6 + c] = dJ[c] * ss_dx[(j + SS_N - 1) & (SS_N - 1)]
+    js_tab[side] = tb
+    return 0
+
+
+cdef inline void js_at(int side, double r, double rho, double sig, double* j) noexcept nogil:
+    """j = (J1, J2, sig J3) (``js_build``) of one side at the remaining time r (units of the
+    tables), for a segment of sigma sig, rho (s) from its stop: at r <= 1 from the
+    linearisation (sig J3 = sig P3 / (2 - k), ``ps_at``), beyond the last node the
+    asymptotes of P."""
+    cdef const double* tb = js_tab[side]
+    cdef double f, t, j3
+    cdef int k
+    if not (r > 1.0):
+        j[0] = tb[0]
+        j[1] = tb[1]
+        j[2] = ss_F * ss_eps / (ss_k * (2.0 - ss_k) * exp(ss_k * log(rho)))
+        return
+    if r >= ss_rlast[side]:
+        tb += SS_W * (ss_n[side] - 1)
+        f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        j[0] = tb[0] * f
+        j[1] = tb[1] * f * f
+        j[2] = sig * tb[2] * f
+        return
+    k = ss_locate(r, &t)
+    ss_piece(tb + SS_W * k, t, &j[0], &j[1], &j3)
+    j[2] = sig * j3
 
 
 cdef void farkas_d(double e, double* dF, double* dT) noexcept nogil:
@@ -929,36 +995,68 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     return 0
 
 
-cdef void close_table(const LawParams* lp, double R, Table* tb, double rs, double rho, double d) noexcept nogil:
+cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     """End the table at its last knot: on the speed table of a speed-only law, else on the
-    reference trajectory of the last constants (rs, the remaining time rho (s) and distance
-    to go d (m) there)."""
+    reference trajectory of the last constants moved by the drag to first order
+    (``tail_state``)."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
-    cdef double v
+    cdef double v, K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - kn[K_T]
     tb.open = 0
     if lp.kind == KIND_SPEED:
         tb.tail = SEG_SPEED
         tb.rho = sp_rho_of(lp, kn[K_V])
         sp_at(lp, tb.rho, &v, &tb.s_tail)
         tb.w_stop = tb.kn[K_W] - spin_decel(lp, R) * (kn[K_T] + tb.rho)
+        tb.t_stop = kn[K_T] + tb.rho
+        tb.s_stop = kn[K_S] + tb.s_tail
+        return
+    tb.tail = tb.ref
+    tb.side = 1 if kn[K_C + 2] < 0.0 else 0
+    tb.rs = kn[K_RS]
+    tb.rho = rho
+    tail_integrals(tb, rho, tb.tj)
+    tb.w_stop = 0.0
+    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0]
+    tb.s_stop = kn[K_C + 1] - K * lp.g * lp.mu * rho * rho * rho * rho * tb.tj[1]
+
+
+cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept nogil:
+    """J1, J2, sigma J3 (``js_at``) of the closed table's reference trajectory at rho (s)
+    from the stop of its last constants (P = 1 on the constant deceleration)."""
+    if tb.ref == SEG_COULOMB:
+        j[0] = 1.0 / 3.0
+        j[1] = 0.25
+        j[2] = 0.0
     else:
-        tb.tail = tb.ref
-        tb.side = 1 if kn[K_C + 2] < 0.0 else 0
-        tb.rs = rs
-        tb.rho = rho
-        tb.s_tail = d
-        tb.w_stop = 0.0
-    tb.t_stop = kn[K_T] + tb.rho
-    tb.s_stop = kn[K_S] + tb.s_tail
+        js_at(tb.side, tb.rs * rho, rho, tb.kn[NK * (tb.n - 1) + K_C + 2], j)
+
+
+cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau, double* st) noexcept nogil:
+    """The state st (``ref_state``) at tau (s) after the last knot k of a closed table: the
+    constants y_k moved by the drag along the reference trajectory of y_k, to first order,
+    theta by -K (rho_k^3 J1_k - rho^3 J1), the stop distance by -K g mu (rho_k^4 J2_k -
+    rho^4 J2) and sigma by -K k (rho_k^2 sigma J3_k - rho^2 sigma J3) (K = drag g mu, rho
+    = theta_k - tau; the integrals of ``drag_rates`` along that trajectory, ``js_at``)."""
+    cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - tau, r0 = tb.rho, sig = kn[K_C + 2]
+    cdef double j[3]
+    cdef double y[3]
+    tail_integrals(tb, rho, j)
+    y[0] = kn[K_C] - K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0])
+    y[1] = kn[K_C + 1] - K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1])
+    y[2] = sig - K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
+    ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / sig if sig != 0.0 else 0.0, kn[K_RS]), st)
 
 
 cdef inline bint table_done(const LawParams* lp, double v, double rho) noexcept nogil:
     """Whether the integration can end at speed v (m/s), remaining reference time rho (s):
-    a speed-only law back on its speed table, or the drag's effect on the distance to go,
-    about drag v^2 rho^2, below TAIL_S."""
+    a speed-only law back on its speed table, or, with constant mu, the second order of the
+    drag over the rest of the motion, about 2 (drag v rho)^2 v rho (the first-order change
+    of the stop distance, about drag v^2 rho^2, times the relative change of the remaining
+    time, about drag v rho), below TAIL_S (``tail_state``)."""
     if lp.kind == KIND_SPEED:
         return v <= lp.v_max
-    return lp.mu_kind == MU_CONSTANT and lp.drag * v * v * rho * rho <= TAIL_S
+    return lp.mu_kind == MU_CONSTANT and 2.0 * lp.drag * lp.drag * v * v * v * rho * rho * rho <= TAIL_S
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
@@ -991,6 +1089,9 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
         return -1
     tb.h = H_FIRST * rho
     tb.open = 1
+    if table_done(lp, v0, rho):
+        close_table(lp, R, tb)
+        return 0
     return extend(lp, R, tb)
 
 
@@ -1004,7 +1105,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     g mu rho^2 (A - 2 Q) = g mu rho^2 (P2 - 2 Q P1) / (P1 + P3), ln(R w) with ln rs by
     -P1 / (P1 + P3) and with theta by P3 / ((P1 + P3) rho))."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
-    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den, rho, fac, e0, e1, gm = lp.g * lp.mu
+    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, gm = lp.g * lp.mu
     cdef double y[3]
     cdef double f[3]
     cdef double y1[3]
@@ -1040,7 +1141,13 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             den = y1[2] * st[5] + st[7]
             err += gm * rho * rho * fabs((st[6] - 2.0 * st[4] * st[5]) * e[2]) / (ss_k * den)
             ew = R * st[2] * fabs(st[7] * e[0] / rho - st[5] * e[2] / ss_k) / den
-        err = max(err / (ATOL_S + RTOL * (st[0] + st[3])), ew / (R * ATOL_W + RTOL_W * R * st[2]))
+        # the distance scale: slid plus to go at the current deceleration g mu F + drag v^2
+        # (F = A (A + P3) / (P1 + P3), A = v / (g mu rho); 1 on the constant deceleration)
+        fa = st[1] / (gm * rho) if rho > 0.0 else 1.0
+        if tb.ref == SEG_SLIDE_SPIN:
+            fa = fa * (y1[2] * fa + st[7]) / den
+        err = max(err / (ATOL_S + RTOL * (st[0] + 0.5 * st[1] * st[1] / (gm * fa + lp.drag * st[1] * st[1]))),
+                  ew / (R * ATOL_W + RTOL_W * R * st[2]))
         if tb.ref == SEG_SLIDE_SPIN:
             # F and T are not smooth at eps = 1, where the error estimate falls short
             kn = tb.kn + NK * (tb.n - 1)
@@ -1061,7 +1168,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         if push(tb, t, y, rs, f, a1, st) < 0:
             return -1
         if table_done(lp, st[1], rho) or tb.steps >= MAX_STEPS:
-            close_table(lp, R, tb, rs, rho, st[3])
+            close_table(lp, R, tb)
             return 0
         fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0
         h *= min(1.0 if rejected else 5.0, max(0.2, fac))   # no growth right after a rejection
@@ -1145,17 +1252,21 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
 
 cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
-    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s), 0 < tau, up to
-    the last knot (its state beyond)."""
+    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s), 0 < tau < the
+    stop: between knots, or on the tail of a closed table (an open table's last knot
+    beyond its horizon)."""
     cdef int k = knot(tb, tau)
     cdef const double* kn = tb.kn + NK * k
     cdef double st[5]
-    if k == tb.n - 1 or tau == kn[K_T]:
+    if tau == kn[K_T] or (k == tb.n - 1 and tb.open):
         sd[0] = kn[K_S]
         v[0] = kn[K_V]
         w[0] = kn[K_W]
         return
-    at_time(lp, R, tb, k, tau, st)
+    if k == tb.n - 1:
+        tail_state(lp, R, tb, tau, st)
+    else:
+        at_time(lp, R, tb, k, tau, st)
     sd[0] = st[0]
     v[0] = st[1]
     w[0] = st[2]
@@ -1163,20 +1274,68 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
 
 cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, double sd) noexcept nogil:
     """Time (s) into the segment at which the disc has slid sd (m), 0 < sd < the distance
-    at the last knot: Newton on the distance in time (its derivative the speed), kept in the
-    bracket of the enclosing knots."""
+    at the stop (or at the last knot of an open table): Newton in time on the distance (its
+    derivative the speed) between two knots, from the inverse of the cubic Hermite piece
+    of the knots' distances and speeds; on the tail of a closed table Newton on the square
+    root of the distance to go, about linear in the time to go there."""
     cdef int lo = 0, hi = tb.n - 1, mid, it
-    cdef double a, b, x, dx
+    cdef double a, b, x, dx, h, u, c, d, g, T, rem
     cdef double st[5]
+    cdef const double* k0
+    cdef const double* k1
+    if sd >= tb.kn[NK * hi + K_S]:
+        # the tail: rho = t_stop - tau from the drag-free guess rem ~ rho^2
+        k0 = tb.kn + NK * hi
+        T = tb.t_stop
+        b = T - k0[K_T]
+        c = sqrt(tb.s_stop - sd)
+        x = b * c / sqrt(tb.s_stop - k0[K_S])
+        a = 0.0
+        for it in range(60):
+            tail_state(lp, R, tb, T - x, st)
+            rem = tb.s_stop - st[0]
+            g = sqrt(rem) if rem > 0.0 else 0.0
+            if g > c:
+                b = x
+            else:
+                a = x
+            if not (st[1] > 0.0 and g > 0.0):
+                x = 0.5 * (a + b)
+                continue
+            dx = (g - c) * 2.0 * g / st[1]
+            if x - dx > a and x - dx < b:
+                x -= dx
+                if fabs(dx) <= NEWTON_DONE * x:
+                    break   # quadratic convergence: the next step would be below rounding
+            else:
+                x = 0.5 * (a + b)
+            if b - a <= 1e-15 * T:
+                break
+        return T - x
     while hi - lo > 1:
         mid = (lo + hi) >> 1
         if tb.kn[NK * mid + K_S] <= sd:
             lo = mid
         else:
             hi = mid
-    a = tb.kn[NK * lo + K_T]
-    b = tb.kn[NK * hi + K_T]
-    x = a + (b - a) * (sd - tb.kn[NK * lo + K_S]) / (tb.kn[NK * hi + K_S] - tb.kn[NK * lo + K_S])
+    k0 = tb.kn + NK * lo
+    k1 = k0 + NK
+    a = k0[K_T]
+    b = k1[K_T]
+    h = b - a
+    # the cubic Hermite piece of (s, v) on the step, inverted by Newton in u = (tau - a) / h
+    d = (sd - k0[K_S]) / (k1[K_S] - k0[K_S])
+    u = d
+    for it in range(3):
+        g = (k0[K_S] + u * (h * k0[K_V] + u * (3.0 * (k1[K_S] - k0[K_S]) - h * (2.0 * k0[K_V] + k1[K_V])
+             + u * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))) - sd)
+        c = h * k0[K_V] + u * (6.0 * (k1[K_S] - k0[K_S]) - 2.0 * h * (2.0 * k0[K_V] + k1[K_V])
+                               + u * 3.0 * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))
+        if c > 0.0:
+            u -= g / c
+    x = a + h * u
+    if not (x > a and x < b):
+        x = a + h * d
     for it in range(60):
         at_time(lp, R, tb, lo, x, st)
         if st[0] > sd:
@@ -1189,7 +1348,7 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
         dx = (st[0] - sd) / st[1]
         if x - dx > a and x - dx < b:
             x -= dx
-            if fabs(dx) <= NEWTON_DONE * (b - a + fabs(dx)):
+            if fabs(dx) <= NEWTON_DONE * h:
                 break   # quadratic convergence: the next step would be below rounding
         else:
             x = 0.5 * (a + b)
@@ -1336,7 +1495,7 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
         sg.a0 = gm
         sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
-        if lp.kind == KIND_SPEED or (lp.kind == KIND_INTEGRATED and not table_done(lp, v0, sg.t_stop)):
+        if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
             # the drag (or mu(v)) moves the constants of this drag-free start
             if integrate(lp, R, v0, w0, sg.mode, sg.rs, sg.t_stop, sg.s_stop, sg.side, &sg.tb) < 0:
                 return -1
@@ -1416,7 +1575,7 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
         w[0] = ww if ww > 0.0 else 0.0
         return
     cdef Seg tl
-    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and tau > sg.tb.kn[NK * (sg.tb.n - 1) + K_T]:
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail == SEG_SPEED and tau > sg.tb.kn[NK * (sg.tb.n - 1) + K_T]:
         tail_seg(&sg.tb, &tl)
         seg_eval(lp, R, &tl, tau - sg.tb.kn[NK * (sg.tb.n - 1) + K_T], sd, v, w)
         sd[0] += sg.tb.kn[NK * (sg.tb.n - 1) + K_S]
@@ -1451,7 +1610,7 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
     if sd >= sg.s_stop:
         return sg.t_stop
     cdef Seg tl
-    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and sd > sg.tb.kn[NK * (sg.tb.n - 1) + K_S]:
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail == SEG_SPEED and sd > sg.tb.kn[NK * (sg.tb.n - 1) + K_S]:
         tail_seg(&sg.tb, &tl)
         return sg.tb.kn[NK * (sg.tb.n - 1) + K_T] + seg_time_at(lp, R, &tl, sd - sg.tb.kn[NK * (sg.tb.n - 1) + K_S])
     if sg.mode == SEG_INTEGRATED:
@@ -1607,7 +1766,7 @@ def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
             s_out[i] = a
             v_out[i] = b
             w_out[i] = c
-        return s_out, v_out, w_out, sg.t_stop, sg.mode + 1000 * (sg.tb.steps if sg.mode == SEG_INTEGRATED else 0)  # TEMP
+        return s_out, v_out, w_out, sg.t_stop, sg.mode
     finally:
         seg_free(&sg)
 
@@ -1646,15 +1805,3 @@ def slide_spin_universal(int side, double[::1] x):
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
 
-
-def _debug_seg(dict law, double radius, double v0, double w0, int full):  # TEMP
-    cdef CompiledLaw cl = compiled_law(law)
-    cdef Seg sg
-    seg_init(&sg)
-    if full:
-        seg_full(&cl.lp, radius, v0, w0, &sg)
-    else:
-        seg_start(&cl.lp, radius, v0, w0, &sg)
-    out = (sg.mode, sg.tb.steps, sg.tb.n, [sg.tb.kn[NK * k + K_T] for k in range(sg.tb.n)] if sg.mode == SEG_INTEGRATED else [], sg.t_stop)
-    seg_free(&sg)
-    return out
