@@ -240,7 +240,9 @@ cdef double ss_ca, ss_cq    # a = F* + ss_ca (eps - eps*), q = F*/2 + ss_cq (eps
 cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
-cdef double* ps_tab[2]      # per side the drag factors P1, P2, P3 (``ps_node``) at the same nodes, as ss_tab
+DEF PS_W = 12           # values per cell of ps_cf: the cubic coefficients in t of P1, P2, P3
+cdef double* ps_cf[2]       # per side and cell (nodes k, k + 1) the drag factors P1, P2, P3 (``ps_factors``):
+                            # the cubic Hermite pieces in t of the cell (as ss_piece), as power series
 cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
 # Coarse index of the inverse look-up eps -> r: the bits of the positive key
 # |eps - eps*| (above) or eps*/eps - 1 (below), read as an integer, are monotone in eps and
@@ -339,18 +341,24 @@ cdef int ss_build() noexcept nogil:
         ss_n[side] = n
         ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
-        tb = <double*> malloc(SS_W * n * sizeof(double))
-        if tb == NULL:
+        ps_cf[side] = <double*> malloc(PS_W * (n - 1) * sizeof(double))
+        if ps_cf[side] == NULL:
             return -1
         for k in range(n):
             ss_rhs(NULL, ss_tab[side] + SS_W * k, dy)
-            ps_node(ss_tab[side] + SS_W * k, dy, y, dP)
-            j = k % SS_N
+            ps_factors(ss_tab[side] + SS_W * k, dy, y, dP)
             for c in range(3):
-                tb[SS_W * k + c] = y[c]
-                tb[SS_W * k + 3 + c] = dP[c] * ss_dx[j]
-                tb[SS_W * k + 6 + c] = dP[c] * ss_dx[(j + SS_N - 1) % SS_N]
-        ps_tab[side] = tb
+                # the cubic through (P, dP/dx dx) at the cell's ends: y0 + m0 t + A t^2 + B t^3
+                if k > 0:
+                    hs = ss_dx[(k - 1) & (SS_N - 1)]
+                    ps_cf[side][PS_W * (k - 1) + 4 * c + 2] += 3.0 * y[c] - hs * dP[c]
+                    ps_cf[side][PS_W * (k - 1) + 4 * c + 3] += -2.0 * y[c] + hs * dP[c]
+                if k < n - 1:
+                    hs = ss_dx[k & (SS_N - 1)]
+                    ps_cf[side][PS_W * k + 4 * c] = y[c]
+                    ps_cf[side][PS_W * k + 4 * c + 1] = hs * dP[c]
+                    ps_cf[side][PS_W * k + 4 * c + 2] = -3.0 * y[c] - 2.0 * hs * dP[c]
+                    ps_cf[side][PS_W * k + 4 * c + 3] = 2.0 * y[c] + hs * dP[c]
         if js_build(side) < 0:
             return -1
         if ss_index(side) < 0:
@@ -473,24 +481,33 @@ cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) no
     ss_piece(tb + SS_W * k, t, eps, a, q)
 
 
+cdef inline double ps_node(int side, int k, int c) noexcept nogil:
+    """The drag factor P1, P2 or P3 (c = 0, 1, 2) at node k of one side."""
+    cdef const double* cf
+    if k < ss_n[side] - 1:
+        return ps_cf[side][PS_W * k + 4 * c]
+    cf = ps_cf[side] + PS_W * (k - 1) + 4 * c
+    return cf[0] + cf[1] + cf[2] + cf[3]
+
+
 cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px,
                        double* eaq) noexcept nogil:
-    """The drag factors p = (P1, P2, sig P3) (``ps_node``) of the universal trajectory of one
-    side at the remaining time r (units of the tables), for a segment of sigma sig, rho (s)
-    from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3', P3 + P3' / k)
-    (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps, a, q there
-    (``ss_at``, from the same look-up). At r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of
-    the first node and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k;
+    """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
+    one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
+    (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
+    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps,
+    a, q there (``ss_at``, from the same look-up). At r <= 1 (|eps - eps*| <= SS_D0) P1, P2
+    of the first node and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k;
     beyond the last node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2),
     r^(-1/4) below."""
-    cdef const double* tb = ps_tab[side]
-    cdef double f, t, p3, d3, h00, h10, h11
+    cdef const double* cf
+    cdef double f, t, p3, d3
     cdef int k, c
     if eaq != NULL and not (r > 1.0 and r < ss_rlast[side]):
         ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
     if not (r > 1.0):
-        p[0] = tb[0]
-        p[1] = tb[1]
+        p[0] = ps_node(side, 0, 0)
+        p[1] = ps_node(side, 0, 1)
         p[2] = ss_F * ss_eps / (ss_k * exp(ss_k * log(rho)))
         if px != NULL:
             for c in range(6):
@@ -498,11 +515,11 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
             px[4] = -ss_k * p[2]
         return
     if r >= ss_rlast[side]:
-        tb += SS_W * (ss_n[side] - 1)
+        k = ss_n[side] - 1
         f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
-        p[0] = tb[0] * f
-        p[1] = tb[1] * f * f
-        p3 = tb[2] * f
+        p[0] = ps_node(side, k, 0) * f
+        p[1] = ps_node(side, k, 1) * f * f
+        p3 = ps_node(side, k, 2) * f
         p[2] = sig * p3
         if px != NULL:
             f = 0.0 if side == 0 else -0.25
@@ -516,18 +533,16 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
     k = ss_locate(r, &t)
     if eaq != NULL:
         ss_piece(ss_tab[side] + SS_W * k, t, &eaq[0], &eaq[1], &eaq[2])
-    tb += SS_W * k
-    ss_piece(tb, t, &p[0], &p[1], &p3)
+    cf = ps_cf[side] + PS_W * k
+    p[0] = cf[0] + t * (cf[1] + t * (cf[2] + t * cf[3]))
+    p[1] = cf[4] + t * (cf[5] + t * (cf[6] + t * cf[7]))
+    p3 = cf[8] + t * (cf[9] + t * (cf[10] + t * cf[11]))
     p[2] = sig * p3
     if px != NULL:
-        # the x-derivative of the cubic Hermite piece
         f = ss_idx[k & (SS_N - 1)]
-        h00 = 6.0 * t * (t - 1.0) * f
-        h10 = (1.0 - t) * (1.0 - 3.0 * t) * f
-        h11 = t * (3.0 * t - 2.0) * f
-        px[0] = h00 * (tb[0] - tb[SS_W]) + h10 * tb[3] + h11 * tb[SS_W + 6]
-        px[1] = h00 * (tb[1] - tb[SS_W + 1]) + h10 * tb[4] + h11 * tb[SS_W + 7]
-        d3 = h00 * (tb[2] - tb[SS_W + 2]) + h10 * tb[5] + h11 * tb[SS_W + 8]
+        px[0] = (cf[1] + t * (2.0 * cf[2] + 3.0 * t * cf[3])) * f
+        px[1] = (cf[5] + t * (2.0 * cf[6] + 3.0 * t * cf[7])) * f
+        d3 = (cf[9] + t * (2.0 * cf[10] + 3.0 * t * cf[11])) * f
         px[2] = p3 * px[0]
         px[3] = p3 * px[1]
         px[4] = sig * d3
@@ -538,36 +553,35 @@ cdef int js_build(int side) noexcept nogil:
     """The integrals of the drag factors along one universal trajectory, normalised:
     J1 = r^-3 int_0^r u^2 P1 du, J2 = r^-4 int_0^r u^3 P2 du, J3 = r^-2 int_0^r u P3 du
     (dJ/dx = P - (n + 1) J), at the nodes of the tables: Simpson's rule on each cell (the
-    midpoint from the cubic Hermite piece of P), from the linearisation at r = 1 (P1, P2
-    constant, P3 ~ r^-k there)."""
-    cdef const double* ps = ps_tab[side]
-    cdef double* tb = <double*> malloc(SS_W * ss_n[side] * sizeof(double))
-    cdef double pm[3]
-    cdef double dJ[3]
-    cdef double dx, w
-    cdef int k, c, j
+    midpoint from the cubic piece of P), from the linearisation at r = 1 (P1, P2 constant,
+    P3 ~ r^-k there)."""
+    cdef int n = ss_n[side], k, c, j
+    cdef double* tb = <double*> malloc(SS_W * n * sizeof(double))
+    cdef const double* cf
+    cdef double dx, w, pm, dJ
     cdef int m[3]
     if tb == NULL:
         return -1
     m[0] = 3
     m[1] = 4
     m[2] = 2
-    tb[0] = ps[0] / 3.0
-    tb[1] = ps[1] / 4.0
-    tb[2] = ps[2] / (2.0 - ss_k)
-    for k in range(1, ss_n[side]):
+    tb[0] = ps_node(side, 0, 0) / 3.0
+    tb[1] = ps_node(side, 0, 1) / 4.0
+    tb[2] = ps_node(side, 0, 2) / (2.0 - ss_k)
+    for k in range(1, n):
         dx = ss_dx[(k - 1) & (SS_N - 1)]
-        ss_piece(ps + SS_W * (k - 1), 0.5, &pm[0], &pm[1], &pm[2])
         for c in range(3):
+            cf = ps_cf[side] + PS_W * (k - 1) + 4 * c
+            pm = cf[0] + 0.5 * (cf[1] + 0.5 * (cf[2] + 0.5 * cf[3]))
             w = exp(-0.5 * m[c] * dx)
             tb[SS_W * k + c] = (tb[SS_W * (k - 1) + c] * w * w
-                                + dx / 6.0 * (ps[SS_W * (k - 1) + c] * w * w + 4.0 * pm[c] * w + ps[SS_W * k + c]))
-    for k in range(ss_n[side]):
+                                + dx / 6.0 * (cf[0] * w * w + 4.0 * pm * w + ps_node(side, k, c)))
+    for k in range(n):
         j = k & (SS_N - 1)
         for c in range(3):
-            dJ[c] = ps[SS_W * k + c] - m[c] * tb[SS_W * k + c]
-            tb[SS_W * k + 3 + c] = dJ[c] * ss_dx[j]
-            tb[SS_W * k + 6 + c] = dJ[c] * ss_dx[(j + SS_N - 1) & (SS_N - 1)]
+            dJ = ps_node(side, k, c) - m[c] * tb[SS_W * k + c]
+            tb[SS_W * k + 3 + c] = dJ * ss_dx[j]
+            tb[SS_W * k + 6 + c] = dJ * ss_dx[(j + SS_N - 1) & (SS_N - 1)]
     js_tab[side] = tb
     return 0
 
@@ -616,7 +630,7 @@ cdef void farkas_d(double e, double* dF, double* dT) noexcept nogil:
     dT[0] = (4.0 * (Tp - Tm) / (2.0 * h) - d1T) / 3.0
 
 
-cdef void ps_node(const double* y, const double* dy, double* P, double* dP) noexcept nogil:
+cdef void ps_factors(const double* y, const double* dy, double* P, double* dP) noexcept nogil:
     """The drag factors P1 = A (A - u) / G, P2 = A (A^2 - 2 Q u) / G, P3 = A u / G (u = 2 eps T,
     G = F - u: see ``drag_rates``) at the point y = (eps, A, Q) of a universal trajectory,
     and their x-derivatives along it (dy = d(eps, A, Q)/dx)."""
@@ -1804,4 +1818,6 @@ def slide_spin_universal(int side, double[::1] x):
         out[2, i] = q
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
+
+
 
