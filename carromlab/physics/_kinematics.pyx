@@ -46,7 +46,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   trajectory.
 """
 
-from libc.math cimport sqrt, fabs, exp, log, log1p, cos, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
@@ -350,11 +350,11 @@ cdef int ss_build() noexcept nogil:
             for c in range(3):
                 # the cubic through (P, dP/dx dx) at the cell's ends: y0 + m0 t + A t^2 + B t^3
                 if k > 0:
-                    hs = ss_dx[(k - 1) & (SS_N - 1)]
+                    hs = 1.0 / (SS_N + 1 + ((k - 1) & (SS_N - 1)))
                     ps_cf[side][PS_W * (k - 1) + 4 * c + 2] += 3.0 * y[c] - hs * dP[c]
                     ps_cf[side][PS_W * (k - 1) + 4 * c + 3] += -2.0 * y[c] + hs * dP[c]
                 if k < n - 1:
-                    hs = ss_dx[k & (SS_N - 1)]
+                    hs = ss_inv[k & (SS_N - 1)]
                     ps_cf[side][PS_W * k + 4 * c] = y[c]
                     ps_cf[side][PS_W * k + 4 * c + 1] = hs * dP[c]
                     ps_cf[side][PS_W * k + 4 * c + 2] = -3.0 * y[c] - 2.0 * hs * dP[c]
@@ -501,7 +501,8 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
     beyond the last node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2),
     r^(-1/4) below."""
     cdef const double* cf
-    cdef double f, t, p3, d3
+    cdef double f, t, p3, d3, u
+    cdef int64_t b
     cdef int k, c
     if eaq != NULL and not (r > 1.0 and r < ss_rlast[side]):
         ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
@@ -530,16 +531,21 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
             px[4] = f * p[2]
             px[5] = p3 * (1.0 + f / ss_k)
         return
-    k = ss_locate(r, &t)
+    memcpy(&b, &r, sizeof(double))
+    b -= SS_ONE_BITS
+    k = <int> (b >> SS_FRAC)
+    u = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC))
     if eaq != NULL:
+        ss_locate(r, &t)
         ss_piece(ss_tab[side] + SS_W * k, t, &eaq[0], &eaq[1], &eaq[2])
+    t = u
     cf = ps_cf[side] + PS_W * k
     p[0] = cf[0] + t * (cf[1] + t * (cf[2] + t * cf[3]))
     p[1] = cf[4] + t * (cf[5] + t * (cf[6] + t * cf[7]))
     p3 = cf[8] + t * (cf[9] + t * (cf[10] + t * cf[11]))
     p[2] = sig * p3
     if px != NULL:
-        f = ss_idx[k & (SS_N - 1)]
+        f = SS_N + (k & (SS_N - 1)) + u
         px[0] = (cf[1] + t * (2.0 * cf[2] + 3.0 * t * cf[3])) * f
         px[1] = (cf[5] + t * (2.0 * cf[6] + 3.0 * t * cf[7])) * f
         d3 = (cf[9] + t * (2.0 * cf[10] + 3.0 * t * cf[11])) * f
@@ -572,7 +578,8 @@ cdef int js_build(int side) noexcept nogil:
         dx = ss_dx[(k - 1) & (SS_N - 1)]
         for c in range(3):
             cf = ps_cf[side] + PS_W * (k - 1) + 4 * c
-            pm = cf[0] + 0.5 * (cf[1] + 0.5 * (cf[2] + 0.5 * cf[3]))
+            w = (SS_N + ((k - 1) & (SS_N - 1))) * expm1(0.5 * dx)   # u at the cell's midpoint in x
+            pm = cf[0] + w * (cf[1] + w * (cf[2] + w * cf[3]))
             w = exp(-0.5 * m[c] * dx)
             tb[SS_W * k + c] = (tb[SS_W * (k - 1) + c] * w * w
                                 + dx / 6.0 * (cf[0] * w * w + 4.0 * pm * w + ps_node(side, k, c)))
@@ -1818,6 +1825,7 @@ def slide_spin_universal(int side, double[::1] x):
         out[2, i] = q
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
+
 
 
 
