@@ -1077,7 +1077,7 @@ cdef inline bint table_done(const LawParams* lp, double v, double rho) noexcept 
     time, about drag v rho), below TAIL_S (``tail_state``)."""
     if lp.kind == KIND_SPEED:
         return v <= lp.v_max
-    return lp.mu_kind == MU_CONSTANT and 2.0 * lp.drag * lp.drag * v * v * v * rho * rho * rho <= TAIL_S
+    return lp.mu_kind == MU_CONSTANT and 0.5 * lp.drag * lp.drag * v * v * v * rho * rho * rho <= TAIL_S
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
@@ -1825,6 +1825,7 @@ def slide_spin_universal(int side, double[::1] x):
         out[2, i] = q
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
+
 
 
 
