@@ -490,21 +490,14 @@ cdef inline double ps_node(int side, int k, int c) noexcept nogil:
     return cf[0] + cf[1] + cf[2] + cf[3]
 
 
-cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px,
-                       double* eaq) noexcept nogil:
-    """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
-    one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
-    (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
-    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps,
-    a, q there (``ss_at``, from the same look-up). At r <= 1 (|eps - eps*| <= SS_D0) P1, P2
-    of the first node and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k;
-    beyond the last node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2),
-    r^(-1/4) below."""
-    cdef const double* cf
-    cdef double f, t, p3, d3, u
-    cdef int64_t b
+cdef void ps_ends(int side, double r, double rho, double sig, double* p, double* px,
+                  double* eaq) noexcept nogil:
+    """``ps_at`` off the table: at r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of the first node
+    and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k; beyond the last
+    node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2), r^(-1/4) below."""
+    cdef double f, p3
     cdef int k, c
-    if eaq != NULL and not (r > 1.0 and r < ss_rlast[side]):
+    if eaq != NULL:
         ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
     if not (r > 1.0):
         p[0] = ps_node(side, 0, 0)
@@ -515,21 +508,36 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
                 px[c] = 0.0
             px[4] = -ss_k * p[2]
         return
-    if r >= ss_rlast[side]:
-        k = ss_n[side] - 1
-        f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
-        p[0] = ps_node(side, k, 0) * f
-        p[1] = ps_node(side, k, 1) * f * f
-        p3 = ps_node(side, k, 2) * f
-        p[2] = sig * p3
-        if px != NULL:
-            f = 0.0 if side == 0 else -0.25
-            px[0] = f * p[0]
-            px[1] = 2.0 * f * p[1]
-            px[2] = p3 * px[0]
-            px[3] = p3 * px[1]
-            px[4] = f * p[2]
-            px[5] = p3 * (1.0 + f / ss_k)
+    k = ss_n[side] - 1
+    f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+    p[0] = ps_node(side, k, 0) * f
+    p[1] = ps_node(side, k, 1) * f * f
+    p3 = ps_node(side, k, 2) * f
+    p[2] = sig * p3
+    if px != NULL:
+        f = 0.0 if side == 0 else -0.25
+        px[0] = f * p[0]
+        px[1] = 2.0 * f * p[1]
+        px[2] = p3 * px[0]
+        px[3] = p3 * px[1]
+        px[4] = f * p[2]
+        px[5] = p3 * (1.0 + f / ss_k)
+
+
+cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px,
+                       double* eaq) noexcept nogil:
+    """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
+    one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
+    (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
+    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps,
+    a, q there (``ss_at``, from the same look-up); off the table ``ps_ends``. The cell and
+    the offset u in it are the bits of r."""
+    cdef const double* cf
+    cdef double f, p3, d3, u, t
+    cdef int64_t b
+    cdef int k
+    if not (r > 1.0 and r < ss_rlast[side]):
+        ps_ends(side, r, rho, sig, p, px, eaq)
         return
     memcpy(&b, &r, sizeof(double))
     b -= SS_ONE_BITS
@@ -538,17 +546,16 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
     if eaq != NULL:
         ss_locate(r, &t)
         ss_piece(ss_tab[side] + SS_W * k, t, &eaq[0], &eaq[1], &eaq[2])
-    t = u
     cf = ps_cf[side] + PS_W * k
-    p[0] = cf[0] + t * (cf[1] + t * (cf[2] + t * cf[3]))
-    p[1] = cf[4] + t * (cf[5] + t * (cf[6] + t * cf[7]))
-    p3 = cf[8] + t * (cf[9] + t * (cf[10] + t * cf[11]))
+    p[0] = cf[0] + u * (cf[1] + u * (cf[2] + u * cf[3]))
+    p[1] = cf[4] + u * (cf[5] + u * (cf[6] + u * cf[7]))
+    p3 = cf[8] + u * (cf[9] + u * (cf[10] + u * cf[11]))
     p[2] = sig * p3
     if px != NULL:
-        f = SS_N + (k & (SS_N - 1)) + u
-        px[0] = (cf[1] + t * (2.0 * cf[2] + 3.0 * t * cf[3])) * f
-        px[1] = (cf[5] + t * (2.0 * cf[6] + 3.0 * t * cf[7])) * f
-        d3 = (cf[9] + t * (2.0 * cf[10] + 3.0 * t * cf[11])) * f
+        f = SS_N + (k & (SS_N - 1)) + u    # dx/du = 1 / f
+        px[0] = (cf[1] + u * (2.0 * cf[2] + 3.0 * u * cf[3])) * f
+        px[1] = (cf[5] + u * (2.0 * cf[6] + 3.0 * u * cf[7])) * f
+        d3 = (cf[9] + u * (2.0 * cf[10] + 3.0 * u * cf[11])) * f
         px[2] = p3 * px[0]
         px[3] = p3 * px[1]
         px[4] = sig * d3
@@ -815,12 +822,28 @@ cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
     return 0.0
 
 
+cdef void coulomb_rates(const LawParams* lp, double rho, double* f, double* a) noexcept nogil:
+    """f = dy/dt (theta, stop distance, sigma) on the constant deceleration g mu, rho (s) from
+    its stop: v = g mu rho, and a perturbation dl(v) of dv/dt moves theta by dl / (g mu), the
+    stop distance by rho dl; a = d^2y/dt^2 unless NULL."""
+    cdef double gm = lp.g * lp.mu, v = gm * rho, dl, ddl
+    dl = -lp.g * (mu_of_v(lp, v) - lp.mu) - lp.drag * v * v
+    f[0] = dl / gm
+    f[1] = rho * dl
+    f[2] = 0.0
+    if a != NULL:
+        ddl = (-lp.g * dmu_dv(lp, v) - 2.0 * lp.drag * v) * (dl - gm)
+        a[0] = ddl / gm
+        a[1] = (f[0] - 1.0) * dl + rho * ddl
+        a[2] = 0.0
+
+
 cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const double* y, double rs,
                             double* f) noexcept nogil:
     """f = dy/dt of the constants y = (theta, stop distance, sigma) of the reference
     trajectory (``ref``) at tau (s): their derivatives with respect to the speed at fixed
     time, distance and spin, times the perturbation of dv/dt (``knot_rates``)."""
-    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, v, dl
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, dl
     cdef double p[3]
     if not (rho > 0.0):
         f[0] = 0.0
@@ -828,11 +851,7 @@ cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const doub
         f[2] = 0.0
         return
     if ref == SEG_COULOMB:
-        v = gm * rho
-        dl = -lp.g * (mu_of_v(lp, v) - lp.mu) - lp.drag * v * v
-        f[0] = dl / gm
-        f[1] = rho * dl
-        f[2] = 0.0
+        coulomb_rates(lp, rho, f, NULL)
         return
     ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, NULL, NULL)
     dl = lp.drag * gm * rho
@@ -853,7 +872,7 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
     -drag (g mu)^2 rho^3 P2 and sigma by -drag g mu k rho sigma P3 per second (P from
     ``ps_at``). On the constant deceleration g mu, v = g mu rho and a perturbation dl(v)
     moves theta by dl / (g mu), the stop distance by rho dl."""
-    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, v, dl, ddl, acc, K, rp, dp3
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, K, rp, dp3
     cdef double px[6]
     cdef double p[3]
     cdef double eaq[3]
@@ -874,18 +893,11 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
             st[3] = 0.0
         return
     if ref == SEG_COULOMB:
-        v = gm * rho
-        dl = -lp.g * (mu_of_v(lp, v) - lp.mu) - lp.drag * v * v
-        ddl = -lp.g * dmu_dv(lp, v) - 2.0 * lp.drag * v
-        acc = dl - gm
-        f[0] = dl / gm
-        f[1] = rho * dl
-        a[0] = ddl * acc / gm
-        a[1] = (f[0] - 1.0) * dl + rho * ddl * acc
+        coulomb_rates(lp, rho, f, a)
         if st != NULL:
-            st[1] = v
+            st[1] = gm * rho
             st[2] = 0.0
-            st[3] = 0.5 * v * rho
+            st[3] = 0.5 * st[1] * rho
             st[0] = y[1] - st[3]
         return
     ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, px, NULL if st == NULL else eaq)
@@ -1825,6 +1837,7 @@ def slide_spin_universal(int side, double[::1] x):
         out[2, i] = q
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
+
 
 
 
