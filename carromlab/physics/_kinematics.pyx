@@ -241,6 +241,7 @@ cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
 DEF PS_W = 12           # values per cell of ps_cf: the cubic coefficients in t of P1, P2, P3
+cdef double ps_end[2][2][3]  # per side P1, P2, P3 at the first and the last node
 cdef double* ps_cf[2]       # per side and cell (nodes k, k + 1) the drag factors P1, P2, P3 (``ps_factors``):
                             # the cubic Hermite pieces in t of the cell (as ss_piece), as power series
 cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
@@ -359,6 +360,9 @@ cdef int ss_build() noexcept nogil:
                     ps_cf[side][PS_W * k + 4 * c + 1] = hs * dP[c]
                     ps_cf[side][PS_W * k + 4 * c + 2] = -3.0 * y[c] - 2.0 * hs * dP[c]
                     ps_cf[side][PS_W * k + 4 * c + 3] = 2.0 * y[c] + hs * dP[c]
+        for c in range(3):
+            ps_end[side][0][c] = ps_node(side, 0, c)
+            ps_end[side][1][c] = ps_node(side, n - 1, c)
         if js_build(side) < 0:
             return -1
         if ss_index(side) < 0:
@@ -496,23 +500,22 @@ cdef void ps_ends(int side, double r, double rho, double sig, double* p, double*
     and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k; beyond the last
     node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2), r^(-1/4) below."""
     cdef double f, p3
-    cdef int k, c
+    cdef int c
     if eaq != NULL:
         ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
     if not (r > 1.0):
-        p[0] = ps_node(side, 0, 0)
-        p[1] = ps_node(side, 0, 1)
+        p[0] = ps_end[side][0][0]
+        p[1] = ps_end[side][0][1]
         p[2] = ss_F * ss_eps / (ss_k * exp(ss_k * log(rho)))
         if px != NULL:
             for c in range(6):
                 px[c] = 0.0
             px[4] = -ss_k * p[2]
         return
-    k = ss_n[side] - 1
     f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
-    p[0] = ps_node(side, k, 0) * f
-    p[1] = ps_node(side, k, 1) * f * f
-    p3 = ps_node(side, k, 2) * f
+    p[0] = ps_end[side][1][0] * f
+    p[1] = ps_end[side][1][1] * f * f
+    p3 = ps_end[side][1][2] * f
     p[2] = sig * p3
     if px != NULL:
         f = 0.0 if side == 0 else -0.25
@@ -785,7 +788,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 14               # doubles per knot of an integrated segment's table:
+DEF NK = 23               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -794,6 +797,7 @@ DEF K_A = 8               # d^2y/dt^2,
 DEF K_S = 11              # distance slid (m), speed (m/s) and spin (rad/s)
 DEF K_V = 12
 DEF K_W = 13
+DEF K_Q = 14              # the quintic in u of the step to here, per constant: its u^3, u^4, u^5 coefficients
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1024,8 +1028,28 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
         q[K_F + c] = f[c]
         q[K_A + c] = a[c]
         q[K_S + c] = st[c]
+    if tb.n > 0:
+        quintic_coefficients(q - NK, q)
     tb.n += 1
     return 0
+
+
+cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil:
+    """The u^3, u^4, u^5 coefficients, into knot b, of the quintic Hermite interpolant in
+    u = (tau - t_a) / h on the step from knot a to knot b of each constant's value and first
+    and second derivatives at both ends (error O(h^6)); its lower ones are y_a, h f_a,
+    h^2 a_a / 2."""
+    cdef double h = b[K_T] - a[K_T], hd0, ha0, A, B, C
+    cdef int c
+    for c in range(3):
+        hd0 = h * a[K_F + c]
+        ha0 = h * h * a[K_A + c]
+        A = b[K_C + c] - a[K_C + c] - hd0 - 0.5 * ha0
+        B = h * b[K_F + c] - hd0 - ha0
+        C = h * h * b[K_A + c] - ha0
+        b[K_Q + 3 * c] = 10.0 * A - 4.0 * B + 0.5 * C
+        b[K_Q + 3 * c + 1] = -15.0 * A + 7.0 * B - C
+        b[K_Q + 3 * c + 2] = 6.0 * A - 3.0 * B + 0.5 * C
 
 
 cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
@@ -1258,28 +1282,20 @@ cdef inline int knot(const Table* tb, double tau) noexcept nogil:
     return lo
 
 
-cdef inline double quintic(double y0, double y1, double d0, double d1, double a0, double a1,
-                           double h, double x) noexcept nogil:
-    """Quintic Hermite interpolant at x in [0, h] of the values y, first derivatives d and
-    second derivatives a at both ends (error O(h^6))."""
-    cdef double u = x / h, hd0 = h * d0, ha0 = h * h * a0
-    cdef double A = y1 - y0 - hd0 - 0.5 * ha0, B = h * d1 - hd0 - ha0, C = h * h * a1 - ha0
-    cdef double c3 = 10.0 * A - 4.0 * B + 0.5 * C, c4 = -15.0 * A + 7.0 * B - C
-    cdef double c5 = 6.0 * A - 3.0 * B + 0.5 * C
-    return y0 + u * (hd0 + u * (0.5 * ha0 + u * (c3 + u * (c4 + u * c5))))
-
-
 cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, double tau,
                          double* st) noexcept nogil:
     """The state st (``ref_state``) at tau (s) within the step from knot k: the constants
-    by quintic Hermite interpolation, on the reference trajectory."""
+    by quintic Hermite interpolation (``quintic_coefficients``), on the reference
+    trajectory."""
     cdef const double* a = tb.kn + NK * k
     cdef const double* b = a + NK
-    cdef double h = b[K_T] - a[K_T], x = tau - a[K_T]
+    cdef const double* q
+    cdef double h = b[K_T] - a[K_T], u = (tau - a[K_T]) / h
     cdef double y[3]
     cdef int c
     for c in range(3):
-        y[c] = quintic(a[K_C + c], b[K_C + c], a[K_F + c], b[K_F + c], a[K_A + c], b[K_A + c], h, x)
+        q = b + K_Q + 3 * c
+        y[c] = a[K_C + c] + u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
 
 
