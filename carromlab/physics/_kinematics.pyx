@@ -1130,6 +1130,11 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     tb.tail = SEG_REST
     tb.steps = 0
     tb.chunk = CHUNK0
+    if ref == SEG_SLIDE_SPIN and not (rs < INFINITY):
+        # eps so large that r overflows (R w below 1e-300 v): a pure slide
+        ref = SEG_COULOMB
+        rho = v0 / (lp.g * lp.mu)
+        d = 0.5 * v0 * rho
     tb.ref = ref
     y[0] = rho
     y[1] = d
@@ -1183,6 +1188,9 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             tb.s_stop = kn[K_S]
             tb.w_stop = kn[K_W]
             return 0
+        if tb.steps >= MAX_STEPS:
+            close_table(lp, R, tb)
+            return 0
         tb.steps += 1
         rho = y[0] - t
         if h > GUARD * rho:
@@ -1224,7 +1232,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         done += 1
         if push(tb, t, y, rs, f, a1, st) < 0:
             return -1
-        if table_done(lp, st[1], rho) or tb.steps >= MAX_STEPS:
+        if table_done(lp, st[1], rho):
             close_table(lp, R, tb)
             return 0
         fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0
@@ -1544,8 +1552,10 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
         sg.a0 = gm
         sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
-        if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
-            # the drag (or mu(v)) moves the constants of this drag-free start
+        if lp.kind == KIND_SPEED or (lp.kind == KIND_INTEGRATED and (
+                sg.mode == SEG_COULOMB or sg.side == 0 or sg.rs < INFINITY)):
+            # the drag (or mu(v)) moves the constants of this drag-free start (but for a spin
+            # in place, v below about 1e-80 R w, whose universal coordinate overflows)
             if integrate(lp, R, v0, w0, sg.mode, sg.rs, sg.t_stop, sg.s_stop, sg.side, &sg.tb) < 0:
                 return -1
             sg.mode = SEG_INTEGRATED
