@@ -34,16 +34,30 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
   25 m/s; a segment is a look-up;
-* slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
-  Dormand-Prince 5(4) per segment, its error measured as positions (``extend``), stored as
-  knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
-  spin (from w, dw/dt, d^2w/dt^2: ``rhs_aw``), the slower path (error below 2e-8 m).
-  Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
-  ``seg_extend``), with F, T and dT/deps from a module table of polynomial pieces
-  (``farkas_tab``). With constant mu the integration ends once
-  drag v^4 / deceleration^2 < 3e-10 m (the order of the distance the drag would still
-  take off); the rest (about 0.1 mm here) is the closed form or the universal slide-spin
-  trajectory.
+* slide-spin with drag (no universal form), and speeds above a speed table: variation of
+  constants (the osculating elements of celestial mechanics: Brouwer & Clemence, Methods
+  of Celestial Mechanics, Academic Press 1961, ch. XI). Without the perturbation of dv/dt (-drag v^2; or g (mu - mu(v)) - drag v^2 on
+  the constant deceleration g mu of a speed-only law or a slide without spin) the motion
+  is the drag-free one, fixed by three constants y: its stop time theta, its stop
+  distance and sigma = +-SS_D0 rs^k (+ above eps*, - below; k = ss_k), smooth where the
+  drag pushes eps across eps* (rs = r / rho, and |eps - eps*| = |sigma| rho^k near eps*).
+  The drag moves them (``knot_rates``): per second theta by -K rho^2 P1, the stop distance
+  by -K g mu rho^3 P2 and sigma by -K k rho sigma P3 (K = drag g mu), where the drag
+  factors P1 = A (A - u) / G, P2 = A (A^2 - 2 Q u) / G, P3 = A u / G (u = 2 eps T,
+  G = F - u, A, Q the a, q above) are functions of the position r on the universal
+  trajectory, tabulated on its nodes (``ps_factors``, ``ps_at``). The constants are
+  integrated with Dormand-Prince 5(4) (Dormand & Prince, J. Comput. Appl. Math. 6, 19,
+  1980; ``dp_step``), each step's error estimate measured as
+  the errors it puts into the distance and the rim speed (``extend``), and stored at
+  knots with their first and second time derivatives: between knots the constants are
+  quintic Hermite interpolants, the state (distance, speed, spin) that of the drag-free
+  trajectory of the interpolated constants (error below 2e-8 m and 5e-8 m/s). Integrated
+  lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
+  ``seg_extend``). Once the drag's second-order effect on the rest of the motion is below
+  3e-10 m (``table_done``) the integration ends on the first-order one: the rates
+  integrated along the last knot's drag-free trajectory, closed forms in tabulated
+  integrals of the drag factors (``js_at``, ``tail_state``); a speed-only law ends on its
+  speed table.
 """
 
 from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY
@@ -1865,7 +1879,20 @@ def slide_spin_universal(int side, double[::1] x):
     return out
 
 
-
-
-
-
+def slide_spin_drag_factors(int side, double[::1] x):
+    """The drag factors P1, P2, P3 of the integrated segments (slide-spin with drag) and
+    their normalised integrals J1, J2, J3 along the universal slide-spin trajectory above
+    (side 0) or below (side 1) eps*, at x = ln(mu g rho) > 0 (``slide_spin_universal``)."""
+    import numpy as np
+    out = np.empty((6, x.shape[0]))
+    cdef double p[3]
+    cdef double j[3]
+    cdef Py_ssize_t i
+    cdef int c
+    for i in range(x.shape[0]):
+        ps_at(side, exp(x[i]), 1.0, 1.0, p, NULL, NULL)
+        js_at(side, exp(x[i]), 1.0, 1.0, j)
+        for c in range(3):
+            out[c, i] = p[c]
+            out[3 + c, i] = j[c]
+    return out
