@@ -11,7 +11,7 @@ cdef enum:
     KIND_COULOMB = 0     # constant deceleration: closed form
     KIND_SLIDE_SPIN = 1  # Farkas slide-spin, constant mu, no drag: universal tables
     KIND_SPEED = 2       # dv/dt = -f(v), spin decaying on its own: per-law speed table
-    KIND_INTEGRATED = 3  # slide-spin with mu(v) or drag: Dormand-Prince per segment
+    KIND_INTEGRATED = 3  # slide-spin with drag: Dormand-Prince per segment
 
 # How one segment is evaluated (Seg.mode).
 cdef enum:
@@ -40,33 +40,32 @@ cdef struct LawParams:
     const double* sp     # 3 n_sp values: V, D, f(V) at each node
 
 cdef struct Table:
-    # Dense output of one integrated segment, from tau = 0 at accepted steps; integrated
-    # lazily, a chunk of steps at a time (open: not yet to the stop, t_stop and s_stop are
-    # those of the last knot).
+    # Dense output of one integrated segment: the constants of its drag-free reference
+    # trajectory (ref: SEG_SLIDE_SPIN, the universal slide-spin tables, or SEG_COULOMB) at
+    # knots from tau = 0, NK doubles per knot (see _kinematics.pyx); integrated lazily, a
+    # chunk of steps at a time (open: not yet to its end, t_stop and s_stop are those of
+    # the last knot).
     int n
     int cap
     int open
     int chunk            # accepted steps of the next extension
     int steps            # steps tried so far (bounded by MAX_STEPS)
+    int ref              # SEG_SLIDE_SPIN or SEG_COULOMB
     double h             # s, next step size
-    double* t
-    double* s
-    double* v
-    double* w            # spin magnitude (the sign is the segment's)
-    double* dv
-    double* dw
-    double* aw           # d^2 w / dt^2 (the distance's second derivative is dv)
+    double* kn
     double t_stop
     double s_stop
     double w_stop
-    # tail after the last knot (constant mu, drag negligible): SEG_REST (none),
-    # SEG_COULOMB (no spin) or SEG_SLIDE_SPIN (universal table: side, rs), lasting rho
-    # and sliding s_tail
+    # tail after the last knot (closed tables): the reference trajectory of the last
+    # constants moved by the drag to first order (tail = ref: side, rs, tj = J1, J2, sigma J3
+    # at the last knot, which is rho from the reference's stop), or a speed table (SEG_SPEED,
+    # lasting rho and sliding s_tail)
     int tail
     int side
     double rs
     double rho
     double s_tail
+    double tj[3]
 
 cdef struct Seg:
     # One sliding segment from speed v0 and spin magnitude w0 (fixed size; a heap table

@@ -37,36 +37,51 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   autonomous in v, so the speed V and the distance to go D are tabulated once per law as
   functions of the remaining time rho (uniform step 2.5e-4 s, same integrator) up to
   25 m/s; a segment is a look-up;
-* slide-spin with mu(v) or drag (no universal form), and speeds above a speed table:
-  Dormand-Prince 5(4) per segment, its error measured as positions (``extend``), stored as
-  knots with quintic Hermite interpolation of the distance (from s, v, dv/dt) and the
-  spin (from w, dw/dt, d^2w/dt^2: ``rhs_aw``), the slower path (error below 2e-8 m).
-  Integrated lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
-  ``seg_extend``), with F, T and dT/deps from a module table of polynomial pieces
-  (``farkas_tab``). With constant mu the integration ends once
-  drag v^4 / deceleration^2 < 3e-10 m (the order of the distance the drag would still
-  take off); the rest (about 0.1 mm here) is the closed form or the universal slide-spin
-  trajectory.
+* slide-spin with drag (no universal form), and speeds above a speed table: variation of
+  constants (the osculating elements of celestial mechanics: Brouwer & Clemence, Methods
+  of Celestial Mechanics, Academic Press 1961, ch. XI). Without the perturbation of dv/dt (-drag v^2; or g (mu - mu(v)) - drag v^2 on
+  the constant deceleration g mu of a speed-only law or a slide without spin) the motion
+  is the drag-free one, fixed by three constants y: its stop time theta, its stop
+  distance and sigma = +-SS_D0 rs^k (+ above eps*, - below; k = ss_k), smooth where the
+  drag pushes eps across eps* (rs = r / rho, and |eps - eps*| = |sigma| rho^k near eps*).
+  The drag moves them (``knot_rates``): per second theta by -K rho^2 P1, the stop distance
+  by -K g mu rho^3 P2 and sigma by -K k rho sigma P3 (K = drag g mu), where the drag
+  factors P1 = A (A - u) / G, P2 = A (A^2 - 2 Q u) / G, P3 = A u / G (u = 2 eps T,
+  G = F - u, A, Q the a, q above) are functions of the position r on the universal
+  trajectory, tabulated on its nodes (``ps_factors``, ``ps_at``). The constants are
+  integrated with Dormand-Prince 5(4) (Dormand & Prince, J. Comput. Appl. Math. 6, 19,
+  1980; ``dp_step``), each step's error estimate measured as
+  the errors it puts into the distance and the rim speed (``extend``), and stored at
+  knots with their first and second time derivatives: between knots the constants are
+  quintic Hermite interpolants, the state (distance, speed, spin) that of the drag-free
+  trajectory of the interpolated constants (error below 2e-8 m and 5e-8 m/s). Integrated
+  lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
+  ``seg_extend``). Once the drag's second-order effect on the rest of the motion is below
+  3e-10 m (``table_done``) the integration ends on the first-order one: the rates
+  integrated along the last knot's drag-free trajectory, closed forms in tabulated
+  integrals of the drag factors (``js_at``, ``tail_state``); a speed-only law ends on its
+  speed table.
 """
 
-from libc.math cimport sqrt, fabs, exp, log, log1p, cos, M_PI, INFINITY
+from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
-DEF RTOL = 1e-9          # per step: error of the position (see extend) / (distance slid + v hs / 2)
+DEF RTOL = 1e-9          # per step: error of the distance (see extend) / (distance slid + to go)
 DEF ATOL_S = 1e-13       # m
-DEF RTOL_W = 3e-8        # per step: spin error / spin
+DEF RTOL_W = 3e-8        # per step: error of the spin / spin
 DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is held to a rim speed, not to a
                          # fraction of a vanishing w)
-DEF CROSS_TIGHT = 10.0   # error factor of steps within BAND of eps = 1 (K's log singularity)
 DEF MAX_STEPS = 100000
-DEF TAIL_S = 3e-10       # m, drag v^4 / deceleration^2 below which a segment ends in closed form
+DEF TAIL_S = 3e-10       # m, drag v^2 rho^2 below which a segment ends on the drag-free trajectory
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
-DEF BAND = 0.05          # |eps - 1| within which every stage takes F, T from the AGM
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
-DEF H_FIRST = 0.05       # first step / time to stop at the initial deceleration
+DEF H_FIRST = 0.05       # first step / time to stop of the drag-free trajectory
+DEF GUARD = 0.5
+DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
+DEF CROSS_TIGHT = 10.0
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -131,147 +146,14 @@ cdef double mu_of_v(const LawParams* lp, double v) noexcept nogil:
     return lp.mu
 
 
-# ----------------------------------------------------------------------------------
-# F and T of the integrated segments: a module table of polynomial pieces
-# ----------------------------------------------------------------------------------
-
-DEF FT_DEG = 6            # degree of the polynomial of F (and of T) on one cell
-DEF FT_NW = 14            # coefficients per cell: 2 (FT_DEG + 1), F's then T's
-DEF FT_FRAC = 46          # 52 - 6: 64 cells per octave of eps
-DEF FT_NC = 1024          # cells: 16 octaves, eps in [2^-8, 2^8)
-DEF FT_NEAR_FRAC = 49     # 52 - 3: 8 cells per octave of d = |eps - 1|
-DEF FT_NEAR_NC = 208      # cells per side of eps = 1: 26 octaves, d in [2^-30, 2^-4)
-cdef int64_t FT_BASE = (<int64_t> (1023 - 8)) << 52        # the bits of 2^-8
-cdef int64_t FT_NEAR_BASE = (<int64_t> (1023 - 30)) << 52  # the bits of 2^-30
-cdef int64_t FT_MANT = ((<int64_t> 1) << 52) - 1
-cdef int64_t FT_ONE = (<int64_t> 1023) << 52                # the bits of 1.0
-cdef double ft_tab[FT_NC * FT_NW]
-cdef double ft_near[2 * FT_NEAR_NC * FT_NW]   # below eps = 1, then above
-cdef double ft_P[FT_DEG + 1][FT_DEG + 1]      # ft_P[k][i]: coefficient of x^i in Chebyshev T_k
-
-
-cdef void ft_fit(double e0, double de, double* cf) noexcept nogil:
-    """Chebyshev interpolants of degree FT_DEG of F and T (``farkas``) on eps = e0 + de (1 + x),
-    x in [-1, 1], as monomials in x: F's coefficients cf[0:FT_DEG+1], then T's."""
-    cdef double fv[FT_DEG + 1]
-    cdef double tv[FT_DEG + 1]
-    cdef double th, ck, dk
-    cdef int k, i, n = FT_DEG + 1
-    for i in range(n):
-        farkas(e0 + de * (1.0 + cos(M_PI * (i + 0.5) / n)), &fv[i], &tv[i])
-    for i in range(FT_NW):
-        cf[i] = 0.0
-    for k in range(n):
-        ck = 0.0
-        dk = 0.0
-        for i in range(n):
-            th = cos(k * M_PI * (i + 0.5) / n) * (2.0 if k > 0 else 1.0) / n
-            ck += th * fv[i]
-            dk += th * tv[i]
-        for i in range(n):
-            cf[i] += ck * ft_P[k][i]
-            cf[n + i] += dk * ft_P[k][i]
-
-
-cdef void ft_build() noexcept nogil:
-    """The cells of ``farkas_tab``: [2^o (1 + m/64), 2^o (1 + (m+1)/64)) of eps, and, for
-    |eps - 1| < 1/16, where F and T have a term (eps - 1) ln|eps - 1|, cells of
-    d = |eps - 1| shrinking geometrically towards 1 (8 per octave of d) on each side."""
-    cdef double base, sgn
-    cdef int j, k, i, side, n = FT_DEG + 1
-    for k in range(n):
-        for i in range(n):
-            ft_P[k][i] = 0.0
-    ft_P[0][0] = 1.0
-    ft_P[1][1] = 1.0
-    for k in range(2, n):
-        for i in range(n):
-            ft_P[k][i] = -ft_P[k - 2][i] + (2.0 * ft_P[k - 1][i - 1] if i > 0 else 0.0)
-    for j in range(FT_NC):
-        base = 2.0 ** ((j >> 6) - 8)
-        ft_fit(base * (1.0 + (j & 63) / 64.0), base / 128.0, &ft_tab[FT_NW * j])
-    for side in range(2):
-        sgn = -1.0 if side == 0 else 1.0
-        for j in range(FT_NEAR_NC):
-            base = 2.0 ** ((j >> 3) - 30)
-            ft_fit(1.0 + sgn * base * (1.0 + (j & 7) / 8.0), sgn * base / 16.0,
-                   &ft_near[FT_NW * (side * FT_NEAR_NC + j)])
-
-
-ft_build()
-
-
-cdef inline void ft_poly(const double* cf, double x, double* F, double* T, double* dT) noexcept nogil:
-    """F, T and dT/dx of one cell at x (Horner)."""
-    cdef double f = cf[FT_DEG], t = cf[FT_NW - 1], dt = 0.0
-    cdef int i
-    for i in range(FT_DEG - 1, -1, -1):
-        dt = dt * x + t
-        f = f * x + cf[i]
-        t = t * x + cf[FT_DEG + 1 + i]
-    F[0] = f
-    T[0] = t
-    dT[0] = dt
-
-
-cdef inline void farkas_tab(double eps, double* F, double* T, double* dT) noexcept nogil:
-    """F(eps), T(eps) and, unless dT is NULL, dT/deps from polynomial pieces (error about
-    1e-13, below that of ``farkas`` itself) for 2^-8 <= eps < 2^8, |eps - 1| >= 2^-30; else
-    by ``farkas`` (dT by a central difference). A cell's index and x are read from the
-    bits of eps (or of |eps - 1|): no logarithm."""
-    cdef int64_t b, j
-    cdef double m1, x, d, dt, Fp, Tp, Tm
-    d = eps - 1.0       # exact near 1
-    if fabs(d) < 0.0625:
-        x = fabs(d)
-        memcpy(&b, &x, sizeof(double))
-        j = (b - FT_NEAR_BASE) >> FT_NEAR_FRAC
-        if j >= 0:
-            b = (b & FT_MANT) | FT_ONE
-            memcpy(&m1, &b, sizeof(double))      # |eps - 1| / 2^octave, in [1, 2)
-            ft_poly(&ft_near[FT_NW * ((FT_NEAR_NC if d > 0.0 else 0) + j)],
-                    16.0 * m1 - 17.0 - 2.0 * (j & 7), F, T, &dt)
-            if dT != NULL:
-                dT[0] = dt * 16.0 * m1 / d
-            return
-    else:
-        memcpy(&b, &eps, sizeof(double))
-        j = (b - FT_BASE) >> FT_FRAC
-        if eps > 0.0 and j >= 0 and j < FT_NC:
-            b = (b & FT_MANT) | FT_ONE
-            memcpy(&m1, &b, sizeof(double))      # eps / 2^octave, in [1, 2)
-            ft_poly(&ft_tab[FT_NW * j], 128.0 * m1 - 129.0 - 2.0 * (j & 63), F, T, &dt)
-            if dT != NULL:
-                dT[0] = dt * 128.0 * m1 / eps
-            return
-    farkas(eps, F, T)
-    if dT != NULL:
-        x = 1e-5 * eps
-        farkas(eps + x, &Fp, &Tp)
-        farkas(eps - x, &Fp, &Tm)
-        dT[0] = (Tp - Tm) / (2.0 * x)
-
-
-cdef inline void rhs(const LawParams* lp, double R, double v, double w, double* dv, double* dw) noexcept nogil:
-    cdef double mu, F = 1.0, T = 0.0
-    if v < 0.0:
-        v = 0.0
-    if w < 0.0:
-        w = 0.0
-    mu = mu_of_v(lp, v)
-    if lp.slide_spin and w > 0.0:
-        farkas_tab(v / (R * w), &F, &T, NULL)
-        dw[0] = -2.0 * lp.g * mu * T / R
-    else:
-        dw[0] = 0.0
-    dv[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
-
-
 cdef double decel(const LawParams* lp, double R, double v, double w) noexcept nogil:
-    """Current sliding deceleration, m/s^2."""
-    cdef double dv, dw
-    rhs(lp, R, v, w, &dv, &dw)
-    return -dv
+    """Current sliding deceleration (m/s^2) at speed v (m/s) and spin magnitude w (rad/s)."""
+    cdef double F = 1.0, T
+    if v <= 0.0:
+        return 0.0
+    if lp.slide_spin and w > 0.0:
+        farkas(v / (R * w), &F, &T)
+    return lp.g * mu_of_v(lp, v) * F + lp.drag * v * v
 
 
 cdef double decel_bound(const LawParams* lp, double v) noexcept nogil:
@@ -287,405 +169,6 @@ cdef double decel_bound(const LawParams* lp, double v) noexcept nogil:
 cdef double spin_decel(const LawParams* lp, double R) noexcept nogil:
     """Spin deceleration of a disc spinning in place (eps = 0: T = 2/3), rad/s^2."""
     return 4.0 * lp.g * mu_of_v(lp, 0.0) / (3.0 * R)
-
-
-cdef int grow(double** p, int cap) noexcept nogil:
-    cdef double* q = <double*> realloc(p[0], cap * sizeof(double))
-    if q == NULL:
-        return -1
-    p[0] = q
-    return 0
-
-
-cdef int push(Table* tb, double t, double s, double v, double w, double dv, double dw, double aw) noexcept nogil:
-    cdef int k = tb.n
-    if k == tb.cap:
-        tb.cap = 2 * tb.cap + 32
-        if (grow(&tb.t, tb.cap) < 0 or grow(&tb.s, tb.cap) < 0 or grow(&tb.v, tb.cap) < 0
-                or grow(&tb.w, tb.cap) < 0 or grow(&tb.dv, tb.cap) < 0 or grow(&tb.dw, tb.cap) < 0
-                or grow(&tb.aw, tb.cap) < 0):
-            return -1
-    tb.t[k] = t
-    tb.s[k] = s
-    tb.v[k] = v
-    tb.w[k] = w
-    tb.dv[k] = dv
-    tb.dw[k] = dw
-    tb.aw[k] = aw
-    tb.n = k + 1
-    return 0
-
-
-DEF NY = 2                # integrated state: v, w
-
-
-cdef void dp_step(const LawParams* lp, double R, const double* y0, const double* d0, double h,
-                  double* out, double* y1, double* d1) noexcept nogil:
-    """One Dormand-Prince 5(4) step of h (s) from y0 = (v, w) with derivatives d0 (``rhs``):
-    out = distance slid (m, order 5) and the error estimates of the distance, v and w; y1,
-    d1 = the state (order 5) and its derivatives at the new point (the last stage), d1[2] =
-    d^2 w / dt^2 there (``rhs_aw``). The Butcher coefficients are literals (the zero
-    weights of the second stage left out), each sum accumulated in stage order."""
-    cdef double k1v = d0[0], k1w = d0[1], k2v, k2w, k3v, k3w, k4v, k4w, k5v, k5w, k6v, k6w
-    cdef double k7v, k7w, aw
-    cdef double s1 = y0[0], s2, s3, s4, s5, s6, s7
-    s2 = y0[0] + h * ((1.0 / 5.0) * k1v)
-    rhs(lp, R, s2, y0[1] + h * ((1.0 / 5.0) * k1w), &k2v, &k2w)
-    s3 = y0[0] + h * ((3.0 / 40.0) * k1v + (9.0 / 40.0) * k2v)
-    rhs(lp, R, s3, y0[1] + h * ((3.0 / 40.0) * k1w + (9.0 / 40.0) * k2w), &k3v, &k3w)
-    s4 = y0[0] + h * ((44.0 / 45.0) * k1v + (-56.0 / 15.0) * k2v + (32.0 / 9.0) * k3v)
-    rhs(lp, R, s4, y0[1] + h * ((44.0 / 45.0) * k1w + (-56.0 / 15.0) * k2w + (32.0 / 9.0) * k3w),
-        &k4v, &k4w)
-    s5 = y0[0] + h * ((19372.0 / 6561.0) * k1v + (-25360.0 / 2187.0) * k2v
-                      + (64448.0 / 6561.0) * k3v + (-212.0 / 729.0) * k4v)
-    rhs(lp, R, s5, y0[1] + h * ((19372.0 / 6561.0) * k1w + (-25360.0 / 2187.0) * k2w
-                                + (64448.0 / 6561.0) * k3w + (-212.0 / 729.0) * k4w), &k5v, &k5w)
-    s6 = y0[0] + h * ((9017.0 / 3168.0) * k1v + (-355.0 / 33.0) * k2v + (46732.0 / 5247.0) * k3v
-                      + (49.0 / 176.0) * k4v + (-5103.0 / 18656.0) * k5v)
-    rhs(lp, R, s6, y0[1] + h * ((9017.0 / 3168.0) * k1w + (-355.0 / 33.0) * k2w
-                                + (46732.0 / 5247.0) * k3w + (49.0 / 176.0) * k4w
-                                + (-5103.0 / 18656.0) * k5w), &k6v, &k6w)
-    out[0] = h * ((35.0 / 384.0) * s1 + (500.0 / 1113.0) * s3 + (125.0 / 192.0) * s4
-                  + (-2187.0 / 6784.0) * s5 + (11.0 / 84.0) * s6)
-    s7 = y0[0] + h * ((35.0 / 384.0) * k1v + (500.0 / 1113.0) * k3v + (125.0 / 192.0) * k4v
-                      + (-2187.0 / 6784.0) * k5v + (11.0 / 84.0) * k6v)
-    y1[0] = s7
-    y1[1] = y0[1] + h * ((35.0 / 384.0) * k1w + (500.0 / 1113.0) * k3w + (125.0 / 192.0) * k4w
-                         + (-2187.0 / 6784.0) * k5w + (11.0 / 84.0) * k6w)
-    rhs_aw(lp, R, y1[0], y1[1], &k7v, &k7w, &aw)
-    d1[0] = k7v
-    d1[1] = k7w
-    d1[2] = aw
-    out[1] = h * ((71.0 / 57600.0) * s1 + (-71.0 / 16695.0) * s3 + (71.0 / 1920.0) * s4
-                  + (-17253.0 / 339200.0) * s5 + (22.0 / 525.0) * s6 + (-1.0 / 40.0) * s7)
-    out[2] = h * ((71.0 / 57600.0) * k1v + (-71.0 / 16695.0) * k3v + (71.0 / 1920.0) * k4v
-                  + (-17253.0 / 339200.0) * k5v + (22.0 / 525.0) * k6v + (-1.0 / 40.0) * k7v)
-    out[3] = h * ((71.0 / 57600.0) * k1w + (-71.0 / 16695.0) * k3w + (71.0 / 1920.0) * k4w
-                  + (-17253.0 / 339200.0) * k5w + (22.0 / 525.0) * k6w + (-1.0 / 40.0) * k7w)
-
-
-cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
-    """d mu / dv (s/m) of the law's mu(v)."""
-    cdef double z
-    if lp.mu_kind == MU_LINEAR:
-        return lp.mu_v
-    if lp.mu_kind == MU_STRIBECK:
-        z = v / lp.v_s
-        return -2.0 * z / lp.v_s * (lp.mu_s - lp.mu) * exp(-z * z)
-    return 0.0
-
-
-cdef void rhs_aw(const LawParams* lp, double R, double v, double w, double* dv, double* dw,
-                 double* aw) noexcept nogil:
-    """``rhs`` and d^2 w / dt^2 (rad/s^3) at speed v, spin w, through dT/deps from the same
-    look-up (``farkas_tab``)."""
-    cdef double mu, F = 1.0, T = 0.0, dT, eps
-    if v < 0.0:
-        v = 0.0
-    if w < 0.0:
-        w = 0.0
-    mu = mu_of_v(lp, v)
-    aw[0] = 0.0
-    if lp.slide_spin and w > 0.0:
-        eps = v / (R * w)
-        farkas_tab(eps, &F, &T, &dT)
-        dw[0] = -2.0 * lp.g * mu * T / R
-    else:
-        dw[0] = 0.0
-    dv[0] = -lp.g * mu * F - lp.drag * v * v if v > 0.0 else 0.0
-    if lp.slide_spin and v > 0.0 and w > 0.0:
-        aw[0] = -2.0 * lp.g * (dmu_dv(lp, v) * dv[0] * T + mu * dT * (eps * (dv[0] / v - dw[0] / w))) / R
-
-
-cdef inline double inv_fifth_root(double x) noexcept nogil:
-    """x^(-1/5) for x > 0 (relative error below 2e-4), the step-size factor of a
-    fifth-order error estimate: the bits of x, read as an integer, scaled by -1/5 about
-    those of 1.0 (within 10 %), then two Newton steps on x y^5 = 1 (libm's pow costs
-    about 140 instructions, as much as a tenth of a step)."""
-    cdef int64_t b
-    cdef double y, y5
-    cdef int it
-    memcpy(&b, &x, sizeof(double))
-    b = FT_ONE - (b - FT_ONE) // 5
-    memcpy(&y, &b, sizeof(double))
-    for it in range(2):
-        y5 = y * y
-        y5 = y5 * y5 * y
-        y = y * (0.8 + 0.2 / (x * y5))
-    return y
-
-
-cdef int integrate(const LawParams* lp, double R, double v0, double w0, Table* tb) noexcept nogil:
-    """Start the table of a sliding segment from speed v0 (m/s) and spin magnitude w0
-    (rad/s) and integrate its first chunk of steps; 0, or -1 when out of memory."""
-    cdef double d[NY + 1]
-    tb.n = 0
-    tb.tail = SEG_REST
-    tb.steps = 0
-    tb.chunk = CHUNK0
-    tb.open = 0
-    rhs_aw(lp, R, v0, w0, &d[0], &d[1], &d[2])
-    if push(tb, 0.0, 0.0, v0, w0, d[0], d[1], d[2]) < 0:
-        return -1
-    if v0 <= 0.0:
-        tb.t_stop = 0.0
-        tb.s_stop = 0.0
-        tb.w_stop = w0
-        return 0
-    tb.h = H_FIRST * v0 / (-d[0])
-    tb.open = 1
-    return extend(lp, R, tb)
-
-
-cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
-    """Continue an open table by tb.chunk accepted steps, or to the stop, and double the
-    next chunk; 0, or -1 when out of memory. The steps are those of one integration to the
-    stop, whatever the chunks."""
-    cdef int k = tb.n - 1, done = 0, c, rejected = 0
-    cdef double t = tb.t[k], s = tb.s[k], v0 = tb.v[0], h = tb.h, err, fac, hs, dv, dw, w, e0, e1
-    cdef double y[NY]
-    cdef double d[NY + 1]
-    cdef double y1[NY]
-    cdef double d1[NY + 1]
-    cdef double out[4]
-    y[0] = tb.v[k]
-    y[1] = tb.w[k]
-    d[0] = tb.dv[k]
-    d[1] = tb.dw[k]
-    while True:
-        if done == tb.chunk:
-            tb.h = h
-            tb.chunk *= 2
-            tb.t_stop = t
-            tb.s_stop = s
-            tb.w_stop = y[1]
-            return 0
-        tb.steps += 1
-        hs = y[0] / (-d[0])
-        if y[0] <= 1e-9 * v0 or tb.steps >= MAX_STEPS:
-            # the last nanometres: the deceleration is constant to rounding here
-            t += hs
-            s += 0.5 * y[0] * hs
-            w = y[1] + d[1] * hs if y[1] + d[1] * hs > 0.0 else 0.0
-            rhs(lp, R, 0.0, w, &dv, &dw)
-            if push(tb, t, s, 0.0, w, -decel_bound(lp, 0.0) if dv == 0.0 else dv, dw, 0.0) < 0:
-                return -1
-            break
-        # never step onto the stop itself: friction is discontinuous there
-        if h > 0.9 * hs:
-            h = 0.9 * hs
-        dp_step(lp, R, y, d, h, out, y1, d1)
-        # errors as positions: of the distance, of the speed carried to the stop (hs) and
-        # of the spin through F (a relative error of w changes F by as much below eps = 1,
-        # by under 1/eps^2 of it above), relative to the distance slid plus the distance
-        # still to go at the current deceleration (v hs / 2: the segment's length scale
-        # from the first step on, so that the first steps are not held to a fraction of
-        # their own tiny distance)
-        err = max(fabs(out[1]), fabs(out[2]) * hs)
-        if lp.slide_spin and y[1] > 0.0:
-            e0 = y[0] / (R * y[1])
-            err = max(err, fabs(out[3]) / y[1] * y[0] * hs * (1.0 if e0 < 1.0 else 1.0 / (e0 * e0)))
-        err = max(err / (ATOL_S + RTOL * (s + 0.5 * y[0] * hs)), fabs(out[3]) / (ATOL_W + RTOL_W * y[1]))
-        if lp.slide_spin and y[1] > 0.0 and y1[1] > 0.0:
-            # F and T are not smooth at eps = 1, where the error estimate falls short
-            e0 = y[0] / (R * y[1]) - 1.0
-            e1 = y1[0] / (R * y1[1]) - 1.0
-            if fabs(e0) < BAND or fabs(e1) < BAND or e0 * e1 <= 0.0:
-                err *= CROSS_TIGHT
-        if err > 1.0 or y1[0] <= 0.0:
-            h *= max(0.2, SAFETY * inv_fifth_root(err)) if y1[0] > 0.0 else 0.5
-            rejected = 1
-            continue
-        t += h
-        s += out[0]
-        if y1[1] < 0.0:
-            y1[1] = 0.0
-        for c in range(NY):
-            y[c] = y1[c]
-            d[c] = d1[c]
-        done += 1
-        if push(tb, t, s, y[0], y[1], d[0], d[1], d1[2]) < 0:
-            return -1
-        if lp.mu_kind == MU_CONSTANT and lp.drag * y[0] * y[0] * y[0] * y[0] <= TAIL_S * d[0] * d[0]:
-            tb.open = 0
-            tail_start(lp, R, y[0], y[1], tb)
-            return 0
-        fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0
-        h *= min(1.0 if rejected else 5.0, max(0.2, fac))   # no growth right after a rejection
-        rejected = 0
-    tb.open = 0
-    tb.t_stop = tb.t[tb.n - 1]
-    tb.s_stop = tb.s[tb.n - 1]
-    tb.w_stop = tb.w[tb.n - 1]
-    return 0
-
-
-cdef int closed_start(const LawParams* lp, double R, double v, double w, int* side, double* rs,
-                      double* rho, double* s_left) noexcept nogil:
-    """Start of a constant-mu, drag-free slide at speed v > 0 (m/s) and spin magnitude w
-    (rad/s): the universal slide-spin tables when the law couples slide and spin and w > 0
-    (returns SEG_SLIDE_SPIN, sets side and rs), else the constant deceleration mu g
-    (returns SEG_COULOMB). Sets the time rho (s) and the distance s_left (m) still to slide."""
-    cdef double gm = lp.g * lp.mu, e, a, q, r
-    if lp.slide_spin and w > 0.0:
-        e = v / (R * w)
-        side[0] = 1 if e < ss_eps else 0
-        r = ss_r_of(side[0], e, &a, &q)
-        rho[0] = v / (gm * a)
-        rs[0] = r / rho[0]
-        s_left[0] = gm * q * rho[0] * rho[0]
-        return SEG_SLIDE_SPIN
-    rho[0] = v / gm
-    s_left[0] = 0.5 * v * rho[0]
-    return SEG_COULOMB
-
-
-cdef void tail_start(const LawParams* lp, double R, double v, double w, Table* tb) noexcept nogil:
-    """End the table at speed v, spin w with the closed-form or universal slide-spin
-    tail, once the drag's effect on the distance to go, about drag v^4 / deceleration^2,
-    is below TAIL_S."""
-    tb.tail = closed_start(lp, R, v, w, &tb.side, &tb.rs, &tb.rho, &tb.s_tail)
-    tb.w_stop = w if tb.tail == SEG_COULOMB and not lp.slide_spin else 0.0
-    tb.t_stop = tb.t[tb.n - 1] + tb.rho
-    tb.s_stop = tb.s[tb.n - 1] + tb.s_tail
-
-
-cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
-    """The tail of a table as a segment of its own, starting at the last knot."""
-    cdef int k = tb.n - 1
-    sg.mode = tb.tail
-    sg.side = tb.side
-    sg.rs = tb.rs
-    sg.v0 = tb.v[k]
-    sg.w0 = tb.w[k]
-    sg.t_stop = tb.rho
-    sg.s_stop = tb.s_tail
-    sg.w_stop = tb.w_stop
-    sg.a0 = tb.v[k] / tb.rho
-    sg.open = 0
-    table_init(&sg.tb)
-
-
-cdef inline int knot(const Table* tb, double tau) noexcept nogil:
-    """Index k with t[k] <= tau < t[k+1] (binary search)."""
-    cdef int lo = 0, hi = tb.n - 1, mid
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if tb.t[mid] <= tau:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-cdef inline double hermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
-    cdef double u = x / h
-    cdef double u2 = u * u, u3 = u2 * u
-    return ((2.0 * u3 - 3.0 * u2 + 1.0) * y0 + (u3 - 2.0 * u2 + u) * h * d0
-            + (-2.0 * u3 + 3.0 * u2) * y1 + (u3 - u2) * h * d1)
-
-
-cdef inline double dhermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
-    cdef double u = x / h
-    cdef double u2 = u * u
-    return ((6.0 * u2 - 6.0 * u) * y0 / h + (3.0 * u2 - 4.0 * u + 1.0) * d0
-            + (-6.0 * u2 + 6.0 * u) * y1 / h + (3.0 * u2 - 2.0 * u) * d1)
-
-
-cdef inline double quintic(double y0, double y1, double d0, double d1, double a0, double a1,
-                           double h, double x, double* dy) noexcept nogil:
-    """Quintic Hermite interpolant at x in [0, h] of the values y, first derivatives d and
-    second derivatives a at both ends (error O(h^6)); dy = its derivative (O(h^5))."""
-    cdef double u = x / h, hd0 = h * d0, ha0 = h * h * a0
-    cdef double A = y1 - y0 - hd0 - 0.5 * ha0, B = h * d1 - hd0 - ha0, C = h * h * a1 - ha0
-    cdef double c3 = 10.0 * A - 4.0 * B + 0.5 * C, c4 = -15.0 * A + 7.0 * B - C
-    cdef double c5 = 6.0 * A - 3.0 * B + 0.5 * C
-    dy[0] = (hd0 + u * (ha0 + u * (3.0 * c3 + u * (4.0 * c4 + u * 5.0 * c5)))) / h
-    return y0 + u * (hd0 + u * (0.5 * ha0 + u * (c3 + u * (c4 + u * c5))))
-
-
-cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
-                   double* sd, double* v, double* w) noexcept nogil:
-    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
-    cdef int k
-    cdef double h, x, ww
-    if tb.open and tau > tb.t_stop:
-        tau = tb.t_stop     # not integrated further yet: the state at the last knot
-    elif tau >= tb.t_stop:
-        sd[0] = tb.s_stop
-        v[0] = 0.0
-        ww = tb.w_stop - spin_decel(lp, R) * (tau - tb.t_stop)
-        w[0] = ww if ww > 0.0 else 0.0
-        return
-    if tau <= 0.0:
-        sd[0] = 0.0
-        v[0] = tb.v[0]
-        w[0] = tb.w[0]
-        return
-    k = knot(tb, tau)
-    h = tb.t[k + 1] - tb.t[k]
-    x = tau - tb.t[k]
-    sd[0] = quintic(tb.s[k], tb.s[k + 1], tb.v[k], tb.v[k + 1], tb.dv[k], tb.dv[k + 1], h, x, v)
-    if v[0] < 0.0:
-        v[0] = 0.0
-    w[0] = quintic(tb.w[k], tb.w[k + 1], tb.dw[k], tb.dw[k + 1], tb.aw[k], tb.aw[k + 1], h, x, &ww)
-    if w[0] < 0.0:
-        w[0] = 0.0
-
-
-cdef double time_at_distance(const Table* tb, double sd) noexcept nogil:
-    """Time (s) into the segment at which the disc has slid sd (m); the stop time if never."""
-    cdef int lo = 0, hi = tb.n - 1, mid, it
-    cdef double h, a, b, x, f, df
-    if sd <= 0.0:
-        return 0.0
-    if sd >= tb.s_stop:
-        return tb.t_stop
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if tb.s[mid] <= sd:
-            lo = mid
-        else:
-            hi = mid
-    h = tb.t[hi] - tb.t[lo]
-    a = 0.0
-    b = h
-    x = h * (sd - tb.s[lo]) / (tb.s[hi] - tb.s[lo])
-    for it in range(100):
-        f = quintic(tb.s[lo], tb.s[hi], tb.v[lo], tb.v[hi], tb.dv[lo], tb.dv[hi], h, x, &df) - sd
-        if f > 0.0:
-            b = x
-        else:
-            a = x
-        if b - a <= 1e-15 * (1.0 + tb.t[hi]):
-            break
-        x = x - f / df if df > 0.0 else 0.5 * (a + b)
-        if not (x > a and x < b):
-            x = 0.5 * (a + b)
-    return tb.t[lo] + x
-
-
-cdef void table_init(Table* tb) noexcept nogil:
-    tb.n = 0
-    tb.cap = 0
-    tb.t = NULL
-    tb.s = NULL
-    tb.v = NULL
-    tb.w = NULL
-    tb.dv = NULL
-    tb.dw = NULL
-    tb.aw = NULL
-
-
-cdef void table_free(Table* tb) noexcept nogil:
-    free(tb.t)
-    free(tb.s)
-    free(tb.v)
-    free(tb.w)
-    free(tb.dv)
-    free(tb.dw)
-    free(tb.aw)
-    table_init(tb)
 
 
 # ----------------------------------------------------------------------------------
@@ -735,6 +218,20 @@ cdef void rk5(ode_fn f, const LawParams* lp, double* y, int n, double h) noexcep
             y[c] += h * DPB[q] * k[q][c]
 
 
+cdef inline double hermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
+    cdef double u = x / h
+    cdef double u2 = u * u, u3 = u2 * u
+    return ((2.0 * u3 - 3.0 * u2 + 1.0) * y0 + (u3 - 2.0 * u2 + u) * h * d0
+            + (-2.0 * u3 + 3.0 * u2) * y1 + (u3 - u2) * h * d1)
+
+
+cdef inline double dhermite(double y0, double y1, double d0, double d1, double h, double x) noexcept nogil:
+    cdef double u = x / h
+    cdef double u2 = u * u
+    return ((6.0 * u2 - 6.0 * u) * y0 / h + (3.0 * u2 - 4.0 * u + 1.0) * d0
+            + (-6.0 * u2 + 6.0 * u) * y1 / h + (3.0 * u2 - 2.0 * u) * d1)
+
+
 cdef inline double hermite_at(const double* y, const double* d, int k, double h, double x) noexcept nogil:
     return hermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
 
@@ -769,6 +266,11 @@ cdef int ss_n[2]            # nodes per side (0: eps > eps*, 1: eps < eps*)
 cdef double ss_rlast[2]     # r at the last node of each side
 cdef double ss_Plast[2]     # the distance-to-go key q r^2 there (ss_node_P)
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
+DEF PS_W = 12           # values per cell of ps_cf: the cubic coefficients in t of P1, P2, P3
+cdef double ps_end[2][2][3]  # per side P1, P2, P3 at the first and the last node
+cdef double* ps_cf[2]       # per side and cell (nodes k, k + 1) the drag factors P1, P2, P3 (``ps_factors``):
+                            # the cubic Hermite pieces in t of the cell (as ss_piece), as power series
+cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
 # Coarse indices of the inverse look-ups: the bits of a positive key, read as an integer,
 # are monotone in it and about 2^52 log2 of it; for keys increasing along the nodes, cell
 # c = (bits - base) >> shift of an Index holds the node range [lo[c], hi[c]] that brackets
@@ -791,6 +293,7 @@ cdef Index ss_pidx[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
+cdef double ss_inv[SS_N]    # 1 / (SS_N + j)
 
 
 cdef inline double ss_node_r(int k) noexcept nogil:
@@ -817,14 +320,16 @@ cdef double ss_G(double e) noexcept nogil:
 
 
 cdef int ss_build() noexcept nogil:
-    """Find eps*, linearise there and integrate both universal trajectories."""
+    """Find eps*, linearise there and integrate both universal trajectories; tabulate
+    their drag factors."""
     global ss_eps, ss_F, ss_k, ss_ca, ss_cq
     cdef double lo = 0.5, hi = 0.8, mid, F, T, Fp, Fm, dG, hs, d
     cdef double y[3]
     cdef double dy[3]
+    cdef double dP[3]
     cdef double* tb
     cdef double* keys
-    cdef int side, n, it, c, j
+    cdef int side, n, it, c, j, k
     for it in range(200):
         mid = 0.5 * (lo + hi)
         if ss_G(mid) < 0.0:
@@ -845,6 +350,10 @@ cdef int ss_build() noexcept nogil:
     for j in range(SS_N):
         ss_dx[j] = log1p(1.0 / (SS_N + j))
         ss_idx[j] = 1.0 / ss_dx[j]
+        ss_inv[j] = 1.0 / (SS_N + j)
+    rs_b[0] = 1.0
+    for j in range(1, 8):
+        rs_b[j] = rs_b[j - 1] * (1.0 / ss_k - (j - 1)) / j
     for side in range(2):
         tb = <double*> malloc(SS_W * SS_CAP * sizeof(double))
         if tb == NULL:
@@ -870,6 +379,29 @@ cdef int ss_build() noexcept nogil:
         ss_n[side] = n
         ss_rlast[side] = ss_node_r(n - 1)
         ss_tab[side] = tb
+        ps_cf[side] = <double*> malloc(PS_W * (n - 1) * sizeof(double))
+        if ps_cf[side] == NULL:
+            return -1
+        for k in range(n):
+            ss_rhs(NULL, ss_tab[side] + SS_W * k, dy)
+            ps_factors(ss_tab[side] + SS_W * k, dy, y, dP)
+            for c in range(3):
+                # the cubic through (P, dP/dx dx) at the cell's ends: y0 + m0 t + A t^2 + B t^3
+                if k > 0:
+                    hs = 1.0 / (SS_N + 1 + ((k - 1) & (SS_N - 1)))
+                    ps_cf[side][PS_W * (k - 1) + 4 * c + 2] += 3.0 * y[c] - hs * dP[c]
+                    ps_cf[side][PS_W * (k - 1) + 4 * c + 3] += -2.0 * y[c] + hs * dP[c]
+                if k < n - 1:
+                    hs = ss_inv[k & (SS_N - 1)]
+                    ps_cf[side][PS_W * k + 4 * c] = y[c]
+                    ps_cf[side][PS_W * k + 4 * c + 1] = hs * dP[c]
+                    ps_cf[side][PS_W * k + 4 * c + 2] = -3.0 * y[c] - 2.0 * hs * dP[c]
+                    ps_cf[side][PS_W * k + 4 * c + 3] = 2.0 * y[c] + hs * dP[c]
+        for c in range(3):
+            ps_end[side][0][c] = ps_node(side, 0, c)
+            ps_end[side][1][c] = ps_node(side, n - 1, c)
+        if js_build(side) < 0:
+            return -1
         ss_Plast[side] = ss_node_P(side, n - 1)
         keys = <double*> malloc(n * sizeof(double))
         if keys == NULL:
@@ -987,28 +519,217 @@ cdef void ss_ends(int side, double r, double* eps, double* a, double* q) noexcep
         q[0] = tb[2] * f
 
 
-cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
-    """eps, a, q of the universal trajectory of one side at the remaining time r (in units
-    of the tables, mu g = 1). The node k and z = r / r_k - 1 are read off the bits of r;
-    cubic Hermite in x = ln r, whose offset ln(1 + z) (z < 1/128) is a short series
-    (``ss_ends`` beyond the nodes)."""
-    cdef const double* tb = ss_tab[side]
+cdef inline int ss_locate(double r, double* t) noexcept nogil:
+    """The node k with r_k <= r < r_k+1 of a remaining time 1 < r (in units of the tables),
+    and t in [0, 1), the offset of r in its cell in x = ln r. k and z = r / r_k - 1 are read
+    off the bits of r; ln(1 + z) (z < 1/128) is a short series."""
     cdef int64_t b
     cdef int k, j
     cdef double d, z
-    if not (r > 1.0 and r < ss_rlast[side]):
-        ss_ends(side, r, eps, a, q)
-        return
     memcpy(&b, &r, sizeof(double))
     b -= SS_ONE_BITS
     k = <int> (b >> SS_FRAC)
     j = k & (SS_N - 1)
-    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC)) / (SS_N + j)
-    # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 7th power is exact to 1e-20
+    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ((1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j])
+    # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 5th power is exact to 1e-17
     z = z / (2.0 + z)
     d = z * z
-    ss_piece(tb + SS_W * k, 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * (0.2 + d * (1.0 / 7.0)))) * ss_idx[j],
-             eps, a, q)
+    t[0] = 2.0 * z * (1.0 + d * (1.0 / 3.0 + d * 0.2)) * ss_idx[j]
+    return k
+
+
+cdef inline void ss_at(int side, double r, double* eps, double* a, double* q) noexcept nogil:
+    """eps, a, q of the universal trajectory of one side at the remaining time r (in units
+    of the tables, mu g = 1): cubic Hermite in x = ln r (``ss_locate``; ``ss_ends`` beyond
+    the nodes)."""
+    cdef double t
+    cdef int k
+    if not (r > 1.0 and r < ss_rlast[side]):
+        ss_ends(side, r, eps, a, q)
+        return
+    k = ss_locate(r, &t)
+    ss_piece(ss_tab[side] + SS_W * k, t, eps, a, q)
+
+
+cdef inline double ps_node(int side, int k, int c) noexcept nogil:
+    """The drag factor P1, P2 or P3 (c = 0, 1, 2) at node k of one side."""
+    cdef const double* cf
+    if k < ss_n[side] - 1:
+        return ps_cf[side][PS_W * k + 4 * c]
+    cf = ps_cf[side] + PS_W * (k - 1) + 4 * c
+    return cf[0] + cf[1] + cf[2] + cf[3]
+
+
+cdef void ps_ends(int side, double r, double rho, double sig, double* p, double* px,
+                  double* eaq) noexcept nogil:
+    """``ps_at`` off the table: at r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of the first node
+    and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k; beyond the last
+    node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2), r^(-1/4) below."""
+    cdef double f, p3
+    cdef int c
+    if eaq != NULL:
+        ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
+    if not (r > 1.0):
+        p[0] = ps_end[side][0][0]
+        p[1] = ps_end[side][0][1]
+        p[2] = ss_F * ss_eps / (ss_k * exp(ss_k * log(rho)))
+        if px != NULL:
+            for c in range(6):
+                px[c] = 0.0
+            px[4] = -ss_k * p[2]
+        return
+    f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+    p[0] = ps_end[side][1][0] * f
+    p[1] = ps_end[side][1][1] * f * f
+    p3 = ps_end[side][1][2] * f
+    p[2] = sig * p3
+    if px != NULL:
+        f = 0.0 if side == 0 else -0.25
+        px[0] = f * p[0]
+        px[1] = 2.0 * f * p[1]
+        px[2] = p3 * px[0]
+        px[3] = p3 * px[1]
+        px[4] = f * p[2]
+        px[5] = p3 * (1.0 + f / ss_k)
+
+
+cdef inline void ps_at(int side, double r, double rho, double sig, double* p, double* px,
+                       double* eaq) noexcept nogil:
+    """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
+    one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
+    (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
+    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps,
+    a, q there (``ss_at``, from the same look-up); off the table ``ps_ends``. The cell and
+    the offset u in it are the bits of r."""
+    cdef const double* cf
+    cdef double f, p3, d3, u, t
+    cdef int64_t b
+    cdef int k
+    if not (r > 1.0 and r < ss_rlast[side]):
+        ps_ends(side, r, rho, sig, p, px, eaq)
+        return
+    memcpy(&b, &r, sizeof(double))
+    b -= SS_ONE_BITS
+    k = <int> (b >> SS_FRAC)
+    u = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * (1.0 / (<int64_t> 1 << SS_FRAC))
+    if eaq != NULL:
+        ss_locate(r, &t)
+        ss_piece(ss_tab[side] + SS_W * k, t, &eaq[0], &eaq[1], &eaq[2])
+    cf = ps_cf[side] + PS_W * k
+    p[0] = cf[0] + u * (cf[1] + u * (cf[2] + u * cf[3]))
+    p[1] = cf[4] + u * (cf[5] + u * (cf[6] + u * cf[7]))
+    p3 = cf[8] + u * (cf[9] + u * (cf[10] + u * cf[11]))
+    p[2] = sig * p3
+    if px != NULL:
+        f = SS_N + (k & (SS_N - 1)) + u    # dx/du = 1 / f
+        px[0] = (cf[1] + u * (2.0 * cf[2] + 3.0 * u * cf[3])) * f
+        px[1] = (cf[5] + u * (2.0 * cf[6] + 3.0 * u * cf[7])) * f
+        d3 = (cf[9] + u * (2.0 * cf[10] + 3.0 * u * cf[11])) * f
+        px[2] = p3 * px[0]
+        px[3] = p3 * px[1]
+        px[4] = sig * d3
+        px[5] = p3 + d3 / ss_k
+
+
+cdef int js_build(int side) noexcept nogil:
+    """The integrals of the drag factors along one universal trajectory, normalised:
+    J1 = r^-3 int_0^r u^2 P1 du, J2 = r^-4 int_0^r u^3 P2 du, J3 = r^-2 int_0^r u P3 du
+    (dJ/dx = P - (n + 1) J), at the nodes of the tables: Simpson's rule on each cell (the
+    midpoint from the cubic piece of P), from the linearisation at r = 1 (P1, P2 constant,
+    P3 ~ r^-k there)."""
+    cdef int n = ss_n[side], k, c, j
+    cdef double* tb = <double*> malloc(SS_W * n * sizeof(double))
+    cdef const double* cf
+    cdef double dx, w, pm, dJ
+    cdef int m[3]
+    if tb == NULL:
+        return -1
+    m[0] = 3
+    m[1] = 4
+    m[2] = 2
+    tb[0] = ps_node(side, 0, 0) / 3.0
+    tb[1] = ps_node(side, 0, 1) / 4.0
+    tb[2] = ps_node(side, 0, 2) / (2.0 - ss_k)
+    for k in range(1, n):
+        dx = ss_dx[(k - 1) & (SS_N - 1)]
+        for c in range(3):
+            cf = ps_cf[side] + PS_W * (k - 1) + 4 * c
+            w = (SS_N + ((k - 1) & (SS_N - 1))) * expm1(0.5 * dx)   # u at the cell's midpoint in x
+            pm = cf[0] + w * (cf[1] + w * (cf[2] + w * cf[3]))
+            w = exp(-0.5 * m[c] * dx)
+            tb[SS_W * k + c] = (tb[SS_W * (k - 1) + c] * w * w
+                                + dx / 6.0 * (cf[0] * w * w + 4.0 * pm * w + ps_node(side, k, c)))
+    for k in range(n):
+        j = k & (SS_N - 1)
+        for c in range(3):
+            dJ = ps_node(side, k, c) - m[c] * tb[SS_W * k + c]
+            tb[SS_W * k + 3 + c] = dJ * ss_dx[j]
+            tb[SS_W * k + 6 + c] = dJ * ss_dx[(j + SS_N - 1) & (SS_N - 1)]
+    js_tab[side] = tb
+    return 0
+
+
+cdef inline void js_at(int side, double r, double rho, double sig, double* j) noexcept nogil:
+    """j = (J1, J2, sig J3) (``js_build``) of one side at the remaining time r (units of the
+    tables), for a segment of sigma sig, rho (s) from its stop: at r <= 1 from the
+    linearisation (sig J3 = sig P3 / (2 - k), ``ps_at``), beyond the last node the
+    asymptotes of P."""
+    cdef const double* tb = js_tab[side]
+    cdef double f, t, j3
+    cdef int k
+    if not (r > 1.0):
+        j[0] = tb[0]
+        j[1] = tb[1]
+        j[2] = ss_F * ss_eps / (ss_k * (2.0 - ss_k) * exp(ss_k * log(rho)))
+        return
+    if r >= ss_rlast[side]:
+        tb += SS_W * (ss_n[side] - 1)
+        f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        j[0] = tb[0] * f
+        j[1] = tb[1] * f * f
+        j[2] = sig * tb[2] * f
+        return
+    k = ss_locate(r, &t)
+    ss_piece(tb + SS_W * k, t, &j[0], &j[1], &j3)
+    j[2] = sig * j3
+
+
+cdef void farkas_d(double e, double* dF, double* dT) noexcept nogil:
+    """dF/deps and dT/deps at eps = e: central differences extrapolated to h -> 0
+    (Richardson), the step 1e-3 of the smaller of eps and |eps - 1| (where F and T have
+    a term (eps - 1) ln|eps - 1|)."""
+    cdef double h = 1e-3 * min(e, fabs(e - 1.0)), Fp, Fm, Tp, Tm, d1F, d1T
+    cdef int i
+    if not (h > 1e-15):
+        h = 1e-15
+    for i in range(2):
+        farkas(e + h, &Fp, &Tp)
+        farkas(e - h, &Fm, &Tm)
+        if i == 0:
+            d1F = (Fp - Fm) / (2.0 * h)
+            d1T = (Tp - Tm) / (2.0 * h)
+            h *= 0.5
+    dF[0] = (4.0 * (Fp - Fm) / (2.0 * h) - d1F) / 3.0
+    dT[0] = (4.0 * (Tp - Tm) / (2.0 * h) - d1T) / 3.0
+
+
+cdef void ps_factors(const double* y, const double* dy, double* P, double* dP) noexcept nogil:
+    """The drag factors P1 = A (A - u) / G, P2 = A (A^2 - 2 Q u) / G, P3 = A u / G (u = 2 eps T,
+    G = F - u: see ``drag_rates``) at the point y = (eps, A, Q) of a universal trajectory,
+    and their x-derivatives along it (dy = d(eps, A, Q)/dx)."""
+    cdef double E = y[0], A = y[1], Q = y[2], F, T, dF, dT, u, G, du, dG
+    farkas(E, &F, &T)
+    farkas_d(E, &dF, &dT)
+    u = 2.0 * E * T
+    G = F - u
+    du = 2.0 * T + 2.0 * E * dT
+    dG = dF - du
+    P[0] = A * (A - u) / G
+    P[1] = A * (A * A - 2.0 * Q * u) / G
+    P[2] = A * u / G
+    dP[0] = dy[1] * (2.0 * A - u) / G + dy[0] * (-A * du - P[0] * dG) / G
+    dP[1] = dy[1] * (3.0 * A * A - 2.0 * Q * u) / G - dy[2] * 2.0 * A * u / G + dy[0] * (-2.0 * A * Q * du - P[1] * dG) / G
+    dP[2] = dy[1] * u / G + dy[0] * (A * du - P[2] * dG) / G
 
 
 cdef inline double hermite_guess(double y0, double y1, double d0, double d1, double h,
@@ -1197,6 +918,647 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------------
+# Integrated segments: the constants of the drag-free trajectory, varied by the drag
+# ----------------------------------------------------------------------------------
+
+DEF NK = 23               # doubles per knot of an integrated segment's table:
+DEF K_T = 0               # time into the segment (s),
+DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
+DEF K_RS = 4              # rs (1/s) of sigma,
+DEF K_F = 5               # dy/dt,
+DEF K_A = 8               # d^2y/dt^2,
+DEF K_S = 11              # distance slid (m), speed (m/s) and spin (rad/s)
+DEF K_V = 12
+DEF K_W = 13
+DEF K_Q = 14              # the quintic in u of the step to here, per constant: its u^3, u^4, u^5 coefficients
+
+
+cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
+
+
+cdef inline double rs_near(double sig, double isig0, double rs0) noexcept nogil:
+    """rs = (|sig| / SS_D0)^(1 / ss_k) (1/s): from rs0 of a nearby sigma0 (isig0 = 1 / sigma0)
+    by the binomial series of (sig / sigma0)^(1 / ss_k) (exact to 1e-16 for
+    |sig / sigma0 - 1| < 1/64), else by exp and log."""
+    cdef double z = sig * isig0 - 1.0
+    if fabs(z) < 0.015625:
+        return rs0 + rs0 * z * (rs_b[1] + z * (rs_b[2] + z * (rs_b[3] + z * (rs_b[4] + z * (rs_b[5] + z * (rs_b[6] + z * rs_b[7]))))))
+    if sig == 0.0:
+        return 0.0
+    return exp(log(fabs(sig) / SS_D0) / ss_k)
+
+
+cdef inline double dmu_dv(const LawParams* lp, double v) noexcept nogil:
+    """d mu / dv (s/m) of the law's mu(v)."""
+    cdef double z
+    if lp.mu_kind == MU_LINEAR:
+        return lp.mu_v
+    if lp.mu_kind == MU_STRIBECK:
+        z = v / lp.v_s
+        return -2.0 * z / lp.v_s * (lp.mu_s - lp.mu) * exp(-z * z)
+    return 0.0
+
+
+cdef void coulomb_rates(const LawParams* lp, double rho, double* f, double* a) noexcept nogil:
+    """f = dy/dt (theta, stop distance, sigma) on the constant deceleration g mu, rho (s) from
+    its stop: v = g mu rho, and a perturbation dl(v) of dv/dt moves theta by dl / (g mu), the
+    stop distance by rho dl; a = d^2y/dt^2 unless NULL."""
+    cdef double gm = lp.g * lp.mu, v = gm * rho, dl, ddl
+    dl = -lp.g * (mu_of_v(lp, v) - lp.mu) - lp.drag * v * v
+    f[0] = dl / gm
+    f[1] = rho * dl
+    f[2] = 0.0
+    if a != NULL:
+        ddl = (-lp.g * dmu_dv(lp, v) - 2.0 * lp.drag * v) * (dl - gm)
+        a[0] = ddl / gm
+        a[1] = (f[0] - 1.0) * dl + rho * ddl
+        a[2] = 0.0
+
+
+cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const double* y, double rs,
+                            double* f) noexcept nogil:
+    """f = dy/dt of the constants y = (theta, stop distance, sigma) of the reference
+    trajectory (``ref``) at tau (s): their derivatives with respect to the speed at fixed
+    time, distance and spin, times the perturbation of dv/dt (``knot_rates``)."""
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, dl
+    cdef double p[3]
+    if not (rho > 0.0):
+        f[0] = 0.0
+        f[1] = 0.0
+        f[2] = 0.0
+        return
+    if ref == SEG_COULOMB:
+        coulomb_rates(lp, rho, f, NULL)
+        return
+    ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, NULL, NULL)
+    dl = lp.drag * gm * rho
+    f[0] = -dl * rho * p[0]
+    f[1] = -dl * gm * rho * rho * p[1]
+    f[2] = -dl * ss_k * p[2]
+
+
+cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
+                     double* f, double* a, double* st) noexcept nogil:
+    """At a knot: f = dy/dt (``drag_rates``), a = d^2y/dt^2 along the motion and, unless st
+    is NULL, the state st = distance slid (m), speed (m/s), spin (rad/s), distance to go (m),
+    q, P1, P2, sigma P3 (on the constant deceleration the spin 0 and P = 1).
+
+    On the universal trajectory (side by the sign of sigma) v = g mu A rho, distance to go
+    g mu Q rho^2, w = v / (R eps), A, Q, eps at r = rs rho, rs = (|sigma| / SS_D0)^(1/k); the
+    drag -drag v^2 moves theta by -drag g mu rho^2 P1, the stop distance by
+    -drag (g mu)^2 rho^3 P2 and sigma by -drag g mu k rho sigma P3 per second (P from
+    ``ps_at``). On the constant deceleration g mu, v = g mu rho and a perturbation dl(v)
+    moves theta by dl / (g mu), the stop distance by rho dl."""
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, K, rp, dp3
+    cdef double px[6]
+    cdef double p[3]
+    cdef double eaq[3]
+    cdef int k
+    for k in range(3):
+        f[k] = 0.0
+        a[k] = 0.0
+    if st != NULL:
+        st[4] = 0.5
+        st[5] = 1.0
+        st[6] = 1.0
+        st[7] = 1.0
+    if not (rho > 0.0):
+        if st != NULL:
+            st[0] = y[1]
+            st[1] = 0.0
+            st[2] = 0.0
+            st[3] = 0.0
+        return
+    if ref == SEG_COULOMB:
+        coulomb_rates(lp, rho, f, a)
+        if st != NULL:
+            st[1] = gm * rho
+            st[2] = 0.0
+            st[3] = 0.5 * st[1] * rho
+            st[0] = y[1] - st[3]
+        return
+    ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, px, NULL if st == NULL else eaq)
+    K = lp.drag * gm
+    f[0] = -K * rho * rho * p[0]
+    f[1] = -K * gm * rho * rho * rho * p[1]
+    f[2] = -K * ss_k * rho * p[2]
+    # d/dt of the factors: x = ln r moves by d ln rs/dt + d ln rho/dt = -K rho P3 + rp / rho
+    rp = f[0] - 1.0
+    a[0] = -K * (2.0 * rho * rp * p[0] + rho * (rp * px[0] - K * rho * rho * px[2]))
+    a[1] = -K * gm * (3.0 * rho * rho * rp * p[1] + rho * rho * (rp * px[1] - K * rho * rho * px[3]))
+    dp3 = f[2] * px[5] + px[4] * rp / rho
+    a[2] = -K * ss_k * (rp * p[2] + rho * dp3)
+    if st != NULL:
+        st[1] = gm * eaq[1] * rho
+        st[2] = st[1] / (R * eaq[0])
+        st[3] = gm * eaq[2] * rho * rho
+        st[0] = y[1] - st[3]
+        st[4] = eaq[2]
+        st[5] = p[0]
+        st[6] = p[1]
+        st[7] = p[2]
+
+
+cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
+                           double* st) noexcept nogil:
+    """The reference trajectory of constants y at tau (s): st = distance slid (m), speed (m/s),
+    spin (rad/s; 0 on the constant deceleration), distance to go (m) and q."""
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, e, a, q
+    if not (rho > 0.0):
+        st[0] = y[1]
+        st[1] = 0.0
+        st[2] = 0.0
+        st[3] = 0.0
+        st[4] = 0.5
+        return
+    if ref == SEG_COULOMB:
+        a = 1.0
+        q = 0.5
+        st[2] = 0.0
+    else:
+        ss_at(1 if y[2] < 0.0 else 0, rs * rho, &e, &a, &q)
+        st[2] = gm * a * rho / (R * e)
+    st[1] = gm * a * rho
+    st[3] = gm * q * rho * rho
+    st[0] = y[1] - st[3]
+    st[4] = q
+
+
+cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
+                  double h, double* y1, double* rs1, double* err) noexcept nogil:
+    """One Dormand-Prince 5(4) step of h (s) from the constants y0 (rates f0, rs0) at t:
+    y1, rs1 at t + h (order 5) and err, the embedded error estimate without its last
+    stage's term (-h/40 times the rates at t + h). The Butcher coefficients are literals,
+    each sum accumulated in stage order."""
+    cdef double k2[3]
+    cdef double k3[3]
+    cdef double k4[3]
+    cdef double k5[3]
+    cdef double k6[3]
+    cdef double z[3]
+    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0
+    cdef int c
+    for c in range(3):
+        z[c] = y0[c] + h * ((1.0 / 5.0) * f0[c])
+    drag_rates(lp, ref, t + 0.2 * h, z, rs_near(z[2], is0, rs0), k2)
+    for c in range(3):
+        z[c] = y0[c] + h * ((3.0 / 40.0) * f0[c] + (9.0 / 40.0) * k2[c])
+    drag_rates(lp, ref, t + 0.3 * h, z, rs_near(z[2], is0, rs0), k3)
+    for c in range(3):
+        z[c] = y0[c] + h * ((44.0 / 45.0) * f0[c] + (-56.0 / 15.0) * k2[c] + (32.0 / 9.0) * k3[c])
+    drag_rates(lp, ref, t + 0.8 * h, z, rs_near(z[2], is0, rs0), k4)
+    for c in range(3):
+        z[c] = y0[c] + h * ((19372.0 / 6561.0) * f0[c] + (-25360.0 / 2187.0) * k2[c]
+                            + (64448.0 / 6561.0) * k3[c] + (-212.0 / 729.0) * k4[c])
+    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rs_near(z[2], is0, rs0), k5)
+    for c in range(3):
+        z[c] = y0[c] + h * ((9017.0 / 3168.0) * f0[c] + (-355.0 / 33.0) * k2[c] + (46732.0 / 5247.0) * k3[c]
+                            + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
+    drag_rates(lp, ref, t + h, z, rs_near(z[2], is0, rs0), k6)
+    for c in range(3):
+        y1[c] = y0[c] + h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
+                             + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
+        err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
+                      + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
+    rs1[0] = rs_near(y1[2], is0, rs0)
+
+
+cdef inline double inv_fifth_root(double x) noexcept nogil:
+    """x^(-1/5) for x > 0 (relative error below 2e-4), the step-size factor of a
+    fifth-order error estimate: the bits of x, read as an integer, scaled by -1/5 about
+    those of 1.0 (within 10 %), then two Newton steps on x y^5 = 1 (libm's pow costs
+    about 140 instructions)."""
+    cdef int64_t b
+    cdef double y, y5
+    cdef int it
+    memcpy(&b, &x, sizeof(double))
+    b = SS_ONE_BITS - (b - SS_ONE_BITS) // 5
+    memcpy(&y, &b, sizeof(double))
+    for it in range(2):
+        y5 = y * y
+        y5 = y5 * y5 * y
+        y = y * (0.8 + 0.2 / (x * y5))
+    return y
+
+
+cdef int push(Table* tb, double t, const double* y, double rs, const double* f, const double* a,
+              const double* st) noexcept nogil:
+    """Append a knot (time t, constants y, rs, their first and second time derivatives f
+    and a, distance, speed and spin st); 0, or -1 when out of memory."""
+    cdef double* q
+    cdef int c
+    if tb.n == tb.cap:
+        q = <double*> realloc(tb.kn, (2 * tb.cap + 16) * NK * sizeof(double))
+        if q == NULL:
+            return -1
+        tb.kn = q
+        tb.cap = 2 * tb.cap + 16
+    q = tb.kn + NK * tb.n
+    q[K_T] = t
+    q[K_RS] = rs
+    for c in range(3):
+        q[K_C + c] = y[c]
+        q[K_F + c] = f[c]
+        q[K_A + c] = a[c]
+        q[K_S + c] = st[c]
+    if tb.n > 0:
+        quintic_coefficients(q - NK, q)
+    tb.n += 1
+    return 0
+
+
+cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil:
+    """The u^3, u^4, u^5 coefficients, into knot b, of the quintic Hermite interpolant in
+    u = (tau - t_a) / h on the step from knot a to knot b of each constant's value and first
+    and second derivatives at both ends (error O(h^6)); its lower ones are y_a, h f_a,
+    h^2 a_a / 2."""
+    cdef double h = b[K_T] - a[K_T], hd0, ha0, A, B, C
+    cdef int c
+    for c in range(3):
+        hd0 = h * a[K_F + c]
+        ha0 = h * h * a[K_A + c]
+        A = b[K_C + c] - a[K_C + c] - hd0 - 0.5 * ha0
+        B = h * b[K_F + c] - hd0 - ha0
+        C = h * h * b[K_A + c] - ha0
+        b[K_Q + 3 * c] = 10.0 * A - 4.0 * B + 0.5 * C
+        b[K_Q + 3 * c + 1] = -15.0 * A + 7.0 * B - C
+        b[K_Q + 3 * c + 2] = 6.0 * A - 3.0 * B + 0.5 * C
+
+
+cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
+    """End the table at its last knot: on the speed table of a speed-only law, else on the
+    reference trajectory of the last constants moved by the drag to first order
+    (``tail_state``)."""
+    cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double v, K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - kn[K_T]
+    tb.open = 0
+    if lp.kind == KIND_SPEED:
+        tb.tail = SEG_SPEED
+        tb.rho = sp_rho_of(lp, kn[K_V])
+        sp_at(lp, tb.rho, &v, &tb.s_tail)
+        tb.w_stop = tb.kn[K_W] - spin_decel(lp, R) * (kn[K_T] + tb.rho)
+        tb.t_stop = kn[K_T] + tb.rho
+        tb.s_stop = kn[K_S] + tb.s_tail
+        return
+    tb.tail = tb.ref
+    tb.side = 1 if kn[K_C + 2] < 0.0 else 0
+    tb.rs = kn[K_RS]
+    tb.rho = rho
+    tail_integrals(tb, rho, tb.tj)
+    tb.w_stop = 0.0
+    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0]
+    tb.s_stop = kn[K_C + 1] - K * lp.g * lp.mu * rho * rho * rho * rho * tb.tj[1]
+
+
+cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept nogil:
+    """J1, J2, sigma J3 (``js_at``) of the closed table's reference trajectory at rho (s)
+    from the stop of its last constants (P = 1 on the constant deceleration)."""
+    if tb.ref == SEG_COULOMB:
+        j[0] = 1.0 / 3.0
+        j[1] = 0.25
+        j[2] = 0.0
+    else:
+        js_at(tb.side, tb.rs * rho, rho, tb.kn[NK * (tb.n - 1) + K_C + 2], j)
+
+
+cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau, double* st) noexcept nogil:
+    """The state st (``ref_state``) at tau (s) after the last knot k of a closed table: the
+    constants y_k moved by the drag along the reference trajectory of y_k, to first order,
+    theta by -K (rho_k^3 J1_k - rho^3 J1), the stop distance by -K g mu (rho_k^4 J2_k -
+    rho^4 J2) and sigma by -K k (rho_k^2 sigma J3_k - rho^2 sigma J3) (K = drag g mu, rho
+    = theta_k - tau; the integrals of ``drag_rates`` along that trajectory, ``js_at``)."""
+    cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - tau, r0 = tb.rho, sig = kn[K_C + 2]
+    cdef double j[3]
+    cdef double y[3]
+    tail_integrals(tb, rho, j)
+    y[0] = kn[K_C] - K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0])
+    y[1] = kn[K_C + 1] - K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1])
+    y[2] = sig - K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
+    ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / sig if sig != 0.0 else 0.0, kn[K_RS]), st)
+
+
+cdef inline bint table_done(const LawParams* lp, double v, double rho) noexcept nogil:
+    """Whether the integration can end at speed v (m/s), remaining reference time rho (s):
+    a speed-only law back on its speed table, or, with constant mu, the second order of the
+    drag over the rest of the motion, about 2 (drag v rho)^2 v rho (the first-order change
+    of the stop distance, about drag v^2 rho^2, times the relative change of the remaining
+    time, about drag v rho), below TAIL_S (``tail_state``)."""
+    if lp.kind == KIND_SPEED:
+        return v <= lp.v_max
+    return lp.mu_kind == MU_CONSTANT and 0.5 * lp.drag * lp.drag * v * v * v * rho * rho * rho <= TAIL_S
+
+
+cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
+                   double d, int side, Table* tb) noexcept nogil:
+    """Start the table of a sliding segment from speed v0 > 0 (m/s) and spin magnitude w0
+    (rad/s) on its reference trajectory (``closed_start``: ref, rs, remaining time rho,
+    distance to go d, side) and integrate its first chunk of steps; 0, or -1 when out of
+    memory."""
+    cdef double y[3]
+    cdef double f[3]
+    cdef double a[3]
+    cdef double st[8]
+    tb.n = 0
+    tb.tail = SEG_REST
+    tb.steps = 0
+    tb.chunk = CHUNK0
+    if ref == SEG_SLIDE_SPIN and not (rs < INFINITY):
+        # eps so large that r overflows (R w below 1e-300 v): a pure slide
+        ref = SEG_COULOMB
+        rho = v0 / (lp.g * lp.mu)
+        d = 0.5 * v0 * rho
+    tb.ref = ref
+    y[0] = rho
+    y[1] = d
+    y[2] = 0.0
+    if ref == SEG_SLIDE_SPIN and rs > 0.0:
+        y[2] = SS_D0 * exp(ss_k * log(rs))
+        if side:
+            y[2] = -y[2]
+    knot_rates(lp, R, ref, 0.0, y, rs, f, a, NULL)
+    st[0] = 0.0
+    st[1] = v0
+    st[2] = w0
+    if push(tb, 0.0, y, rs, f, a, st) < 0:
+        return -1
+    tb.h = H_FIRST * rho
+    tb.open = 1
+    if table_done(lp, v0, rho):
+        close_table(lp, R, tb)
+        return 0
+    return extend(lp, R, tb)
+
+
+cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
+    """Continue an open table by tb.chunk accepted steps, or to its end, and double the next
+    chunk; 0, or -1 when out of memory. The steps are those of one integration to the end,
+    whatever the chunks. Each step's error estimate is measured as the errors it puts into
+    the distance (through the stop distance, theta times the speed and sigma times the
+    sensitivity of the distance to go) and into the rim speed R w (``knot_rates``: with
+    sigma P1 + sigma P3 = sigma A^2 / G > 0, the distance to go moves with ln rs by
+    g mu rho^2 (A - 2 Q) = g mu rho^2 (P2 - 2 Q P1) / (P1 + P3), ln(R w) with ln rs by
+    -P1 / (P1 + P3) and with theta by P3 / ((P1 + P3) rho))."""
+    cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, gm = lp.g * lp.mu
+    cdef double y[3]
+    cdef double f[3]
+    cdef double y1[3]
+    cdef double f1[3]
+    cdef double a1[3]
+    cdef double e[3]
+    cdef double st[8]
+    cdef int done = 0, rejected = 0, c
+    for c in range(3):
+        y[c] = kn[K_C + c]
+        f[c] = kn[K_F + c]
+    while True:
+        if done == tb.chunk:
+            tb.h = h
+            tb.chunk *= 2
+            kn = tb.kn + NK * (tb.n - 1)
+            tb.t_stop = kn[K_T]
+            tb.s_stop = kn[K_S]
+            tb.w_stop = kn[K_W]
+            return 0
+        if tb.steps >= MAX_STEPS:
+            close_table(lp, R, tb)
+            return 0
+        tb.steps += 1
+        rho = y[0] - t
+        if h > GUARD * rho:
+            h = GUARD * rho
+        dp_step(lp, tb.ref, t, y, f, rs, h, y1, &rs1, e)
+        knot_rates(lp, R, tb.ref, t + h, y1, rs1, f1, a1, st)
+        for c in range(3):
+            e[c] -= h * (1.0 / 40.0) * f1[c]
+        rho = y1[0] - t - h
+        err = fabs(e[1]) + st[1] * fabs(e[0])
+        ew = 0.0
+        if tb.ref == SEG_SLIDE_SPIN:
+            den = y1[2] * st[5] + st[7]
+            err += gm * rho * rho * fabs((st[6] - 2.0 * st[4] * st[5]) * e[2]) / (ss_k * den)
+            ew = R * st[2] * fabs(st[7] * e[0] / rho - st[5] * e[2] / ss_k) / den
+        # the distance scale: slid plus to go at the current deceleration g mu F + drag v^2
+        # (F = A (A + P3) / (P1 + P3), A = v / (g mu rho); 1 on the constant deceleration)
+        fa = st[1] / (gm * rho) if rho > 0.0 else 1.0
+        if tb.ref == SEG_SLIDE_SPIN:
+            fa = fa * (y1[2] * fa + st[7]) / den
+        err = max(err / (ATOL_S + RTOL * (st[0] + 0.5 * st[1] * st[1] / (gm * fa + lp.drag * st[1] * st[1]))),
+                  ew / (R * ATOL_W + RTOL_W * R * st[2]))
+        if tb.ref == SEG_SLIDE_SPIN:
+            # F and T are not smooth at eps = 1, where the error estimate falls short
+            kn = tb.kn + NK * (tb.n - 1)
+            e0 = kn[K_V] / (R * kn[K_W]) - 1.0 if kn[K_W] > 0.0 else 1e300
+            e1 = st[1] / (R * st[2]) - 1.0 if st[2] > 0.0 else 1e300
+            if fabs(e0) < BAND or fabs(e1) < BAND or e0 * e1 <= 0.0:
+                err *= CROSS_TIGHT
+        if not (err <= 1.0):
+            h *= max(0.2, SAFETY * inv_fifth_root(err)) if err < 1e30 else 0.2
+            rejected = 1
+            continue
+        t += h
+        rs = rs1
+        for c in range(3):
+            y[c] = y1[c]
+            f[c] = f1[c]
+        done += 1
+        if push(tb, t, y, rs, f, a1, st) < 0:
+            return -1
+        if table_done(lp, st[1], rho):
+            close_table(lp, R, tb)
+            return 0
+        fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0
+        h *= min(1.0 if rejected else 5.0, max(0.2, fac))   # no growth right after a rejection
+        rejected = 0
+
+
+cdef int closed_start(const LawParams* lp, double R, double v, double w, int* side, double* rs,
+                      double* rho, double* s_left) noexcept nogil:
+    """Start of a constant-mu, drag-free slide at speed v > 0 (m/s) and spin magnitude w
+    (rad/s): the universal slide-spin tables when the law couples slide and spin and w > 0
+    (returns SEG_SLIDE_SPIN, sets side and rs), else the constant deceleration mu g
+    (returns SEG_COULOMB). Sets the time rho (s) and the distance s_left (m) still to slide."""
+    cdef double gm = lp.g * lp.mu, e, a, q, r
+    if lp.slide_spin and w > 0.0:
+        e = v / (R * w)
+        side[0] = 1 if e < ss_eps else 0
+        r = ss_r_of(side[0], e, &a, &q)
+        rho[0] = v / (gm * a)
+        rs[0] = r / rho[0]
+        s_left[0] = gm * q * rho[0] * rho[0]
+        return SEG_SLIDE_SPIN
+    rho[0] = v / gm
+    s_left[0] = 0.5 * v * rho[0]
+    return SEG_COULOMB
+
+
+cdef void tail_seg(const Table* tb, Seg* sg) noexcept nogil:
+    """The tail of a closed table as a segment of its own, starting at the last knot."""
+    cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    sg.mode = tb.tail
+    sg.side = tb.side
+    sg.rs = tb.rs
+    sg.v0 = kn[K_V]
+    sg.w0 = kn[K_W]
+    sg.t_stop = tb.rho
+    sg.s_stop = tb.s_tail
+    sg.w_stop = tb.w_stop
+    sg.a0 = kn[K_V] / tb.rho
+    sg.open = 0
+    table_init(&sg.tb)
+
+
+cdef inline int knot(const Table* tb, double tau) noexcept nogil:
+    """Index k with t[k] <= tau < t[k+1] (binary search), or the last knot."""
+    cdef int lo = 0, hi = tb.n - 1, mid
+    if tau >= tb.kn[NK * hi + K_T]:
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if tb.kn[NK * mid + K_T] <= tau:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, double tau,
+                         double* st) noexcept nogil:
+    """The state st (``ref_state``) at tau (s) within the step from knot k: the constants
+    by quintic Hermite interpolation (``quintic_coefficients``), on the reference
+    trajectory."""
+    cdef const double* a = tb.kn + NK * k
+    cdef const double* b = a + NK
+    cdef const double* q
+    cdef double h = b[K_T] - a[K_T], u = (tau - a[K_T]) / h
+    cdef double y[3]
+    cdef int c
+    for c in range(3):
+        q = b + K_Q + 3 * c
+        y[c] = a[K_C + c] + u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
+    ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
+
+
+cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
+                   double* sd, double* v, double* w) noexcept nogil:
+    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s), 0 < tau < the
+    stop: between knots, or on the tail of a closed table (an open table's last knot
+    beyond its horizon)."""
+    cdef int k = knot(tb, tau)
+    cdef const double* kn = tb.kn + NK * k
+    cdef double st[5]
+    if tau == kn[K_T] or (k == tb.n - 1 and tb.open):
+        sd[0] = kn[K_S]
+        v[0] = kn[K_V]
+        w[0] = kn[K_W]
+        return
+    if k == tb.n - 1:
+        tail_state(lp, R, tb, tau, st)
+    else:
+        at_time(lp, R, tb, k, tau, st)
+    sd[0] = st[0]
+    v[0] = st[1]
+    w[0] = st[2]
+
+
+cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, double sd) noexcept nogil:
+    """Time (s) into the segment at which the disc has slid sd (m), 0 < sd < the distance
+    at the stop (or at the last knot of an open table): Newton in time on the distance (its
+    derivative the speed) between two knots, from the inverse of the cubic Hermite piece
+    of the knots' distances and speeds; on the tail of a closed table Newton on the square
+    root of the distance to go, about linear in the time to go there."""
+    cdef int lo = 0, hi = tb.n - 1, mid, it
+    cdef double a, b, x, dx, h, u, c, d, g, T, rem
+    cdef double st[5]
+    cdef const double* k0
+    cdef const double* k1
+    if sd >= tb.kn[NK * hi + K_S]:
+        # the tail: rho = t_stop - tau from the drag-free guess rem ~ rho^2
+        k0 = tb.kn + NK * hi
+        T = tb.t_stop
+        b = T - k0[K_T]
+        c = sqrt(tb.s_stop - sd)
+        x = b * c / sqrt(tb.s_stop - k0[K_S])
+        a = 0.0
+        for it in range(60):
+            tail_state(lp, R, tb, T - x, st)
+            rem = tb.s_stop - st[0]
+            g = sqrt(rem) if rem > 0.0 else 0.0
+            if g > c:
+                b = x
+            else:
+                a = x
+            if not (st[1] > 0.0 and g > 0.0):
+                x = 0.5 * (a + b)
+                continue
+            dx = (g - c) * 2.0 * g / st[1]
+            if x - dx > a and x - dx < b:
+                x -= dx
+                if fabs(dx) <= NEWTON_DONE * x:
+                    break   # quadratic convergence: the next step would be below rounding
+            else:
+                x = 0.5 * (a + b)
+            if b - a <= 1e-15 * T:
+                break
+        return T - x
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if tb.kn[NK * mid + K_S] <= sd:
+            lo = mid
+        else:
+            hi = mid
+    k0 = tb.kn + NK * lo
+    k1 = k0 + NK
+    a = k0[K_T]
+    b = k1[K_T]
+    h = b - a
+    # the cubic Hermite piece of (s, v) on the step, inverted by Newton in u = (tau - a) / h
+    d = (sd - k0[K_S]) / (k1[K_S] - k0[K_S])
+    u = d
+    for it in range(3):
+        g = (k0[K_S] + u * (h * k0[K_V] + u * (3.0 * (k1[K_S] - k0[K_S]) - h * (2.0 * k0[K_V] + k1[K_V])
+             + u * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))) - sd)
+        c = h * k0[K_V] + u * (6.0 * (k1[K_S] - k0[K_S]) - 2.0 * h * (2.0 * k0[K_V] + k1[K_V])
+                               + u * 3.0 * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))
+        if c > 0.0:
+            u -= g / c
+    x = a + h * u
+    if not (x > a and x < b):
+        x = a + h * d
+    for it in range(60):
+        at_time(lp, R, tb, lo, x, st)
+        if st[0] > sd:
+            b = x
+        else:
+            a = x
+        if not (st[1] > 0.0):
+            x = 0.5 * (a + b)
+            continue
+        dx = (st[0] - sd) / st[1]
+        if x - dx > a and x - dx < b:
+            x -= dx
+            if fabs(dx) <= NEWTON_DONE * h:
+                break   # quadratic convergence: the next step would be below rounding
+        else:
+            x = 0.5 * (a + b)
+        if b - a <= 1e-15 * b:
+            break
+    return x
+
+
+cdef void table_init(Table* tb) noexcept nogil:
+    tb.n = 0
+    tb.cap = 0
+    tb.kn = NULL
+
+
+cdef void table_free(Table* tb) noexcept nogil:
+    free(tb.kn)
+    table_init(tb)
+
+
+# ----------------------------------------------------------------------------------
 # Segments
 # ----------------------------------------------------------------------------------
 
@@ -1314,20 +1676,23 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.mode = SEG_REST
         seg_bounds(lp, R, sg)
         return 0
-    if lp.kind == KIND_COULOMB or lp.kind == KIND_SLIDE_SPIN:
-        sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
-        sg.a0 = gm
-        sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
-    elif lp.kind == KIND_SPEED and v0 <= lp.v_max:
+    if lp.kind == KIND_SPEED and v0 <= lp.v_max:
         sg.mode = SEG_SPEED
         sg.t_stop = sp_rho_of(lp, v0)
         sp_at(lp, sg.t_stop, &e, &sg.s_stop)
         sg.w_stop = w0 - spin_decel(lp, R) * sg.t_stop
     else:
-        sg.mode = SEG_INTEGRATED
-        if integrate(lp, R, v0, w0, &sg.tb) < 0:
-            return -1
-        seg_from_table(sg)
+        sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
+        sg.a0 = gm
+        sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
+        if lp.kind == KIND_SPEED or (lp.kind == KIND_INTEGRATED and (
+                sg.mode == SEG_COULOMB or sg.side == 0 or sg.rs < INFINITY)):
+            # the drag (or mu(v)) moves the constants of this drag-free start (but for a spin
+            # in place, v below about 1e-80 R w, whose universal coordinate overflows)
+            if integrate(lp, R, v0, w0, sg.mode, sg.rs, sg.t_stop, sg.s_stop, sg.side, &sg.tb) < 0:
+                return -1
+            sg.mode = SEG_INTEGRATED
+            seg_from_table(sg)
     if sg.w_stop < 0.0:
         sg.w_stop = 0.0
     seg_bounds(lp, R, sg)
@@ -1402,10 +1767,10 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
         w[0] = ww if ww > 0.0 else 0.0
         return
     cdef Seg tl
-    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and tau > sg.tb.t[sg.tb.n - 1]:
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail == SEG_SPEED and tau > sg.tb.kn[NK * (sg.tb.n - 1) + K_T]:
         tail_seg(&sg.tb, &tl)
-        seg_eval(lp, R, &tl, tau - sg.tb.t[sg.tb.n - 1], sd, v, w)
-        sd[0] += sg.tb.s[sg.tb.n - 1]
+        seg_eval(lp, R, &tl, tau - sg.tb.kn[NK * (sg.tb.n - 1) + K_T], sd, v, w)
+        sd[0] += sg.tb.kn[NK * (sg.tb.n - 1) + K_S]
         if not lp.slide_spin:
             ww = sg.w0 - spin_decel(lp, R) * tau
             w[0] = ww if ww > 0.0 else 0.0
@@ -1438,11 +1803,11 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
     if sd >= sg.s_stop:
         return sg.t_stop
     cdef Seg tl
-    if sg.mode == SEG_INTEGRATED and sg.tb.tail != SEG_REST and sd > sg.tb.s[sg.tb.n - 1]:
+    if sg.mode == SEG_INTEGRATED and sg.tb.tail == SEG_SPEED and sd > sg.tb.kn[NK * (sg.tb.n - 1) + K_S]:
         tail_seg(&sg.tb, &tl)
-        return sg.tb.t[sg.tb.n - 1] + seg_time_at(lp, R, &tl, sd - sg.tb.s[sg.tb.n - 1])
+        return sg.tb.kn[NK * (sg.tb.n - 1) + K_T] + seg_time_at(lp, R, &tl, sd - sg.tb.kn[NK * (sg.tb.n - 1) + K_S])
     if sg.mode == SEG_INTEGRATED:
-        return time_at_distance(&sg.tb, sd)
+        return time_at_distance(lp, R, &sg.tb, sd)
     if sg.mode == SEG_SLIDE_SPIN:
         r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
         if r > 0.0:
@@ -1573,20 +1938,6 @@ def farkas_FT(double[::1] eps):
     return F, T
 
 
-def farkas_table_FT(double[::1] eps):
-    """F(eps), T(eps) and dT/deps of the integrated segments' pieces (``farkas_tab``)."""
-    import numpy as np
-    out = np.empty((3, eps.shape[0]))
-    cdef double f, t, dt
-    cdef Py_ssize_t i
-    for i in range(eps.shape[0]):
-        farkas_tab(eps[i], &f, &t, &dt)
-        out[0, i] = f
-        out[1, i] = t
-        out[2, i] = dt
-    return out
-
-
 def slide_spin_constants():
     """eps*, F(eps*), the near-stop growth rate k of |eps - eps*| per unit ln(rho), and the
     number of table nodes above and below eps*."""
@@ -1654,3 +2005,21 @@ def slide_spin_universal(int side, double[::1] x):
         out[3, i] = log(ss_r_of(side, e, &ai, &qi))
     return out
 
+
+def slide_spin_drag_factors(int side, double[::1] x):
+    """The drag factors P1, P2, P3 of the integrated segments (slide-spin with drag) and
+    their normalised integrals J1, J2, J3 along the universal slide-spin trajectory above
+    (side 0) or below (side 1) eps*, at x = ln(mu g rho) > 0 (``slide_spin_universal``)."""
+    import numpy as np
+    out = np.empty((6, x.shape[0]))
+    cdef double p[3]
+    cdef double j[3]
+    cdef Py_ssize_t i
+    cdef int c
+    for i in range(x.shape[0]):
+        ps_at(side, exp(x[i]), 1.0, 1.0, p, NULL, NULL)
+        js_at(side, exp(x[i]), 1.0, 1.0, j)
+        for c in range(3):
+            out[c, i] = p[c]
+            out[3 + c, i] = j[c]
+    return out
