@@ -82,6 +82,8 @@ DEF H_FIRST = 0.05       # first step / time to stop of the drag-free trajectory
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
+DEF TAYLOR_DT = 1e-6     # time after a knot / its reference time to stop within which the distance is its
+                         # Taylor polynomial (``near_knot``)
 
 
 cdef void agm_KE(double k, double* K, double* E) noexcept nogil:
@@ -921,7 +923,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 23               # doubles per knot of an integrated segment's table:
+DEF NK = 24               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -931,6 +933,7 @@ DEF K_S = 11              # distance slid (m), speed (m/s) and spin (rad/s)
 DEF K_V = 12
 DEF K_W = 13
 DEF K_Q = 14              # the quintic in u of the step to here, per constant: its u^3, u^4, u^5 coefficients
+DEF K_D = 23              # deceleration (m/s^2)
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1141,10 +1144,24 @@ cdef inline double inv_fifth_root(double x) noexcept nogil:
     return y
 
 
+cdef inline double knot_decel(const LawParams* lp, int ref, double rho, double sig, const double* st) noexcept nogil:
+    """The deceleration (m/s^2) at a knot, from its state st (``knot_rates``) at remaining
+    reference time rho (s): g mu F + drag v^2 on the universal trajectory (F = A (A + P3) /
+    (P1 + P3), A = v / (g mu rho), sigma the third constant), g mu(v) + drag v^2 on the
+    constant deceleration."""
+    cdef double gm = lp.g * lp.mu, v = st[1], A
+    if not (rho > 0.0 and v > 0.0):
+        return 0.0
+    if ref == SEG_SLIDE_SPIN:
+        A = v / (gm * rho)
+        return gm * A * (sig * A + st[7]) / (sig * st[5] + st[7]) + lp.drag * v * v
+    return lp.g * mu_of_v(lp, v) + lp.drag * v * v
+
+
 cdef int push(Table* tb, double t, const double* y, double rs, const double* f, const double* a,
-              const double* st) noexcept nogil:
+              const double* st, double dec) noexcept nogil:
     """Append a knot (time t, constants y, rs, their first and second time derivatives f
-    and a, distance, speed and spin st); 0, or -1 when out of memory."""
+    and a, distance, speed and spin st, deceleration dec); 0, or -1 when out of memory."""
     cdef double* q
     cdef int c
     if tb.n == tb.cap:
@@ -1156,6 +1173,7 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     q = tb.kn + NK * tb.n
     q[K_T] = t
     q[K_RS] = rs
+    q[K_D] = dec
     for c in range(3):
         q[K_C + c] = y[c]
         q[K_F + c] = f[c]
@@ -1259,6 +1277,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     cdef double f[3]
     cdef double a[3]
     cdef double st[8]
+    cdef double dec
     tb.n = 0
     tb.tail = SEG_REST
     tb.steps = 0
@@ -1276,11 +1295,12 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
         y[2] = SS_D0 * exp(ss_k * log(rs))
         if side:
             y[2] = -y[2]
-    knot_rates(lp, R, ref, 0.0, y, rs, f, a, NULL)
+    knot_rates(lp, R, ref, 0.0, y, rs, f, a, st)
+    dec = knot_decel(lp, ref, rho, y[2], st)
     st[0] = 0.0
     st[1] = v0
     st[2] = w0
-    if push(tb, 0.0, y, rs, f, a, st) < 0:
+    if push(tb, 0.0, y, rs, f, a, st, dec) < 0:
         return -1
     tb.h = H_FIRST * rho
     tb.open = 1
@@ -1363,7 +1383,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             y[c] = y1[c]
             f[c] = f1[c]
         done += 1
-        if push(tb, t, y, rs, f, a1, st) < 0:
+        if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st)) < 0:
             return -1
         if table_done(lp, st[1], rho):
             close_table(lp, R, tb)
@@ -1440,6 +1460,27 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
 
 
+cdef inline double near_knot(const double* kn, double dt, double sd) noexcept nogil:
+    """The distance slid (m) dt (s) after knot kn: within TAYLOR_DT of its reference time to
+    stop its Taylor polynomial s + v dt - dec dt^2 / 2 (error about (TAYLOR_DT)^3 of the
+    distance to go, with the relative accuracy of the knot's speed right after the knot),
+    else sd, that of the reference trajectory: stop distance less distance to go, whose
+    rounding (about 1e-16 of the stop distance) would otherwise be all of a distance of
+    1e-16 m, that of a touching partner."""
+    if dt <= TAYLOR_DT * (kn[K_C] - kn[K_T]):
+        return kn[K_S] + dt * (kn[K_V] - 0.5 * kn[K_D] * dt)
+    return sd
+
+
+cdef inline double near_knot_time(const double* kn, double ds) noexcept nogil:
+    """The time (s) after knot kn at which the disc has slid ds (m) further, when within
+    the Taylor polynomial of ``near_knot``, else -1."""
+    cdef double h = TAYLOR_DT * (kn[K_C] - kn[K_T]), v = kn[K_V], dec = kn[K_D]
+    if ds <= h * (v - 0.5 * dec * h) and v > 0.0:
+        return 2.0 * ds / (v + sqrt(v * v - 2.0 * dec * ds))
+    return -1.0
+
+
 cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s), 0 < tau < the
@@ -1457,7 +1498,7 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
         tail_state(lp, R, tb, tau, st)
     else:
         at_time(lp, R, tb, k, tau, st)
-    sd[0] = st[0]
+    sd[0] = near_knot(kn, tau - kn[K_T], st[0])
     v[0] = st[1]
     w[0] = st[2]
 
@@ -1476,6 +1517,9 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     if sd >= tb.kn[NK * hi + K_S]:
         # the tail: rho = t_stop - tau from the drag-free guess rem ~ rho^2
         k0 = tb.kn + NK * hi
+        x = near_knot_time(k0, sd - k0[K_S])
+        if x >= 0.0:
+            return k0[K_T] + x
         T = tb.t_stop
         b = T - k0[K_T]
         c = sqrt(tb.s_stop - sd)
@@ -1510,6 +1554,9 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
             hi = mid
     k0 = tb.kn + NK * lo
     k1 = k0 + NK
+    x = near_knot_time(k0, sd - k0[K_S])
+    if x >= 0.0:
+        return k0[K_T] + x
     a = k0[K_T]
     b = k1[K_T]
     h = b - a
