@@ -1451,13 +1451,81 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
     cdef const double* a = tb.kn + NK * k
     cdef const double* b = a + NK
     cdef const double* q
-    cdef double h = b[K_T] - a[K_T], u = (tau - a[K_T]) / h
+    cdef double h = b[K_T] - a[K_T], u = (tau - a[K_T]) / h, dd
     cdef double y[3]
+    cdef double dy[3]
     cdef int c
     for c in range(3):
         q = b + K_Q + 3 * c
-        y[c] = a[K_C + c] + u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
+        dy[c] = u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
+        y[c] = a[K_C + c] + dy[c]
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
+    if st[1] > 0.0 and togo_change(lp, tb.ref, a, dy, tau - a[K_T], &dd):
+        st[0] = a[K_S] + (dy[1] - dd)
+
+
+cdef inline double piece_q_change(const double* tb, double t0, double t1) noexcept nogil:
+    """q(t1) - q(t0) on the cubic Hermite piece of the node at tb (``ss_piece``), as
+    (t1 - t0) times the divided differences of its basis: no cancellation."""
+    cdef double S = t0 + t1, P = t0 * t0 + t0 * t1 + t1 * t1
+    return (t1 - t0) * ((tb[SS_W + 2] - tb[2]) * (3.0 * S - 2.0 * P) + tb[5] * (1.0 - 2.0 * S + P)
+                        + tb[SS_W + 8] * (P - S))
+
+
+cdef bint togo_change(const LawParams* lp, int ref, const double* a, const double* dy, double dt,
+                      double* dd) noexcept nogil:
+    """dd: the change (m) of the reference distance to go from knot a to dt (s) after it,
+    the constants moved by dy there, computed from the changes themselves (the remaining
+    time by dy[0] - dt, x = ln r by ln(1 + dy[2] / sigma) / k + ln(rho / rho_a), q on the
+    pieces of the cells crossed, whose node values differ exactly): the distance slid is then
+    the knot's plus dy[1] - dd, with the rounding of these changes instead of that of the
+    stop distance (tens of metres for a fast disc with drag, whose drag-free stop is far).
+    False where this does not apply (sigma through 0, beyond the nodes of the tables)."""
+    cdef double gm = lp.g * lp.mu, rho_a = a[K_C] - a[K_T], drho = dy[0] - dt, sig = a[K_C + 2]
+    cdef double ra, x, ta, t, tn, qa, e, A, dq, dr, dqr
+    cdef const double* tp
+    cdef int side, k, n
+    if not (rho_a > 0.0):
+        return 0
+    dr = drho / rho_a
+    if ref == SEG_COULOMB:
+        dd[0] = 0.5 * gm * rho_a * rho_a * dr * (2.0 + dr)
+        return 1
+    if sig == 0.0 or not ((sig + dy[2]) * sig > 0.0):
+        return 0
+    side = 1 if sig < 0.0 else 0
+    n = ss_n[side]
+    ra = a[K_RS] * rho_a
+    if not (ra > 1.0 and ra < ss_rlast[side]):
+        return 0
+    x = log1p(dy[2] / sig) / ss_k + log1p(dr)
+    k = ss_locate(ra, &ta)
+    tp = ss_tab[side] + SS_W * k
+    ss_piece(tp, ta, &e, &A, &qa)
+    dq = 0.0
+    t = ta
+    while True:
+        tn = t + x * ss_idx[k & (SS_N - 1)]
+        if tn >= 0.0 and tn <= 1.0:
+            dq += piece_q_change(tp, t, tn)
+            break
+        if tn < 0.0:
+            dq += piece_q_change(tp, t, 0.0)
+            x += t * ss_dx[k & (SS_N - 1)]
+            k -= 1
+            t = 1.0
+        else:
+            dq += piece_q_change(tp, t, 1.0)
+            x -= (1.0 - t) * ss_dx[k & (SS_N - 1)]
+            k += 1
+            t = 0.0
+        if k < 0 or k >= n - 1:
+            return 0
+        tp = ss_tab[side] + SS_W * k
+    dq = dq / qa
+    dqr = dr * (2.0 + dr)
+    dd[0] = gm * qa * rho_a * rho_a * (dq + dqr + dq * dqr)
+    return 1
 
 
 cdef inline double near_knot(const double* kn, double dt, double sd) noexcept nogil:
