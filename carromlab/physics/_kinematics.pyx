@@ -1065,7 +1065,8 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
 cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
                            double* st) noexcept nogil:
     """The reference trajectory of constants y at tau (s): st = distance slid (m), speed (m/s),
-    spin (rad/s; 0 on the constant deceleration), distance to go (m) and q."""
+    spin (rad/s; 0 on the constant deceleration), distance to go (m), q and the universal
+    coordinate r (0 on the constant deceleration)."""
     cdef double gm = lp.g * lp.mu, rho = y[0] - tau, e, a, q
     if not (rho > 0.0):
         st[0] = y[1]
@@ -1073,13 +1074,16 @@ cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, c
         st[2] = 0.0
         st[3] = 0.0
         st[4] = 0.5
+        st[5] = 0.0
         return
+    st[5] = 0.0
     if ref == SEG_COULOMB:
         a = 1.0
         q = 0.5
         st[2] = 0.0
     else:
-        ss_at(1 if y[2] < 0.0 else 0, rs * rho, &e, &a, &q)
+        st[5] = rs * rho
+        ss_at(1 if y[2] < 0.0 else 0, st[5], &e, &a, &q)
         st[2] = gm * a * rho / (R * e)
     st[1] = gm * a * rho
     st[3] = gm * q * rho * rho
@@ -1460,7 +1464,7 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
         dy[c] = u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
         y[c] = a[K_C + c] + dy[c]
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
-    if st[1] > 0.0 and togo_change(lp, tb.ref, a, dy, tau - a[K_T], &dd):
+    if st[1] > 0.0 and togo_change(lp, tb.ref, a, dy, tau - a[K_T], st[5], &dd):
         st[0] = a[K_S] + (dy[1] - dd)
 
 
@@ -1473,18 +1477,20 @@ cdef inline double piece_q_change(const double* tb, double t0, double t1) noexce
 
 
 cdef bint togo_change(const LawParams* lp, int ref, const double* a, const double* dy, double dt,
-                      double* dd) noexcept nogil:
+                      double r, double* dd) noexcept nogil:
     """dd: the change (m) of the reference distance to go from knot a to dt (s) after it,
     the constants moved by dy there, computed from the changes themselves (the remaining
     time by dy[0] - dt, x = ln r by ln(1 + dy[2] / sigma) / k + ln(rho / rho_a), q on the
-    pieces of the cells crossed, whose node values differ exactly): the distance slid is then
+    pieces of the two cells, whose node values and positions differ exactly; r, the
+    universal coordinate there, only finds its cell): the distance slid is then
     the knot's plus dy[1] - dd, with the rounding of these changes instead of that of the
     stop distance (tens of metres for a fast disc with drag, whose drag-free stop is far).
     False where this does not apply (sigma through 0, beyond the nodes of the tables)."""
     cdef double gm = lp.g * lp.mu, rho_a = a[K_C] - a[K_T], drho = dy[0] - dt, sig = a[K_C + 2]
-    cdef double ra, x, ta, t, tn, qa, e, A, dq, dr, dqr
+    cdef double ra, x, ta, t, rk, qa, e, A, dq, dr, dqr
     cdef const double* tp
-    cdef int side, k, n
+    cdef const double* tq
+    cdef int side, k, kt, n
     if not (rho_a > 0.0):
         return 0
     dr = drho / rho_a
@@ -1502,26 +1508,18 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
     k = ss_locate(ra, &ta)
     tp = ss_tab[side] + SS_W * k
     ss_piece(tp, ta, &e, &A, &qa)
-    dq = 0.0
-    t = ta
-    while True:
-        tn = t + x * ss_idx[k & (SS_N - 1)]
-        if tn >= 0.0 and tn <= 1.0:
-            dq += piece_q_change(tp, t, tn)
-            break
-        if tn < 0.0:
-            dq += piece_q_change(tp, t, 0.0)
-            x += t * ss_dx[k & (SS_N - 1)]
-            k -= 1
-            t = 1.0
-        else:
-            dq += piece_q_change(tp, t, 1.0)
-            x -= (1.0 - t) * ss_dx[k & (SS_N - 1)]
-            k += 1
-            t = 0.0
-        if k < 0 or k >= n - 1:
+    if not (r > 1.0 and r < ss_rlast[side]):
+        return 0
+    kt = ss_locate(r, &t)
+    if kt == k:
+        dq = piece_q_change(tp, ta, ta + x * ss_idx[k & (SS_N - 1)])
+    else:
+        if kt >= n - 1:
             return 0
-        tp = ss_tab[side] + SS_W * k
+        rk = ss_node_r(k)
+        t = (x - log1p((ss_node_r(kt) - rk) / rk) + ta * ss_dx[k & (SS_N - 1)]) * ss_idx[kt & (SS_N - 1)]
+        tq = ss_tab[side] + SS_W * kt
+        dq = piece_q_change(tq, 0.0, t) + (tq[2] - tp[2]) + piece_q_change(tp, ta, 0.0)
     dq = dq / qa
     dqr = dr * (2.0 + dr)
     dd[0] = gm * qa * rho_a * rho_a * (dq + dqr + dq * dqr)
@@ -1556,7 +1554,7 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
     beyond its horizon)."""
     cdef int k = knot(tb, tau)
     cdef const double* kn = tb.kn + NK * k
-    cdef double st[5]
+    cdef double st[6]
     if tau == kn[K_T] or (k == tb.n - 1 and tb.open):
         sd[0] = kn[K_S]
         v[0] = kn[K_V]
@@ -1579,7 +1577,7 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     root of the distance to go, about linear in the time to go there."""
     cdef int lo = 0, hi = tb.n - 1, mid, it
     cdef double a, b, x, dx, h, u, c, d, g, T, rem
-    cdef double st[5]
+    cdef double st[6]
     cdef const double* k0
     cdef const double* k1
     if sd >= tb.kn[NK * hi + K_S]:
