@@ -923,7 +923,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 24               # doubles per knot of an integrated segment's table:
+DEF NK = 28               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -934,6 +934,8 @@ DEF K_V = 12
 DEF K_W = 13
 DEF K_Q = 14              # the quintic in u of the step to here, per constant: its u^3, u^4, u^5 coefficients
 DEF K_D = 23              # deceleration (m/s^2)
+DEF K_DY = 24             # the step's changes of the constants (before their rounding into y)
+DEF K_G = 27              # distance to go (m) of the reference trajectory
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1092,9 +1094,9 @@ cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, c
 
 
 cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
-                  double h, double* y1, double* rs1, double* err) noexcept nogil:
+                  double h, double* y1, double* dy, double* rs1, double* err) noexcept nogil:
     """One Dormand-Prince 5(4) step of h (s) from the constants y0 (rates f0, rs0) at t:
-    y1, rs1 at t + h (order 5) and err, the embedded error estimate without its last
+    y1, rs1 at t + h (order 5), dy = y1 - y0 before rounding, and err, the embedded error estimate without its last
     stage's term (-h/40 times the rates at t + h). The Butcher coefficients are literals,
     each sum accumulated in stage order."""
     cdef double k2[3]
@@ -1123,8 +1125,9 @@ cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, cons
                             + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
     drag_rates(lp, ref, t + h, z, rs_near(z[2], is0, rs0), k6)
     for c in range(3):
-        y1[c] = y0[c] + h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
-                             + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
+        dy[c] = h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
+                     + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
+        y1[c] = y0[c] + dy[c]
         err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
                       + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
     rs1[0] = rs_near(y1[2], is0, rs0)
@@ -1163,9 +1166,10 @@ cdef inline double knot_decel(const LawParams* lp, int ref, double rho, double s
 
 
 cdef int push(Table* tb, double t, const double* y, double rs, const double* f, const double* a,
-              const double* st, double dec) noexcept nogil:
+              const double* st, double dec, const double* dy) noexcept nogil:
     """Append a knot (time t, constants y, rs, their first and second time derivatives f
-    and a, distance, speed and spin st, deceleration dec); 0, or -1 when out of memory."""
+    and a, distance, speed, spin and reference distance to go st, deceleration dec, the
+    step's changes dy of the constants); 0, or -1 when out of memory."""
     cdef double* q
     cdef int c
     if tb.n == tb.cap:
@@ -1178,11 +1182,13 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     q[K_T] = t
     q[K_RS] = rs
     q[K_D] = dec
+    q[K_G] = st[3]
     for c in range(3):
         q[K_C + c] = y[c]
         q[K_F + c] = f[c]
         q[K_A + c] = a[c]
         q[K_S + c] = st[c]
+        q[K_DY + c] = dy[c]
     if tb.n > 0:
         quintic_coefficients(q - NK, q)
     tb.n += 1
@@ -1191,15 +1197,15 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
 
 cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil:
     """The u^3, u^4, u^5 coefficients, into knot b, of the quintic Hermite interpolant in
-    u = (tau - t_a) / h on the step from knot a to knot b of each constant's value and first
-    and second derivatives at both ends (error O(h^6)); its lower ones are y_a, h f_a,
-    h^2 a_a / 2."""
+    u = (tau - t_a) / h on the step from knot a to knot b of each constant's value (its change
+    dy before rounding) and first and second derivatives at both ends (error O(h^6)); its
+    lower ones are y_a, h f_a, h^2 a_a / 2."""
     cdef double h = b[K_T] - a[K_T], hd0, ha0, A, B, C
     cdef int c
     for c in range(3):
         hd0 = h * a[K_F + c]
         ha0 = h * h * a[K_A + c]
-        A = b[K_C + c] - a[K_C + c] - hd0 - 0.5 * ha0
+        A = b[K_DY + c] - hd0 - 0.5 * ha0
         B = h * b[K_F + c] - hd0 - ha0
         C = h * h * b[K_A + c] - ha0
         b[K_Q + 3 * c] = 10.0 * A - 4.0 * B + 0.5 * C
@@ -1229,7 +1235,7 @@ cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     tail_integrals(tb, rho, tb.tj)
     tb.w_stop = 0.0
     tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0]
-    tb.s_stop = kn[K_C + 1] - K * lp.g * lp.mu * rho * rho * rho * rho * tb.tj[1]
+    tb.s_stop = kn[K_S] + kn[K_G] - K * lp.g * lp.mu * rho * rho * rho * rho * tb.tj[1]
 
 
 cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept nogil:
@@ -1253,11 +1259,19 @@ cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau,
     cdef double K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - tau, r0 = tb.rho, sig = kn[K_C + 2]
     cdef double j[3]
     cdef double y[3]
+    cdef double dy[3]
+    cdef int c
+    cdef double dd
     tail_integrals(tb, rho, j)
-    y[0] = kn[K_C] - K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0])
-    y[1] = kn[K_C + 1] - K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1])
-    y[2] = sig - K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
+    dy[0] = -K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0])
+    dy[1] = -K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1])
+    dy[2] = -K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
+    for c in range(3):
+        y[c] = kn[K_C + c] + dy[c]
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / sig if sig != 0.0 else 0.0, kn[K_RS]), st)
+    if not (st[1] > 0.0 and togo_change(lp, tb.ref, kn, dy, tau - kn[K_T], st[5], &dd)):
+        dd = st[3] - kn[K_G]
+    st[0] = kn[K_S] + (dy[1] - dd)
 
 
 cdef inline bint table_done(const LawParams* lp, double v, double rho) noexcept nogil:
@@ -1281,6 +1295,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     cdef double f[3]
     cdef double a[3]
     cdef double st[8]
+    cdef double e[3]
     cdef double dec
     tb.n = 0
     tb.tail = SEG_REST
@@ -1304,7 +1319,11 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     st[0] = 0.0
     st[1] = v0
     st[2] = w0
-    if push(tb, 0.0, y, rs, f, a, st, dec) < 0:
+    st[3] = d
+    e[0] = 0.0
+    e[1] = 0.0
+    e[2] = 0.0
+    if push(tb, 0.0, y, rs, f, a, st, dec, e) < 0:
         return -1
     tb.h = H_FIRST * rho
     tb.open = 1
@@ -1324,10 +1343,11 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     g mu rho^2 (A - 2 Q) = g mu rho^2 (P2 - 2 Q P1) / (P1 + P3), ln(R w) with ln rs by
     -P1 / (P1 + P3) and with theta by P3 / ((P1 + P3) rho))."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
-    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, gm = lp.g * lp.mu
+    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, ds, gm = lp.g * lp.mu
     cdef double y[3]
     cdef double f[3]
     cdef double y1[3]
+    cdef double dy1[3]
     cdef double f1[3]
     cdef double a1[3]
     cdef double e[3]
@@ -1352,7 +1372,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         rho = y[0] - t
         if h > GUARD * rho:
             h = GUARD * rho
-        dp_step(lp, tb.ref, t, y, f, rs, h, y1, &rs1, e)
+        dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e)
         knot_rates(lp, R, tb.ref, t + h, y1, rs1, f1, a1, st)
         for c in range(3):
             e[c] -= h * (1.0 / 40.0) * f1[c]
@@ -1381,13 +1401,19 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             h *= max(0.2, SAFETY * inv_fifth_root(err)) if err < 1e30 else 0.2
             rejected = 1
             continue
+        # the distance slid from the last knot's by the changes (``togo_change``)
+        kn = tb.kn + NK * (tb.n - 1)
+        if togo_change(lp, tb.ref, kn, dy1, h, rs1 * rho, &ds):
+            st[0] = kn[K_S] + (dy1[1] - ds)
+        else:
+            st[0] = kn[K_S] + (dy1[1] - (st[3] - kn[K_G]))
         t += h
         rs = rs1
         for c in range(3):
             y[c] = y1[c]
             f[c] = f1[c]
         done += 1
-        if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st)) < 0:
+        if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st), dy1) < 0:
             return -1
         if table_done(lp, st[1], rho):
             close_table(lp, R, tb)
@@ -1464,8 +1490,9 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
         dy[c] = u * (h * a[K_F + c] + u * (0.5 * h * h * a[K_A + c] + u * (q[0] + u * (q[1] + u * q[2]))))
         y[c] = a[K_C + c] + dy[c]
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
-    if st[1] > 0.0 and togo_change(lp, tb.ref, a, dy, tau - a[K_T], st[5], &dd):
-        st[0] = a[K_S] + (dy[1] - dd)
+    if not togo_change(lp, tb.ref, a, dy, tau - a[K_T], st[5], &dd):
+        dd = st[3] - a[K_G]
+    st[0] = a[K_S] + (dy[1] - dd)
 
 
 cdef inline double piece_q_change(const double* tb, double t0, double t1) noexcept nogil:
@@ -1495,7 +1522,7 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
         return 0
     dr = drho / rho_a
     if ref == SEG_COULOMB:
-        dd[0] = 0.5 * gm * rho_a * rho_a * dr * (2.0 + dr)
+        dd[0] = a[K_G] * dr * (2.0 + dr)
         return 1
     if sig == 0.0 or not ((sig + dy[2]) * sig > 0.0):
         return 0
@@ -1507,7 +1534,6 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
     x = log1p(dy[2] / sig) / ss_k + log1p(dr)
     k = ss_locate(ra, &ta)
     tp = ss_tab[side] + SS_W * k
-    ss_piece(tp, ta, &e, &A, &qa)
     if not (r > 1.0 and r < ss_rlast[side]):
         return 0
     kt = ss_locate(r, &t)
@@ -1520,9 +1546,8 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
         t = (x - log1p((ss_node_r(kt) - rk) / rk) + ta * ss_dx[k & (SS_N - 1)]) * ss_idx[kt & (SS_N - 1)]
         tq = ss_tab[side] + SS_W * kt
         dq = piece_q_change(tq, 0.0, t) + (tq[2] - tp[2]) + piece_q_change(tp, ta, 0.0)
-    dq = dq / qa
     dqr = dr * (2.0 + dr)
-    dd[0] = gm * qa * rho_a * rho_a * (dq + dqr + dq * dqr)
+    dd[0] = gm * rho_a * rho_a * dq * (1.0 + dqr) + a[K_G] * dqr
     return 1
 
 
