@@ -82,6 +82,8 @@ DEF H_FIRST = 0.05       # first step / time to stop of the drag-free trajectory
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
+DEF TOGO_DR = 0.03125     # relative change of the remaining time from a knot beyond which the distance to go
+                         # is differenced directly (``togo_change``)
 DEF TAYLOR_DT = 1e-6     # time after a knot / its reference time to stop within which the distance is its
                          # Taylor polynomial (``near_knot``)
 
@@ -923,7 +925,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 28               # doubles per knot of an integrated segment's table:
+DEF NK = 30               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -936,6 +938,8 @@ DEF K_Q = 14              # the quintic in u of the step to here, per constant: 
 DEF K_D = 23              # deceleration (m/s^2)
 DEF K_DY = 24             # the step's changes of the constants (before their rounding into y)
 DEF K_G = 27              # distance to go (m) of the reference trajectory
+DEF K_KA = 28             # its cell k in the universal tables (-1: none) and offset t there (``ss_locate``)
+DEF K_TA = 29
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1171,6 +1175,7 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     and a, distance, speed, spin and reference distance to go st, deceleration dec, the
     step's changes dy of the constants); 0, or -1 when out of memory."""
     cdef double* q
+    cdef double r
     cdef int c
     if tb.n == tb.cap:
         q = <double*> realloc(tb.kn, (2 * tb.cap + 16) * NK * sizeof(double))
@@ -1183,6 +1188,12 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     q[K_RS] = rs
     q[K_D] = dec
     q[K_G] = st[3]
+    q[K_KA] = -1.0
+    q[K_TA] = 0.0
+    if tb.ref == SEG_SLIDE_SPIN and y[2] != 0.0:
+        r = rs * (y[0] - t)
+        if r > 1.0 and r < ss_rlast[1 if y[2] < 0.0 else 0]:
+            q[K_KA] = ss_locate(r, &q[K_TA])
     for c in range(3):
         q[K_C + c] = y[c]
         q[K_F + c] = f[c]
@@ -1495,6 +1506,17 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
     st[0] = a[K_S] + (dy[1] - dd)
 
 
+cdef inline double ln1p(double z) noexcept nogil:
+    """ln(1 + z): for |z| < 1/32 the series of 2 atanh(z / (2 + z)) to the 11th power (exact to
+    1e-19), else log1p."""
+    cdef double w, w2
+    if fabs(z) < 0.03125:
+        w = z / (2.0 + z)
+        w2 = w * w
+        return 2.0 * w * (1.0 + w2 * (1.0 / 3.0 + w2 * (0.2 + w2 * (1.0 / 7.0 + w2 * (1.0 / 9.0 + w2 * (1.0 / 11.0))))))
+    return log1p(z)
+
+
 cdef inline double piece_q_change(const double* tb, double t0, double t1) noexcept nogil:
     """q(t1) - q(t0) on the cubic Hermite piece of the node at tb (``ss_piece``), as
     (t1 - t0) times the divided differences of its basis: no cancellation."""
@@ -1514,36 +1536,44 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
     stop distance (tens of metres for a fast disc with drag, whose drag-free stop is far).
     False where this does not apply (sigma through 0, beyond the nodes of the tables)."""
     cdef double gm = lp.g * lp.mu, rho_a = a[K_C] - a[K_T], drho = dy[0] - dt, sig = a[K_C + 2]
-    cdef double ra, x, ta, t, rk, qa, e, A, dq, dr, dqr
+    cdef double x, ta, t, rk, xn, dq, dr, dqr
     cdef const double* tp
     cdef const double* tq
-    cdef int side, k, kt, n
+    cdef int side, k, kt, c
     if not (rho_a > 0.0):
         return 0
     dr = drho / rho_a
     if ref == SEG_COULOMB:
         dd[0] = a[K_G] * dr * (2.0 + dr)
         return 1
-    if sig == 0.0 or not ((sig + dy[2]) * sig > 0.0):
+    if a[K_KA] < 0.0 or fabs(dr) > TOGO_DR or not ((sig + dy[2]) * sig > 0.0):
         return 0
     side = 1 if sig < 0.0 else 0
-    n = ss_n[side]
-    ra = a[K_RS] * rho_a
-    if not (ra > 1.0 and ra < ss_rlast[side]):
-        return 0
-    x = log1p(dy[2] / sig) / ss_k + log1p(dr)
-    k = ss_locate(ra, &ta)
-    tp = ss_tab[side] + SS_W * k
     if not (r > 1.0 and r < ss_rlast[side]):
         return 0
+    k = <int> a[K_KA]
+    ta = a[K_TA]
+    tp = ss_tab[side] + SS_W * k
+    x = ln1p(dy[2] / sig) / ss_k + ln1p(dr)
     kt = ss_locate(r, &t)
     if kt == k:
         dq = piece_q_change(tp, ta, ta + x * ss_idx[k & (SS_N - 1)])
     else:
-        if kt >= n - 1:
+        if kt >= ss_n[side] - 1:
             return 0
-        rk = ss_node_r(k)
-        t = (x - log1p((ss_node_r(kt) - rk) / rk) + ta * ss_dx[k & (SS_N - 1)]) * ss_idx[kt & (SS_N - 1)]
+        # x of node kt less that of node k: the cell widths between, or ln(r_kt / r_k)
+        if kt > k and kt - k <= 6:
+            xn = 0.0
+            for c in range(k, kt):
+                xn += ss_dx[c & (SS_N - 1)]
+        elif kt < k and k - kt <= 6:
+            xn = 0.0
+            for c in range(kt, k):
+                xn -= ss_dx[c & (SS_N - 1)]
+        else:
+            rk = ss_node_r(k)
+            xn = log1p((ss_node_r(kt) - rk) / rk)
+        t = (x - xn + ta * ss_dx[k & (SS_N - 1)]) * ss_idx[kt & (SS_N - 1)]
         tq = ss_tab[side] + SS_W * kt
         dq = piece_q_change(tq, 0.0, t) + (tq[2] - tp[2]) + piece_q_change(tp, ta, 0.0)
     dqr = dr * (2.0 + dr)
