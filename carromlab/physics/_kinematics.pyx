@@ -60,7 +60,14 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   3e-10 m (``table_done``) the integration ends on the first-order one: the rates
   integrated along the last knot's drag-free trajectory, closed forms in tabulated
   integrals of the drag factors (``js_at``, ``tail_state``); a speed-only law ends on its
-  speed table.
+  speed table. The distance slid is not the stop distance less the distance to go (for a
+  fast disc with drag the drag-free stop is tens of metres away, and their difference
+  carries its rounding, 7e-15 m, into a touching pack's contacts): within TAYLOR_DT of the
+  reference stop time after a knot it is the knot's Taylor polynomial (``near_knot``);
+  within TOGO_DR of the remaining time, the knot's distance plus the change of the stop
+  distance less that of the distance to go, computed from the changes of the constants
+  (``togo_change``); beyond, the distance to go is differenced directly; each knot's
+  distance accumulates the step's unrounded change.
 """
 
 from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY
@@ -925,7 +932,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 30               # doubles per knot of an integrated segment's table:
+DEF NK = 28               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -938,8 +945,6 @@ DEF K_Q = 14              # the quintic in u of the step to here, per constant: 
 DEF K_D = 23              # deceleration (m/s^2)
 DEF K_DY = 24             # the step's changes of the constants (before their rounding into y)
 DEF K_G = 27              # distance to go (m) of the reference trajectory
-DEF K_KA = 28             # its cell k in the universal tables (-1: none) and offset t there (``ss_locate``)
-DEF K_TA = 29
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1175,7 +1180,6 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     and a, distance, speed, spin and reference distance to go st, deceleration dec, the
     step's changes dy of the constants); 0, or -1 when out of memory."""
     cdef double* q
-    cdef double r
     cdef int c
     if tb.n == tb.cap:
         q = <double*> realloc(tb.kn, (2 * tb.cap + 16) * NK * sizeof(double))
@@ -1188,12 +1192,6 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     q[K_RS] = rs
     q[K_D] = dec
     q[K_G] = st[3]
-    q[K_KA] = -1.0
-    q[K_TA] = 0.0
-    if tb.ref == SEG_SLIDE_SPIN and y[2] != 0.0:
-        r = rs * (y[0] - t)
-        if r > 1.0 and r < ss_rlast[1 if y[2] < 0.0 else 0]:
-            q[K_KA] = ss_locate(r, &q[K_TA])
     for c in range(3):
         q[K_C + c] = y[c]
         q[K_F + c] = f[c]
@@ -1536,7 +1534,7 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
     stop distance (tens of metres for a fast disc with drag, whose drag-free stop is far).
     False where this does not apply (sigma through 0, beyond the nodes of the tables)."""
     cdef double gm = lp.g * lp.mu, rho_a = a[K_C] - a[K_T], drho = dy[0] - dt, sig = a[K_C + 2]
-    cdef double x, ta, t, rk, xn, dq, dr, dqr
+    cdef double x, ra, ta, t, rk, xn, dq, dr, dqr
     cdef const double* tp
     cdef const double* tq
     cdef int side, k, kt, c
@@ -1546,13 +1544,13 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
     if ref == SEG_COULOMB:
         dd[0] = a[K_G] * dr * (2.0 + dr)
         return 1
-    if a[K_KA] < 0.0 or fabs(dr) > TOGO_DR or not ((sig + dy[2]) * sig > 0.0):
+    if fabs(dr) > TOGO_DR or sig == 0.0 or not ((sig + dy[2]) * sig > 0.0):
         return 0
     side = 1 if sig < 0.0 else 0
-    if not (r > 1.0 and r < ss_rlast[side]):
+    ra = a[K_RS] * rho_a
+    if not (r > 1.0 and r < ss_rlast[side] and ra > 1.0 and ra < ss_rlast[side]):
         return 0
-    k = <int> a[K_KA]
-    ta = a[K_TA]
+    k = ss_locate(ra, &ta)
     tp = ss_tab[side] + SS_W * k
     x = ln1p(dy[2] / sig) / ss_k + ln1p(dr)
     kt = ss_locate(r, &t)
