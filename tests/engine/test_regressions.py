@@ -5,7 +5,9 @@ inelastic collapse that used the whole event budget, two discs left 1.26 mm (and
 under air drag) inside each other, a crokinole pack whose clock stuck for 20,000 events,
 a disc left at rest over a pocket, and (with the TC model) a pressed spinning pair that
 chattered until the event budget ran out; and, found by benchmarks/fuzz.py, a disc that
-bounced between two others inside the touching band, sinking deeper at each impact.
+bounced between two others inside the touching band, sinking deeper at each impact; and
+three breaks in which a disc touches two others at once, which a neighbour structure that
+was tried got wrong.
 Checked: no truncation, a bounded number of events, no pair closer than the sum of radii
 minus 1e-10 m at any event time (or between two), and no disc at rest inside a capture
 circle.
@@ -219,6 +221,16 @@ CASES = {
         params=PhysicsParams(friction_law='linear', mu=0.371916778588347),
         shot=Shot(-0.1635876472662061, 0.1720403686894021, -0.7782903651090058, 1.07535075015903, 271.68922883057564),
         max_events=2000),
+    # varied ICF breaks under air drag in which a disc touches two others at one instant
+    # (benchmarks/run.py varied_breaks(20000, 0), numbers 2311, 3078 and 14473): an
+    # incremental neighbour structure that was tried dropped the second contact and left
+    # 2 to 14 mm of overlap, while every case above and the overlap fuzz still passed
+    **{f"icf_break_air_drag_double_touch_{k}": dict(
+        scene=Scene.icf_break, params=PhysicsParams(air_drag=0.03), shot=Shot(x, -0.25259999999999994, angle, speed),
+        max_events=600) for k, x, angle, speed in [
+            (2311, 0.16161265649801668, 2.1265632183990166, 4.378480521006985),
+            (3078, 0.12667217046068854, 1.9727701860593219, 4.290297630520159),
+            (14473, 0.16781505177442493, 2.1519204631854336, 8.714509371695197)]},
 }
 
 
