@@ -295,3 +295,30 @@ def test_air_drag_pack_without_the_tc_model():
     assert not res.truncated
     assert res.n_events <= CASES["hikone_pack_air_drag"]["max_events"]
     assert smallest_gap(res, scene) >= -OVERLAP_TOL
+
+
+@pytest.mark.parametrize("friction_law", ["coulomb", "slide_spin"])
+@pytest.mark.parametrize("mu", [0.12, 1e-3, 1e-4, 1e-6])
+def test_drag_dominated_striker_follows_its_segment(friction_law, mu):
+    """A striker whose air drag (0.5 1/m) is up to 5e5 times its friction mu g, as the fits
+    of mu and air_drag try on their way: its track over the first 0.1 s (no impact yet) is
+    the segment's distance along its aim, which tests/physics holds to DOP853. A rewrite of
+    the integrated segments that was tried (branch mh1) passed those tests but sent this
+    striker 45 km through the cushions, its first event a stop after 19,086 s."""
+    from carromlab.physics import _kinematics as K
+    from carromlab.physics.friction import get_law
+
+    params = PhysicsParams(friction_law=friction_law, mu=mu, air_drag=0.5)
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.3], "y": [0.3]}))
+    shot = Shot(0.0, -0.2526, math.pi / 2 + 0.3, 3.0, 20.0)
+    res = simulate(scene, shot, params)
+    t = np.linspace(0.005, 0.1, 20)
+    track = res.positions_at(t)
+    track = track[track.kind == "striker"]
+    radius = scene.specs["striker"].radius
+    s, _, _, _, _ = K.kinematics(get_law(friction_law).engine(params), radius, 3.0, 20.0, t)
+    np.testing.assert_allclose(track.x.to_numpy(), s * math.cos(shot.angle), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(track.y.to_numpy(), shot.y + s * math.sin(shot.angle), rtol=0, atol=1e-9)
+    # at 3 m/s the striker reaches a cushion (0.37 m from the centre) and stays on the board
+    assert res.events.kind.iloc[0] == "cushion"
+    assert (res.final[["x", "y"]].abs().to_numpy() < 0.37).all()
