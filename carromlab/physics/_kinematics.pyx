@@ -1102,36 +1102,44 @@ cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, c
     st[4] = q
 
 
-cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
+cdef bint dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
                   double h, double* y1, double* dy, double* rs1, double* err) noexcept nogil:
     """One Dormand-Prince 5(4) step of h (s) from the constants y0 (rates f0, rs0) at t:
     y1, rs1 at t + h (order 5), dy = y1 - y0 before rounding, and err, the embedded error estimate without its last
     stage's term (-h/40 times the rates at t + h). The Butcher coefficients are literals,
-    each sum accumulated in stage order."""
+    each sum accumulated in stage order. False when a stage or the end leaves the domain of
+    the constants (their reference stop theta not after the stage's time: the drag moved
+    theta back by more than the step, so the step is far too long and is to be rejected;
+    a disc whose drag dominates its friction, whose drag-free stop is far away)."""
     cdef double k2[3]
     cdef double k3[3]
     cdef double k4[3]
     cdef double k5[3]
     cdef double k6[3]
     cdef double z[3]
-    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0
+    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0, out = INFINITY
     cdef int c
     for c in range(3):
         z[c] = y0[c] + h * ((1.0 / 5.0) * f0[c])
+    out = min(out, z[0] - (t + 0.2 * h))
     drag_rates(lp, ref, t + 0.2 * h, z, rs_near(z[2], is0, rs0), k2)
     for c in range(3):
         z[c] = y0[c] + h * ((3.0 / 40.0) * f0[c] + (9.0 / 40.0) * k2[c])
+    out = min(out, z[0] - (t + 0.3 * h))
     drag_rates(lp, ref, t + 0.3 * h, z, rs_near(z[2], is0, rs0), k3)
     for c in range(3):
         z[c] = y0[c] + h * ((44.0 / 45.0) * f0[c] + (-56.0 / 15.0) * k2[c] + (32.0 / 9.0) * k3[c])
+    out = min(out, z[0] - (t + 0.8 * h))
     drag_rates(lp, ref, t + 0.8 * h, z, rs_near(z[2], is0, rs0), k4)
     for c in range(3):
         z[c] = y0[c] + h * ((19372.0 / 6561.0) * f0[c] + (-25360.0 / 2187.0) * k2[c]
                             + (64448.0 / 6561.0) * k3[c] + (-212.0 / 729.0) * k4[c])
+    out = min(out, z[0] - (t + (8.0 / 9.0) * h))
     drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rs_near(z[2], is0, rs0), k5)
     for c in range(3):
         z[c] = y0[c] + h * ((9017.0 / 3168.0) * f0[c] + (-355.0 / 33.0) * k2[c] + (46732.0 / 5247.0) * k3[c]
                             + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
+    out = min(out, z[0] - (t + h))
     drag_rates(lp, ref, t + h, z, rs_near(z[2], is0, rs0), k6)
     for c in range(3):
         dy[c] = h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
@@ -1140,6 +1148,7 @@ cdef void dp_step(const LawParams* lp, int ref, double t, const double* y0, cons
         err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
                       + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
     rs1[0] = rs_near(y1[2], is0, rs0)
+    return out > 0.0 and y1[0] - (t + h) > 0.0
 
 
 cdef inline double inv_fifth_root(double x) noexcept nogil:
@@ -1381,7 +1390,10 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         rho = y[0] - t
         if h > GUARD * rho:
             h = GUARD * rho
-        dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e)
+        if not dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e):
+            h *= 0.2
+            rejected = 1
+            continue
         knot_rates(lp, R, tb.ref, t + h, y1, rs1, f1, a1, st)
         for c in range(3):
             e[c] -= h * (1.0 / 40.0) * f1[c]
@@ -1581,12 +1593,13 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
 
 cdef inline double near_knot(const double* kn, double dt, double sd) noexcept nogil:
     """The distance slid (m) dt (s) after knot kn: within TAYLOR_DT of its reference time to
-    stop its Taylor polynomial s + v dt - dec dt^2 / 2 (error about (TAYLOR_DT)^3 of the
+    stop and of its time to stop at its deceleration, v / dec (far shorter when the drag
+    dominates the friction, the drag-free stop then far away), its Taylor polynomial s + v dt - dec dt^2 / 2 (error about (TAYLOR_DT)^3 of the
     distance to go, with the relative accuracy of the knot's speed right after the knot),
     else sd, that of the reference trajectory: stop distance less distance to go, whose
     rounding (about 1e-16 of the stop distance) would otherwise be all of a distance of
     1e-16 m, that of a touching partner."""
-    if dt <= TAYLOR_DT * (kn[K_C] - kn[K_T]):
+    if dt <= TAYLOR_DT * (kn[K_C] - kn[K_T]) and dt * kn[K_D] <= TAYLOR_DT * kn[K_V]:
         return kn[K_S] + dt * (kn[K_V] - 0.5 * kn[K_D] * dt)
     return sd
 
@@ -1595,6 +1608,8 @@ cdef inline double near_knot_time(const double* kn, double ds) noexcept nogil:
     """The time (s) after knot kn at which the disc has slid ds (m) further, when within
     the Taylor polynomial of ``near_knot``, else -1."""
     cdef double h = TAYLOR_DT * (kn[K_C] - kn[K_T]), v = kn[K_V], dec = kn[K_D]
+    if h * dec > TAYLOR_DT * v:
+        h = TAYLOR_DT * v / dec
     if ds <= h * (v - 0.5 * dec * h) and v > 0.0:
         return 2.0 * ds / (v + sqrt(v * v - 2.0 * dec * ds))
     return -1.0
