@@ -1593,10 +1593,10 @@ cdef bint togo_change(const LawParams* lp, int ref, const double* a, const doubl
 
 cdef inline double near_knot(const double* kn, double dt, double sd) noexcept nogil:
     """The distance slid (m) dt (s) after knot kn: within TAYLOR_DT of its reference time to
-    stop and of its time to stop at its deceleration, v / dec (far shorter when the drag
-    dominates the friction, the drag-free stop then far away), its Taylor polynomial s + v dt - dec dt^2 / 2 (error about (TAYLOR_DT)^3 of the
-    distance to go, with the relative accuracy of the knot's speed right after the knot),
-    else sd, that of the reference trajectory: stop distance less distance to go, whose
+    stop and of v / dec, its time scale at its deceleration (far shorter when the drag
+    dominates the friction, the drag-free stop then far away), its Taylor polynomial
+    s + v dt - dec dt^2 / 2 (error about (TAYLOR_DT)^3 of the distance to go, with the
+    relative accuracy of the knot's speed right after the knot), else sd, that of the reference trajectory: stop distance less distance to go, whose
     rounding (about 1e-16 of the stop distance) would otherwise be all of a distance of
     1e-16 m, that of a touching partner."""
     if dt <= TAYLOR_DT * (kn[K_C] - kn[K_T]) and dt * kn[K_D] <= TAYLOR_DT * kn[K_V]:
