@@ -89,6 +89,7 @@ DEF H_FIRST = 0.05       # first step / time to stop of the drag-free trajectory
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
+DEF DRAG_S = 10.0        # drag v^2 / (g mu F) at a knot beyond which the next step integrates the distance slid
 DEF TOGO_DR = 0.03125     # relative change of the remaining time from a knot beyond which the distance to go
                          # is differenced directly (``togo_change``)
 DEF TAYLOR_DT = 1e-6     # time after a knot / its reference time to stop within which the distance is its
@@ -932,7 +933,7 @@ cdef double sp_rho_of(const LawParams* lp, double v) noexcept nogil:
 # Integrated segments: the constants of the drag-free trajectory, varied by the drag
 # ----------------------------------------------------------------------------------
 
-DEF NK = 28               # doubles per knot of an integrated segment's table:
+DEF NK = 29               # doubles per knot of an integrated segment's table:
 DEF K_T = 0               # time into the segment (s),
 DEF K_C = 1               # the constants y = (stop time theta (s), stop distance (m), sigma),
 DEF K_RS = 4              # rs (1/s) of sigma,
@@ -945,6 +946,7 @@ DEF K_Q = 14              # the quintic in u of the step to here, per constant: 
 DEF K_D = 23              # deceleration (m/s^2)
 DEF K_DY = 24             # the step's changes of the constants (before their rounding into y)
 DEF K_G = 27              # distance to go (m) of the reference trajectory
+DEF K_E = 28              # the distance slid integrated less that of the reference trajectories (m; ``at_time``)
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
@@ -1009,6 +1011,18 @@ cdef inline void drag_rates(const LawParams* lp, int ref, double tau, const doub
     f[0] = -dl * rho * p[0]
     f[1] = -dl * gm * rho * rho * p[1]
     f[2] = -dl * ss_k * p[2]
+
+
+cdef double ref_speed(const LawParams* lp, int ref, double tau, const double* y, double rs) noexcept nogil:
+    """The speed (m/s) of the reference trajectory (``ref``) of constants y at tau (s), the
+    rate of the distance slid."""
+    cdef double gm = lp.g * lp.mu, rho = y[0] - tau, e, a, q
+    if not (rho > 0.0):
+        return 0.0
+    if ref == SEG_COULOMB:
+        return gm * rho
+    ss_at(1 if y[2] < 0.0 else 0, rs * rho, &e, &a, &q)
+    return gm * a * rho
 
 
 cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const double* y, double rs,
@@ -1103,50 +1117,72 @@ cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, c
 
 
 cdef bint dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
-                  double h, double* y1, double* dy, double* rs1, double* err) noexcept nogil:
+                  double h, double* y1, double* dy, double* rs1, double* err, bint sv) noexcept nogil:
     """One Dormand-Prince 5(4) step of h (s) from the constants y0 (rates f0, rs0) at t:
-    y1, rs1 at t + h (order 5), dy = y1 - y0 before rounding, and err, the embedded error estimate without its last
-    stage's term (-h/40 times the rates at t + h). The Butcher coefficients are literals,
+    y1, rs1 at t + h (order 5), dy = y1 - y0 before rounding, and err, the embedded error
+    estimate without its last stage's term (-h/40 times the rates at t + h); if sv, also
+    f0[3], dy[3] and err[3] of the distance slid, whose rate is the reference speed,
+    integrated along. The Butcher coefficients are literals,
     each sum accumulated in stage order. False when a stage or the end leaves the domain of
     the constants (their reference stop theta not after the stage's time: the drag moved
     theta back by more than the step, so the step is far too long and is to be rejected;
     a disc whose drag dominates its friction, whose drag-free stop is far away)."""
-    cdef double k2[3]
-    cdef double k3[3]
-    cdef double k4[3]
-    cdef double k5[3]
-    cdef double k6[3]
+    cdef double k2[4]
+    cdef double k3[4]
+    cdef double k4[4]
+    cdef double k5[4]
+    cdef double k6[4]
     cdef double z[3]
-    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0, out = INFINITY
+    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0, out = INFINITY, rz
     cdef int c
     for c in range(3):
         z[c] = y0[c] + h * ((1.0 / 5.0) * f0[c])
     out = min(out, z[0] - (t + 0.2 * h))
-    drag_rates(lp, ref, t + 0.2 * h, z, rs_near(z[2], is0, rs0), k2)
+    rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, t + 0.2 * h, z, rz, k2)
+    if sv:
+        k2[3] = ref_speed(lp, ref, t + 0.2 * h, z, rz)
     for c in range(3):
         z[c] = y0[c] + h * ((3.0 / 40.0) * f0[c] + (9.0 / 40.0) * k2[c])
     out = min(out, z[0] - (t + 0.3 * h))
-    drag_rates(lp, ref, t + 0.3 * h, z, rs_near(z[2], is0, rs0), k3)
+    rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, t + 0.3 * h, z, rz, k3)
+    if sv:
+        k3[3] = ref_speed(lp, ref, t + 0.3 * h, z, rz)
     for c in range(3):
         z[c] = y0[c] + h * ((44.0 / 45.0) * f0[c] + (-56.0 / 15.0) * k2[c] + (32.0 / 9.0) * k3[c])
     out = min(out, z[0] - (t + 0.8 * h))
-    drag_rates(lp, ref, t + 0.8 * h, z, rs_near(z[2], is0, rs0), k4)
+    rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, t + 0.8 * h, z, rz, k4)
+    if sv:
+        k4[3] = ref_speed(lp, ref, t + 0.8 * h, z, rz)
     for c in range(3):
         z[c] = y0[c] + h * ((19372.0 / 6561.0) * f0[c] + (-25360.0 / 2187.0) * k2[c]
                             + (64448.0 / 6561.0) * k3[c] + (-212.0 / 729.0) * k4[c])
     out = min(out, z[0] - (t + (8.0 / 9.0) * h))
-    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rs_near(z[2], is0, rs0), k5)
+    rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rz, k5)
+    if sv:
+        k5[3] = ref_speed(lp, ref, t + (8.0 / 9.0) * h, z, rz)
     for c in range(3):
         z[c] = y0[c] + h * ((9017.0 / 3168.0) * f0[c] + (-355.0 / 33.0) * k2[c] + (46732.0 / 5247.0) * k3[c]
                             + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
     out = min(out, z[0] - (t + h))
-    drag_rates(lp, ref, t + h, z, rs_near(z[2], is0, rs0), k6)
+    rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, t + h, z, rz, k6)
+    if sv:
+        k6[3] = ref_speed(lp, ref, t + h, z, rz)
     for c in range(3):
         dy[c] = h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
                      + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
         y1[c] = y0[c] + dy[c]
         err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
                       + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
+    if sv:
+        dy[3] = h * ((35.0 / 384.0) * f0[3] + (500.0 / 1113.0) * k3[3] + (125.0 / 192.0) * k4[3]
+                     + (-2187.0 / 6784.0) * k5[3] + (11.0 / 84.0) * k6[3])
+        err[3] = h * ((71.0 / 57600.0) * f0[3] + (-71.0 / 16695.0) * k3[3] + (71.0 / 1920.0) * k4[3]
+                      + (-17253.0 / 339200.0) * k5[3] + (22.0 / 525.0) * k6[3])
     rs1[0] = rs_near(y1[2], is0, rs0)
     return out > 0.0 and y1[0] - (t + h) > 0.0
 
@@ -1184,10 +1220,11 @@ cdef inline double knot_decel(const LawParams* lp, int ref, double rho, double s
 
 
 cdef int push(Table* tb, double t, const double* y, double rs, const double* f, const double* a,
-              const double* st, double dec, const double* dy) noexcept nogil:
+              const double* st, double dec, const double* dy, double de) noexcept nogil:
     """Append a knot (time t, constants y, rs, their first and second time derivatives f
     and a, distance, speed, spin and reference distance to go st, deceleration dec, the
-    step's changes dy of the constants); 0, or -1 when out of memory."""
+    step's changes dy of the constants, the distance slid integrated less that from the
+    changes of the reference trajectory, de); 0, or -1 when out of memory."""
     cdef double* q
     cdef int c
     if tb.n == tb.cap:
@@ -1201,6 +1238,7 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     q[K_RS] = rs
     q[K_D] = dec
     q[K_G] = st[3]
+    q[K_E] = de
     for c in range(3):
         q[K_C + c] = y[c]
         q[K_F + c] = f[c]
@@ -1341,7 +1379,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     e[0] = 0.0
     e[1] = 0.0
     e[2] = 0.0
-    if push(tb, 0.0, y, rs, f, a, st, dec, e) < 0:
+    if push(tb, 0.0, y, rs, f, a, st, dec, e, 0.0) < 0:
         return -1
     tb.h = H_FIRST * rho
     tb.open = 1
@@ -1361,19 +1399,24 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
     g mu rho^2 (A - 2 Q) = g mu rho^2 (P2 - 2 Q P1) / (P1 + P3), ln(R w) with ln rs by
     -P1 / (P1 + P3) and with theta by P3 / ((P1 + P3) rho))."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
-    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, ds, gm = lp.g * lp.mu
+    cdef double t = kn[K_T], h = tb.h, rs = kn[K_RS], rs1, err, ew, den = 1.0, rho, fac, e0, e1, fa, ds, sd
+    cdef double gm = lp.g * lp.mu
     cdef double y[3]
-    cdef double f[3]
+    cdef double f[4]
     cdef double y1[3]
-    cdef double dy1[3]
+    cdef double dy1[4]
     cdef double f1[3]
     cdef double a1[3]
-    cdef double e[3]
+    cdef double e[4]
     cdef double st[8]
     cdef int done = 0, rejected = 0, c
+    cdef bint sv
+    cdef double ye[3]
+    cdef double ev = 0.0
     for c in range(3):
         y[c] = kn[K_C + c]
         f[c] = kn[K_F + c]
+    f[3] = kn[K_V]
     while True:
         if done == tb.chunk:
             tb.h = h
@@ -1390,15 +1433,27 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         rho = y[0] - t
         if h > GUARD * rho:
             h = GUARD * rho
-        if not dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e):
+        # the distance slid integrated along where drag v^2 / (g mu F) exceeds DRAG_S
+        kn = tb.kn + NK * (tb.n - 1)
+        sv = lp.drag * kn[K_V] * kn[K_V] > DRAG_S * (kn[K_D] - lp.drag * kn[K_V] * kn[K_V])
+        if not dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e, sv):
             h *= 0.2
             rejected = 1
             continue
         knot_rates(lp, R, tb.ref, t + h, y1, rs1, f1, a1, st)
         for c in range(3):
             e[c] -= h * (1.0 / 40.0) * f1[c]
+        e[3] -= h * (1.0 / 40.0) * st[1]
         rho = y1[0] - t - h
         err = fabs(e[1]) + st[1] * fabs(e[0])
+        if sv:
+            err += fabs(e[3])
+            # and the error of the speed (with the spin far above v / R its sensitivity to
+            # sigma is not in the distance's and the rim speed's)
+            for c in range(3):
+                ye[c] = y1[c] - e[c]
+            ev = fabs(ref_speed(lp, tb.ref, t + h, ye, rs_near(ye[2], 1.0 / y1[2] if y1[2] != 0.0 else 0.0, rs1))
+                      - st[1])
         ew = 0.0
         if tb.ref == SEG_SLIDE_SPIN:
             den = y1[2] * st[5] + st[7]
@@ -1411,6 +1466,8 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             fa = fa * (y1[2] * fa + st[7]) / den
         err = max(err / (ATOL_S + RTOL * (st[0] + 0.5 * st[1] * st[1] / (gm * fa + lp.drag * st[1] * st[1]))),
                   ew / (R * ATOL_W + RTOL_W * R * st[2]))
+        if sv:
+            err = max(err, ev / (R * ATOL_W + RTOL_W * st[1]))
         if tb.ref == SEG_SLIDE_SPIN:
             # F and T are not smooth at eps = 1, where the error estimate falls short
             kn = tb.kn + NK * (tb.n - 1)
@@ -1422,19 +1479,24 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
             h *= max(0.2, SAFETY * inv_fifth_root(err)) if err < 1e30 else 0.2
             rejected = 1
             continue
-        # the distance slid from the last knot's by the changes (``togo_change``)
+        # the distance slid from the last knot's by the changes of the reference trajectory
+        # (``togo_change``); where the drag dominates, integrated (dy1[3]): the changes then
+        # carry the error of the tables' q, 1e-13, times the change of the distance to go,
+        # drag v^2 / (g mu F) times the distance
         kn = tb.kn + NK * (tb.n - 1)
         if togo_change(lp, tb.ref, kn, dy1, h, rs1 * rho, &ds):
-            st[0] = kn[K_S] + (dy1[1] - ds)
+            sd = kn[K_S] + (dy1[1] - ds)
         else:
-            st[0] = kn[K_S] + (dy1[1] - (st[3] - kn[K_G]))
+            sd = kn[K_S] + (dy1[1] - (st[3] - kn[K_G]))
+        st[0] = kn[K_S] + dy1[3] if sv else sd
         t += h
         rs = rs1
         for c in range(3):
             y[c] = y1[c]
             f[c] = f1[c]
+        f[3] = st[1]
         done += 1
-        if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st), dy1) < 0:
+        if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st), dy1, st[0] - sd) < 0:
             return -1
         if table_done(lp, st[1], rho):
             close_table(lp, R, tb)
@@ -1498,7 +1560,9 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
                          double* st) noexcept nogil:
     """The state st (``ref_state``) at tau (s) within the step from knot k: the constants
     by quintic Hermite interpolation (``quintic_coefficients``), on the reference
-    trajectory."""
+    trajectory; the distance slid plus (3 - 2 u) u^2 of the difference at knot k + 1 between
+    the distance integrated and that of the reference trajectories (u = (tau - t_k) / h),
+    which then meets both knots' integrated distances."""
     cdef const double* a = tb.kn + NK * k
     cdef const double* b = a + NK
     cdef const double* q
@@ -1513,7 +1577,7 @@ cdef inline void at_time(const LawParams* lp, double R, const Table* tb, int k, 
     ref_state(lp, R, tb.ref, tau, y, rs_near(y[2], 1.0 / a[K_C + 2] if a[K_C + 2] != 0.0 else 0.0, a[K_RS]), st)
     if not togo_change(lp, tb.ref, a, dy, tau - a[K_T], st[5], &dd):
         dd = st[3] - a[K_G]
-    st[0] = a[K_S] + (dy[1] - dd)
+    st[0] = a[K_S] + ((dy[1] - dd) + b[K_E] * (u * u * (3.0 - 2.0 * u)))
 
 
 cdef inline double ln1p(double z) noexcept nogil:

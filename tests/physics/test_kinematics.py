@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy.integrate import quad, solve_ivp
 
 from carromlab import PhysicsParams
@@ -236,6 +238,71 @@ def test_drag_dominated_motion_against_dop853(friction_law, mu):
     s, v, _, _, _ = K.kinematics(law, R, v0, w0, tau)
     np.testing.assert_allclose(s, ref.y[2], rtol=0, atol=2e-8)
     np.testing.assert_allclose(v, ref.y[0], rtol=0, atol=2e-8)
+
+
+def _integrated_against_dop853(friction_law, mu, drag, v0, w0):
+    """The whole motion of a disc (``K.kinematics``) against DOP853 at rtol 1e-13 on
+    (v, w, s) with drag: the documented bounds of the integrated segments (docs/physics.md
+    case 4), 2e-8 m on the distance, 5e-8 m/s on the speed and on R w, 1e-8 of the stop
+    time. Beyond 20 m to the stop (mu ~ 1e-3 and below with little drag: hundreds of metres
+    to kilometres) the distance's bound is 1e-9 of that distance, the steps' tolerance
+    being relative to the distance (drag-free, 7e6 m at mu = 1e-6, the tables of case 2
+    hold 1e-11 of it)."""
+    law = get_law(friction_law).engine(PhysicsParams(friction_law=friction_law, mu=mu, air_drag=drag))
+    spin = friction_law == "slide_spin"
+
+    def rhs(t, y):
+        v, w, _ = y
+        if v <= 0.0:   # a spin left decays in place
+            return [0.0, -4.0 * mu * G / (3.0 * R) if spin and w > 0.0 else 0.0, 0.0]
+        if not spin or R * w <= 1e-300 * v:   # (eps overflows: a pure slide)
+            return [-mu * G - drag * v * v, 0.0, v]
+        F, T = slide_spin_factors(np.array([v / (R * w)]))
+        return [-mu * G * F[0] - drag * v * v, -2.0 * mu * G * T[0] / R, v]
+
+    def stop(t, y):   # v and R w: with drag the spin may outlast the slide's 1e-12 v0
+        return y[0] + R * y[1] - 1e-12 * v0
+
+    stop.terminal = True
+    w_ref = w0 if spin else 0.0
+    ref = solve_ivp(rhs, (0.0, 1e12), [v0, w_ref, 0.0], method="DOP853", rtol=1e-13, atol=1e-16,
+                    dense_output=True, events=stop)  # fmt: skip
+    t_ref, s_ref = ref.t[-1], ref.y[2, -1]
+    tau = np.linspace(0.0, t_ref, 201)[1:-1]
+    s, v, w, t_stop, _ = K.kinematics(law, R, v0, w0, np.append(tau, 2.0 * t_ref))
+    y = ref.sol(tau)
+    tol_s = max(2e-8, 1e-9 * s_ref)
+    assert t_stop == pytest.approx(t_ref, rel=1e-8)
+    assert s[-1] == pytest.approx(s_ref, rel=0, abs=tol_s)
+    np.testing.assert_allclose(s[:-1], y[2], rtol=0, atol=tol_s)
+    np.testing.assert_allclose(v[:-1], y[0], rtol=0, atol=5e-8)
+    if spin:
+        np.testing.assert_allclose(R * w[:-1], R * y[1], rtol=0, atol=5e-8)
+
+
+_laws = st.sampled_from(["slide_spin", "coulomb"])
+_mus = st.floats(math.log(1e-6), math.log(0.5)).map(math.exp)   # log-uniform
+_drags = st.floats(0.0, 1.0)
+_speeds = st.floats(1e-3, 12.0)
+_spins = st.floats(0.0, 1000.0)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_laws, _mus, _drags, _speeds, _spins)
+def test_integrated_segments_against_dop853_property(friction_law, mu, drag, v0, w0):
+    """Integrated segments (slide-spin or Coulomb with drag) on random motions: mu 1e-6 ..
+    0.5 (log-uniform), air drag 0 .. 1 1/m, v0 1e-3 .. 12 m/s, w0 0 .. 1000 rad/s."""
+    _integrated_against_dop853(friction_law, mu, drag, v0, w0)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_laws, _mus, _drags, _speeds, _spins)
+def test_integrated_segments_against_dop853_property_large(friction_law, mu, drag, v0, w0):
+    """The same, a larger sample. Known to fail (docs/physics.md case 4): the stop time of a
+    short slow slide-spin segment without spin, e.g. v0 0.125 m/s, mu 0.37, drag 1 1/m, off
+    by 1.9e-8 of itself (the tail's first-order drift)."""
+    _integrated_against_dop853(friction_law, mu, drag, v0, w0)
 
 
 def test_slide_spin_tiny_eps_beyond_the_table():
