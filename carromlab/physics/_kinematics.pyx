@@ -82,6 +82,7 @@ DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is
                          # fraction of a vanishing w)
 DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, drag v^2 rho^2 below which a segment ends on the drag-free trajectory
+DEF TAIL_T = 2e-9        # and of the stop time below which it may (relative)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
@@ -1330,15 +1331,18 @@ cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau,
     st[0] = kn[K_S] + (dy[1] - dd)
 
 
-cdef inline bint table_done(const LawParams* lp, double v, double rho) noexcept nogil:
+cdef inline bint table_done(const LawParams* lp, double v, double rho, double t) noexcept nogil:
     """Whether the integration can end at speed v (m/s), remaining reference time rho (s):
     a speed-only law back on its speed table, or, with constant mu, the second order of the
     drag over the rest of the motion, about 2 (drag v rho)^2 v rho (the first-order change
     of the stop distance, about drag v^2 rho^2, times the relative change of the remaining
-    time, about drag v rho), below TAIL_S (``tail_state``)."""
+    time, about drag v rho), below TAIL_S (``tail_state``), and the stop time's, about
+    0.2 (drag v rho)^2 rho, below TAIL_T of the stop time (t the knot's time)."""
     if lp.kind == KIND_SPEED:
         return v <= lp.v_max
-    return lp.mu_kind == MU_CONSTANT and 0.5 * lp.drag * lp.drag * v * v * v * rho * rho * rho <= TAIL_S
+    cdef double dvr = lp.drag * v * rho
+    return (lp.mu_kind == MU_CONSTANT and 0.5 * dvr * dvr * v * rho <= TAIL_S
+            and 0.2 * dvr * dvr * rho <= TAIL_T * (t + rho))
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
@@ -1383,7 +1387,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
         return -1
     tb.h = H_FIRST * rho
     tb.open = 1
-    if table_done(lp, v0, rho):
+    if table_done(lp, v0, rho, 0.0):
         close_table(lp, R, tb)
         return 0
     return extend(lp, R, tb)
@@ -1498,7 +1502,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         done += 1
         if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st), dy1, st[0] - sd) < 0:
             return -1
-        if table_done(lp, st[1], rho):
+        if table_done(lp, st[1], rho, t):
             close_table(lp, R, tb)
             return 0
         fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0

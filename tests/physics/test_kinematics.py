@@ -299,9 +299,8 @@ def test_integrated_segments_against_dop853_property(friction_law, mu, drag, v0,
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_laws, _mus, _drags, _speeds, _spins)
 def test_integrated_segments_against_dop853_property_large(friction_law, mu, drag, v0, w0):
-    """The same, a larger sample. Known to fail (docs/physics.md case 4): the stop time of a
-    short slow slide-spin segment without spin, e.g. v0 0.125 m/s, mu 0.37, drag 1 1/m, off
-    by 1.9e-8 of itself (the tail's first-order drift)."""
+    """The same, a larger sample (it found the stop time of short slow slide-spin segments
+    without spin, v0 0.125 m/s, mu 0.37, drag 1 1/m, 1.9e-8 off: the tail's first order)."""
     _integrated_against_dop853(friction_law, mu, drag, v0, w0)
 
 
