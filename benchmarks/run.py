@@ -622,15 +622,16 @@ def case_varied_breaks(ctx: Ctx) -> dict:
     """Varied ICF breaks: carromlab ``simulate(record=False)`` and ``simulate_batch``
     (1 thread) with the default physics, and with the peer's physics (Coulomb, no contact
     friction); pymunk with the Coulomb velocity callback (a) and Chipmunk's C stepping
-    alone (b) on the first breaks of the same list; ratios on the same breaks (CPU time)."""
+    alone (b) on the first breaks of the same list; ratios on the same breaks (CPU time),
+    carromlab's timed again beside (b), break by break."""
     b = _varied(ctx)
     default = PhysicsParams()
     matched = PhysicsParams(friction_law="coulomb", mu_contact=0.0, mu_cushion=0.0)
     passes, budget = ctx.pick(5, 5), ctx.pick(20.0, 60.0)
     out: dict[str, Any] = {"breaks": len(b), "aim_deg": VARIED_AIM_DEG, "speed": list(VARIED_SPEED)}
-    out["carromlab"], c_cpu = time_breaks(b, default, passes, budget)
+    out["carromlab"], _ = time_breaks(b, default, passes, budget)
     out["carromlab_batch"] = time_batch(b, default, passes)
-    out["carromlab_matched"], m_cpu = time_breaks(b, matched, passes, budget)
+    out["carromlab_matched"], _ = time_breaks(b, matched, passes, budget)
     ctx.cache["varied_carromlab"] = out["carromlab"]
     if pymunk is None:
         out["pymunk"] = "unavailable: pymunk is not installed"
@@ -650,12 +651,24 @@ def case_varied_breaks(ctx: Ctx) -> dict:
         if time.perf_counter() - start > pm_budget:
             break
     m = len(cb_cpu)
-    for k in range(m):  # (b) C stepping alone: same space, the steps (a) needed; median of 3
-        runs = [pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]), steps=steps[k],
-                        removals=removals[k])["step_cpu_s"] for _ in range(3)]  # fmt: skip
-        c_cpu_steps.append(statistics.median(runs))
+    # (b) C stepping alone: same space, the steps (a) needed; each break's run taking turns
+    # with carromlab's on the same break under both physics (a shared machine's speed drifts
+    # over the minutes between the cases), medians of 3
+    ours: dict[PhysicsParams, list[float]] = {default: [], matched: []}
+    for k in range(m):
+        runs: dict[Any, list[float]] = {"pymunk": [], default: [], matched: []}
+        for _ in range(3):
+            runs["pymunk"].append(pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]),
+                                          steps=steps[k], removals=removals[k])["step_cpu_s"])  # fmt: skip
+            for params in ours:
+                c0 = time.process_time()
+                simulate(b.scene, b.shot(k), params, record=False)
+                runs[params].append(time.process_time() - c0)
+        c_cpu_steps.append(statistics.median(runs["pymunk"]))
+        for params, cpu in ours.items():
+            cpu.append(statistics.median(runs[params]))
     # ratios of the total CPU time of the same breaks (a median of a few varied breaks is noisy)
-    ref, ref_m = float(np.sum(c_cpu[:m])), float(np.sum(m_cpu[:m]))
+    ref, ref_m = float(np.sum(ours[default])), float(np.sum(ours[matched]))
     cb, cs = statistics.median(cb_cpu), statistics.median(c_cpu_steps)
     out["pymunk_callback"] = {"median_cpu_s": cb, "breaks": m, "median_steps": statistics.median(steps),
                               "steps_per_cpu_s": sum(steps) / sum(cb_cpu), "mean_duration_s": statistics.fmean(dur)}  # fmt: skip
