@@ -623,7 +623,7 @@ def case_varied_breaks(ctx: Ctx) -> dict:
     (1 thread) with the default physics, and with the peer's physics (Coulomb, no contact
     friction); pymunk with the Coulomb velocity callback (a) and Chipmunk's C stepping
     alone (b) on the first breaks of the same list; ratios on the same breaks (CPU time),
-    carromlab's timed again beside (b), break by break."""
+    carromlab's timed again beside each peer, break by break."""
     b = _varied(ctx)
     default = PhysicsParams()
     matched = PhysicsParams(friction_law="coulomb", mu_contact=0.0, mu_cushion=0.0)
@@ -639,7 +639,7 @@ def case_varied_breaks(ctx: Ctx) -> dict:
     pm = _pymunk_for(b.scene, default, ctx.literal_elasticity)
     coins = list(zip(b.scene.pieces["x"], b.scene.pieces["y"]))
     n_pm, pm_budget = ctx.pick(12, 60), ctx.pick(8.0, 60.0)
-    cb_cpu, c_cpu_steps, steps, removals, dur = [], [], [], [], []
+    cb_cpu, steps, removals, dur = [], [], [], []
     start = time.perf_counter()
     for k in range(n_pm):  # (a) the callback peer, as the peer script runs it
         c0 = time.process_time()
@@ -651,32 +651,36 @@ def case_varied_breaks(ctx: Ctx) -> dict:
         if time.perf_counter() - start > pm_budget:
             break
     m = len(cb_cpu)
-    # (b) C stepping alone: same space, the steps (a) needed; each break's run taking turns
-    # with carromlab's on the same break under both physics (a shared machine's speed drifts
-    # over the minutes between the cases), medians of 3
-    ours: dict[PhysicsParams, list[float]] = {default: [], matched: []}
-    for k in range(m):
-        runs: dict[Any, list[float]] = {"pymunk": [], default: [], matched: []}
-        for _ in range(3):
-            runs["pymunk"].append(pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]),
-                                          steps=steps[k], removals=removals[k])["step_cpu_s"])  # fmt: skip
-            for params in ours:
-                c0 = time.process_time()
-                simulate(b.scene, b.shot(k), params, record=False)
-                runs[params].append(time.process_time() - c0)
-        c_cpu_steps.append(statistics.median(runs["pymunk"]))
-        for params, cpu in ours.items():
-            cpu.append(statistics.median(runs[params]))
-    # ratios of the total CPU time of the same breaks (a median of a few varied breaks is noisy)
-    ref, ref_m = float(np.sum(ours[default])), float(np.sum(ours[matched]))
+
+    def ours(params: PhysicsParams) -> float:
+        """carromlab's CPU time over the m breaks, one call each (different breaks in turn)."""
+        c0 = time.process_time()
+        for k in range(m):
+            simulate(b.scene, b.shot(k), params, record=False)
+        return time.process_time() - c0
+
+    # carromlab is timed again over the same breaks right after each peer: a shared machine's
+    # speed drifts over the minutes between the cases. (b), C stepping alone (same space, the
+    # steps (a) needed), runs 3 rounds over the breaks, each followed by carromlab's; a
+    # ratio per round, and their median.
+    ref_a, ref_a_m = ours(default), ours(matched)
+    rounds: list[tuple[list[float], float, float]] = []
+    for _ in range(3):
+        peer = [pm.shot(coins, float(b.x[k]), float(b.y[k]), float(b.angle[k]), float(b.speed[k]), steps=steps[k],
+                        removals=removals[k])["step_cpu_s"] for k in range(m)]  # fmt: skip
+        rounds.append((peer, ours(default), ours(matched)))
+    c_cpu_steps = [statistics.median(r[0][k] for r in rounds) for k in range(m)]
+    ratio_c = statistics.median(sum(r[0]) / r[1] for r in rounds)
+    ratio_c_m = statistics.median(sum(r[0]) / r[2] for r in rounds)
+    ref, ref_m = statistics.median(r[1] for r in rounds), statistics.median(r[2] for r in rounds)
     cb, cs = statistics.median(cb_cpu), statistics.median(c_cpu_steps)
     out["pymunk_callback"] = {"median_cpu_s": cb, "breaks": m, "median_steps": statistics.median(steps),
                               "steps_per_cpu_s": sum(steps) / sum(cb_cpu), "mean_duration_s": statistics.fmean(dur)}  # fmt: skip
     out["pymunk_c_steps"] = {"median_cpu_s": cs, "breaks": m, "steps_per_cpu_s": sum(steps) / sum(c_cpu_steps)}
     out.update(
         carromlab_same_breaks_cpu_s=ref, matched_same_breaks_cpu_s=ref_m,
-        ratio_pymunk_callback=sum(cb_cpu) / ref, ratio_pymunk_c=sum(c_cpu_steps) / ref,
-        ratio_pymunk_callback_matched=sum(cb_cpu) / ref_m, ratio_pymunk_c_matched=sum(c_cpu_steps) / ref_m,
+        ratio_pymunk_callback=sum(cb_cpu) / ref_a, ratio_pymunk_c=ratio_c,
+        ratio_pymunk_callback_matched=sum(cb_cpu) / ref_a_m, ratio_pymunk_c_matched=ratio_c_m,
         pymunk_params={"mu": default.mu, "e_disc": default.e_disc, "e_cushion": default.e_cushion},
     )  # fmt: skip
     return out
