@@ -633,6 +633,7 @@ def case_varied_breaks(ctx: Ctx) -> dict:
     out["carromlab_batch"] = time_batch(b, default, passes)
     out["carromlab_matched"], _ = time_breaks(b, matched, passes, budget)
     ctx.cache["varied_carromlab"] = out["carromlab"]
+    out["carromlab_median_cpu_s"] = out["carromlab"]["median_cpu_s"]  # the target's figure
     if pymunk is None:
         out["pymunk"] = "unavailable: pymunk is not installed"
         return out
@@ -1143,7 +1144,9 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
         "varied_breaks", "ratio_pymunk_callback", ">=", 1000.0, "varied break >= 1000x pymunk with the callback",
     ),
     "slide_spin_vs_coulomb": ("friction_laws", "slide_spin_ratio", "<=", 1.5, "slide_spin <= 1.5x coulomb per break"),
-    "slide_spin_break_s": ("friction_laws", "slide_spin_median_cpu_s", "<=", 2e-4, "slide_spin varied break <= 0.2 ms"),
+    "slide_spin_break_s": (
+        "varied_breaks", "carromlab_median_cpu_s", "<=", 2e-4, "varied break, default (slide_spin) law, <= 0.2 ms",
+    ),
     **{
         f"{law}_vs_coulomb": ("friction_laws", f"{law}_ratio", "<=", 3.0, f"{law} <= 3x coulomb per break")
         for law in ("linear", "stribeck", "coulomb_drag", "slide_spin_drag")
