@@ -513,6 +513,13 @@ cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) 
     q[0] = 0.5 * ss_F + ss_cq * d
 
 
+cdef inline double ss_far(int side, double r) noexcept nogil:
+    """Beyond the last node of one side, at the remaining time r (units of the tables), the
+    factor of the quantities that fall as r^(-1/4) below eps* (eps, a, q and the drag
+    factors and integrals built on them): (r / r_last)^(-1/4) on side 1, 1 on side 0."""
+    return 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+
+
 cdef void ss_ends(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q of the universal trajectory of one side beyond its nodes: the
     linearisation at eps* for r <= 1, the power-law asymptotes from the last node on
@@ -526,7 +533,7 @@ cdef void ss_ends(int side, double r, double* eps, double* a, double* q) noexcep
         a[0] = tb[1]
         q[0] = tb[2]
     else:
-        f = 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        f = ss_far(1, r)
         eps[0] = tb[0] * f
         a[0] = tb[1] * f
         q[0] = tb[2] * f
@@ -591,7 +598,7 @@ cdef void ps_ends(int side, double r, double rho, double sig, double* p, double*
                 px[c] = 0.0
             px[4] = -ss_k * p[2]
         return
-    f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+    f = ss_far(side, r)
     p[0] = ps_end[side][1][0] * f
     p[1] = ps_end[side][1][1] * f * f
     p3 = ps_end[side][1][2] * f
@@ -697,7 +704,7 @@ cdef inline void js_at(int side, double r, double rho, double sig, double* j) no
         return
     if r >= ss_rlast[side]:
         tb += SS_W * (ss_n[side] - 1)
-        f = 1.0 if side == 0 else 1.0 / sqrt(sqrt(r / ss_rlast[1]))
+        f = ss_far(side, r)
         j[0] = tb[0] * f
         j[1] = tb[1] * f * f
         j[2] = sig * tb[2] * f
