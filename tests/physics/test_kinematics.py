@@ -223,32 +223,17 @@ def test_drag_dominated_motion_against_dop853(friction_law, mu):
     the first 2 s against DOP853 at rtol 1e-13, to the documented 2e-8 m."""
     drag, v0, w0 = 0.5, 3.0, 20.0  # m/s and rad/s
     law = get_law(friction_law).engine(PhysicsParams(friction_law=friction_law, mu=mu, air_drag=drag))
-
-    def rhs(t, y):
-        v, w, _ = y
-        if v <= 0.0:
-            return [0.0, 0.0, 0.0]
-        if friction_law == "coulomb" or w <= 0.0:
-            return [-mu * G - drag * v * v, 0.0, v]
-        F, T = slide_spin_factors(np.array([v / (R * w)]))
-        return [-mu * G * F[0] - drag * v * v, -2.0 * mu * G * T[0] / R, v]
-
     tau = np.linspace(0.0, 2.0, 401)[1:]
-    ref = solve_ivp(rhs, (0.0, 2.0), [v0, w0, 0.0], method="DOP853", rtol=1e-13, atol=1e-16, t_eval=tau)
+    ref = _dop853_reference(friction_law, mu, drag, v0, w0)
+    assert ref.t[-1] > tau[-1]
     s, v, _, _, _ = K.kinematics(law, R, v0, w0, tau)
-    np.testing.assert_allclose(s, ref.y[2], rtol=0, atol=2e-8)
-    np.testing.assert_allclose(v, ref.y[0], rtol=0, atol=2e-8)
+    np.testing.assert_allclose(s, ref.sol(tau)[2], rtol=0, atol=2e-8)
+    np.testing.assert_allclose(v, ref.sol(tau)[0], rtol=0, atol=2e-8)
 
 
-def _integrated_against_dop853(friction_law, mu, drag, v0, w0):
-    """The whole motion of a disc (``K.kinematics``) against DOP853 at rtol 1e-13 on
-    (v, w, s) with drag: the documented bounds of the integrated segments (docs/physics.md
-    case 4), 2e-8 m on the distance, 5e-8 m/s on the speed and on R w, 1e-8 of the stop
-    time. Beyond 20 m to the stop (mu ~ 1e-3 and below with little drag: hundreds of metres
-    to kilometres) the distance's bound is 1e-9 of that distance, the steps' tolerance
-    being relative to the distance (drag-free, 7e6 m at mu = 1e-6, the tables of case 2
-    hold 1e-11 of it)."""
-    law = get_law(friction_law).engine(PhysicsParams(friction_law=friction_law, mu=mu, air_drag=drag))
+def _dop853_reference(friction_law, mu, drag, v0, w0):
+    """DOP853 at rtol 1e-13 on (v, w, s) of a disc under Coulomb or slide-spin friction
+    with quadratic air drag, to the stop of both the slide and the spin (dense output)."""
     spin = friction_law == "slide_spin"
 
     def rhs(t, y):
@@ -264,9 +249,20 @@ def _integrated_against_dop853(friction_law, mu, drag, v0, w0):
         return y[0] + R * y[1] - 1e-12 * v0
 
     stop.terminal = True
-    w_ref = w0 if spin else 0.0
-    ref = solve_ivp(rhs, (0.0, 1e12), [v0, w_ref, 0.0], method="DOP853", rtol=1e-13, atol=1e-16,
-                    dense_output=True, events=stop)  # fmt: skip
+    return solve_ivp(rhs, (0.0, 1e12), [v0, w0 if spin else 0.0, 0.0], method="DOP853", rtol=1e-13, atol=1e-16,
+                     dense_output=True, events=stop)  # fmt: skip
+
+
+def _integrated_against_dop853(friction_law, mu, drag, v0, w0):
+    """The whole motion of a disc (``K.kinematics``) against ``_dop853_reference``: the
+    documented bounds of the integrated segments (docs/physics.md case 4), 2e-8 m on the
+    distance, 5e-8 m/s on the speed and on R w, 1e-8 of the stop time. Beyond 20 m to the
+    stop (mu ~ 1e-3 and below with little drag: hundreds of metres to kilometres) the
+    distance's bound is 1e-9 of that distance, the steps' tolerance being relative to the
+    distance (drag-free, 7e6 m at mu = 1e-6, the tables of case 2 hold 1e-11 of it)."""
+    law = get_law(friction_law).engine(PhysicsParams(friction_law=friction_law, mu=mu, air_drag=drag))
+    spin = friction_law == "slide_spin"
+    ref = _dop853_reference(friction_law, mu, drag, v0, w0)
     t_ref, s_ref = ref.t[-1], ref.y[2, -1]
     tau = np.linspace(0.0, t_ref, 201)[1:-1]
     s, v, w, t_stop, _ = K.kinematics(law, R, v0, w0, np.append(tau, 2.0 * t_ref))
