@@ -201,6 +201,19 @@ cdef struct Sim:
     int* wprev
     int* wof
     int* slist               # discs to re-predict after an event
+    # impacts at one instant (``settle``): the discs whose motion changed at it (nchg of
+    # them, in order), per disc the stamp of the instant its row was made at and its row
+    # (gw words: the discs it touches)
+    int* chg
+    int nchg
+    int* mark
+    int inst
+    int* hit                 # per disc the event count at its last change
+    cnp.uint64_t* touch
+    int* pk                  # pending impacts at this instant (npend of at most cpend):
+    int* pl                  # discs pk < pl, meeting after pdl s
+    double* pdl
+    int npend, cpend
     int* apart               # per disc k two slots: discs whose prediction in this event found no
                              # contact with k before k's own prediction (k stale), -1 free
     int oom
@@ -1555,9 +1568,10 @@ cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
                 s.carriers |= bi
 
 
-cdef int process(Sim* s, int i) noexcept nogil:
-    """Carry out disc i's scheduled event at time s.t; return the partner disc or -1."""
-    cdef int kind = s.kind[i], part = s.partner[i], j = -1, k, cont = 0
+cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
+    """Carry out an event of disc i (of kind ``kind`` with ``part``) at time s.t; return
+    the partner disc or -1."""
+    cdef int j = -1, k, cont = 0
     cdef double vi[2]
     cdef double vj[2]
     cdef double wi, wj, nx, ny, d, vn = 0.0, wx, wy
@@ -1668,11 +1682,145 @@ cdef int process(Sim* s, int i) noexcept nogil:
     return j
 
 
+cdef void touch_row(Sim* s, int d) noexcept nogil:
+    """Make disc d's row for this instant: the discs on the board it touches now (gap at
+    most TOUCH)."""
+    cdef cnp.uint64_t* row = s.touch + d * s.gw
+    cdef cnp.uint64_t bits
+    cdef int w, l
+    cdef double x, y, v, xl, yl, vl, dx, dy, lim, rr
+    cdef Cap* cl
+    s.mark[d] = s.inst
+    for w in range(s.gw):
+        row[w] = 0
+    if s.status[d] != ST_BOARD:
+        return
+    state_at(s, d, s.t, &x, &y, &v)
+    grid_candidates(s, d)
+    rr = s.R[d] + TOUCH
+    for w in range(s.gw):
+        bits = s.cand[w]
+        while bits:
+            l = 64 * w + __builtin_ctzll(bits)
+            bits &= bits - 1
+            cl = &s.cap[l]
+            if cl.xlo > x + rr or cl.xhi < x - rr or cl.ylo > y + rr or cl.yhi < y - rr:
+                continue
+            state_at(s, l, s.t, &xl, &yl, &vl)
+            dx = xl - x
+            dy = yl - y
+            lim = s.R[d] + s.R[l] + TOUCH
+            if dx * dx + dy * dy <= lim * lim:
+                row[w] |= (<cnp.uint64_t> 1) << (l & 63)
+
+
+cdef inline double delay(Sim* s, int d, int l) noexcept nogil:
+    """Time (s) until discs d and l, touching, meet: 0 when they overlap by rounding or
+    meet exactly, else their gap (at most TOUCH) over the speed they close at; INF when
+    they do not approach faster than V_EPS."""
+    cdef double x, y, v, xl, yl, vl, dx, dy, dist, u, gap
+    state_at(s, d, s.t, &x, &y, &v)
+    state_at(s, l, s.t, &xl, &yl, &vl)
+    dx = xl - x
+    dy = yl - y
+    dist = sqrt(dx * dx + dy * dy)
+    u = ((v * s.ux[d] - vl * s.ux[l]) * dx + (v * s.uy[d] - vl * s.uy[l]) * dy) / dist
+    if not (u > V_EPS):
+        return INFINITY
+    gap = dist - s.R[d] - s.R[l]
+    return gap / u if gap > 0.0 else 0.0
+
+
+cdef inline void changed(Sim* s, int d) noexcept nogil:
+    """Disc d's motion changed by the impact being settled: list it (once per instant)."""
+    s.hit[d] = s.n_events
+    if s.mark[d] != s.inst:
+        s.chg[s.nchg] = d
+        s.nchg += 1
+        touch_row(s, d)
+
+
+cdef void pend(Sim* s, int d) noexcept nogil:
+    """Add the pairs of disc d with the discs it touches and now approaches to the
+    pending impacts (a pair of two discs just changed once, from its lower index)."""
+    cdef cnp.uint64_t bits
+    cdef int w, l
+    cdef double dl
+    if s.status[d] != ST_BOARD:
+        return
+    for w in range(s.gw):
+        bits = s.touch[d * s.gw + w]
+        while bits:
+            l = 64 * w + __builtin_ctzll(bits)
+            bits &= bits - 1
+            if s.status[l] != ST_BOARD or (s.hit[l] == s.n_events and l < d):
+                continue
+            dl = delay(s, d, l)
+            if dl < INFINITY and s.npend < s.cpend:
+                s.pk[s.npend] = d if d < l else l
+                s.pl[s.npend] = l if d < l else d
+                s.pdl[s.npend] = dl
+                s.npend += 1
+
+
+cdef void changed_all(Sim* s, int i, int j) noexcept nogil:
+    """Take in the discs an impact changed (i, j if not -1, and the discs a merge moved):
+    list them, drop the pending impacts they were part of, add their new ones."""
+    cdef int k, q = 0
+    changed(s, i)
+    if j >= 0:
+        changed(s, j)
+    for k in range(s.nmoved):
+        changed(s, s.stack[k])
+    for k in range(s.npend):
+        if s.hit[s.pk[k]] != s.n_events and s.hit[s.pl[k]] != s.n_events:
+            s.pk[q] = s.pk[k]
+            s.pl[q] = s.pl[k]
+            s.pdl[q] = s.pdl[k]
+            q += 1
+    s.npend = q
+    pend(s, i)
+    if j >= 0:
+        pend(s, j)
+    for k in range(s.nmoved):
+        if s.stack[k] != i and s.stack[k] != j:
+            pend(s, s.stack[k])
+
+
+cdef int settle(Sim* s, int i, int j) noexcept nogil:
+    """After the event of disc i (partner j or -1) at time s.t, carry out the impacts it
+    makes happen at once: of touching discs now approaching each other, the pair that
+    meets first (its gap, within TOUCH, over its closing speed; ties: the lowest disc
+    indices, as in the queue), until none approaches. s.chg lists the discs whose motion
+    changed (i, then j, first); 0, or -2 when out of memory."""
+    cdef int q, b, k, l
+    s.inst += 1
+    s.nchg = 0
+    s.npend = 0
+    changed_all(s, i, j)
+    while s.npend > 0 and s.n_events < s.p.max_events:
+        b = 0
+        for q in range(1, s.npend):
+            if s.pdl[q] < s.pdl[b] or (s.pdl[q] == s.pdl[b] and (s.pk[q] < s.pk[b] or (s.pk[q] == s.pk[b] and s.pl[q] < s.pl[b]))):
+                b = q
+        k = s.pk[b]
+        l = s.pl[b]
+        s.nmoved = 0
+        if process(s, k, EV_DISC, l) == -2:
+            return -2
+        s.n_events += 1
+        changed_all(s, k, l)
+    return 0
+
+
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
     cdef int i, k, j, nxt, c, q, ns
     cdef double tmin
+    s.inst = 0
     for i in range(s.n):
+        s.mark[i] = 0
+        s.hit[i] = -1
         s.tn[i] = INFINITY
         s.kind[i] = EV_NONE
         s.partner[i] = -1
@@ -1714,31 +1862,25 @@ cdef int run_sim(Sim* s) noexcept nogil:
             predict(s, nxt)
             continue
         s.nmoved = 0
-        j = process(s, nxt)
+        j = process(s, nxt, s.kind[nxt], s.partner[nxt])
         if j == -2:
             return -2
-        restart(s, nxt)
-        grid_set(s, nxt)
-        if j >= 0:
-            restart(s, j)
-            grid_set(s, j)
-        for k in range(s.nmoved):
-            if s.stack[k] != nxt and s.stack[k] != j:
-                restart(s, s.stack[k])
-                grid_set(s, s.stack[k])
+        s.n_events += 1
+        if settle(s, nxt, j) < 0:
+            return -2
+        for q in range(s.nchg):
+            restart(s, s.chg[q])
+            grid_set(s, s.chg[q])
         if s.oom:
             return -2
-        s.n_events += 1
         # re-predict every disc whose scheduled event involves a disc whose motion
-        # changed (nxt, j and the discs moved by a cluster merge), and the moved discs
-        for q in range(s.nmoved):
-            s.stale[s.stack[q]] = 0
+        # changed (nxt, j and the discs moved by impacts at this instant), and those
+        for q in range(s.nchg):
+            s.stale[s.chg[q]] = 0
         ns = 0
-        for q in range(-2, s.nmoved):
-            c = nxt if q == -2 else (j if q == -1 else s.stack[q])
-            if c < 0:
-                continue
-            if q >= 0 and c != nxt and c != j and not s.stale[c]:
+        for q in range(s.nchg):
+            c = s.chg[q]
+            if c != nxt and c != j and not s.stale[c]:
                 s.stale[c] = 1
                 s.slist[ns] = c
                 ns += 1
@@ -1775,7 +1917,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 14
-DEF NINT = 17
+DEF NINT = 20
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -1831,6 +1973,9 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.dirty = q + 13 * n
     s.tdirty = q + 14 * n
     s.apart = q + 15 * n
+    s.chg = q + 17 * n
+    s.mark = q + 18 * n
+    s.hit = q + 19 * n
     s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
@@ -1846,6 +1991,10 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.cand = NULL
     s.span = NULL
     s.cap = NULL
+    s.touch = NULL
+    s.pk = NULL
+    s.pl = NULL
+    s.pdl = NULL
     if s.tree == NULL:
         sim_free(s)
         return -1
@@ -1870,6 +2019,10 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.cand)
     free(s.span)
     free(s.cap)
+    free(s.touch)
+    free(s.pk)
+    free(s.pl)
+    free(s.pdl)
 
 
 cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
@@ -1896,7 +2049,13 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
     s.span = <int*> calloc(4 * s.n, sizeof(int))
     s.cap = <Cap*> calloc(s.n, sizeof(Cap))
-    if s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL:
+    s.touch = <cnp.uint64_t*> calloc(s.n * s.gw, sizeof(cnp.uint64_t))
+    s.cpend = 4 * s.n + 16   # the contact graph of discs is planar: fewer than 3 n pairs
+    s.pk = <int*> calloc(s.cpend, sizeof(int))
+    s.pl = <int*> calloc(s.cpend, sizeof(int))
+    s.pdl = <double*> calloc(s.cpend, sizeof(double))
+    if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.touch == NULL
+            or s.pk == NULL or s.pl == NULL or s.pdl == NULL):
         return -1
     return 0
 
