@@ -1686,9 +1686,10 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
     """Make disc d's row for this instant: the discs on the board it touches now (gap at
     most TOUCH)."""
     cdef cnp.uint64_t* row = s.touch + d * s.gw
+    cdef cnp.uint64_t* rows
     cdef cnp.uint64_t bits
-    cdef int w, l
-    cdef double x, y, v, xl, yl, vl, dx, dy, lim, rr
+    cdef int w, l, r0, r1, c0, c1
+    cdef double x, y, v, xl, yl, vl, dx, dy, lim, rr, a
     cdef Cap* cl
     s.mark[d] = s.inst
     for w in range(s.gw):
@@ -1696,15 +1697,31 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
     if s.status[d] != ST_BOARD:
         return
     state_at(s, d, s.t, &x, &y, &v)
-    grid_candidates(s, d)
     rr = s.R[d] + TOUCH
+    # the touching point of a disc touching d lies in its registered box and within rr of
+    # d's centre: in a row and in a column of the grid that d's square of half-size rr meets
+    r0 = grid_index(s, y - rr)
+    r1 = grid_index(s, y + rr)
+    c0 = grid_index(s, x - rr) + s.gn
+    c1 = grid_index(s, x + rr) + s.gn
     for w in range(s.gw):
-        bits = s.cand[w]
+        rows = s.cells + 2 * w * s.gn
+        bits = (rows[r0] | rows[r1]) & (rows[c0] | rows[c1])
+        if w == d >> 6:
+            bits &= ~((<cnp.uint64_t> 1) << (d & 63))
         while bits:
             l = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
+            # l's centre is on its registered segment: a point within reach of it first
             cl = &s.cap[l]
-            if cl.xlo > x + rr or cl.xhi < x - rr or cl.ylo > y + rr or cl.yhi < y - rr:
+            dx = x - cl.x0
+            dy = y - cl.y0
+            a = dx * cl.ux + dy * cl.uy
+            a = 0.0 if a < 0.0 else (cl.len if a > cl.len else a)
+            dx -= a * cl.ux
+            dy -= a * cl.uy
+            lim = s.R[d] + s.R[l] + TOUCH + GRID_MARGIN
+            if dx * dx + dy * dy > lim * lim:
                 continue
             state_at(s, l, s.t, &xl, &yl, &vl)
             dx = xl - x
@@ -1787,15 +1804,22 @@ cdef void changed_all(Sim* s, int i, int j) noexcept nogil:
             pend(s, s.stack[k])
 
 
-cdef int settle(Sim* s, int i, int j) noexcept nogil:
-    """After the event of disc i (partner j or -1) at time s.t, carry out the impacts it
-    makes happen at once: of touching discs now approaching each other, the pair that
-    meets first (its gap, within TOUCH, over its closing speed; ties: the lowest disc
-    indices, as in the queue), until none approaches. s.chg lists the discs whose motion
-    changed (i, then j, first); 0, or -2 when out of memory."""
+cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
+    """After the event of disc i (partner j or -1, of kind ``kind``) at time s.t, carry
+    out the impacts it makes happen at once: of touching discs now approaching each other,
+    the pair that meets first (its gap, within TOUCH, over its closing speed; ties: the
+    lowest disc indices, as in the queue), until none approaches. s.chg lists the discs
+    whose motion changed (i, then j, first); 0, or -2 when out of memory.
+
+    Only an impact makes velocities jump: after a stop (the speed reaches 0
+    continuously), a capture or a pass over a hole no touching pair starts approaching."""
     cdef int q, b, k, l
-    s.inst += 1
     s.nchg = 0
+    if kind != EV_DISC and kind != EV_CUSHION and kind != EV_PEG:
+        s.chg[0] = i
+        s.nchg = 1
+        return 0
+    s.inst += 1
     s.npend = 0
     changed_all(s, i, j)
     while s.npend > 0 and s.n_events < s.p.max_events:
@@ -1815,7 +1839,7 @@ cdef int settle(Sim* s, int i, int j) noexcept nogil:
 
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
-    cdef int i, k, j, nxt, c, q, ns
+    cdef int i, k, j, nxt, c, q, ns, kind
     cdef double tmin
     s.inst = 0
     for i in range(s.n):
@@ -1862,11 +1886,12 @@ cdef int run_sim(Sim* s) noexcept nogil:
             predict(s, nxt)
             continue
         s.nmoved = 0
-        j = process(s, nxt, s.kind[nxt], s.partner[nxt])
+        kind = s.kind[nxt]
+        j = process(s, nxt, kind, s.partner[nxt])
         if j == -2:
             return -2
         s.n_events += 1
-        if settle(s, nxt, j) < 0:
+        if settle(s, nxt, j, kind) < 0:
             return -2
         for q in range(s.nchg):
             restart(s, s.chg[q])
