@@ -1818,6 +1818,13 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     if kind != EV_DISC and kind != EV_CUSHION and kind != EV_PEG:
         s.chg[0] = i
         s.nchg = 1
+        if j >= 0:
+            s.chg[1] = j
+            s.nchg = 2
+        for q in range(s.nmoved):
+            if s.stack[q] != i and s.stack[q] != j:
+                s.chg[s.nchg] = s.stack[q]
+                s.nchg += 1
         return 0
     s.inst += 1
     s.npend = 0
@@ -1839,7 +1846,7 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
 
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
-    cdef int i, k, j, nxt, c, q, ns, kind
+    cdef int i, k, j, nxt, c, q, ns, kind, same
     cdef double tmin
     s.inst = 0
     for i in range(s.n):
@@ -1875,6 +1882,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if s.n_events >= s.p.max_events:
             s.truncated = 1
             break
+        same = tmin <= s.t
         if tmin > s.t:
             s.t = tmin
         if s.kind[nxt] == EV_HORIZON:
@@ -1891,7 +1899,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if j == -2:
             return -2
         s.n_events += 1
-        if settle(s, nxt, j, kind) < 0:
+        if settle(s, nxt, j, kind if same else EV_NONE) < 0:
             return -2
         for q in range(s.nchg):
             restart(s, s.chg[q])
