@@ -1805,14 +1805,17 @@ cdef void changed_all(Sim* s, int i, int j) noexcept nogil:
 
 
 cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
-    """After the event of disc i (partner j or -1, of kind ``kind``) at time s.t, carry
-    out the impacts it makes happen at once: of touching discs now approaching each other,
-    the pair that meets first (its gap, within TOUCH, over its closing speed; ties: the
-    lowest disc indices, as in the queue), until none approaches. s.chg lists the discs
-    whose motion changed (i, then j, first); 0, or -2 when out of memory.
+    """After the event of disc i (partner j or -1) at time s.t, carry out the impacts it
+    makes happen at once: of touching discs now approaching each other, the pair that
+    meets first (its gap, within TOUCH, over its closing speed; ties: the lowest disc
+    indices, as in the queue), until none approaches. s.chg lists the discs whose motion
+    changed (i, then j, first); 0, or -2 when out of memory.
 
-    Only an impact makes velocities jump: after a stop (the speed reaches 0
-    continuously), a capture or a pass over a hole no touching pair starts approaching."""
+    ``run_sim`` passes the event's kind for an event at the same instant as the one
+    before (a group is being struck) and EV_NONE otherwise: an isolated event's
+    predictions find any impact it sets off, at no cost of a neighbour scan. Only an
+    impact makes velocities jump: after a stop (the speed reaches 0 continuously), a
+    capture or a pass over a hole no touching pair starts approaching."""
     cdef int q, b, k, l
     s.nchg = 0
     if kind != EV_DISC and kind != EV_CUSHION and kind != EV_PEG:
@@ -1899,6 +1902,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if j == -2:
             return -2
         s.n_events += 1
+        # an event at the same instant as the one before: a struck group, settled now
         if settle(s, nxt, j, kind if same else EV_NONE) < 0:
             return -2
         for q in range(s.nchg):
