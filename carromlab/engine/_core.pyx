@@ -1740,8 +1740,11 @@ cdef inline double delay(Sim* s, int d, int l) noexcept nogil:
     state_at(s, l, s.t, &xl, &yl, &vl)
     dx = xl - x
     dy = yl - y
+    u = (v * s.ux[d] - vl * s.ux[l]) * dx + (v * s.uy[d] - vl * s.uy[l]) * dy
+    if not (u > 0.0):
+        return INFINITY   # separating (half the pairs after an impact)
     dist = sqrt(dx * dx + dy * dy)
-    u = ((v * s.ux[d] - vl * s.ux[l]) * dx + (v * s.uy[d] - vl * s.uy[l]) * dy) / dist
+    u /= dist
     if not (u > V_EPS):
         return INFINITY
     gap = dist - s.R[d] - s.R[l]
