@@ -2300,6 +2300,24 @@ def placement_fault(const double[::1] x, const double[::1] y, const double[:, :,
     return bad, part, gap
 
 
+cdef object _copied(const double* src, Py_ssize_t rows, Py_ssize_t cols):
+    """A new (rows, cols) float64 array holding the C buffer src (rows may be 0)."""
+    out = np.empty((rows, cols))
+    cdef double[:, ::1] v = out
+    if rows:
+        memcpy(&v[0, 0], src, rows * cols * sizeof(double))
+    return out
+
+
+cdef object _copied_int(const int* src, Py_ssize_t rows, Py_ssize_t cols):
+    """A new (rows, cols) C-int array holding the C buffer src (rows may be 0)."""
+    out = np.empty((rows, cols), dtype=np.intc)
+    cdef int[:, ::1] v = out
+    if rows:
+        memcpy(&v[0, 0], src, rows * cols * sizeof(int))
+    return out
+
+
 def simulate_one(_Setup setup, const double[:, ::1] pieces, double x, double y, double angle, double speed,
                  double spin, bint record):
     """Run one shot from the pieces at rest at ``pieces`` (n_pieces, 2), m, the striker at
@@ -2362,12 +2380,10 @@ def simulate_one(_Setup setup, const double[:, ::1] pieces, double x, double y, 
             "t_capture": final_f[5],
         }
         if record:
-            out["ev_f"] = (np.array(<double[:s.rec.nev * 12]> s.rec.ev_f).reshape(-1, 12)
-                           if s.rec.nev else np.zeros((0, 12)))
-            out["ev_i"] = (np.array(<int[:s.rec.nev * 4]> s.rec.ev_i).reshape(-1, 4)
-                           if s.rec.nev else np.zeros((0, 4), dtype=np.intc))
-            out["seg_f"] = np.array(<double[:s.rec.nseg * 6]> s.rec.seg_f).reshape(-1, 6)
-            out["seg_i"] = np.array(<int[:s.rec.nseg * 2]> s.rec.seg_i).reshape(-1, 2)
+            out["ev_f"] = _copied(s.rec.ev_f, s.rec.nev, 12)
+            out["ev_i"] = _copied_int(s.rec.ev_i, s.rec.nev, 4)
+            out["seg_f"] = _copied(s.rec.seg_f, s.rec.nseg, 6)
+            out["seg_i"] = _copied_int(s.rec.seg_i, s.rec.nseg, 2)
         return out
     finally:
         sim_free(&s)
