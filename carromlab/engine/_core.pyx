@@ -202,8 +202,8 @@ cdef struct Sim:
     int* wof
     int* slist               # discs to re-predict after an event
     # impacts at one instant (``settle``): the discs whose motion changed at it (nchg of
-    # them, in order), per disc the stamp of the instant its row was made at and its row
-    # (gw words: the discs it touches)
+    # them, in order), per disc the stamp of the instant it was listed at and its row
+    # (gw words: the discs it touches, made when the instant is scanned)
     int* chg
     int nchg
     int* mark
@@ -1691,7 +1691,6 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
     cdef int w, l, r0, r1, c0, c1
     cdef double x, y, v, xl, yl, vl, dx, dy, lim, rr, a
     cdef Cap* cl
-    s.mark[d] = s.inst
     for w in range(s.gw):
         row[w] = 0
     if s.status[d] != ST_BOARD:
@@ -1751,13 +1750,16 @@ cdef inline double delay(Sim* s, int d, int l) noexcept nogil:
     return gap / u if gap > 0.0 else 0.0
 
 
-cdef inline void changed(Sim* s, int d) noexcept nogil:
-    """Disc d's motion changed by the impact being settled: list it (once per instant)."""
+cdef inline void changed(Sim* s, int d, bint scan) noexcept nogil:
+    """Disc d's motion changed by the impact being settled: list it (once per instant),
+    with its row of touching discs when the instant is scanned."""
     s.hit[d] = s.n_events
     if s.mark[d] != s.inst:
+        s.mark[d] = s.inst
         s.chg[s.nchg] = d
         s.nchg += 1
-        touch_row(s, d)
+        if scan:
+            touch_row(s, d)
 
 
 cdef void pend(Sim* s, int d) noexcept nogil:
@@ -1783,15 +1785,18 @@ cdef void pend(Sim* s, int d) noexcept nogil:
                 s.npend += 1
 
 
-cdef void changed_all(Sim* s, int i, int j) noexcept nogil:
-    """Take in the discs an impact changed (i, j if not -1, and the discs a merge moved):
-    list them, drop the pending impacts they were part of, add their new ones."""
+cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
+    """Take in the discs an event changed (i, j if not -1, and the discs a merge moved):
+    list them and, when the instant is scanned, drop the pending impacts they were part
+    of and add their new ones."""
     cdef int k, q = 0
-    changed(s, i)
+    changed(s, i, scan)
     if j >= 0:
-        changed(s, j)
+        changed(s, j, scan)
     for k in range(s.nmoved):
-        changed(s, s.stack[k])
+        changed(s, s.stack[k], scan)
+    if not scan:
+        return
     for k in range(s.npend):
         if s.hit[s.pk[k]] != s.n_events and s.hit[s.pl[k]] != s.n_events:
             s.pk[q] = s.pk[k]
@@ -1820,21 +1825,11 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     impact makes velocities jump: after a stop (the speed reaches 0 continuously), a
     capture or a pass over a hole no touching pair starts approaching."""
     cdef int q, b, k, l
+    cdef bint scan = kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG
     s.nchg = 0
-    if kind != EV_DISC and kind != EV_CUSHION and kind != EV_PEG:
-        s.chg[0] = i
-        s.nchg = 1
-        if j >= 0:
-            s.chg[1] = j
-            s.nchg = 2
-        for q in range(s.nmoved):
-            if s.stack[q] != i and s.stack[q] != j:
-                s.chg[s.nchg] = s.stack[q]
-                s.nchg += 1
-        return 0
-    s.inst += 1
     s.npend = 0
-    changed_all(s, i, j)
+    s.inst += 1
+    changed_all(s, i, j, scan)
     while s.npend > 0 and s.n_events < s.p.max_events:
         b = 0
         for q in range(1, s.npend):
@@ -1846,7 +1841,7 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
         if process(s, k, EV_DISC, l) == -2:
             return -2
         s.n_events += 1
-        changed_all(s, k, l)
+        changed_all(s, k, l, 1)
     return 0
 
 
@@ -2300,21 +2295,18 @@ def placement_fault(const double[::1] x, const double[::1] y, const double[:, :,
     return bad, part, gap
 
 
-cdef object _copied(const double* src, Py_ssize_t rows, Py_ssize_t cols):
-    """A new (rows, cols) float64 array holding the C buffer src (rows may be 0)."""
-    out = np.empty((rows, cols))
-    cdef double[:, ::1] v = out
-    if rows:
-        memcpy(&v[0, 0], src, rows * cols * sizeof(double))
-    return out
+ctypedef fused rec_t:
+    double
+    int
 
 
-cdef object _copied_int(const int* src, Py_ssize_t rows, Py_ssize_t cols):
-    """A new (rows, cols) C-int array holding the C buffer src (rows may be 0)."""
-    out = np.empty((rows, cols), dtype=np.intc)
-    cdef int[:, ::1] v = out
+cdef object _copied(const rec_t* src, Py_ssize_t rows, Py_ssize_t cols):
+    """A new (rows, cols) array (float64 or C int, as src) holding the C buffer src
+    (rows may be 0)."""
+    out = np.empty((rows, cols), dtype=np.float64 if rec_t is double else np.intc)
+    cdef rec_t[:, ::1] v = out
     if rows:
-        memcpy(&v[0, 0], src, rows * cols * sizeof(int))
+        memcpy(&v[0, 0], src, rows * cols * sizeof(rec_t))
     return out
 
 
@@ -2381,9 +2373,9 @@ def simulate_one(_Setup setup, const double[:, ::1] pieces, double x, double y, 
         }
         if record:
             out["ev_f"] = _copied(s.rec.ev_f, s.rec.nev, 12)
-            out["ev_i"] = _copied_int(s.rec.ev_i, s.rec.nev, 4)
+            out["ev_i"] = _copied(s.rec.ev_i, s.rec.nev, 4)
             out["seg_f"] = _copied(s.rec.seg_f, s.rec.nseg, 6)
-            out["seg_i"] = _copied_int(s.rec.seg_i, s.rec.nseg, 2)
+            out["seg_i"] = _copied(s.rec.seg_i, s.rec.nseg, 2)
         return out
     finally:
         sim_free(&s)

@@ -1124,6 +1124,18 @@ cdef inline void ref_state(const LawParams* lp, double R, int ref, double tau, c
     st[4] = q
 
 
+cdef inline double dp_stage(const LawParams* lp, int ref, double tau, const double* z, double is0, double rs0,
+                           double* k, bint sv) noexcept nogil:
+    """One stage of ``dp_step``: the rates k of the constants z at tau (s), and k[3], the
+    reference speed, if sv; returns z's reference stop time less tau (the step leaves the
+    domain of the constants where it is not positive)."""
+    cdef double rz = rs_near(z[2], is0, rs0)
+    drag_rates(lp, ref, tau, z, rz, k)
+    if sv:
+        k[3] = ref_speed(lp, ref, tau, z, rz)
+    return z[0] - tau
+
+
 cdef bint dp_step(const LawParams* lp, int ref, double t, const double* y0, const double* f0, double rs0,
                   double h, double* y1, double* dy, double* rs1, double* err, bint sv) noexcept nogil:
     """One Dormand-Prince 5(4) step of h (s) from the constants y0 (rates f0, rs0) at t:
@@ -1141,56 +1153,32 @@ cdef bint dp_step(const LawParams* lp, int ref, double t, const double* y0, cons
     cdef double k5[4]
     cdef double k6[4]
     cdef double z[3]
-    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0, out = INFINITY, rz
+    cdef double is0 = 1.0 / y0[2] if y0[2] != 0.0 else 0.0, out = INFINITY
     cdef int c
     for c in range(3):
         z[c] = y0[c] + h * ((1.0 / 5.0) * f0[c])
-    out = min(out, z[0] - (t + 0.2 * h))
-    rz = rs_near(z[2], is0, rs0)
-    drag_rates(lp, ref, t + 0.2 * h, z, rz, k2)
-    if sv:
-        k2[3] = ref_speed(lp, ref, t + 0.2 * h, z, rz)
+    out = min(out, dp_stage(lp, ref, t + 0.2 * h, z, is0, rs0, k2, sv))
     for c in range(3):
         z[c] = y0[c] + h * ((3.0 / 40.0) * f0[c] + (9.0 / 40.0) * k2[c])
-    out = min(out, z[0] - (t + 0.3 * h))
-    rz = rs_near(z[2], is0, rs0)
-    drag_rates(lp, ref, t + 0.3 * h, z, rz, k3)
-    if sv:
-        k3[3] = ref_speed(lp, ref, t + 0.3 * h, z, rz)
+    out = min(out, dp_stage(lp, ref, t + 0.3 * h, z, is0, rs0, k3, sv))
     for c in range(3):
         z[c] = y0[c] + h * ((44.0 / 45.0) * f0[c] + (-56.0 / 15.0) * k2[c] + (32.0 / 9.0) * k3[c])
-    out = min(out, z[0] - (t + 0.8 * h))
-    rz = rs_near(z[2], is0, rs0)
-    drag_rates(lp, ref, t + 0.8 * h, z, rz, k4)
-    if sv:
-        k4[3] = ref_speed(lp, ref, t + 0.8 * h, z, rz)
+    out = min(out, dp_stage(lp, ref, t + 0.8 * h, z, is0, rs0, k4, sv))
     for c in range(3):
         z[c] = y0[c] + h * ((19372.0 / 6561.0) * f0[c] + (-25360.0 / 2187.0) * k2[c]
                             + (64448.0 / 6561.0) * k3[c] + (-212.0 / 729.0) * k4[c])
-    out = min(out, z[0] - (t + (8.0 / 9.0) * h))
-    rz = rs_near(z[2], is0, rs0)
-    drag_rates(lp, ref, t + (8.0 / 9.0) * h, z, rz, k5)
-    if sv:
-        k5[3] = ref_speed(lp, ref, t + (8.0 / 9.0) * h, z, rz)
+    out = min(out, dp_stage(lp, ref, t + (8.0 / 9.0) * h, z, is0, rs0, k5, sv))
     for c in range(3):
         z[c] = y0[c] + h * ((9017.0 / 3168.0) * f0[c] + (-355.0 / 33.0) * k2[c] + (46732.0 / 5247.0) * k3[c]
                             + (49.0 / 176.0) * k4[c] + (-5103.0 / 18656.0) * k5[c])
-    out = min(out, z[0] - (t + h))
-    rz = rs_near(z[2], is0, rs0)
-    drag_rates(lp, ref, t + h, z, rz, k6)
-    if sv:
-        k6[3] = ref_speed(lp, ref, t + h, z, rz)
-    for c in range(3):
+    out = min(out, dp_stage(lp, ref, t + h, z, is0, rs0, k6, sv))
+    for c in range(4 if sv else 3):
         dy[c] = h * ((35.0 / 384.0) * f0[c] + (500.0 / 1113.0) * k3[c] + (125.0 / 192.0) * k4[c]
                      + (-2187.0 / 6784.0) * k5[c] + (11.0 / 84.0) * k6[c])
-        y1[c] = y0[c] + dy[c]
         err[c] = h * ((71.0 / 57600.0) * f0[c] + (-71.0 / 16695.0) * k3[c] + (71.0 / 1920.0) * k4[c]
                       + (-17253.0 / 339200.0) * k5[c] + (22.0 / 525.0) * k6[c])
-    if sv:
-        dy[3] = h * ((35.0 / 384.0) * f0[3] + (500.0 / 1113.0) * k3[3] + (125.0 / 192.0) * k4[3]
-                     + (-2187.0 / 6784.0) * k5[3] + (11.0 / 84.0) * k6[3])
-        err[3] = h * ((71.0 / 57600.0) * f0[3] + (-71.0 / 16695.0) * k3[3] + (71.0 / 1920.0) * k4[3]
-                      + (-17253.0 / 339200.0) * k5[3] + (22.0 / 525.0) * k6[3])
+    for c in range(3):
+        y1[c] = y0[c] + dy[c]
     rs1[0] = rs_near(y1[2], is0, rs0)
     return out > 0.0 and y1[0] - (t + h) > 0.0
 
