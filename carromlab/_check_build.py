@@ -13,7 +13,11 @@ _HOW = (
 
 
 #: Every compiled module of the package, with its source relative to the package.
-_MODULES = {"carromlab.engine._core": "engine/_core.pyx", "carromlab.physics._kinematics": "physics/_kinematics.pyx"}
+_MODULES = {
+    "carromlab.engine._core": "engine/_core.pyx",
+    "carromlab.physics._kinematics": "physics/_kinematics.pyx",
+    "carromlab.rules._nearest": "rules/_nearest.pyx",
+}
 
 
 def check_build() -> None:
@@ -22,8 +26,8 @@ def check_build() -> None:
     Raises
     ------
     ImportError
-        If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``)
-        cannot be imported, or if its source file (or the ``.pxd`` declarations beside it)
+        If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``,
+        ``carromlab.rules._nearest``) cannot be imported, or if its source file (or the ``.pxd`` declarations beside it)
         is newer than the compiled module in a source checkout (a stale build).
     """
     for name, source in _MODULES.items():
