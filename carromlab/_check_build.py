@@ -16,7 +16,7 @@ _HOW = (
 _MODULES = {
     "carromlab.engine._core": "engine/_core.pyx",
     "carromlab.physics._kinematics": "physics/_kinematics.pyx",
-    "carromlab.rules._nearest": "rules/_nearest.pyx",
+    "carromlab.rules._placement": "rules/_placement.pyx",
 }
 
 
@@ -27,8 +27,9 @@ def check_build() -> None:
     ------
     ImportError
         If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``,
-        ``carromlab.rules._nearest``) cannot be imported, or if its source file (or the ``.pxd`` declarations beside it)
-        is newer than the compiled module in a source checkout (a stale build).
+        ``carromlab.rules._placement``) cannot be imported, or if its source file (or the
+        ``.pxd`` declarations beside it) is newer than the compiled module in a source
+        checkout (a stale build).
     """
     for name, source in _MODULES.items():
         try:

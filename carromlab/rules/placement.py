@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
-from ._nearest import nearest_clear
+from ._placement import advance, midpoints, nearest_clear
 from .spots import GRID_STEP, clear_of
 from .state import GameState
 
@@ -324,25 +324,26 @@ def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, 
     return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
-def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+def _nearest_clear(
+    area: Area, qx: FloatArray, qy: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """Index into ``area.allowed`` of the candidate nearest each centre ``(qx[q], qy[q])``
-    among those clearing its discs ``discs[q]`` (rows x, y, radius, margin; m; padding
-    rows at infinity), ties to the lowest index, and whether any does.
+    among those clearing its discs, centred at ``(disc_x[q], disc_y[q])`` (m, C-ordered;
+    padding at infinity) and to be kept ``reach[q]`` (m, :func:`_reach`) away, ties to
+    the lowest index, and whether any does.
 
     A candidate is blocked when its squared distance to a disc less the squared reach
-    (:func:`_reach`) is below 1e-15 m^2: one within round-off of a disc's reach may be
-    taken for blocked; the bisection tests with
-    :func:`~carromlab.rules.spots.clear_of`'s own comparison. The compiled scan
-    (:func:`carromlab.rules._nearest.nearest_clear`) walks :attr:`Area.sweep` outward
+    is below 1e-15 m^2: one within round-off of a disc's reach may be taken for
+    blocked; the bisection tests with :func:`~carromlab.rules.spots.clear_of`'s own
+    comparison. The compiled scan
+    (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`Area.sweep` outward
     from each centre and stops where the offset along the sweep alone is farther than
     the best clear candidate."""
     cx, cy = area.allowed
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
     qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    disc_x, disc_y = np.ascontiguousarray(discs[..., 0]), np.ascontiguousarray(discs[..., 1])
-    reach2 = _reach(discs, area.radius) ** 2
-    return nearest_clear(cx, cy, key, order, qx, qy, qkey, disc_x, disc_y, reach2)
+    return nearest_clear(cx, cy, key, order, qx, qy, qkey, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.
@@ -381,30 +382,20 @@ def _search(
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    best, found = _nearest_clear(area, qx, qy, close)
+    disc_x, disc_y, reach = np.ascontiguousarray(close[..., 0]), np.ascontiguousarray(close[..., 1]), _reach(close, r)
+    best, found = _nearest_clear(area, qx, qy, disc_x, disc_y, reach)
     bx, by = cx[best], cy[best]
     # 40 bisection steps, s at a time: every midpoint the next s steps may test is tested
-    # at once, then each centre's path through them is followed (the fractions are
-    # dyadic, so exactly those of one step at a time, whatever s)
-    # (midpoint j of a row is entry j - 1 of its row of 'good', at first + j; the lower
-    # end j_lo of the interval left moves up by the step's half-width where the midpoint
-    # is legal; the interval's width is the same for every centre, 2**-steps less a round)
+    # on the area's constraints at once, then each centre's path through them is
+    # followed, testing its discs on the way (the fractions are dyadic, so exactly those
+    # of one step at a time, whatever s; the compiled midpoints and advance)
     steps = _steps_at_once(qx.size)
-    frac, first = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size) * (2**steps - 1) - 1
-    halves = [2**k for k in range(steps - 1, -1, -1)]
-    dx, dy = (qx - bx)[:, None], (qy - by)[:, None]
-    start_x, start_y = bx[:, None], by[:, None]
-    disc_x, disc_y, reach = close[:, None, :, 0].copy(), close[:, None, :, 1].copy(), _reach(close, r)[:, None]
+    px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))
+    dx, dy = qx - bx, qy - by
     lo, width = np.zeros(qx.size), 1.0  # fractions of the way to the centre; lo is legal
     for _ in range(_BISECTIONS // steps):
-        mid = lo[:, None] + width * frac
-        px, py = start_x + mid * dx, start_y + mid * dy
-        good = area.legal(px.ravel(), py.ravel()) & _clear(px, py, disc_x, disc_y, reach).ravel()
-        j_lo = first.copy()
-        for half in halves:
-            j_lo += half * good[j_lo + half]
-        width /= 2**steps
-        lo = lo + width * (j_lo - first)
+        midpoints(bx, by, dx, dy, lo, width, steps, px, py)
+        width = advance(area.legal(px, py).view(np.uint8), px, py, disc_x, disc_y, reach, lo, width, steps)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy

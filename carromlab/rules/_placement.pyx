@@ -1,20 +1,24 @@
 # cython: language_level=3
-"""The nearest clear candidate of a striker placement (compiled; called by
-:func:`carromlab.rules.placement._nearest_clear`).
+"""Compiled kernels of the striker placement search (called by
+:mod:`carromlab.rules.placement`): the nearest clear candidate of each centre, and the
+array work of the bisection towards it around the area's constraints (evaluated in
+Python between the two bisection kernels).
 
-The candidates of an area, sorted along one axis, are scanned outward from each centre,
-the nearer side first, until the offset along the axis alone exceeds the squared
-distance of the best clear candidate found (every candidate beyond is farther). Only a
-candidate that would beat the best is tested against the centre's discs. The arithmetic
-is NumPy's, operation for operation (squares as products, sums left to right; the
-package is built without ``-march``, so without fused multiply-adds): the same candidate
-as a test of every one.
+The arithmetic is NumPy's, operation for operation (squares as products, sums left to
+right, ``hypot`` from the C library as NumPy's; the package is built without
+``-march``, so without fused multiply-adds): the same spots as the array code.
+
+The nearest clear candidate: the candidates of an area, sorted along one axis, are
+scanned outward from each centre, the nearer side first, until the offset along the
+axis alone exceeds the squared distance of the best clear candidate found (every
+candidate beyond is farther). Only a candidate that would beat the best is tested
+against the centre's discs.
 """
 
 import numpy as np
 
 cimport cython
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, hypot
 
 
 cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
@@ -93,3 +97,47 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
             if not found[q]:
                 best[q] = 0
     return best_arr, found_arr
+
+
+def midpoints(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
+              const double[::1] lo, double width, int steps, double[::1] px, double[::1] py):
+    """The midpoints the next ``steps`` bisection steps of each centre may test, into
+    ``px``, ``py`` (m): entry ``q * (2**steps - 1) + j - 1`` is the point a fraction
+    ``lo[q] + width * j / 2**steps`` of the way from ``(bx[q], by[q])`` along
+    ``(dx[q], dy[q])``, j = 1 .. 2**steps - 1 (dyadic fractions: exact)."""
+    cdef Py_ssize_t q, j, m = (1 << steps) - 1
+    cdef double mid
+    with nogil:
+        for q in range(bx.shape[0]):
+            for j in range(1, m + 1):
+                mid = lo[q] + width * (<double> j / <double> (m + 1))
+                px[q * m + j - 1] = bx[q] + mid * dx[q]
+                py[q * m + j - 1] = by[q] + mid * dy[q]
+
+
+def advance(const unsigned char[::1] legal, const double[::1] px, const double[::1] py,
+            const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach,
+            double[::1] lo, double width, int steps):
+    """Take ``steps`` bisection steps of each centre through its midpoints
+    (:func:`midpoints`): a midpoint is good where it meets the area's constraints
+    (``legal``, one per midpoint) and lies at least ``reach[q, k]`` (m) from every disc
+    ``(disc_x[q, k], disc_y[q, k])`` of its centre (unused: ``x = inf``); the lower end
+    ``lo`` (fractions, updated in place) moves up to each good midpoint on the path.
+    Returns the interval's new width, ``width / 2**steps``."""
+    cdef Py_ssize_t q, k, e, half, j, m = (1 << steps) - 1
+    cdef bint good
+    with nogil:
+        for q in range(lo.shape[0]):
+            j, half = 0, (m + 1) // 2
+            while half:
+                e = q * m + j + half - 1
+                good = legal[e]
+                k = 0
+                while good and k < disc_x.shape[1]:
+                    good = hypot(px[e] - disc_x[q, k], py[e] - disc_y[q, k]) >= reach[q, k]
+                    k += 1
+                if good:
+                    j += half
+                half //= 2
+            lo[q] = lo[q] + width / (m + 1) * j
+    return width / (m + 1)
