@@ -16,6 +16,7 @@ _HOW = (
 _MODULES = {
     "carromlab.engine._core": "engine/_core.pyx",
     "carromlab.physics._kinematics": "physics/_kinematics.pyx",
+    "carromlab.equipment._marks": "equipment/_marks.pyx",
     "carromlab.rules._placement": "rules/_placement.pyx",
     "carromlab.rules._spots": "rules/_spots.pyx",
 }
@@ -28,9 +29,10 @@ def check_build() -> None:
     ------
     ImportError
         If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``,
-        ``carromlab.rules._placement``, ``carromlab.rules._spots``) cannot be imported, or
-        if its source file (or the ``.pxd`` declarations beside it) is newer than the
-        compiled module in a source checkout (a stale build).
+        ``carromlab.equipment._marks``, ``carromlab.rules._placement``,
+        ``carromlab.rules._spots``) cannot be imported, or if its source file (or the
+        ``.pxd`` declarations beside it) is newer than the compiled module in a source
+        checkout (a stale build).
     """
     for name, source in _MODULES.items():
         try:
