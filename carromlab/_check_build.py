@@ -13,7 +13,13 @@ _HOW = (
 
 
 #: Every compiled module of the package, with its source relative to the package.
-_MODULES = {"carromlab.engine._core": "engine/_core.pyx", "carromlab.physics._kinematics": "physics/_kinematics.pyx"}
+_MODULES = {
+    "carromlab.engine._core": "engine/_core.pyx",
+    "carromlab.physics._kinematics": "physics/_kinematics.pyx",
+    "carromlab.equipment._marks": "equipment/_marks.pyx",
+    "carromlab.rules._placement": "rules/_placement.pyx",
+    "carromlab.rules._spots": "rules/_spots.pyx",
+}
 
 
 def check_build() -> None:
@@ -22,9 +28,11 @@ def check_build() -> None:
     Raises
     ------
     ImportError
-        If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``)
-        cannot be imported, or if its source file (or the ``.pxd`` declarations beside it)
-        is newer than the compiled module in a source checkout (a stale build).
+        If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``,
+        ``carromlab.equipment._marks``, ``carromlab.rules._placement``,
+        ``carromlab.rules._spots``) cannot be imported, or if its source file (or the
+        ``.pxd`` declarations beside it) is newer than the compiled module in a source
+        checkout (a stale build).
     """
     for name, source in _MODULES.items():
         try:

@@ -12,7 +12,6 @@ book's number, [EST] an estimate or an interpretation, [CALC] derived here.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 from collections.abc import Callable, Mapping
@@ -23,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_array, check_choice, check_int, check_real
+from . import _marks
 
 __all__ = [
     "SIDES",
@@ -66,11 +66,9 @@ _EPS = 1e-12
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
-#: The error state of a projection onto segments of nonzero length (no change).
-_AS_IS = contextlib.nullcontext()
-#: Segments as :func:`_segment_rows` gives them: x0, y0, dx, dy, squared length (1 where
-#: zero), where zero, whether zero anywhere.
-_Rows = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray, bool]
+#: Segments as :func:`_segment_rows` gives them, one entry each: x0, y0, dx, dy, squared
+#: length (1 where zero), where zero (uint8).
+_Rows = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, npt.NDArray[np.uint8]]
 
 
 def _turn(k: int, u: Any, v: Any) -> tuple[Any, Any]:
@@ -255,11 +253,12 @@ class Segment:
         x, y : array_like
             Point coordinates, m; broadcast against each other.
         """
-        return _distances(*_points(x, y), self._rows)
+        px, py = _points(x, y)
+        return _marks.distances(px.ravel(), py.ravel(), *self._rows)[0].reshape(px.shape)
 
     @functools.cached_property
     def _rows(self) -> _Rows:
-        """:func:`_segment_rows` of this segment (0-d)."""
+        """:func:`_segment_rows` of this segment."""
         return _segment_rows(self.x0, self.y0, self.x1, self.y1)
 
 
@@ -272,29 +271,13 @@ def _points(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]
 
 
 def _segment_rows(x0: npt.ArrayLike, y0: npt.ArrayLike, x1: npt.ArrayLike, y1: npt.ArrayLike) -> _Rows:
-    """What :func:`_distances` needs of segments from (x0, y0) to (x1, y1), m (arrays of
-    one shape: 0-d for one segment, a column (S, 1) for S of them)."""
-    x0, y0 = np.asarray(x0, dtype=float), np.asarray(y0, dtype=float)
+    """What the compiled distance tests (:mod:`carromlab.equipment._marks`) need of the
+    segments from (x0, y0) to (x1, y1), m: 1-d arrays, one entry per segment."""
+    x0, y0 = np.atleast_1d(np.asarray(x0, dtype=float)), np.atleast_1d(np.asarray(y0, dtype=float))
     dx, dy = np.asarray(x1, dtype=float) - x0, np.asarray(y1, dtype=float) - y0
     ll = dx * dx + dy * dy
     flat = ll == 0.0
-    return x0, y0, dx, dy, np.where(flat, 1.0, ll), flat, bool(flat.any())
-
-
-def _distances(px: FloatArray, py: FloatArray, rows: _Rows) -> FloatArray:
-    """Shortest distance from the points (px, py) (float arrays of one shape) to segments
-    (:func:`_segment_rows`; a column of S segments against 1-d points: one row each), m.
-
-    The point of the segment nearest is ``(x0, y0) + t (dx, dy)``, ``t`` the projection
-    clipped to [0, 1] (0 on a zero-length segment, where the projection, not used, is
-    0 / 1 and NaN for a point at infinity without a warning)."""
-    x0, y0, dx, dy, ll, flat, any_flat = rows
-    with np.errstate(invalid="ignore") if any_flat else _AS_IS:
-        t = ((px - x0) * dx + (py - y0) * dy) / ll
-    if any_flat:
-        t = np.where(flat, 0.0, t)
-    t = np.minimum(np.maximum(t, 0.0), 1.0)  # clip, without np.clip's overhead on small arrays
-    return np.hypot(px - (x0 + t * dx), py - (y0 + t * dy))
+    return x0, y0, dx, dy, np.where(flat, 1.0, ll), flat.view(np.uint8)
 
 
 # ---------------------------------------------------------------------------- per-side marks
@@ -387,33 +370,19 @@ class Baseline:
         """
         r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
         px, py = _points(x, y)
-        return self._allowed(px.ravel(), py.ravel(), r).reshape(px.shape)
-
-    def _allowed(self, px: FloatArray, py: FloatArray, r: float) -> BoolArray:
-        """:meth:`striker_allowed` of 1-d float arrays of centres and a checked radius."""
-        d = _distances(px, py, self._lines)
         # boundaries count as legal, with _EPS of slack for round-off
-        ok = d[0] <= r + _EPS
-        ok &= d[1] <= r + _EPS
-        ok &= d[2] > r
-        ok &= d[3] > r
-        cx, cy, cr = self._circles
-        c = np.hypot(px - cx, py - cy)
-        covers_or_clear = (c + cr <= r + _EPS) | (c >= cr + r - _EPS)
-        ok &= covers_or_clear[0]
-        ok &= covers_or_clear[1]
-        return ok
+        return _marks.striker_allowed(px.ravel(), py.ravel(), *self._lines, *self._circles, r, _EPS).reshape(px.shape)
 
     @functools.cached_property
     def _lines(self) -> _Rows:
-        """:func:`_segment_rows` of :attr:`outer`, :attr:`inner` and the two :attr:`arrows`, one row each."""
+        """:func:`_segment_rows` of :attr:`outer`, :attr:`inner` and the two :attr:`arrows`, in order."""
         lines = (self.outer, self.inner, *self.arrows)
-        return _segment_rows(*(np.array([[getattr(s, end)] for s in lines]) for end in ("x0", "y0", "x1", "y1")))
+        return _segment_rows(*(np.array([getattr(s, end) for s in lines]) for end in ("x0", "y0", "x1", "y1")))
 
     @functools.cached_property
     def _circles(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Centres (x, y) and radii of :attr:`base_circles`, m, as columns of shape (2, 1)."""
-        return tuple(np.array([[getattr(c, a)] for c in self.base_circles], dtype=float) for a in ("x", "y", "radius"))  # type: ignore[return-value]
+        """Centres (x, y) and radii of :attr:`base_circles`, m, in order."""
+        return tuple(np.array([getattr(c, a) for c in self.base_circles], dtype=float) for a in ("x", "y", "radius"))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ engine bridge or the engine, never a game event, so it raises :class:`Conservati
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -189,6 +190,33 @@ class Inventory:
                 )
 
 
+def _overlapping(xy: np.ndarray, r: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """Which pieces on the board (``on``, shape (N, P)) overlap another by more than
+    :data:`OVERLAP_TOL`: their centres (``xy``, (N, P, 2), m) are nearer than their radii
+    (``r``, (P,), m) added less the tolerance (``hypot``; NaN centres overlap nothing).
+
+    Only the pairs whose squared distance is below the square of the radii added are
+    measured: every other pair is farther apart than the radii by far more than
+    round-off (the tolerance is 1e-7 m)."""
+    i, j = _pairs(on.shape[1])
+    reach = r[i] + r[j]
+    x, y = np.where(on, xy[..., 0], np.nan), xy[..., 1]  # the pieces off the board at NaN
+    dx, dy = x[:, i] - x[:, j], y[:, i] - y[:, j]  # (N, pairs)
+    with np.errstate(invalid="ignore"):
+        rows, k = np.nonzero(dx * dx + dy * dy < reach * reach)
+    over = np.hypot(dx[rows, k], dy[rows, k]) - reach[k] < -OVERLAP_TOL
+    rows, k = rows[over], k[over]
+    out = np.zeros(on.shape, dtype=bool)
+    out[rows, i[k]] = out[rows, j[k]] = True
+    return out
+
+
+@functools.cache
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of ``n`` pieces once, (i, j) with i < j."""
+    return np.triu_indices(n, 1)
+
+
 def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays) -> None:
     """Raise :class:`ConservationError` unless each of N shots conserved the pieces: the
     array form of :meth:`Inventory.check_shot`, checked on every game of a lockstep step.
@@ -221,14 +249,12 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
     r = after.radius_of()
     with np.errstate(invalid="ignore"):
         inside = after.board.contains(xy[..., 0], xy[..., 1], np.maximum(r - OVERLAP_TOL, 0.0))
-        i, j = np.triu_indices(on.shape[1], 1)  # each pair once
-        gap = np.hypot(xy[:, i, 0] - xy[:, j, 0], xy[:, i, 1] - xy[:, j, 1]) - (r[i] + r[j])
-    overlap = on[:, i] & on[:, j] & (gap < -OVERLAP_TOL)  # (N, pairs)
-    overlapping = np.zeros(on.shape, dtype=bool)
-    if overlap.any():  # the pieces of the overlapping pairs
-        rows, k = np.nonzero(overlap)
-        overlapping[rows, i[k]] = overlapping[rows, j[k]] = True
-    same = (after.where == before.where) & ((after.xy == before.xy) | (np.isnan(after.xy) & np.isnan(before.xy))).all(axis=2)
+    overlapping = _overlapping(xy, r, on)
+    retaken = np.flatnonzero(rulings.retake)
+    same = np.ones(on.shape, dtype=bool)  # (tested on the retaken shots only)
+    same[retaken] = (after.where[retaken] == before.where[retaken]) & (
+        (after.xy[retaken] == before.xy[retaken]) | (np.isnan(after.xy[retaken]) & np.isnan(before.xy[retaken]))
+    ).all(axis=2)
     ids = set(rulings.rules)
     rule = (rulings.fouls > 0) | (rulings.applied > 0)
 

@@ -14,10 +14,10 @@ from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
-from scipy.spatial import cKDTree
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
+from ._placement import advance, midpoints, nearest_clear
 from .spots import GRID_STEP, clear_of
 from .state import GameState
 
@@ -101,11 +101,6 @@ class Area:
         cx, cy = self.candidates
         keep = self.legal(cx, cy)
         return cx[keep], cy[keep]
-
-    @cached_property
-    def tree(self) -> cKDTree:
-        """A k-d tree of :attr:`allowed` (the distance to the nearest), built once per area."""
-        return cKDTree(np.column_stack(self.allowed), balanced_tree=False)  # sliding midpoint: quicker to build
 
     @cached_property
     def sweep(self) -> tuple[FloatArray, npt.NDArray[np.intp]]:
@@ -270,9 +265,8 @@ def nearest_spots(
     that meets the area's constraints and clears the region's discs is refined by 40
     bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
     is shared: the candidates' constraints on the marks are evaluated once per area
-    (cached), and the nearest clear candidate of every centre of an area is searched at
-    once, within a radius that doubles until it holds one (the candidates sorted once
-    per area, :attr:`Area.sweep`, and only the discs near the centre tested).
+    (cached), and the nearest clear candidate of each centre is found by a scan of the
+    candidates sorted once per area (:attr:`Area.sweep`) outward from the centre.
 
     Parameters
     ----------
@@ -330,71 +324,26 @@ def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, 
     return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
-#: Most (centres x candidates x discs) tested at once by :func:`_nearest_clear`.
-_BLOCK = 2**20
-
-
-def _nearest_clear(area: Area, qx: FloatArray, qy: FloatArray, discs: FloatArray) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+def _nearest_clear(
+    area: Area, qx: FloatArray, qy: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """Index into ``area.allowed`` of the candidate nearest each centre ``(qx[q], qy[q])``
-    among those clearing its discs ``discs[q]`` (rows x, y, radius, margin; m; padding
-    rows at infinity), ties to the lowest index, and whether any does.
+    among those clearing its discs, centred at ``(disc_x[q], disc_y[q])`` (m, C-ordered;
+    padding at infinity) and to be kept ``reach[q]`` (m, :func:`_reach`) away, ties to
+    the lowest index, and whether any does.
 
-    All centres at once, within a search radius ``rho`` that doubles until the nearest
-    clear candidate lies within it (or it covers the area): the candidates within
-    ``rho`` lie in one slice of :attr:`Area.sweep` (the slices of all centres are tested
-    together, end to end), and only the discs that reach into the circle of ``rho`` are
-    tested. ``rho`` starts at a distance no spot can beat: to the nearest candidate (the
-    area's k-d tree), and out of the reach of every disc covering the centre."""
+    A candidate is blocked when its squared distance to a disc less the squared reach
+    is below 1e-15 m^2: one within round-off of a disc's reach may be taken for
+    blocked; the bisection tests with :func:`~carromlab.rules.spots.clear_of`'s own
+    comparison. The compiled scan
+    (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`Area.sweep` outward
+    from each centre and stops where the offset along the sweep alone is farther than
+    the best clear candidate."""
     cx, cy = area.allowed
     key, order = area.sweep
     x0, x1, y0, y1 = area.box
     qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    reach = _reach(discs, area.radius)
-    inside = reach - np.hypot(discs[..., 0] - qx[:, None], discs[..., 1] - qy[:, None])
-    start = np.maximum(np.max(inside, axis=1, initial=0.0) - 1e-9, 0.0)
-    nearest = area.tree.query(np.column_stack([qx, qy]))[0] * (1.0 - 1e-9)
-    rho = np.maximum(start, nearest) + 4 * GRID_STEP
-    cover = np.hypot(np.maximum(qx - x0, x1 - qx), np.maximum(qy - y0, y1 - qy)) * (1.0 + 1e-9) + GRID_STEP
-    best, found = np.zeros(qx.size, dtype=np.intp), np.zeros(qx.size, dtype=bool)
-    todo = np.arange(qx.size)
-    while todo.size:
-        rho[todo] = np.minimum(rho[todo], cover[todo])
-        lo = np.searchsorted(key, qkey[todo] - rho[todo], side="left")
-        width = np.searchsorted(key, qkey[todo] + rho[todo], side="right") - lo
-        # a disc farther than its reach beyond rho blocks no candidate within rho
-        gone = np.hypot(discs[todo, :, 0] - qx[todo, None], discs[todo, :, 1] - qy[todo, None]) >= rho[todo, None] + reach[todo] + 1e-6
-        n_near = max(int((~gone).sum(axis=1).max()), 1)
-        pick = np.argsort(gone, axis=1, kind="stable")[:, :n_near]
-        near_discs = np.take_along_axis(discs[todo], pick[..., None], axis=1)
-        near_discs[np.take_along_axis(gone, pick, axis=1), 0] = np.inf
-        reach2 = _reach(near_discs, area.radius) ** 2
-        disc_x, disc_y = near_discs[..., 0].copy(), near_discs[..., 1].copy()
-        near = np.full(todo.size, np.inf)
-        load = np.cumsum(width) * n_near
-        for c in np.array_split(np.arange(todo.size), np.searchsorted(load, np.arange(_BLOCK, load[-1], _BLOCK))):
-            c = c[width[c] > 0]
-            if not c.size:
-                continue
-            # the slices of the centres of c, end to end (a centre's values repeated over
-            # its slice): candidate i of each centre
-            w = width[c]
-            first = np.cumsum(w) - w
-            i = order[np.repeat(lo[c] - first, w) + np.arange(int(first[-1] + w[-1]))]
-            ix, iy = cx[i], cy[i]
-            # squared distances: a candidate within round-off of a disc's reach may be taken
-            # for blocked; the bisection tests with clear_of's own comparison
-            blocked = np.zeros(i.size, dtype=bool)
-            for dx, dy, r2 in zip(disc_x[c].T, disc_y[c].T, reach2[c].T):  # disc by disc
-                blocked |= (ix - np.repeat(dx, w)) ** 2 + (iy - np.repeat(dy, w)) ** 2 - np.repeat(r2, w) < 1e-15
-            d2 = (ix - np.repeat(qx[todo[c]], w)) ** 2 + (iy - np.repeat(qy[todo[c]], w)) ** 2
-            d2[blocked] = np.inf
-            near[c] = np.minimum.reduceat(d2, first)
-            best[todo[c]] = np.minimum.reduceat(np.where(d2 == np.repeat(near[c], w), i, cx.size), first)
-        found[todo] = np.isfinite(near)
-        # a candidate beyond rho might be as near as the nearest clear one
-        todo = todo[~(near < rho[todo] ** 2 * (1.0 - 1e-9)) & (rho[todo] < cover[todo])]
-        rho[todo] *= 2.0
-    return best, found
+    return nearest_clear(cx, cy, key, order, qx, qy, qkey, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.
@@ -433,30 +382,20 @@ def _search(
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    best, found = _nearest_clear(area, qx, qy, close)
+    disc_x, disc_y, reach = np.ascontiguousarray(close[..., 0]), np.ascontiguousarray(close[..., 1]), _reach(close, r)
+    best, found = _nearest_clear(area, qx, qy, disc_x, disc_y, reach)
     bx, by = cx[best], cy[best]
     # 40 bisection steps, s at a time: every midpoint the next s steps may test is tested
-    # at once, then each centre's path through them is followed (the fractions are
-    # dyadic, so exactly those of one step at a time, whatever s)
-    # (midpoint j of a row is entry j - 1 of its row of 'good', at first + j; the lower
-    # end j_lo of the interval left moves up by the step's half-width where the midpoint
-    # is legal; the interval's width is the same for every centre, 2**-steps less a round)
+    # on the area's constraints at once, then each centre's path through them is
+    # followed, testing its discs on the way (the fractions are dyadic, so exactly those
+    # of one step at a time, whatever s; the compiled midpoints and advance)
     steps = _steps_at_once(qx.size)
-    frac, first = np.arange(1, 2**steps) / 2**steps, np.arange(qx.size) * (2**steps - 1) - 1
-    halves = [2**k for k in range(steps - 1, -1, -1)]
-    dx, dy = (qx - bx)[:, None], (qy - by)[:, None]
-    start_x, start_y = bx[:, None], by[:, None]
-    disc_x, disc_y, reach = close[:, None, :, 0].copy(), close[:, None, :, 1].copy(), _reach(close, r)[:, None]
+    px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))
+    dx, dy = qx - bx, qy - by
     lo, width = np.zeros(qx.size), 1.0  # fractions of the way to the centre; lo is legal
     for _ in range(_BISECTIONS // steps):
-        mid = lo[:, None] + width * frac
-        px, py = start_x + mid * dx, start_y + mid * dy
-        good = area.legal(px.ravel(), py.ravel()) & _clear(px, py, disc_x, disc_y, reach).ravel()
-        j_lo = first.copy()
-        for half in halves:
-            j_lo += half * good[j_lo + half]
-        width /= 2**steps
-        lo = lo + width * (j_lo - first)
+        midpoints(bx, by, dx, dy, lo, width, steps, px, py)
+        width = advance(area.legal(px, py).view(np.uint8), px, py, disc_x, disc_y, reach, lo, width, steps)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..equipment.board import Board
+from ._spots import first_free
 from .state import Piece
 
 __all__ = ["GRID_STEP", "occupied", "clear_of", "clear_distance", "nearest_free_spot", "nearest_free_spots"]
@@ -111,7 +112,7 @@ def nearest_free_spot(
     return None if np.isnan(spot[0]) else (float(spot[0]), float(spot[1]))
 
 
-#: Most (spots x candidates x discs) tested at once by :func:`nearest_free_spots`.
+#: Most (targets x candidates x discs) tested at once by :func:`clear_distance`.
 _SPOT_BLOCK = 2**21
 
 
@@ -183,7 +184,7 @@ def _window(
     step = max(GRID_STEP, span / 200.0)
     n = int(np.ceil(span / step))
     ix, iy, rings = _by_distance(n)
-    tx, ty = t[:, 0], t[:, 1]
+    tx, ty = t.T.copy()  # (contiguous)
     # only the discs reaching into the window can block one of its spots
     reach = n * step + discs[..., 2] + radius
     near = (np.abs(discs[..., 0] - tx[:, None]) < reach) & (np.abs(discs[..., 1] - ty[:, None]) < reach)
@@ -193,43 +194,17 @@ def _window(
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
     limit = np.where(np.isfinite(within), within, board.size)
-    found, spots = np.zeros(len(t), dtype=bool), np.full((len(t), 2), np.nan)
     # every spot nearer a target than its nearest point clear of the discs is blocked:
     # each target's search starts past them (the first free spot is the same)
     clear = clear_distance(t, close[..., :2], close[..., 2] + radius)
     first = np.searchsorted(rings * step, clear - 1e-9, side="left")
-    pending = np.flatnonzero(first < ix.size)
-    done, size = 0, 256  # spots tested of each target, from its first; the next chunk's size
-    while pending.size:  # each target's spots nearest first, in growing chunks, until one is free
-        width = min(size, ix.size - done - int(first[pending].min()))  # no chunk past the window's last spot
-        block = max(1, _SPOT_BLOCK // (width * k))
-        hit = np.zeros(pending.size, dtype=bool)
-        for b in range(0, pending.size, block):
-            q = pending[b : b + block]
-            at = first[q, None] + (done + np.arange(width))  # the chunk's spots of each target
-            inside = at < ix.size
-            at = np.minimum(at, ix.size - 1)
-            gx, gy = tx[q, None] + ix[at] * step, ty[q, None] + iy[at] * step
-            c = close[q, : max(int(n_near[q].max()), 1)]
-            ok = inside & board.contains(gx, gy, radius) & clear_of(gx, gy, radius, c)
-            for hole in board.holes:
-                # a hole beyond the windows' reach (with a margin) leaves every spot clear
-                beyond = n * step + hole.radius + radius + 1e-6
-                if not ((np.abs(hole.x - tx[q]) >= beyond) | (np.abs(hole.y - ty[q]) >= beyond)).all():
-                    ok &= np.hypot(gx - hole.x, gy - hole.y) >= hole.radius + radius
-            dist = np.hypot(gx - tx[q, None], gy - ty[q, None])
-            ok &= dist <= within[q, None]
-            some = ok.any(axis=1)
-            i = np.argmax(ok, axis=1)
-            rows = np.arange(q.size)
-            take = some & ((dist[rows, i] <= span) | (span >= limit[q]))
-            found[q[take]] = True
-            spots[q[take]] = np.column_stack([gx[rows, i], gy[rows, i]])[take]
-            hit[b : b + block] = some
-        done += width
-        # a spot found but maybe beaten from outside: widen the window
-        pending = pending[~hit & (first[pending] + done < ix.size)]
-        size *= 4
+    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T.copy()
+    at = first_free(tx, ty, first, ix, iy, step, radius, *(np.ascontiguousarray(close[..., c]) for c in range(3)),
+                    *holes, board.shape == "square", board.half_size, within)  # fmt: skip
+    gx, gy = tx + ix[at] * step, ty + iy[at] * step
+    # a spot in the window's corner may be beaten from outside it: widen the window
+    found = (at >= 0) & ((np.hypot(gx - tx, gy - ty) <= span) | (span >= limit))
+    spots = np.where(found[:, None], np.column_stack([gx, gy]), np.nan)
     return found, spots
 
 

@@ -1,0 +1,103 @@
+# cython: language_level=3
+"""Compiled distance tests of the lines drawn on a board (called by
+:mod:`carromlab.equipment.board`): the distance from points to segments, and the ICF
+baseline test of a striker's centre (:meth:`Baseline.striker_allowed
+<carromlab.equipment.board.Baseline.striker_allowed>`) point by point.
+
+A segment is given as :func:`carromlab.equipment.board._segment_rows` gives it: its start
+(x0, y0), its direction (dx, dy) to the end, its squared length ``ll`` (1 where it is
+zero) and whether it is zero (``flat``). The arithmetic is NumPy's, operation for
+operation (``hypot`` from the C library, as NumPy's; the package is built without
+``-march``, so without fused multiply-adds): the same distances as array code would give.
+"""
+
+import numpy as np
+
+cimport cython
+from libc.math cimport hypot
+
+
+cdef inline double _distance(double px, double py, double x0, double y0, double dx, double dy, double ll,
+                             bint flat) noexcept nogil:
+    """Shortest distance from (px, py) to a segment, m: to its point ``(x0, y0) + t (dx, dy)``,
+    ``t`` the projection clipped to [0, 1] (NaN stays NaN; 0 on a zero-length segment)."""
+    cdef double t = 0.0
+    if not flat:
+        t = ((px - x0) * dx + (py - y0) * dy) / ll
+        if t < 0.0:
+            t = 0.0
+        if t > 1.0:
+            t = 1.0
+    return hypot(px - (x0 + t * dx), py - (y0 + t * dy))
+
+
+def distances(const double[::1] px, const double[::1] py, const double[::1] x0, const double[::1] y0,
+              const double[::1] dx, const double[::1] dy, const double[::1] ll, const cython.uchar[::1] flat):
+    """Shortest distance from each point to each segment.
+
+    Parameters
+    ----------
+    px, py : numpy.ndarray of float64, shape (M,)
+        The points, m.
+    x0, y0, dx, dy, ll, flat : numpy.ndarray, shape (S,)
+        The segments (see the module notes; ``flat`` as uint8), m and m^2.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (S, M)
+        Distance of point ``m`` from segment ``s``, m.
+    """
+    cdef Py_ssize_t s, m
+    out_arr = np.empty((x0.shape[0], px.shape[0]))
+    cdef double[:, ::1] out = out_arr
+    with nogil:
+        for s in range(x0.shape[0]):
+            for m in range(px.shape[0]):
+                out[s, m] = _distance(px[m], py[m], x0[s], y0[s], dx[s], dy[s], ll[s], flat[s])
+    return out_arr
+
+
+def striker_allowed(const double[::1] px, const double[::1] py, const double[::1] x0, const double[::1] y0,
+                    const double[::1] dx, const double[::1] dy, const double[::1] ll, const cython.uchar[::1] flat,
+                    const double[::1] cx, const double[::1] cy, const double[::1] cr, double r, double eps):
+    """Whether a striker of radius ``r`` centred at each point is legally placed on one
+    side's baselines (rule ICF-3, as :meth:`Baseline.striker_allowed
+    <carromlab.equipment.board.Baseline.striker_allowed>` reads it).
+
+    Parameters
+    ----------
+    px, py : numpy.ndarray of float64, shape (M,)
+        The striker's centres, m.
+    x0, y0, dx, dy, ll, flat : numpy.ndarray, shape (4,)
+        The outer and the inner baseline, which the striker touches (distance
+        ``<= r + eps``), and the two arrows, which it does not (distance ``> r``).
+    cx, cy, cr : numpy.ndarray of float64, shape (2,)
+        The base circles' centres and radii, m: each covered (centre distance
+        ``c + cr <= r + eps``) or clear of the striker (``c >= cr + r - eps``).
+    r : float
+        Striker radius, m.
+    eps : float
+        Slack for round-off, m.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (M,)
+    """
+    cdef Py_ssize_t m, k
+    cdef double x, y, c
+    cdef bint ok
+    out_arr = np.empty(px.shape[0], dtype=bool)
+    cdef cython.uchar[::1] out = out_arr.view(np.uint8)
+    with nogil:
+        for m in range(px.shape[0]):
+            x, y = px[m], py[m]
+            ok = (_distance(x, y, x0[0], y0[0], dx[0], dy[0], ll[0], flat[0]) <= r + eps
+                  and _distance(x, y, x0[1], y0[1], dx[1], dy[1], ll[1], flat[1]) <= r + eps
+                  and _distance(x, y, x0[2], y0[2], dx[2], dy[2], ll[2], flat[2]) > r
+                  and _distance(x, y, x0[3], y0[3], dx[3], dy[3], ll[3], flat[3]) > r)
+            for k in range(2):
+                if ok:
+                    c = hypot(x - cx[k], y - cy[k])
+                    ok = c + cr[k] <= r + eps or c >= cr[k] + r - eps
+            out[m] = ok
+    return out_arr

@@ -1,0 +1,143 @@
+# cython: language_level=3
+"""Compiled kernels of the striker placement search (called by
+:mod:`carromlab.rules.placement`): the nearest clear candidate of each centre, and the
+array work of the bisection towards it around the area's constraints (evaluated in
+Python between the two bisection kernels).
+
+The arithmetic is NumPy's, operation for operation (squares as products, sums left to
+right, ``hypot`` from the C library as NumPy's; the package is built without
+``-march``, so without fused multiply-adds): the same spots as the array code.
+
+The nearest clear candidate: the candidates of an area, sorted along one axis, are
+scanned outward from each centre, the nearer side first, until the offset along the
+axis alone exceeds the squared distance of the best clear candidate found (every
+candidate beyond is farther). Only a candidate that would beat the best is tested
+against the centre's discs.
+"""
+
+import numpy as np
+
+cimport cython
+from libc.math cimport INFINITY, hypot
+
+
+cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
+                          const double[:, ::1] reach2) noexcept nogil:
+    """Whether the candidate (x, y) lies within the reach of some disc of centre q (to 1e-15 m^2)."""
+    cdef Py_ssize_t k
+    for k in range(disc_x.shape[1]):
+        if (x - disc_x[q, k]) * (x - disc_x[q, k]) + (y - disc_y[q, k]) * (y - disc_y[q, k]) - reach2[q, k] < 1e-15:
+            return True
+    return False
+
+
+def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] key, const Py_ssize_t[::1] order,
+                  const double[::1] qx, const double[::1] qy, const double[::1] qkey,
+                  const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach2):
+    """Index of the candidate nearest each centre among those clearing its discs.
+
+    Parameters
+    ----------
+    cx, cy : numpy.ndarray of float64, shape (C,)
+        The candidates, m.
+    key : numpy.ndarray of float64, shape (C,)
+        Their coordinate along the sweep axis (``cx`` or ``cy``), sorted, m.
+    order : numpy.ndarray of intp, shape (C,)
+        The candidate of each entry of ``key``.
+    qx, qy : numpy.ndarray of float64, shape (Q,)
+        The centres, m.
+    qkey : numpy.ndarray of float64, shape (Q,)
+        Their coordinate along the sweep axis, m.
+    disc_x, disc_y : numpy.ndarray of float64, shape (Q, K)
+        Centres of the discs each centre's candidate must clear, m (unused: ``x = inf``).
+    reach2 : numpy.ndarray of float64, shape (Q, K)
+        Squared distance a candidate must keep from each disc's centre, m^2: a candidate
+        nearer than that, to 1e-15 m^2, is blocked.
+
+    Returns
+    -------
+    best : numpy.ndarray of intp, shape (Q,)
+        The nearest clear candidate of each centre (squared distance
+        ``(cx - qx)**2 + (cy - qy)**2``; ties to the lowest index); 0 where none is clear.
+    found : numpy.ndarray of bool, shape (Q,)
+        Whether any candidate is clear.
+    """
+    cdef Py_ssize_t n = key.shape[0], q, lo, hi, i, pos
+    cdef double d2, best_d2, lo_off, hi_off
+    best_arr = np.zeros(qx.shape[0], dtype=np.intp)
+    found_arr = np.zeros(qx.shape[0], dtype=bool)
+    cdef Py_ssize_t[::1] best = best_arr
+    cdef cython.uchar[::1] found = found_arr.view(np.uint8)
+    with nogil:
+        for q in range(qx.shape[0]):
+            best_d2, best[q] = INFINITY, n
+            # first entry with key >= qkey: lo walks down from the one before, hi up
+            lo, hi = 0, n
+            while lo < hi:
+                i = (lo + hi) // 2
+                if key[i] < qkey[q]:
+                    lo = i + 1
+                else:
+                    hi = i
+            lo, hi = lo - 1, lo
+            while lo >= 0 or hi < n:
+                lo_off = (key[lo] - qkey[q]) * (key[lo] - qkey[q]) if lo >= 0 else INFINITY
+                hi_off = (key[hi] - qkey[q]) * (key[hi] - qkey[q]) if hi < n else INFINITY
+                if not min(lo_off, hi_off) <= best_d2:  # every candidate left is farther
+                    break
+                if lo_off <= hi_off:
+                    pos, lo = lo, lo - 1
+                else:
+                    pos, hi = hi, hi + 1
+                i = order[pos]
+                d2 = (cx[i] - qx[q]) * (cx[i] - qx[q]) + (cy[i] - qy[q]) * (cy[i] - qy[q])
+                if (d2 < best_d2 or (d2 == best_d2 and i < best[q])) and not _blocked(cx[i], cy[i], q, disc_x, disc_y, reach2):
+                    best_d2, best[q] = d2, i
+            found[q] = best[q] < n
+            if not found[q]:
+                best[q] = 0
+    return best_arr, found_arr
+
+
+def midpoints(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
+              const double[::1] lo, double width, int steps, double[::1] px, double[::1] py):
+    """The midpoints the next ``steps`` bisection steps of each centre may test, into
+    ``px``, ``py`` (m): entry ``q * (2**steps - 1) + j - 1`` is the point a fraction
+    ``lo[q] + width * j / 2**steps`` of the way from ``(bx[q], by[q])`` along
+    ``(dx[q], dy[q])``, j = 1 .. 2**steps - 1 (dyadic fractions: exact)."""
+    cdef Py_ssize_t q, j, m = (1 << steps) - 1
+    cdef double mid
+    with nogil:
+        for q in range(bx.shape[0]):
+            for j in range(1, m + 1):
+                mid = lo[q] + width * (<double> j / <double> (m + 1))
+                px[q * m + j - 1] = bx[q] + mid * dx[q]
+                py[q * m + j - 1] = by[q] + mid * dy[q]
+
+
+def advance(const unsigned char[::1] legal, const double[::1] px, const double[::1] py,
+            const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach,
+            double[::1] lo, double width, int steps):
+    """Take ``steps`` bisection steps of each centre through its midpoints
+    (:func:`midpoints`): a midpoint is good where it meets the area's constraints
+    (``legal``, one per midpoint) and lies at least ``reach[q, k]`` (m) from every disc
+    ``(disc_x[q, k], disc_y[q, k])`` of its centre (unused: ``x = inf``); the lower end
+    ``lo`` (fractions, updated in place) moves up to each good midpoint on the path.
+    Returns the interval's new width, ``width / 2**steps``."""
+    cdef Py_ssize_t q, k, e, half, j, m = (1 << steps) - 1
+    cdef bint good
+    with nogil:
+        for q in range(lo.shape[0]):
+            j, half = 0, (m + 1) // 2
+            while half:
+                e = q * m + j + half - 1
+                good = legal[e]
+                k = 0
+                while good and k < disc_x.shape[1]:
+                    good = hypot(px[e] - disc_x[q, k], py[e] - disc_y[q, k]) >= reach[q, k]
+                    k += 1
+                if good:
+                    j += half
+                half //= 2
+            lo[q] = lo[q] + width / (m + 1) * j
+    return width / (m + 1)
