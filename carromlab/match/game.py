@@ -27,8 +27,8 @@ from .conservation import Inventory
 from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
 from .store import MatchStore
-from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, PlayedArrays, board_row, frame,
-                      game_row, shots_frame)
+from .records import (BOARD_COLUMNS, GAME_COLUMNS, GameRecord, MatchRecord, Played, PlayedArrays, StepRows, board_row,
+                      frame, game_row, shots_frame)
 
 __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "new_state", "game_seed", "play_game", "play_match"]
 
@@ -319,8 +319,8 @@ class Game:
         self.inventory = Inventory.of(state)
         self.inventory.check_state(state)
         self.rng = np.random.default_rng([self.settings.seed, 1])
-        #: the shots table's rows (see records.shots_frame)
-        self.shots: list[tuple[Any, ...]] = []
+        #: the shots table's rows: shot, board shot, policy and the step's columns and row (records.shots_frame)
+        self.shots: list[tuple[int, int, str, StepRows, int]] = []
         self.boards: list[dict[str, Any]] = []
         self.n_shots = self.board_shots = self.n_snapped = self.n_truncated = 0
         self.end: str | None = None
@@ -396,7 +396,7 @@ def record_step(games: Sequence[Game], played: PlayedArrays, policies: Sequence[
     board_over, game_over = played.rulings.board_over.tolist(), after.game_over.tolist()
     for k, (g, policy) in enumerate(zip(games, policies)):
         if g.settings.record:
-            g.shots.append((g.n_shots, g.board_shots, policy, *rows[k]))  # type: ignore[index]
+            g.shots.append((g.n_shots, g.board_shots, policy, rows, k))  # type: ignore[arg-type]
         g.n_shots += 1
         g.board_shots += 1
         g.n_snapped += snapped[k]

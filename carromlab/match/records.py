@@ -20,11 +20,12 @@ import pandas as pd
 
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays
+from ..rules.arrays.ledger import ranked_rows
 from ..rules.state import GameState
 from .execution import Executed
 
 __all__ = ["TEAM_SLOTS", "SHOT_COLUMNS", "BOARD_COLUMNS", "GAME_COLUMNS", "GameRecord", "MatchRecord",
-           "Played", "PlayedArrays", "shot_rows", "shots_frame", "board_row", "game_row", "frame"]
+           "Played", "PlayedArrays", "StepRows", "shot_rows", "shots_frame", "board_row", "game_row", "frame"]
 
 #: Number of per-team columns (the most teams of any variant: four crokinole players).
 TEAM_SLOTS = 4
@@ -154,13 +155,8 @@ class PlayedArrays:
         """Game id and kind of the pieces that fell in each shot, in order (see :class:`Played`)."""
         st = self.after
         kinds = [st.palette[k] for k in st.kind]
-        fell = self.outcomes.fell[:, : st.n_pieces]  # the pieces (the last column is the striker)
-        rows, cols = np.nonzero(fell > 0)
-        order = np.lexsort((fell[rows, cols], rows))
-        out: list[list[tuple[int, str]]] = [[] for _ in range(len(self))]
-        for k, j in zip(rows[order].tolist(), cols[order].tolist()):
-            out[k].append((j, kinds[j]))
-        return [tuple(p) for p in out]
+        ids, at = ranked_rows(self.outcomes.fell[:, : st.n_pieces])  # the pieces (the last column is the striker)
+        return [tuple((j, kinds[j]) for j in ids[a:b]) for a, b in zip(at, at[1:])]
 
     @cached_property
     def fouls(self) -> list[tuple[str, ...]]:
@@ -178,8 +174,8 @@ class PlayedArrays:
         return np.count_nonzero(self.rulings.returned > 0, axis=1)
 
     @cached_property
-    def table_rows(self) -> list[tuple[Any, ...]]:
-        """Each shot's values in the shots table (:func:`shot_rows`), built once for the step."""
+    def table_rows(self) -> StepRows:
+        """The shots' values in the shots table (:func:`shot_rows`), built once for the step."""
         return shot_rows(self)
 
     def played(self) -> list[Played]:
@@ -322,40 +318,83 @@ class Played:
 _STEP_COLUMNS = tuple(c for c in SHOT_COLUMNS if c not in _ID_COLUMNS and c not in ("shot", "board_shot", "policy"))
 
 
-def shot_rows(played: PlayedArrays) -> list[tuple[Any, ...]]:
-    """The shots table's values of every shot of a step (see :data:`SHOT_COLUMNS`), one
-    tuple per game, read from the step's arrays at once (no state is built): the columns
-    of :data:`_STEP_COLUMNS`, in order; :func:`shots_frame` makes the table."""
+def shot_rows(played: PlayedArrays) -> StepRows:
+    """The shots table's values of every shot of a step (see :data:`SHOT_COLUMNS`), read
+    from the step's arrays at once (no state is built) and kept as columns: a game's
+    tuple of :data:`_STEP_COLUMNS` is made from them when its table is
+    (:meth:`StepRows.row`, :func:`shots_frame`)."""
     before, after, n = played.before, played.after, len(played)
     rows = np.arange(n)
     team = before.team
     own = before.colours[rows, team]  # palette codes, as the pieces' kinds
-    fell = played.outcomes.fell[:, : after.n_pieces] > 0
+    fell = played.outcomes.fell[:, : after.n_pieces]  # the pieces (the last column is the striker)
+    falls = fell > 0
     kind = after.kind[None, :]
     colour = (kind[..., None] == before.colours[:, None, :]).any(axis=2)
     where = (after.where[..., None] == np.arange(len(WHERE))).sum(axis=1)  # (N, locations)
     at = {w: where[:, k] for k, w in enumerate(WHERE)}
-    first, winner = played.outcomes.first_touch, played.rulings.board_winner
-    scores = after.game_scores
-    columns = [
-        before.board_number.tolist(), before.shooter.tolist(), team.tolist(),
-        *played.intended.T.tolist(), *played.shot.T.tolist(), played.snapped.tolist(), played.snap_distance.tolist(),
-        [" ".join(str(i) for i, _ in p) for p in played.pocketed], fell.sum(axis=1).tolist(),
-        (fell & (kind == own[:, None])).sum(axis=1).tolist(), (fell & colour & (kind != own[:, None])).sum(axis=1).tolist(),
-        [FATES[f] for f in played.outcomes.fate.tolist()], [pd.NA if f < 0 else f for f in first.tolist()],
-        played.truncated.tolist(), [";".join(f) for f in played.fouls], [";".join(a) for a in played.applied],
-        played.n_returned.tolist(), played.rulings.turn_continues.tolist(), played.rulings.retake.tolist(),
-        played.rulings.board_over.tolist(), [pd.NA if w < 0 else w for w in winner.tolist()],
-        *(scores[:, t].tolist() if t < scores.shape[1] else [pd.NA] * n for t in range(TEAM_SLOTS)),
-        at["board"].tolist(), (at["pocketed"] + at["ditch"] + at["hole"]).tolist(), at["hand"].tolist(), [after.n_pieces] * n,
-    ]  # fmt: skip
-    return list(zip(*columns))
+    r = played.rulings
+    ints = np.column_stack([
+        before.board_number, before.shooter, team, falls.sum(axis=1), (falls & (kind == own[:, None])).sum(axis=1),
+        (falls & colour & (kind != own[:, None])).sum(axis=1), played.outcomes.fate, played.outcomes.first_touch,
+        played.n_returned, r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
+        np.full(n, after.n_pieces), after.game_scores,
+    ]).astype(np.int64)  # fmt: skip
+    flags = np.column_stack([played.snapped, played.truncated, r.turn_continues, r.retake, r.board_over])
+    rules = np.array(r.rules, dtype=object)
+    floats = np.column_stack([played.intended, played.shot, played.snap_distance])
+    return StepRows(ints, floats, flags, ranked_rows(fell), ranked_rows(r.fouls, rules), ranked_rows(r.applied, rules))
 
 
-def shots_frame(ids: Mapping[str, Any], rows: Sequence[tuple[Any, ...]]) -> pd.DataFrame:
-    """The shots table of one game (:data:`SHOT_COLUMNS`) from its rows: each row the
-    game's ``shot``, ``board_shot`` and ``policy`` followed by its :func:`shot_rows` tuple."""
-    df = pd.DataFrame.from_records(list(rows), columns=["shot", "board_shot", "policy", *_STEP_COLUMNS], nrows=len(rows))
+@dataclass(frozen=True, eq=False)
+class StepRows:
+    """The shots table's values of a step's N shots, by kind (:func:`shot_rows`): each game
+    keeps the step's and its row, turned into its tuple of :data:`_STEP_COLUMNS` only when
+    its table is made (:meth:`row`). Entry ``k`` of each list is game ``k``'s.
+
+    Attributes
+    ----------
+    ints : numpy.ndarray of int64, shape (N, 14 + T)
+        ``board``, ``seat``, ``team``, ``n_pocketed``, ``own_pocketed``,
+        ``opponent_pocketed``, the shot disc's fate (index into
+        :data:`~carromlab.rules.arrays.FATES`), ``first_touch`` (-1: none),
+        ``n_returned``, ``board_winner`` (-1: none), ``pieces_board``, ``pieces_off``,
+        ``pieces_hand``, ``pieces_total`` and the game scores of the variant's teams.
+    floats : numpy.ndarray, shape (N, 11)
+        The intended and the executed shot (:data:`_SHOT_FIELDS` each) and ``snap_distance`` (m).
+    flags : numpy.ndarray of bool, shape (N, 5)
+        ``snapped``, ``truncated``, ``turn_continues``, ``retake``, ``board_over``.
+    pocketed : tuple of (list of int, list of int)
+        Game ids of the pieces that fell, in order, of all the games, and where each
+        game's start (:func:`~carromlab.rules.arrays.ledger.ranked_rows`).
+    fouls, applied : tuple of (list of str, list of int)
+        Rule ids of the fouls and of every rule applied, in order, likewise.
+    """
+
+    ints: npt.NDArray[np.int64]
+    floats: npt.NDArray[np.float64]
+    flags: npt.NDArray[np.bool_]
+    pocketed: tuple[list[int], list[int]]
+    fouls: tuple[list[str], list[int]]
+    applied: tuple[list[str], list[int]]
+
+    def row(self, k: int) -> tuple[Any, ...]:
+        """Game ``k``'s values of :data:`_STEP_COLUMNS`, in order."""
+        i, f, b = self.ints[k].tolist(), self.floats[k].tolist(), self.flags[k].tolist()
+        scores = i[14:] + [pd.NA] * (TEAM_SLOTS - len(i[14:]))
+        (ids, at), (fouls, fat), (applied, aat) = self.pocketed, self.fouls, self.applied
+        return (
+            *i[:3], *f[:10], b[0], f[10], " ".join(map(str, ids[at[k] : at[k + 1]])), *i[3:6], FATES[i[6]], pd.NA if i[7] < 0 else i[7],
+            b[1], ";".join(fouls[fat[k] : fat[k + 1]]), ";".join(applied[aat[k] : aat[k + 1]]), i[8], *b[2:],
+            pd.NA if i[9] < 0 else i[9], *scores, *i[10:14],
+        )  # fmt: skip
+
+
+def shots_frame(ids: Mapping[str, Any], shots: Sequence[tuple[int, int, str, StepRows, int]]) -> pd.DataFrame:
+    """The shots table of one game (:data:`SHOT_COLUMNS`) from its shots: each the game's
+    ``shot``, ``board_shot`` and ``policy``, the step's :class:`StepRows` and the game's row in them."""
+    rows = [(shot, board_shot, policy, *step.row(k)) for shot, board_shot, policy, step, k in shots]
+    df = pd.DataFrame.from_records(rows, columns=["shot", "board_shot", "policy", *_STEP_COLUMNS], nrows=len(rows))
     for k, v in ids.items():
         df[k] = v
     return df[list(SHOT_COLUMNS)].astype(dict(SHOT_COLUMNS))

@@ -16,7 +16,7 @@ from ..spots import nearest_free_spots
 from .games import WHERE, GameArrays, _objects, row_counts
 from .outcomes import OutcomeArrays, _rank, _rows
 
-__all__ = ["RulingArrays", "ArrayLedger", "check_outcomes"]
+__all__ = ["RulingArrays", "ArrayLedger", "check_outcomes", "ranked_rows"]
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -34,6 +34,24 @@ def _record(ranks: npt.NDArray[np.int16], counts: npt.NDArray[np.int16], m: Bool
     new = np.flatnonzero(m & (ranks[:, c] == 0))
     counts[new] += 1
     ranks[new, c] = counts[new]
+
+
+def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] | None = None) -> tuple[list[Any], list[int]]:
+    """The columns of each row of ``ranks`` whose rank is set (> 0), by rank (ties by
+    column), as ``names[column]`` when given: all rows' in one list, row ``k``'s from
+    ``at[k]`` to ``at[k + 1]``.
+
+    Returns
+    -------
+    values : list
+        The columns (int) or their names.
+    at : list of int
+        Where each row's start, and the end (N + 1 entries).
+    """
+    rows, cols = np.nonzero(ranks)
+    order = np.lexsort((ranks[rows, cols], rows))
+    rows, cols = rows[order], cols[order]
+    return (cols if names is None else names[cols]).tolist(), np.searchsorted(rows, np.arange(len(ranks) + 1)).tolist()
 
 
 def _bad(g: int, message: str) -> ValueError:
@@ -152,12 +170,8 @@ class RulingArrays:
         return tuple(self.rules[c] for c in cols[np.argsort(ranks[g, cols])])
 
     def _ordered_all(self, ranks: npt.NDArray[np.int16]) -> list[tuple[str, ...]]:
-        rows, cols = np.nonzero(ranks)
-        order = np.lexsort((ranks[rows, cols], rows))
-        out: list[list[str]] = [[] for _ in range(len(ranks))]
-        for g, c in zip(rows[order].tolist(), cols[order].tolist()):
-            out[g].append(self.rules[c])
-        return [tuple(r) for r in out]
+        names, at = ranked_rows(ranks, np.array(self.rules, dtype=object))
+        return [tuple(names[a:b]) for a, b in zip(at, at[1:])]
 
     def all_foul_rules(self) -> list[tuple[str, ...]]:
         """:meth:`foul_rules` of every game, in row order."""
