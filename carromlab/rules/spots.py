@@ -188,8 +188,7 @@ def _window(
     # only the discs reaching into the window can block one of its spots
     reach = n * step + discs[..., 2] + radius
     near = (np.abs(discs[..., 0] - tx[:, None]) < reach) & (np.abs(discs[..., 1] - ty[:, None]) < reach)
-    n_near = near.sum(axis=1)
-    k = max(int(n_near.max(initial=0)), 1)
+    k = max(int(near.sum(axis=1).max(initial=0)), 1)
     pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
     close = np.take_along_axis(discs, pick[..., None], axis=1)
     close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
