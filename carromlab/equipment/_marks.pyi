@@ -1,4 +1,4 @@
-"""Type stubs of the compiled distance tests of a board's lines (carromlab/equipment/_marks.pyx)."""
+"""Type stubs of the compiled geometry tests of a board (carromlab/equipment/_marks.pyx)."""
 
 import numpy as np
 from numpy.typing import NDArray
@@ -10,3 +10,4 @@ def distances(px: _F, py: _F, x0: _F, y0: _F, dx: _F, dy: _F, ll: _F, flat: _U) 
 def striker_allowed(
     px: _F, py: _F, x0: _F, y0: _F, dx: _F, dy: _F, ll: _F, flat: _U, cx: _F, cy: _F, cr: _F, r: float, eps: float
 ) -> NDArray[np.bool_]: ...
+def contains(px: _F, py: _F, r: _F, square: bool, h: float) -> NDArray[np.bool_]: ...

@@ -1,8 +1,10 @@
 # cython: language_level=3
-"""Compiled distance tests of the lines drawn on a board (called by
-:mod:`carromlab.equipment.board`): the distance from points to segments, and the ICF
-baseline test of a striker's centre (:meth:`Baseline.striker_allowed
-<carromlab.equipment.board.Baseline.striker_allowed>`) point by point.
+"""Compiled geometry tests of a board (called by :mod:`carromlab.equipment.board`): the
+distance from points to the segments of its lines, the ICF baseline test of a striker's
+centre (:meth:`Baseline.striker_allowed
+<carromlab.equipment.board.Baseline.striker_allowed>`) point by point, and whether discs
+lie on the playing surface (:meth:`Board.contains
+<carromlab.equipment.board.Board.contains>`; its test ``on_surface`` is in ``_marks.pxd``).
 
 A segment is given as :func:`carromlab.equipment.board._segment_rows` gives it: its start
 (x0, y0), its direction (dx, dy) to the end, its squared length ``ll`` (1 where it is
@@ -100,4 +102,29 @@ def striker_allowed(const double[::1] px, const double[::1] py, const double[::1
                     c = hypot(x - cx[k], y - cy[k])
                     ok = c + cr[k] <= r + eps or c >= cr[k] + r - eps
             out[m] = ok
+    return out_arr
+
+
+def contains(const double[::1] px, const double[::1] py, const double[::1] r, bint square, double h):
+    """Whether discs lie on the playing surface (``on_surface``), point by point.
+
+    Parameters
+    ----------
+    px, py, r : numpy.ndarray of float64, shape (M,)
+        The discs' centres and radii, m.
+    square : bool
+        A square board (else round).
+    h : float
+        Half the side (square) or the radius (round) of the surface, m.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (M,)
+    """
+    cdef Py_ssize_t m
+    out_arr = np.empty(px.shape[0], dtype=bool)
+    cdef cython.uchar[::1] out = out_arr.view(np.uint8)
+    with nogil:
+        for m in range(px.shape[0]):
+            out[m] = on_surface(px[m], py[m], r[m], square, h)
     return out_arr

@@ -804,12 +804,9 @@ class Board:
             The broadcast shape of the inputs.
         """
         r = check_array("radius", radius, low=0.0, unit="m")
-        px, py = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        h = self.half_size
-        if self.shape == "square":
-            lim = h - r
-            return (np.abs(px) <= lim) & (np.abs(py) <= lim)
-        return np.broadcast_to(np.hypot(px, py) <= h, np.broadcast_shapes(px.shape, py.shape, r.shape)).copy()
+        px, py, pr = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(y, dtype=float), r)
+        flat = (np.ascontiguousarray(a, dtype=float).ravel() for a in (px, py, pr))
+        return _marks.contains(*flat, self.shape == "square", self.half_size).reshape(px.shape)
 
     def side_coordinates(
         self, side: Side, x: npt.ArrayLike, y: npt.ArrayLike

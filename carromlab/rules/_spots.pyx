@@ -8,7 +8,9 @@ library, as NumPy's; no fused multiply-adds without ``-march``): the same spots.
 
 import numpy as np
 
-from libc.math cimport fabs, hypot
+from libc.math cimport hypot
+
+from carromlab.equipment._marks cimport on_surface
 
 
 def first_free(const double[::1] tx, const double[::1] ty, const Py_ssize_t[::1] first,
@@ -19,9 +21,9 @@ def first_free(const double[::1] tx, const double[::1] ty, const Py_ssize_t[::1]
     """Index of the first free spot of each target's window grid, from ``first[q]`` on.
 
     Spot ``a`` of target ``q`` is ``(tx[q] + ix[a] * step, ty[q] + iy[a] * step)`` (m).
-    It is free when a disc of ``radius`` (m) centred there lies on the board (square:
-    ``|x|, |y| <= half_size - radius``; round: its centre within ``half_size`` of the
-    board's centre), at least the two radii from every disc ``k`` of its target
+    It is free when a disc of ``radius`` (m) centred there lies on the board
+    (``on_surface``, the test of :meth:`Board.contains
+    <carromlab.equipment.board.Board.contains>`), at least the two radii from every disc ``k`` of its target
     (``disc_x[q, k]``, ``disc_y[q, k]``, ``disc_r[q, k]``; unused: ``x = inf``) and from
     every hole's centre less the hole's radius, and at most ``within[q]`` (m) from the
     target.
@@ -32,7 +34,7 @@ def first_free(const double[::1] tx, const double[::1] ty, const Py_ssize_t[::1]
         The spots' indices; -1 where the window holds none.
     """
     cdef Py_ssize_t q, a, k, n = ix.shape[0]
-    cdef double gx, gy, lim = half_size - radius
+    cdef double gx, gy
     cdef bint ok
     out = np.full(tx.shape[0], -1, dtype=np.intp)
     cdef Py_ssize_t[::1] at = out
@@ -40,7 +42,7 @@ def first_free(const double[::1] tx, const double[::1] ty, const Py_ssize_t[::1]
         for q in range(tx.shape[0]):
             for a in range(first[q], n):
                 gx, gy = tx[q] + ix[a] * step, ty[q] + iy[a] * step
-                ok = (fabs(gx) <= lim and fabs(gy) <= lim) if square else hypot(gx, gy) <= half_size
+                ok = on_surface(gx, gy, radius, square, half_size)
                 k = 0
                 while ok and k < disc_x.shape[1]:
                     ok = hypot(gx - disc_x[q, k], gy - disc_y[q, k]) >= disc_r[q, k] + radius
