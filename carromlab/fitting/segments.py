@@ -40,7 +40,11 @@ Each impact is classified from the geometry, extrapolating the discs' straight l
 discs whose breaks coincide and whose centres come within the sum of their radii are a
 disc-disc impact; a disc whose line reaches a cushion (``|x|`` or ``|y|`` = half board
 minus radius) or a peg is an obstacle impact; anything else is "unknown". The impact time
-is the time of contact on the incoming lines.
+is the time of contact on the incoming lines. A detected break with another disc's centre
+in reach but no break of that disc is a disc-disc impact too: the struck disc's velocity
+changed by less than its own track shows (a disc at rest nudged a millimetre or two), and
+its track is split at the frame gap holding the contact as well, so that no segment runs
+across an impact (the detected disc heads the impact's row, with its ``dv``).
 """
 
 from __future__ import annotations
@@ -56,6 +60,10 @@ from .._validation import check_int, check_real
 from .tracks import Tracks
 
 __all__ = ["Segmentation", "segment_tracks", "breaks_from_events"]
+
+#: How far (noise scales, plus 1 mm) two discs' or a disc's and an obstacle's extrapolated
+#: contact may miss and still explain an impact.
+_TOL_SIGMAS = 5.0
 
 
 
@@ -469,6 +477,11 @@ def segment_tracks(
         while (merged := _merge_double_hits(impacts, discs, gaps, seg_of)) is not None:
             gaps = merged
             segments, points, seg_of, impacts = _assemble(tracks, discs, gaps, given, window, sigma, rest, min_points)
+        if struck := _struck(tracks, discs, gaps, impacts, seg_of, window, sigma):
+            gaps = {**gaps, **dict.fromkeys(struck, math.nan)}
+            segments, points, seg_of, impacts = _assemble(
+                tracks, discs, gaps, given, window, sigma, rest, min_points, struck=struck
+            )
         contacts: set[tuple[int, int]] = set()
         for d, dd in discs.items():
             gap = _clearance(tracks, d, dd.p)
@@ -477,7 +490,7 @@ def segment_tracks(
                 contacts.update((d, k) for k in _contact_cuts(gap, dd.suspect, cuts, threshold * sigma))
         if contacts - gaps.keys():
             segments, points, seg_of, impacts = _assemble(
-                tracks, discs, gaps, given, window, sigma, rest, min_points, bounds=contacts
+                tracks, discs, gaps, given, window, sigma, rest, min_points, bounds=contacts, struck=struck
             )
     return Segmentation(tracks, points, segments, impacts, sigma)
 
@@ -516,11 +529,14 @@ def _assemble(
     rest: float,
     min_points: int,
     bounds: AbstractSet[tuple[int, int]] = frozenset(),
+    struck: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, np.ndarray], pd.DataFrame]:
     """Segments table, labelled points, segment labels by disc, and impacts for the breaks
     ``gaps``; the outlier screen is redone with windows that stop at the breaks. The frame
     gaps ``bounds`` (disc, k) also end segments, with no impact (the contact cuts: a disc
-    passing a cushion a millimetre off makes the same visit as one creeping into it)."""
+    passing a cushion a millimetre off makes the same visit as one creeping into it). The
+    breaks ``struck`` (:func:`_struck`) enter the impacts only as the other disc of an
+    impact."""
     for d, dd in discs.items():
         dd.cuts = sorted({k for (dk, k) in gaps if dk == d} | {k for (dk, k) in bounds if dk == d})
         dd.screen()
@@ -544,7 +560,7 @@ def _assemble(
     points = tracks.data.copy()
     points["segment"] = np.concatenate([seg_of[d] for d in tracks.discs])
     points["suspect"] = np.concatenate([discs[d].suspect for d in tracks.discs])
-    impacts = _classify(tracks, discs, gaps, given, seg_of, window, sigma)
+    impacts = _classify(tracks, discs, gaps, given, seg_of, window, sigma, struck)
     return pd.DataFrame(seg_rows), points, seg_of, impacts
 
 
@@ -567,6 +583,67 @@ def _contact_time(
     return None
 
 
+def _incoming(dd: _Disc, k: int, t0: float, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """Position (m) at time t0 and velocity (m/s) of disc ``dd`` on the straight line of
+    the last ``window`` clean points up to its frame gap k (its point k at rest if fewer
+    than two)."""
+    idx = dd.side(k, True, clean=True)[-window:]
+    if len(idx) < 2:
+        return dd.p[k], np.zeros(2)
+    pos, v, _, _ = _line(dd.t[idx], dd.p[idx], t0)
+    return pos, v
+
+
+def _reach(tracks: Tracks, discs: dict[int, _Disc], d: int, k: int, e: int, m: int, window: int, sigma: float) -> float | None:
+    """When discs d and e, extrapolated on their incoming lines across d's frame gap k
+    (from its first point, s), touch within the gap (and a frame either side), up to
+    ``_TOL_SIGMAS`` noise scales plus 1 mm: the time of touching (or of closest approach),
+    s from d's point k; else None. e's line is the one up to its gap m."""
+    dd, tb = discs[d], discs[d].t[k]
+    dt_frame = 1.0 / tracks.fps if tracks.fps else 0.0
+    lo, hi = -dt_frame, dd.t[k + 1] - tb + dt_frame
+    p0, v = _incoming(dd, k, tb, window)
+    q0, w = _incoming(discs[e], m, tb, window)
+    sigma_rr = tracks.radius[d] + tracks.radius[e]
+    reach = _contact_time(p0, v, q0, w, sigma_rr + _TOL_SIGMAS * sigma + 1e-3, lo, hi)
+    if reach is None:
+        return None
+    exact = _contact_time(p0, v, q0, w, sigma_rr, lo, hi)
+    return reach if exact is None else exact
+
+
+def _struck(
+    tracks: Tracks,
+    discs: dict[int, _Disc],
+    gaps: dict[tuple[int, int], float],
+    impacts: pd.DataFrame,
+    seg_of: dict[int, np.ndarray],
+    window: int,
+    sigma: float,
+) -> set[tuple[int, int]]:
+    """Frame gaps (e, m) of discs struck by an impact that no contact explained: another
+    disc's centre in reach of the impact (``_reach``) means a disc-disc impact, which
+    changed that disc's velocity too, by less than its own track shows (a disc at rest
+    nudged a millimetre or two); its track is split at the gap holding the contact."""
+    out: set[tuple[int, int]] = set()
+    for row in impacts[impacts["kind"] == "unknown"].itertuples(index=False):
+        d = int(row.disc)
+        if d not in tracks.radius:
+            continue
+        k = int(np.flatnonzero(seg_of[d] == row.segment_before)[-1])
+        tb, ta = discs[d].t[k], discs[d].t[k + 1]
+        for e, ee in discs.items():
+            if e == d or e not in tracks.radius or len(ee.t) < 2:
+                continue
+            m = min(max(int(np.searchsorted(ee.t, tb, side="right")) - 1, 0), len(ee.t) - 2)
+            if ee.t[m + 1] < tb or ee.t[m] > ta or (e, m) in gaps or (e, m) in out:
+                continue
+            if _reach(tracks, discs, d, k, e, m, window, sigma) is not None:
+                out.add((e, m))
+                break
+    return out
+
+
 def _classify(
     tracks: Tracks,
     discs: dict[int, _Disc],
@@ -575,18 +652,12 @@ def _classify(
     seg_of: dict[int, np.ndarray],
     window: int,
     sigma: float,
+    struck: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> pd.DataFrame:
-    """The impacts table (see :class:`Segmentation`)."""
+    """The impacts table (see :class:`Segmentation`); a ``struck`` break is only ever
+    the other disc of an impact."""
     dt_frame = 1.0 / tracks.fps if tracks.fps else 0.0
-    tol = 5.0 * sigma + 1e-3  # how far an extrapolated contact may miss, m
-
-    def incoming(d: int, k: int, t0: float) -> tuple[np.ndarray, np.ndarray]:
-        dd = discs[d]
-        idx = dd.side(k, True, clean=True)[-window:]
-        if len(idx) < 2:
-            return dd.p[k], np.zeros(2)
-        pos, v, _, _ = _line(dd.t[idx], dd.p[idx], t0)
-        return pos, v
+    tol = _TOL_SIGMAS * sigma + 1e-3  # how far an extrapolated contact may miss, m
 
     def base(d: int, k: int, t: float) -> dict:
         return {
@@ -612,14 +683,13 @@ def _classify(
         rows.append(row)
     order = sorted((dk for dk in gaps if dk not in used), key=lambda dk: discs[dk[0]].t[dk[1]])
     for d, k in order:
-        if (d, k) in used:
+        if (d, k) in used or (d, k) in struck:
             continue
         used.add((d, k))
         dd = discs[d]
         tb, ta = dd.t[k], dd.t[k + 1]
         lo, hi = -dt_frame, ta - tb + dt_frame
         row = base(d, k, 0.5 * (tb + ta))
-        p0, v = incoming(d, k, tb)
         r = tracks.radius.get(d)
         # disc-disc: another disc broken in an overlapping frame gap, its centre in reach
         for e, m in order:
@@ -628,14 +698,13 @@ def _classify(
             ee = discs[e]
             if ee.t[m + 1] < tb or ee.t[m] > ta:
                 continue
-            q0, w = incoming(e, m, tb)
-            reach = _contact_time(p0, v, q0, w, r + tracks.radius[e] + tol, lo, hi)
+            reach = _reach(tracks, discs, d, k, e, m, window, sigma)
             if reach is not None:
-                exact = _contact_time(p0, v, q0, w, r + tracks.radius[e], lo, hi)
-                row.update(t=tb + (reach if exact is None else exact), kind="disc")
+                row.update(t=tb + reach, kind="disc")
                 pair(row, e, m)
                 break
         if row["kind"] == "unknown" and r is not None and tracks.board is not None:
+            p0, v = _incoming(dd, k, tb, window)
             row.update(_obstacle(tracks, p0, v, r, lo, hi, tb, tol))
         rows.append(row)
     cols = ["t", "kind", "disc", "other", "where", "segment_before", "segment_after", "other_before", "other_after", "dv"]
