@@ -27,14 +27,17 @@ consensus. Once the impacts are known the screen is repeated with windows that s
 them. Suspect points stay in the segments: the robust fit decides how much they count.
 
 A disc creeping into a cushion or a peg changes its velocity by less than the detector can
-see, yet its slide ends there. The centre of a disc of radius r cannot come closer than r to
-a cushion (r plus the peg's radius to a peg), so after the detection a track is also cut
-where it comes within ``threshold`` standard errors of that contact distance: before the
-first point of every such visit that starts inside a segment, and after its last point when
-the disc leaves again (beyond twice that distance) inside the segment. A visit that reaches
-a detected impact is that impact and is left alone. These cuts end segments but add no
-impact: a visit only says the disc came within noise of a contact, which a disc passing a
-cushion a millimetre off also does. With given ``breaks`` nothing is added.
+see, yet its slide ends there; so does a slow disc touching another (a striker at a few
+cm/s nudging a coin). The centre of a disc of radius r cannot come closer than r to a
+cushion (r plus the peg's radius to a peg, the two radii to another disc), so after the
+detection a track is also cut where it comes within ``threshold`` standard errors of that
+contact distance: before the first point of every such visit that starts inside a segment,
+and after its last point when the disc leaves again (beyond twice that distance) inside the
+segment. Another disc's position at a point's time is interpolated between its clean
+points. A visit that reaches a detected impact is that impact and is left alone. These
+cuts end segments but add no impact: a visit only says the disc came within noise of a
+contact, which a disc passing a cushion or a disc a millimetre off also does. With given
+``breaks`` nothing is added.
 
 Each impact is classified from the geometry, extrapolating the discs' straight lines: two
 discs whose breaks coincide and whose centres come within the sum of their radii are a
@@ -103,18 +106,28 @@ def _consensus(t: np.ndarray, p: np.ndarray, tol: float) -> np.ndarray:
     return agree[best] if agree[best].sum() >= 3 else np.ones(len(t), dtype=bool)
 
 
-def _clearance(tracks: Tracks, disc: int, p: np.ndarray) -> np.ndarray | None:
-    """How far each point (n, 2) of ``disc`` is from touching a cushion or a peg, m (the
-    distance its centre could still move towards the nearest one); None if the board or
-    the disc's radius is unknown."""
-    board, r = tracks.board, tracks.radius.get(disc)
-    if board is None or r is None:
+def _clearance(tracks: Tracks, discs: dict[int, _Disc], disc: int) -> np.ndarray | None:
+    """How far each point of ``disc`` is from touching a cushion, a peg or another disc,
+    m (the distance its centre could still move towards the nearest one; another disc's
+    position at the point's time interpolated between its clean points, where it is
+    tracked); None if the disc's radius is unknown."""
+    board, r, dd = tracks.board, tracks.radius.get(disc), discs[disc]
+    if r is None:
         return None
+    p = dd.p
     gap = np.full(len(p), np.inf)
-    if board.shape == "square":
+    if board is not None and board.shape == "square":
         gap = board.half_size - r - np.abs(p).max(axis=1)
-    for peg in board.pegs:
+    for peg in board.pegs if board is not None else ():
         gap = np.minimum(gap, np.hypot(p[:, 0] - peg.x, p[:, 1] - peg.y) - r - peg.radius)
+    for e, ee in discs.items():
+        clean = ~ee.suspect
+        if e == disc or e not in tracks.radius or clean.sum() < 2:
+            continue
+        te, pe = ee.t[clean], ee.p[clean]
+        qx, qy = np.interp(dd.t, te, pe[:, 0]), np.interp(dd.t, te, pe[:, 1])
+        d = np.hypot(p[:, 0] - qx, p[:, 1] - qy) - r - tracks.radius[e]
+        gap = np.minimum(gap, np.where((dd.t >= te[0]) & (dd.t <= te[-1]), d, np.inf))
     return gap
 
 
@@ -484,7 +497,7 @@ def segment_tracks(
             )
         contacts: set[tuple[int, int]] = set()
         for d, dd in discs.items():
-            gap = _clearance(tracks, d, dd.p)
+            gap = _clearance(tracks, discs, d)
             if gap is not None:
                 cuts = sorted(k for (e, k) in gaps if e == d)
                 contacts.update((d, k) for k in _contact_cuts(gap, dd.suspect, cuts, threshold * sigma))

@@ -131,6 +131,26 @@ def test_a_nudged_disc_at_rest_is_split_at_the_impact():
     assert row.ci_low <= GENERATING["slide_spin"].mu <= row.ci_high
 
 
+def test_a_slow_touch_of_two_discs_ends_both_slides():
+    # stribeck seed 123: the striker, at 4 cm/s, touches the coin at t = 0.99989 s (vn
+    # 0.12 m/s), a change neither track resolves. Both segments ran across it and the fit
+    # was flagged suspect (residual runs p = 3e-6); the discs' centres coming within noise
+    # of the two radii now cut both tracks before the touch, as a cushion's contact does
+    syn = shot(123, "stribeck")
+    ev = syn.result.events
+    t_touch = float(ev.loc[(ev["kind"] == "disc") & (ev["t"] > 0.9), "t"].iat[0])
+    seg = segment_tracks(syn.tracks())
+    assert not (np.abs(seg.impacts["t"] - t_touch) < 0.05).any(), seg.impacts  # no impact added
+    for disc in (0, 1):
+        ends = seg.segments.loc[seg.segments["disc"] == disc, "t_end"]
+        assert ((ends > t_touch - 0.1) & (ends < t_touch)).any(), seg.segments
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FitWarning)
+        fit = fit_friction(seg, "stribeck")
+    for row in fit.estimates.itertuples(index=False):
+        assert row.ci_low <= getattr(GENERATING["stribeck"], row.parameter) <= row.ci_high, row
+
+
 def test_given_breaks_reproduce_the_detected_segments():
     syn = shot(2, "coulomb")
     tracks = syn.tracks()
