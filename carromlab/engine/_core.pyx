@@ -1593,6 +1593,13 @@ cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
     elif kind == EV_CUSHION:
         nx = 1.0 if part == 0 else (-1.0 if part == 1 else 0.0)
         ny = 1.0 if part == 2 else (-1.0 if part == 3 else 0.0)
+        # the impact is at the contact: the centre on the contact line, h - r from the
+        # middle (evaluating the motion there can leave it an ulp beyond, off the playing
+        # surface as Board.contains reads it, and then at rest against the cushion)
+        if part < 2:
+            s.x0[i] = nx * (b.h - s.R[i])
+        else:
+            s.y0[i] = ny * (b.h - s.R[i])
         vn = vi[0] * nx + vi[1] * ny
         cont = again(s, i, -2 - part)
         walton(vi, &wi, 1.0 / s.m[i], s.R[i], 1.0 / s.inertia[i], vj, &wj, 0.0, 0.0, 0.0,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carromlab import Board, PhysicsParams, Scene, Shot, simulate
+from carromlab import Board, PhysicsParams, Scene, Shot, simulate, simulate_batch
 from tests.engine.test_properties import SPECS, _scene_and_shot
 
 TOL = 1e-10
@@ -106,3 +106,24 @@ def test_contact_times_are_roots_of_the_gap(law):
         r = res.scene.arrays["radius"]
         gap = np.hypot(d["x"] - d["other_x"], d["y"] - d["other_y"]) - r[d["disc"].to_numpy()] - r[d["other"].to_numpy()]
         assert len(gap) > 20 and np.abs(gap).max() <= 1e-12
+
+
+@pytest.mark.parametrize("law", ["slide_spin", "coulomb"])
+def test_a_disc_at_rest_against_a_cushion_lies_on_the_board(law):
+    """A plastic cushion (e = 0) leaves the striker sliding along it and at rest against
+    it: its centre must be h - r from the middle, not an ulp beyond. Before the cushion
+    impact put the centre on the contact line, 589 of these 4,000 shots (231 under
+    Coulomb) ended up to 4e-15 m off the surface as ``Board.contains`` reads it, and a
+    random online game failed at its next shot, whose scene rejected that position."""
+    board = Board.icf()
+    rng = np.random.default_rng(3)
+    n = 4000
+    scene = Scene.from_frame(board, pd.DataFrame({"kind": [], "x": [], "y": []}))
+    df = simulate_batch(
+        scene, rng.uniform(-0.3, 0.3, n), -0.2526, rng.uniform(0.05, math.pi - 0.05, n), rng.uniform(0.5, 6.0, n),
+        params=PhysicsParams(friction_law=law, e_cushion=0.0), workers=1, final_positions=True, final_dtype="float64",
+    )  # fmt: skip
+    on = df["striker_fate"].astype(str).to_numpy() == "board"
+    xy = df.attrs["final_xy"][on, 0, :]
+    assert on.sum() > 1000
+    assert board.contains(xy[:, 0], xy[:, 1], scene.arrays["radius"][0]).all()
