@@ -607,15 +607,19 @@ def _incoming(dd: _Disc, k: int, t0: float, window: int) -> tuple[np.ndarray, np
     return pos, v
 
 
-def _reach(tracks: Tracks, discs: dict[int, _Disc], d: int, k: int, e: int, m: int, window: int, sigma: float) -> float | None:
+def _reach(
+    tracks: Tracks, discs: dict[int, _Disc], d: int, k: int, line: tuple[np.ndarray, np.ndarray], e: int, m: int,
+    window: int, sigma: float,
+) -> float | None:
     """When discs d and e, extrapolated on their incoming lines across d's frame gap k
     (from its first point, s), touch within the gap (and a frame either side), up to
     ``_TOL_SIGMAS`` noise scales plus 1 mm: the time of touching (or of closest approach),
-    s from d's point k; else None. e's line is the one up to its gap m."""
+    s from d's point k; else None. ``line`` is d's (:func:`_incoming` at gap k), e's the
+    one up to its gap m."""
     dd, tb = discs[d], discs[d].t[k]
     dt_frame = 1.0 / tracks.fps if tracks.fps else 0.0
     lo, hi = -dt_frame, dd.t[k + 1] - tb + dt_frame
-    p0, v = _incoming(dd, k, tb, window)
+    p0, v = line
     q0, w = _incoming(discs[e], m, tb, window)
     sigma_rr = tracks.radius[d] + tracks.radius[e]
     reach = _contact_time(p0, v, q0, w, sigma_rr + _TOL_SIGMAS * sigma + 1e-3, lo, hi)
@@ -645,13 +649,14 @@ def _struck(
             continue
         k = int(np.flatnonzero(seg_of[d] == row.segment_before)[-1])
         tb, ta = discs[d].t[k], discs[d].t[k + 1]
+        line = _incoming(discs[d], k, tb, window)
         for e, ee in discs.items():
             if e == d or e not in tracks.radius or len(ee.t) < 2:
                 continue
             m = min(max(int(np.searchsorted(ee.t, tb, side="right")) - 1, 0), len(ee.t) - 2)
             if ee.t[m + 1] < tb or ee.t[m] > ta or (e, m) in gaps or (e, m) in out:
                 continue
-            if _reach(tracks, discs, d, k, e, m, window, sigma) is not None:
+            if _reach(tracks, discs, d, k, line, e, m, window, sigma) is not None:
                 out.add((e, m))
                 break
     return out
@@ -703,6 +708,7 @@ def _classify(
         tb, ta = dd.t[k], dd.t[k + 1]
         lo, hi = -dt_frame, ta - tb + dt_frame
         row = base(d, k, 0.5 * (tb + ta))
+        p0, v = _incoming(dd, k, tb, window)
         r = tracks.radius.get(d)
         # disc-disc: another disc broken in an overlapping frame gap, its centre in reach
         for e, m in order:
@@ -711,13 +717,12 @@ def _classify(
             ee = discs[e]
             if ee.t[m + 1] < tb or ee.t[m] > ta:
                 continue
-            reach = _reach(tracks, discs, d, k, e, m, window, sigma)
+            reach = _reach(tracks, discs, d, k, (p0, v), e, m, window, sigma)
             if reach is not None:
                 row.update(t=tb + reach, kind="disc")
                 pair(row, e, m)
                 break
         if row["kind"] == "unknown" and r is not None and tracks.board is not None:
-            p0, v = _incoming(dd, k, tb, window)
             row.update(_obstacle(tracks, p0, v, r, lo, hi, tb, tol))
         rows.append(row)
     cols = ["t", "kind", "disc", "other", "where", "segment_before", "segment_after", "other_before", "other_after", "dv"]
