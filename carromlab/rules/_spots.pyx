@@ -1,57 +1,189 @@
 # cython: language_level=3
-"""Compiled scan of :func:`carromlab.rules.spots.nearest_free_spots`: the first free
-spot of each target's window, its grid's spots taken nearest first.
+"""Compiled kernels of :func:`carromlab.rules.spots.nearest_free_spots`: one window of
+the search for every target (its discs, the lower bound :func:`clear_distance` of where
+a free spot can be, and the scan of the window's grid nearest first).
 
-The tests are those of the array code, with its arithmetic (``hypot`` from the C
-library, as NumPy's; no fused multiply-adds without ``-march``): the same spots.
+The scan's tests are those of :func:`carromlab.rules.spots.clear_of` and
+:meth:`Board.contains <carromlab.equipment.board.Board.contains>`, with their arithmetic
+(``hypot`` from the C library, as NumPy's; no fused multiply-adds without ``-march``).
 """
 
 import numpy as np
 
-from libc.math cimport hypot
+from libc.math cimport hypot, sqrt, fabs, isfinite, INFINITY, NAN
+from libc.stdlib cimport malloc, free
 
 from carromlab.equipment._marks cimport on_surface
 
 
-def first_free(const double[::1] tx, const double[::1] ty, const Py_ssize_t[::1] first,
-               const Py_ssize_t[::1] ix, const Py_ssize_t[::1] iy, double step, double radius,
-               const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] disc_r,
-               const double[::1] hole_x, const double[::1] hole_y, const double[::1] hole_r,
-               bint square, double half_size, const double[::1] within):
-    """Index of the first free spot of each target's window grid, from ``first[q]`` on.
+cdef double clear_bound(double tx, double ty, const double* cx, const double* cy, const double* rho,
+                        int k) noexcept nogil:
+    """How far the target (tx, ty) must move for a disc centred there to be at least
+    rho[i] from every centre (cx[i], cy[i]), i < k (m; 0 for a target already clear): the
+    distance to the nearest such point of the plane, found among its candidates (see
+    :func:`clear_distance`). Circles farther than twice the largest reach beyond the
+    target are left out: that only lowers the bound."""
+    cdef int i, j, l, sgn, kk = 0
+    cdef double big = 0.0, dist, best = INFINITY, px, py, d, a, h, ux, uy, ri, rj, ox, oy
+    cdef bint inside = 0
+    cdef int* use = <int*> malloc(k * sizeof(int)) if k > 0 else NULL
+    for i in range(k):
+        if rho[i] > big:
+            big = rho[i]
+    for i in range(k):
+        dist = hypot(cx[i] - tx, cy[i] - ty)
+        if dist < rho[i]:
+            inside = 1
+        if rho[i] - dist > -2.0 * big:
+            use[kk] = i
+            kk += 1
+    if not inside:
+        free(use)
+        return 0.0
+    for l in range(-kk, kk * kk):
+        # l < 0: the point of circle -1 - l nearest the target; else the two crossings of
+        # circles l // kk < l % kk
+        if l < 0:
+            i = use[-1 - l]
+            ox, oy = tx - cx[i], ty - cy[i]
+            dist = hypot(ox, oy)
+            ux, uy = 1.0, 0.0
+            if dist > 0.0:
+                ux, uy = ox / dist, oy / dist
+            px, py = cx[i] + rho[i] * ux, cy[i] + rho[i] * uy
+            if candidate_clear(px, py, cx, cy, rho, use, kk):
+                best = min_far(best, px, py, tx, ty)
+            continue
+        i, j = use[l // kk], use[l % kk]
+        if not (l // kk < l % kk):
+            continue
+        ri, rj = rho[i], rho[j]
+        d = hypot(cx[j] - cx[i], cy[j] - cy[i])
+        if not (d > 0.0 and d <= ri + rj and d >= fabs(ri - rj)):
+            continue
+        a = (ri * ri - rj * rj + d * d) / (2.0 * d)
+        ux, uy = (cx[j] - cx[i]) / d, (cy[j] - cy[i]) / d
+        h = sqrt(ri * ri - a * a) if ri * ri > a * a else 0.0
+        for sgn in range(-1, 2, 2):
+            px, py = cx[i] + a * ux - sgn * uy * h, cy[i] + a * uy + sgn * ux * h
+            if candidate_clear(px, py, cx, cy, rho, use, kk):
+                best = min_far(best, px, py, tx, ty)
+    free(use)
+    return best
 
-    Spot ``a`` of target ``q`` is ``(tx[q] + ix[a] * step, ty[q] + iy[a] * step)`` (m).
-    It is free when a disc of ``radius`` (m) centred there lies on the board
-    (``on_surface``, the test of :meth:`Board.contains
-    <carromlab.equipment.board.Board.contains>`), at least the two radii from every disc ``k`` of its target
-    (``disc_x[q, k]``, ``disc_y[q, k]``, ``disc_r[q, k]``; unused: ``x = inf``) and from
-    every hole's centre less the hole's radius, and at most ``within[q]`` (m) from the
-    target.
+
+cdef inline bint candidate_clear(double px, double py, const double* cx, const double* cy, const double* rho,
+                                 const int* use, int kk) noexcept nogil:
+    """Whether (px, py) is at least rho from every circle used, to round-off (1e-12 m: a
+    candidate lies on one or two of them; taking a blocked one for clear only lowers the
+    bound)."""
+    cdef int m
+    for m in range(kk):
+        if hypot(px - cx[use[m]], py - cy[use[m]]) - rho[use[m]] < -1e-12:
+            return 0
+    return 1
+
+
+cdef inline double min_far(double best, double px, double py, double tx, double ty) noexcept nogil:
+    cdef double far = hypot(px - tx, py - ty)
+    return far if far < best else best
+
+
+def clear_distance(const double[:, ::1] target, const double[:, :, ::1] centres, const double[:, ::1] reach):
+    """:func:`carromlab.rules.spots.clear_distance` on C-ordered arrays: target (Q, 2),
+    centres (Q, K, 2) (unused rows at ``x = inf``), reach (Q, K), all m. Returns (Q,)."""
+    cdef Py_ssize_t q, i, n_q = target.shape[0], k = centres.shape[1]
+    cdef int kk
+    out = np.zeros(n_q)
+    cdef double[::1] res = out
+    cdef double* buf = <double*> malloc(3 * k * sizeof(double) + 1)
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        for q in range(n_q):
+            kk = 0
+            for i in range(k):
+                if isfinite(centres[q, i, 0]):
+                    buf[kk], buf[k + kk], buf[2 * k + kk] = centres[q, i, 0], centres[q, i, 1], reach[q, i]
+                    kk += 1
+            res[q] = clear_bound(target[q, 0], target[q, 1], buf, buf + k, buf + 2 * k, kk)
+    free(buf)
+    return out
+
+
+def window_spots(const double[::1] tx, const double[::1] ty, double radius, const double[:, ::1] disc_x,
+                 const double[:, ::1] disc_y, const double[:, ::1] disc_r, const double[::1] within, double limit_size,
+                 double span, double step, Py_ssize_t half, const Py_ssize_t[::1] ix, const Py_ssize_t[::1] iy,
+                 const double[::1] rings, const double[::1] hole_x, const double[::1] hole_y,
+                 const double[::1] hole_r, bint square, double half_size):
+    """One window of :func:`carromlab.rules.spots.nearest_free_spots` (half-width
+    ``span``, grid ``step``, m) around each target (tx[q], ty[q]).
+
+    The window's grid points are ``(tx[q] + ix[a] * step, ty[q] + iy[a] * step)``,
+    offsets -``half`` .. ``half`` steps on each axis, in
+    order of their distance ``rings[a]`` (in steps) from the target. Only the discs
+    reaching into the window can block one (``disc_x[q, k]``, ``disc_y[q, k]``,
+    ``disc_r[q, k]``; unused: ``x = inf``), and every grid point nearer the target than
+    its :func:`clear_distance` (less 1e-9 m) is blocked: the scan starts past them. A
+    point is free when a disc of ``radius`` (m) there lies on the board (``on_surface``),
+    at least the two radii from every disc and from every hole's centre less the hole's
+    radius, and at most ``within[q]`` (m) from the target. A free point in the window's
+    corners (farther than ``span``) is only taken when the window covers everything
+    allowed (``span`` at least ``within[q]``, or ``limit_size`` where that is infinite):
+    a point just outside the window could beat it.
 
     Returns
     -------
-    numpy.ndarray of intp, shape (Q,)
-        The spots' indices; -1 where the window holds none.
+    found : numpy.ndarray of bool, shape (Q,)
+    spots : numpy.ndarray, shape (Q, 2)
+        The spots, m; NaN where none was found.
     """
-    cdef Py_ssize_t q, a, k, n = ix.shape[0]
-    cdef double gx, gy
+    cdef Py_ssize_t q, a, k, lo, hi, mid, n = ix.shape[0], n_q = tx.shape[0], n_k = disc_x.shape[1]
+    cdef int kk
+    cdef double reach, gx, gy, first_d, lim
     cdef bint ok
-    out = np.full(tx.shape[0], -1, dtype=np.intp)
-    cdef Py_ssize_t[::1] at = out
+    found = np.zeros(n_q, dtype=bool)
+    spots = np.full((n_q, 2), np.nan)
+    cdef unsigned char[::1] fd = found.view(np.uint8)
+    cdef double[:, ::1] sp = spots
+    cdef double* buf = <double*> malloc(3 * n_k * sizeof(double) + 1)
+    if buf == NULL:
+        raise MemoryError()
+    cdef double* cx = buf
+    cdef double* cy = buf + n_k
+    cdef double* cr = buf + 2 * n_k
     with nogil:
-        for q in range(tx.shape[0]):
-            for a in range(first[q], n):
+        for q in range(n_q):
+            kk = 0
+            for k in range(n_k):
+                reach = half * step + disc_r[q, k] + radius
+                if fabs(disc_x[q, k] - tx[q]) < reach and fabs(disc_y[q, k] - ty[q]) < reach:
+                    cx[kk], cy[kk], cr[kk] = disc_x[q, k], disc_y[q, k], disc_r[q, k] + radius
+                    kk += 1
+            first_d = clear_bound(tx[q], ty[q], cx, cy, cr, kk) - 1e-9
+            lo, hi = 0, n   # the first a with rings[a] * step >= first_d
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if rings[mid] * step < first_d:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            lim = within[q] if isfinite(within[q]) else limit_size
+            for a in range(lo, n):
                 gx, gy = tx[q] + ix[a] * step, ty[q] + iy[a] * step
                 ok = on_surface(gx, gy, radius, square, half_size)
                 k = 0
-                while ok and k < disc_x.shape[1]:
-                    ok = hypot(gx - disc_x[q, k], gy - disc_y[q, k]) >= disc_r[q, k] + radius
+                while ok and k < kk:
+                    ok = hypot(gx - cx[k], gy - cy[k]) >= cr[k]
                     k += 1
                 k = 0
                 while ok and k < hole_x.shape[0]:
                     ok = hypot(gx - hole_x[k], gy - hole_y[k]) >= hole_r[k] + radius
                     k += 1
                 if ok and hypot(gx - tx[q], gy - ty[q]) <= within[q]:
-                    at[q] = a
+                    if hypot(gx - tx[q], gy - ty[q]) <= span or span >= lim:
+                        fd[q] = 1
+                        sp[q, 0], sp[q, 1] = gx, gy
                     break
-    return out
+    free(buf)
+    return found, spots

@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..equipment.board import Board
-from ._spots import first_free
+from ._spots import clear_distance as _clear_distance
+from ._spots import window_spots
 from .state import Piece
 
 __all__ = ["GRID_STEP", "occupied", "clear_of", "clear_distance", "nearest_free_spot", "nearest_free_spots"]
@@ -112,10 +113,6 @@ def nearest_free_spot(
     return None if np.isnan(spot[0]) else (float(spot[0]), float(spot[1]))
 
 
-#: Most (targets x candidates x discs) tested at once by :func:`clear_distance`.
-_SPOT_BLOCK = 2**21
-
-
 def nearest_free_spots(
     board: Board,
     target: npt.ArrayLike,
@@ -178,33 +175,19 @@ def _window(
     board: Board, t: FloatArray, radius: float, discs: FloatArray, within: FloatArray, span: float
 ) -> tuple[npt.NDArray[np.bool_], FloatArray]:
     """One window of :func:`nearest_free_spots` (half-width ``span``, m) around each
-    target ``t[q]``: whether the nearest free spot of its grid was found, and the spot.
-    A spot in the window's corners is only taken when no spot just outside the window
-    could beat it (or the window covers everything allowed)."""
+    target ``t[q]``: whether the nearest free spot of its grid was found, and the spot
+    (the compiled ``window_spots``: only the discs reaching into the window count, the
+    scan starts past the points nearer than :func:`clear_distance`, and a spot in the
+    window's corners is only taken when no spot just outside the window could beat it or
+    the window covers everything allowed)."""
     step = max(GRID_STEP, span / 200.0)
     n = int(np.ceil(span / step))
     ix, iy, rings = _by_distance(n)
-    tx, ty = t.T.copy()  # (contiguous)
-    # only the discs reaching into the window can block one of its spots
-    reach = n * step + discs[..., 2] + radius
-    near = (np.abs(discs[..., 0] - tx[:, None]) < reach) & (np.abs(discs[..., 1] - ty[:, None]) < reach)
-    k = max(int(near.sum(axis=1).max(initial=0)), 1)
-    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
-    close = np.take_along_axis(discs, pick[..., None], axis=1)
-    close[~np.take_along_axis(near, pick, axis=1)] = (np.inf, np.inf, 0.0)
-    limit = np.where(np.isfinite(within), within, board.size)
-    # every spot nearer a target than its nearest point clear of the discs is blocked:
-    # each target's search starts past them (the first free spot is the same)
-    clear = clear_distance(t, close[..., :2], close[..., 2] + radius)
-    first = np.searchsorted(rings * step, clear - 1e-9, side="left")
     holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T.copy()
-    at = first_free(tx, ty, first, ix, iy, step, radius, *(np.ascontiguousarray(close[..., c]) for c in range(3)),
-                    *holes, board.shape == "square", board.half_size, within)  # fmt: skip
-    gx, gy = tx + ix[at] * step, ty + iy[at] * step
-    # a spot in the window's corner may be beaten from outside it: widen the window
-    found = (at >= 0) & ((np.hypot(gx - tx, gy - ty) <= span) | (span >= limit))
-    spots = np.where(found[:, None], np.column_stack([gx, gy]), np.nan)
-    return found, spots
+    cols = (np.ascontiguousarray(discs[..., c]) for c in range(3))
+    return window_spots(np.ascontiguousarray(t[:, 0]), np.ascontiguousarray(t[:, 1]), radius, *cols,
+                        np.ascontiguousarray(within, dtype=float), board.size, span, step, n, ix, iy, rings, *holes,
+                        board.shape == "square", board.half_size)  # fmt: skip
 
 
 def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
@@ -218,7 +201,10 @@ def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -
     other: at the point of that circle nearest the target, or at an end of one of its
     arcs left clear, where it crosses the circle of a disc j (along the circle the
     distance to the target grows monotonically from its nearest point to its farthest).
-    So it is the nearest clear point among those candidates.
+    So it is the nearest clear point among those candidates. Only the discs within twice
+    the largest reach of the target are taken (compiled, ``rules/_spots.pyx``): leaving
+    the others out only lowers the bound, and in a pack a clear point lies within a
+    disc's reach or two of the target.
 
     Parameters
     ----------
@@ -234,55 +220,7 @@ def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -
     numpy.ndarray, shape (Q,)
         The distances, m.
     """
-    with np.errstate(invalid="ignore"):  # unused rows: inf - inf
-        depth = reach - np.hypot(centres[..., 0] - target[:, None, 0], centres[..., 1] - target[:, None, 1])
-    inside = np.any(depth > 0.0, axis=1)
-    if not inside.any():
-        return np.zeros(len(target))
-    # only the discs near an enclosed target: leaving the others out only lowers the
-    # bound (more of the plane is clear), and in a pack a clear point lies within a
-    # disc's reach or two of the target
-    near = inside[:, None] & (depth > -2.0 * np.max(np.where(np.isfinite(depth), reach, 0.0)))
-    k = max(int(near.sum(axis=1).max()), 1)
-    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
-    c = np.take_along_axis(centres, pick[..., None], axis=1)
-    c[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    rho = np.take_along_axis(reach, pick, axis=1)
-    rows = max(1, _SPOT_BLOCK // (k * k * (2 * k + 1)))  # targets at once: (candidates x discs) per block
-    return np.concatenate([_clear_block(target[q : q + rows], c[q : q + rows], rho[q : q + rows]) for q in range(0, len(target), rows)])
-
-
-def _clear_block(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
-    """:func:`clear_distance` of one block of targets."""
-    used = np.isfinite(centres[..., 0])
-    c = np.where(used[..., None], centres, 0.0)
-    rho = np.where(used, reach, -1.0)  # -1: no circle
-    off = target[:, None, :] - c
-    dist = np.hypot(off[..., 0], off[..., 1])
-    inside = np.any(dist < rho, axis=1)
-    if not inside.any():
-        return np.zeros(len(target))
-    # the point of each circle nearest the target (any point for a target at its centre)
-    unit = np.where(dist[..., None] > 0.0, off / np.where(dist > 0.0, dist, 1.0)[..., None], (1.0, 0.0))
-    nearest = c + rho[..., None] * unit
-    # the crossings of circles i and j: a along the line i -> j, h to either side
-    dc = c[:, None, :, :] - c[:, :, None, :]
-    d = np.hypot(dc[..., 0], dc[..., 1])
-    ri, rj = rho[:, :, None], rho[:, None, :]
-    meet = (ri > 0.0) & (rj > 0.0) & (d > 0.0) & (d <= ri + rj) & (d >= np.abs(ri - rj))
-    d = np.where(meet, d, 1.0)
-    a = (ri * ri - rj * rj + d * d) / (2.0 * d)
-    u = dc / d[..., None]
-    side = np.stack([-u[..., 1], u[..., 0]], axis=-1) * np.sqrt(np.maximum(ri * ri - a * a, 0.0))[..., None]
-    on_line = c[:, :, None, :] + a[..., None] * u
-    cand = np.concatenate([nearest, (on_line + side).reshape(len(target), -1, 2), (on_line - side).reshape(len(target), -1, 2)], axis=1)
-    ok = np.concatenate([rho > 0.0, meet.reshape(len(target), -1), meet.reshape(len(target), -1)], axis=1)
-    # clear of every disc, to round-off (a candidate lies on one or two of the circles;
-    # taking a blocked one for clear only lowers the bound)
-    gap = np.hypot(cand[:, :, None, 0] - c[:, None, :, 0], cand[:, :, None, 1] - c[:, None, :, 1]) - rho[:, None, :]
-    ok &= np.all(gap >= -1e-12, axis=2)
-    far = np.hypot(cand[..., 0] - target[:, None, 0], cand[..., 1] - target[:, None, 1])
-    return np.where(inside, np.min(np.where(ok, far, np.inf), axis=1, initial=np.inf), 0.0)
+    return _clear_distance(*(np.ascontiguousarray(a, dtype=float) for a in (target, centres, reach)))
 
 
 @functools.lru_cache(maxsize=32)
