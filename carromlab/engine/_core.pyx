@@ -19,7 +19,7 @@ Everything below ``run_sim`` works without the GIL so that batches run on all co
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, ceil, fabs, fmin, INFINITY, isfinite, cos as cos_, sin as sin_
+from libc.math cimport sqrt, ceil, fabs, fmin, hypot, INFINITY, isfinite, cos as cos_, sin as sin_
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -30,6 +30,7 @@ from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, 
                                             seg_decel_range, seg_extend, seg_free, seg_init,
                                             seg_start, seg_time_at)
 from carromlab.physics._kinematics import compiled_law
+from carromlab.equipment._marks cimport on_surface
 
 cnp.import_array()
 
@@ -2300,6 +2301,78 @@ def placement_fault(const double[::1] x, const double[::1] y, const double[:, :,
     if bad < 0:
         return -1, -1, 0.0
     return bad, part, gap
+
+
+def positions_fault(const double[:, :, ::1] xy, const unsigned char[:, ::1] on, const double[::1] r,
+                    const double[:, ::1] holes, const double[:, ::1] cap2, const double[:, ::1] pegs,
+                    bint square, double half_size, double tol):
+    """First shot whose pieces on the board do not make a valid scene, or -1.
+
+    A piece is at fault when it is not wholly on the surface (``on_surface``, as
+    :meth:`Board.contains <carromlab.equipment.board.Board.contains>`; NaN is not on it),
+    its centre is inside a hole's capture circle (squared distance below ``cap2``), or it
+    overlaps a peg or another piece on the board by more than ``tol``.
+
+    Parameters
+    ----------
+    xy : (1 or m, n_pieces, 2) float array
+        Piece centres each shot starts from (one row: every shot), m.
+    on : (1 or m', n_pieces) uint8 array
+        Which pieces are on the board.
+    r : (n_pieces,) float array
+        Radii, m.
+    holes : (k, 2) float array
+        Hole centres, m.
+    cap2 : (n_pieces, k) float array
+        Each piece's squared capture radius of each hole, m^2.
+    pegs : (g, 3) float array
+        Pegs: x, y, radius, m.
+    square : bool
+        Square board (else round).
+    half_size : float
+        The board's half-size, m.
+    tol : float
+        Overlap tolerated, m.
+
+    Returns
+    -------
+    int
+        The shot's index, or -1 when every shot is valid.
+    """
+    cdef Py_ssize_t m = max(xy.shape[0], on.shape[0]), p = xy.shape[1], k, i, j, h
+    cdef Py_ssize_t bad = -1
+    cdef double x, y, dx, dy, touch
+    cdef const double* X
+    cdef const unsigned char* O
+    if p == 0:
+        return -1
+    with nogil:
+        for k in range(m):
+            X = &xy[k if xy.shape[0] > 1 else 0, 0, 0]
+            O = &on[k if on.shape[0] > 1 else 0, 0]
+            for i in range(p):
+                if not O[i]:
+                    continue
+                x, y = X[2 * i], X[2 * i + 1]
+                if not on_surface(x, y, r[i], square, half_size):
+                    bad = k
+                for h in range(holes.shape[0]):
+                    dx, dy = x - holes[h, 0], y - holes[h, 1]
+                    if dx * dx + dy * dy < cap2[i, h]:
+                        bad = k
+                for h in range(pegs.shape[0]):
+                    if hypot(x - pegs[h, 0], y - pegs[h, 1]) - (r[i] + pegs[h, 2]) < -tol:
+                        bad = k
+                for j in range(i + 1, p):
+                    if O[j]:
+                        dx, dy, touch = x - X[2 * j], y - X[2 * j + 1], r[i] + r[j]
+                        if dx * dx + dy * dy < (touch * (1.0 + 1e-9)) ** 2 and hypot(dx, dy) - touch < -tol:
+                            bad = k
+                if bad >= 0:
+                    break
+            if bad >= 0:
+                break
+    return bad
 
 
 ctypedef fused rec_t:

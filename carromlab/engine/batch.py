@@ -111,48 +111,26 @@ def piece_stack(
     xy, on = np.ascontiguousarray(xy, dtype=np.float64), np.ascontiguousarray(on)
     if positions is None:  # the scene's own pieces, validated when it was made
         return xy, on
-    r = scene.arrays["radius"][:-1]
+    holes, cap2, pegs = _obstacles(scene)
     board = scene.board
-    holes, cap2, pegs, (i, j) = _obstacles(scene)
-    step = max(1, 2**20 // (1 + p + len(i) + p * (len(holes) + len(pegs))))  # shots per chunk
-    for start in range(0, max(len(xy), len(on)), step):
-        c_xy = xy if len(xy) == 1 else xy[start : start + step]
-        c_on = on if len(on) == 1 else on[start : start + step]
-        x, y = c_xy[..., 0], c_xy[..., 1]
-        # one combined test per shot and piece; a failing shot is then diagnosed alone
-        with np.errstate(invalid="ignore"):
-            bad = ~board.contains(x, y, r)  # False for NaN coordinates
-            for (hx, hy), c2 in zip(holes, cap2.T):
-                bad |= (x - hx) ** 2 + (y - hy) ** 2 < c2
-            for gx, gy, gr in pegs:
-                bad |= np.hypot(x - gx, y - gy) - (r + gr) < -OVERLAP_TOL
-            bad &= c_on
-            rows = bad.any(axis=1)
-            if len(i):
-                dx, dy, touch = x[:, i] - x[:, j], y[:, i] - y[:, j], r[i] + r[j]
-                # the exact test (hypot) only for the pairs of pieces on the board whose squared
-                # distance is within reach of touching (with a margin far beyond its rounding)
-                near = c_on[:, i] & c_on[:, j] & (dx * dx + dy * dy < (touch * (1.0 + 1e-9)) ** 2)
-                shot, pair = np.nonzero(near)
-                at = shot if len(dx) > 1 else 0
-                gap = np.hypot(dx[at, pair], dy[at, pair]) - touch[pair]
-                rows[shot[gap < -OVERLAP_TOL]] = True
-        if rows.any():
-            k = int(np.argmax(rows))
-            _diagnose(scene, c_xy[k], c_on[0 if len(c_on) == 1 else k], k + start if len(rows) > 1 else "every shot")
+    k = _core.positions_fault(xy, on.view(np.uint8), scene.arrays["radius"][:-1], holes, cap2, pegs,
+                              board.shape == "square", board.half_size, OVERLAP_TOL)  # fmt: skip
+    if k >= 0:
+        _diagnose(scene, xy[k if len(xy) > 1 else 0], on[k if len(on) > 1 else 0], k if max(len(xy), len(on)) > 1 else "every shot")
     return xy, on
 
 
 @functools.lru_cache(maxsize=64)
-def _obstacles(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
-    """What :func:`piece_stack` tests ``scene``'s pieces against, built once per scene:
-    the hole centres (k, 2), m; each piece's squared capture radius of each hole
-    (n_pieces, k), m^2; the pegs (rows x, y, radius, m); and the pairs of pieces (i < j)."""
+def _obstacles(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`piece_stack` tests ``scene``'s pieces against (with each other, in the
+    compiled ``positions_fault``), built once per scene: the hole centres (k, 2), m; each
+    piece's squared capture radius of each hole (n_pieces, k), m^2; and the pegs (rows x,
+    y, radius, m)."""
     r, board = scene.arrays["radius"][:-1], scene.board
     holes = np.array([(h.x, h.y) for h in board.holes]).reshape(-1, 2)
     cap2 = np.array([[h.capture_radius(v) ** 2 for h in board.holes] for v in r]).reshape(len(r), -1)
-    pegs = np.array([(g.x, g.y, g.radius) for g in board.pegs]).reshape(-1, 3)
-    return holes, cap2, pegs, np.triu_indices(len(r), 1)
+    pegs = np.array([(g.x, g.y, g.radius) for g in board.pegs], dtype=float).reshape(-1, 3)
+    return np.ascontiguousarray(holes, dtype=float), np.ascontiguousarray(cap2, dtype=float), pegs
 
 
 @functools.lru_cache(maxsize=64)

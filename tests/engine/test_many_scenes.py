@@ -219,6 +219,20 @@ def test_bad_positions_name_the_shot_and_piece():
         simulate_batch(scene, 0.0, Y0, 1.5, 1.0, positions=bad)
 
 
+
+def test_one_position_row_with_on_board_rows_names_the_shot():
+    """One row of positions for every shot with an on-board row per shot: the shot whose
+    pieces on the board overlap is named (this raised NumPy's broadcast error before)."""
+    scene = Scene.icf_break()
+    pos = scene.arrays["xy"].copy()
+    pos[3] = pos[0]  # on the queen
+    on = np.ones((3, 19), bool)
+    on[:, 0] = False
+    simulate_batch(scene, 0.0, Y0, 1.5, 1.0, positions=pos, on_board=on)  # the queen off: valid
+    on[2, 0] = True
+    with pytest.raises(ValueError, match=r"'positions'.*Got pieces 0 and 3 overlapping by .* m at shot 2"):
+        simulate_batch(scene, 0.0, Y0, 1.5, 1.0, positions=pos, on_board=on)
+
 def test_striker_placement_checked_against_each_row():
     scene = Scene.icf_break()
     pos = np.repeat(scene.arrays["xy"][None], 2, axis=0)
