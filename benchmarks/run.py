@@ -885,7 +885,7 @@ def _engine_cpu_s(played: list) -> float:
 
 
 #: (variant, seats) of the match cases.
-MATCH_VARIANTS = (("icf", 2), ("online", 2), ("hikone", 2), ("crokinole", 2), ("crokinole", 4))
+MATCH_VARIANTS = (("icf", 2), ("icf", 4), ("online", 2), ("hikone", 2), ("hikone", 4), ("crokinole", 2), ("crokinole", 4))
 
 
 def case_match_games(ctx: Ctx) -> dict:
@@ -934,6 +934,9 @@ def case_match_games(ctx: Ctx) -> dict:
     icf = out["icf_2"]
     out["icf_random_lockstep_games_per_cpu_s"] = icf["lockstep_games_per_cpu_s"]
     out["icf_greedy_lockstep_games_per_cpu_s"] = out["icf_2_greedy"]["lockstep_games_per_cpu_s"]
+    slowest = min((f"{v}_{n}" for v, n in MATCH_VARIANTS), key=lambda k: out[k]["lockstep_games_per_cpu_s"])
+    out["slowest_random_lockstep"] = slowest
+    out["min_random_lockstep_games_per_cpu_s"] = out[slowest]["lockstep_games_per_cpu_s"]
     return out
 
 
@@ -1158,6 +1161,10 @@ TARGETS: dict[str, tuple[str, str, str, float, str]] = {
     ),
     "lockstep_icf_random_games_per_s": (
         "match_games", "icf_random_lockstep_games_per_cpu_s", ">=", 10.0, "ICF random games >= 20/s on 2 cores (10 per core)",
+    ),
+    "lockstep_every_variant_random_games_per_s": (
+        "match_games", "min_random_lockstep_games_per_cpu_s", ">=", 10.0,
+        "random games of every variant and player count >= 20/s on 2 cores (10 per core)",
     ),
     "lockstep_icf_greedy_games_per_s": (
         "match_games", "icf_greedy_lockstep_games_per_cpu_s", ">=", 1.0, "ICF greedy games >= 2/s on 2 cores (1 per core)",
