@@ -1230,7 +1230,9 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1
+    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1
+    cdef bint shrunk
+    cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri
     cdef cnp.uint64_t bits
     cdef Here hi
@@ -1251,12 +1253,22 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     apart0 = s.apart[2 * i]
     apart1 = s.apart[2 * i + 1]
     for w in range(s.gw):
+        # the box test first for every candidate of the word, without a branch (most fail,
+        # unpredictably), then again where the box shrank since (a better event found)
         bits = s.cand[w]
+        keep = 0
+        while bits:
+            b = __builtin_ctzll(bits)
+            bits &= bits - 1
+            cj = &s.cap[64 * w + b]
+            keep |= (<cnp.uint64_t> ((cj.xlo > rb[1]) | (cj.xhi < rb[0]) | (cj.ylo > rb[3]) | (cj.yhi < rb[2])) ^ 1) << b
+        bits = keep
+        shrunk = 0
         while bits:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
             cj = &s.cap[j]
-            if cj.xlo > rb[1] or cj.xhi < rb[0] or cj.ylo > rb[3] or cj.yhi < rb[2]:
+            if shrunk and (cj.xlo > rb[1] or cj.xhi < rb[0] or cj.ylo > rb[3] or cj.yhi < rb[2]):
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
@@ -1283,6 +1295,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 bk = EV_DISC
                 bp = j
                 reach_box(s, i, &hi, best, rb)
+                shrunk = 1
             if tc < s.tn[j] and not s.stale[j]:
                 set_event(s, j, tc, EV_DISC, i)
             elif s.stale[j] == 1 and not (tc < INFINITY):
