@@ -479,10 +479,11 @@ def play_match(
         done, and a rerun with the same parameters plays only the chunks still missing
         (the returned tables are read back from the store). Default: kept in memory.
     chunk_games : int
-        Games per chunk, played in lockstep (one engine batch per step, see
+        Most games per chunk, played in lockstep (one engine batch per step, see
         :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 256 (a step's fixed
-        cost shared by many games). Without a store, chunks are made smaller where
-        needed to give each of the ``workers`` one.
+        cost shared by many games). The chunks are of one size (300 games: two of 150),
+        so that no worker waits on a long chunk while another has a short one; without a
+        store, smaller where needed to give each of the ``workers`` one.
 
     Returns
     -------
@@ -515,13 +516,19 @@ def play_match(
         "noise": noise, "seed": seed, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
         "record": record,
     }  # fmt: skip
+    # chunks of one size, at most chunk_games games (a short last chunk would leave workers
+    # idle while one plays a full chunk); in memory, at least one per worker. A game's play
+    # does not depend on its chunk; a store's chunks are a function of its manifest.
+    n_chunks = -(-n_games // chunk_games)
+    if store is None:
+        n_chunks = max(n_chunks, min(workers, n_games))
+    size = -(-n_games // n_chunks)
     db = None
     if store is not None:
-        manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "carromlab_version": __version__}
+        manifest = {**describe(kwargs), "n_games": n_games, "chunk_games": chunk_games, "chunk_size": size,
+                    "carromlab_version": __version__}  # fmt: skip
         db = MatchStore(store, manifest)
     done = db.completed() if db is not None else set()
-    # in memory the chunking changes nothing but the load: give every worker a chunk
-    size = chunk_games if db is not None else min(chunk_games, -(-n_games // workers))
     chunks = [range(k, min(k + size, n_games)) for k in range(0, n_games, size)]
     todo = [c for k, c in enumerate(chunks) if k not in done]
     kept: list[GameRecord] = []
@@ -532,7 +539,7 @@ def play_match(
             if db is None:
                 kept.extend(recs)
             else:
-                db.write(chunk.start // chunk_games, recs)
+                db.write(chunk.start // size, recs)
     if db is not None:
         return db.read()
     return MatchRecord(

@@ -53,3 +53,14 @@ def test_cli_match_store(tmp_path, capsys):
     games = pd.read_parquet(store / "games")
     assert games["game"].tolist() == [0, 1, 2] and not (tmp_path / "match_shots.csv").exists()
     assert len(pd.read_parquet(store / "shots")) == games["n_shots"].sum()
+
+
+def test_chunks_are_of_one_size_so_no_worker_waits_on_a_long_one(tmp_path):
+    """Five games in chunks of at most four: two chunks of three and two games (not four
+    and one, where one worker would play four games while the other waits), the same
+    games as in memory."""
+    stored = _match(store=tmp_path, chunk_games=4, workers=2)
+    sizes = [len(pd.read_parquet(p)) for p in sorted((tmp_path / "games").glob("part-*.parquet"))]
+    assert sizes == [3, 2]
+    memory = _match(workers=2)
+    pd.testing.assert_frame_equal(stored.games.drop(columns=TIMES), memory.games.drop(columns=TIMES))
