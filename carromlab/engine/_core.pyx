@@ -2316,6 +2316,47 @@ def placement_fault(const double[::1] x, const double[::1] y, const double[:, :,
     return bad, part, gap
 
 
+cdef inline bint discs_overlap(double x, double y, double xj, double yj, double touch, double tol) noexcept nogil:
+    """Whether discs centred at (x, y) and (xj, yj) (m), touching at centre distance
+    ``touch``, overlap by more than ``tol`` (m): ``hypot``, measured only for pairs whose
+    squared distance is within reach of touching (with a margin far beyond its rounding).
+    NaN overlaps nothing."""
+    cdef double dx = x - xj, dy = y - yj
+    return dx * dx + dy * dy < (touch * (1.0 + 1e-9)) ** 2 and hypot(dx, dy) - touch < -tol
+
+
+def overlapping(const double[:, :, ::1] xy, const unsigned char[:, ::1] on, const double[::1] r, double tol):
+    """Which pieces on the board overlap another piece on the board by more than ``tol``.
+
+    Parameters
+    ----------
+    xy : (N, P, 2) float array
+        Piece centres, m (NaN overlaps nothing).
+    on : (N, P) uint8 array
+        Which pieces are on the board.
+    r : (P,) float array
+        Radii, m.
+    tol : float
+        Overlap tolerated, m.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (N, P)
+    """
+    cdef Py_ssize_t n = xy.shape[0], p = xy.shape[1], k, i, j
+    out = np.zeros((n, p), dtype=bool)
+    cdef unsigned char[:, ::1] o = out.view(np.uint8)
+    with nogil:
+        for k in range(n):
+            for i in range(p):
+                if on[k, i]:
+                    for j in range(i + 1, p):
+                        if on[k, j] and discs_overlap(xy[k, i, 0], xy[k, i, 1], xy[k, j, 0], xy[k, j, 1], r[i] + r[j], tol):
+                            o[k, i] = 1
+                            o[k, j] = 1
+    return out
+
+
 def positions_fault(const double[:, :, ::1] xy, const unsigned char[:, ::1] on, const double[::1] r,
                     const double[:, ::1] holes, const double[:, ::1] cap2, const double[:, ::1] pegs,
                     bint square, double half_size, double tol):
@@ -2354,7 +2395,7 @@ def positions_fault(const double[:, :, ::1] xy, const unsigned char[:, ::1] on, 
     """
     cdef Py_ssize_t m = max(xy.shape[0], on.shape[0]), p = xy.shape[1], k, i, j, h
     cdef Py_ssize_t bad = -1
-    cdef double x, y, dx, dy, touch
+    cdef double x, y, dx, dy
     cdef const double* X
     cdef const unsigned char* O
     if p == 0:
@@ -2377,10 +2418,8 @@ def positions_fault(const double[:, :, ::1] xy, const unsigned char[:, ::1] on, 
                     if hypot(x - pegs[h, 0], y - pegs[h, 1]) - (r[i] + pegs[h, 2]) < -tol:
                         bad = k
                 for j in range(i + 1, p):
-                    if O[j]:
-                        dx, dy, touch = x - X[2 * j], y - X[2 * j + 1], r[i] + r[j]
-                        if dx * dx + dy * dy < (touch * (1.0 + 1e-9)) ** 2 and hypot(dx, dy) - touch < -tol:
-                            bad = k
+                    if O[j] and discs_overlap(x, y, X[2 * j], X[2 * j + 1], r[i] + r[j], tol):
+                        bad = k
                 if bad >= 0:
                     break
             if bad >= 0:

@@ -6,12 +6,12 @@ engine bridge or the engine, never a game event, so it raises :class:`Conservati
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine import _core
 from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, RulingArrays
 from ..rules.outcome import ShotOutcome
 from ..rules.ruling import Ruling
@@ -193,28 +193,10 @@ class Inventory:
 def _overlapping(xy: np.ndarray, r: np.ndarray, on: np.ndarray) -> np.ndarray:
     """Which pieces on the board (``on``, shape (N, P)) overlap another by more than
     :data:`OVERLAP_TOL`: their centres (``xy``, (N, P, 2), m) are nearer than their radii
-    (``r``, (P,), m) added less the tolerance (``hypot``; NaN centres overlap nothing).
-
-    Only the pairs whose squared distance is below the square of the radii added are
-    measured: every other pair is farther apart than the radii by far more than
-    round-off (the tolerance is 1e-7 m)."""
-    i, j = _pairs(on.shape[1])
-    reach = r[i] + r[j]
-    x, y = np.where(on, xy[..., 0], np.nan), xy[..., 1]  # the pieces off the board at NaN
-    dx, dy = x[:, i] - x[:, j], y[:, i] - y[:, j]  # (N, pairs)
-    with np.errstate(invalid="ignore"):
-        rows, k = np.nonzero(dx * dx + dy * dy < reach * reach)
-    over = np.hypot(dx[rows, k], dy[rows, k]) - reach[k] < -OVERLAP_TOL
-    rows, k = rows[over], k[over]
-    out = np.zeros(on.shape, dtype=bool)
-    out[rows, i[k]] = out[rows, j[k]] = True
-    return out
-
-
-@functools.cache
-def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair of ``n`` pieces once, (i, j) with i < j."""
-    return np.triu_indices(n, 1)
+    (``r``, (P,), m) added less the tolerance (``hypot``; NaN centres overlap nothing), in
+    the compiled pair loop of the engine's position check (``engine/_core.pyx``)."""
+    return _core.overlapping(np.ascontiguousarray(xy, dtype=float), np.ascontiguousarray(on).view(np.uint8),
+                             np.ascontiguousarray(r, dtype=float), OVERLAP_TOL)  # fmt: skip
 
 
 def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays) -> None:
