@@ -158,11 +158,12 @@ def nearest_free_spots(
     span = 4.0 * r
     out = np.full((n_spots, 2), np.nan)
     todo = np.arange(n_spots)
+    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T.copy()
     while todo.size:
         widen = []
         for s, rr in dict.fromkeys(zip(span[todo].tolist(), r[todo].tolist())):  # rows sharing a grid
             rows = todo[(span[todo] == s) & (r[todo] == rr)]
-            found, spots = _window(board, t[rows], rr, d[rows], far[rows], s)
+            found, spots = _window(board, holes, t[rows], rr, d[rows], far[rows], s)
             out[rows[found]] = spots[found]
             rest = rows[~found & (s < limit[rows])]  # none within the window: widen it, up to the limit
             span[rest] = np.minimum(2.0 * s, limit[rest])
@@ -172,10 +173,11 @@ def nearest_free_spots(
 
 
 def _window(
-    board: Board, t: FloatArray, radius: float, discs: FloatArray, within: FloatArray, span: float
+    board: Board, holes: FloatArray, t: FloatArray, radius: float, discs: FloatArray, within: FloatArray, span: float
 ) -> tuple[npt.NDArray[np.bool_], FloatArray]:
     """One window of :func:`nearest_free_spots` (half-width ``span``, m) around each
-    target ``t[q]``: whether the nearest free spot of its grid was found, and the spot
+    target ``t[q]`` (``holes``: the board's holes, rows x, y, radius, m): whether the
+    nearest free spot of its grid was found, and the spot
     (the compiled ``window_spots``: only the discs reaching into the window count, the
     scan starts past the points nearer than :func:`clear_distance`, and a spot in the
     window's corners is only taken when no spot just outside the window could beat it or
@@ -183,7 +185,6 @@ def _window(
     step = max(GRID_STEP, span / 200.0)
     n = int(np.ceil(span / step))
     ix, iy, rings = _by_distance(n)
-    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T.copy()
     cols = (np.ascontiguousarray(discs[..., c]) for c in range(3))
     return window_spots(np.ascontiguousarray(t[:, 0]), np.ascontiguousarray(t[:, 1]), radius, *cols,
                         np.ascontiguousarray(within, dtype=float), board.size, span, step, n, ix, iy, rings, *holes,
