@@ -77,6 +77,7 @@ from libc.string cimport memcpy
 
 DEF RTOL = 1e-9          # per step: error of the distance (see extend) / (distance slid + to go)
 DEF ATOL_S = 1e-13       # m
+DEF RTOL_T = 1e-9        # per step: error of the stop time theta / theta
 DEF RTOL_W = 3e-8        # per step: error of the spin / spin
 DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is held to a rim speed, not to a
                          # fraction of a vanishing w)
@@ -86,23 +87,23 @@ DEF TAIL_T = 2e-9        # and of the stop time below which it may (relative)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
-# First step of a segment with a speed-dependent mu (its drag-free time to stop rho, or the
-# drag's 1 / (drag v0) where shorter). The first chunk is one step, so its end is the
-# segment's first horizon (an EV_HORIZON of the engine, which re-predicts the disc): a
-# longer first step puts that horizon beyond more of the segments that end earlier
-# (callgrind, slide-spin with drag 0.03 1/m, 100 varied ICF breaks: 1,470,737
-# instructions per break at 0.05 rho, 1,380,704 at 0.2; 91 and 69 horizons per break). A
-# step of 0.1 rho or more where drag v0 rho greatly exceeds 1 (mu 1e-6, drag 1 1/m, v0 2 mm/s,
-# w0 564 rad/s) passed the error estimate and put the stop time 1.2e-6 of itself off; the
-# drag's time scale keeps it 4e-14. With a constant mu the first step is ``first_step``'s.
+# First step of a segment with a speed-dependent mu or a strong drag: H_FIRST of the shorter
+# of its drag-free time to stop rho and the drag's 1 / (drag v0). The first chunk is one
+# step, so its end is the segment's first horizon (an EV_HORIZON of the engine, which
+# re-predicts the disc): a longer first step puts that horizon beyond more of the segments
+# that end earlier (callgrind, slide-spin with drag 0.03 1/m, 100 varied ICF breaks:
+# 1,470,737 instructions per break at 0.05 rho, 1,380,704 at 0.2; 91 and 69 horizons per
+# break). A step of 0.1 rho or more where drag v0 rho greatly exceeds 1 (mu 1e-6, drag 1 1/m,
+# v0 2 mm/s, w0 564 rad/s) passed the error estimate and put the stop time 1.2e-6 of itself
+# off; the drag's time scale keeps it 4e-14 (and 0.02 of it put the distance 7e-8 m off
+# between knots at mu 1e-6, drag 0.59 1/m, v0 0.59 m/s, w0 0.59 rad/s).
 DEF H_FIRST = 0.2
-# First step with a constant mu (``first_step``): the error estimate of a first step of
-# 0.2 rho grows as (drag v0 rho)^2, about 10^3.25 (drag v0 rho)^2 up to drag v0 rho = 1
-# and 10^4.3 beyond (27,070 first steps of 300 varied ICF breaks, slide-spin with drag
-# 0.03 1/m: 55 % of them were rejected), and as h^5
+# With a constant mu and drag v0 rho up to 1 (``first_step``) the error estimate of a first
+# step of 0.2 rho grows as (drag v0 rho)^2, about 10^3.25 (drag v0 rho)^2 (27,070 first
+# steps of 300 varied ICF breaks, slide-spin with drag 0.03 1/m: 55 % of them were
+# rejected), and as h^5:
 DEF H_DRAG = 0.035       # h = H_DRAG rho (drag v0 rho)^(-2/5) (its estimate about 0.2), at most GUARD rho
-DEF DVR_WEAK = 1e-3      # (GUARD rho below this drag v0 rho),
-DEF H_STRONG = 0.02      # and H_STRONG / (drag v0) beyond drag v0 rho = 1
+DEF DVR_WEAK = 1e-3      # (GUARD rho below this drag v0 rho)
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
@@ -1359,14 +1360,14 @@ cdef inline bint table_done(const LawParams* lp, double v, double rho, double t)
 cdef inline double first_step(const LawParams* lp, double v0, double rho) noexcept nogil:
     """The first step (s) of a segment from speed v0 (m/s) with drag-free time to stop rho
     (s): with a constant mu, the step whose error estimate the drag's strength drag v0 rho
-    predicts well below the tolerance (H_DRAG, DVR_WEAK, H_STRONG: a rejected first step
-    costs a whole step, and a shorter one an earlier horizon), else H_FIRST of the shorter
-    of rho and the drag's 1 / (drag v0)."""
+    predicts well below the tolerance (H_DRAG, DVR_WEAK: a rejected first step costs a
+    whole step, and a shorter one an earlier horizon), else H_FIRST of the shorter of rho
+    and the drag's 1 / (drag v0)."""
     cdef double dvr = lp.drag * v0 * rho
-    if lp.mu_kind != MU_CONSTANT or not (dvr > 0.0):
-        return H_FIRST * (rho if not (dvr > 1.0) else 1.0 / (lp.drag * v0))
     if dvr > 1.0:
-        return H_STRONG / (lp.drag * v0)
+        return H_FIRST / (lp.drag * v0)
+    if lp.mu_kind != MU_CONSTANT or not (dvr > 0.0):
+        return H_FIRST * rho
     if dvr < DVR_WEAK:
         return GUARD * rho
     return min(GUARD, H_DRAG * inv_fifth_root(dvr * dvr)) * rho
@@ -1499,6 +1500,9 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
                   ew / (R * ATOL_W + RTOL_W * R * st[2]))
         if sv:
             err = max(err, ev / (R * ATOL_W + RTOL_W * st[1]))
+        # and of the stop time theta, which the distance weighs by the speed: where the drag
+        # dominates the friction the speed is small for most of the motion
+        err = max(err, fabs(e[0]) / (RTOL_T * y1[0]))
         if tb.ref == SEG_SLIDE_SPIN:
             # F and T are not smooth at eps = 1, where the error estimate falls short
             kn = tb.kn + NK * (tb.n - 1)

@@ -293,11 +293,19 @@ _spins = st.floats(0.0, 1000.0)
 @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(_laws, _mus, _drags, _speeds, _spins)
 @example("slide_spin", math.exp(-13.5), 1.0, 0.001953125, 564.0)
+@example("coulomb", math.exp(-7.0), 3.134105682687545e-235, 1.0, 0.0)
+@example("slide_spin", 8.567665835316513e-06, 0.3035363739252391, 0.13, 0.3046875)
+@example("slide_spin", 1e-6, 0.5876877403239241, 0.5876877403239241, 0.5876877403239241)
 def test_integrated_segments_against_dop853_property(friction_law, mu, drag, v0, w0):
     """Integrated segments (slide-spin or Coulomb with drag) on random motions: mu 1e-6 ..
     0.5 (log-uniform), air drag 0 .. 1 1/m, v0 1e-3 .. 12 m/s, w0 0 .. 1000 rad/s. The
-    example: a first step of 0.1 of the drag-free time to stop (487,504 s; the drag's
-    time scale is 512 s) passed the error estimate and put the stop time 1.2e-6 off."""
+    examples: a first step of 0.1 of the drag-free time to stop (487,504 s; the drag's
+    time scale is 512 s) passed the error estimate and put the stop time 1.2e-6 off; a
+    drag so weak that (drag v0 rho)^2 underflows (the first step follows it, ``first_step``)
+    took a first step of garbage length and put the stop time 41 % off; a disc whose drag
+    dominates its friction (found by the larger test below) put it 1.15e-8 off; and a first
+    step of 0.02 / (drag v0) where drag v0 rho exceeds 1 put the distance 7e-8 m off between
+    knots (mu 1e-6, drag 0.59 1/m)."""
     _integrated_against_dop853(friction_law, mu, drag, v0, w0)
 
 
@@ -308,7 +316,9 @@ def test_integrated_segments_against_dop853_property_large(friction_law, mu, dra
     """The same, a larger sample (it found the stop time of short slow slide-spin segments
     without spin, v0 0.125 m/s, mu 0.37, drag 1 1/m, 1.9e-8 off: the tail's first order;
     and R w 5.05e-8 m/s off between knots at mu 0.37, drag 0.125 1/m, v0 7 m/s, w0 60
-    rad/s, above the former bound of 5e-8 m/s)."""
+    rad/s, above the former bound of 5e-8 m/s; and the stop time of a disc whose drag
+    dominates its friction 1.15e-8 off, mu 8.6e-6, drag 0.30 1/m, v0 0.13 m/s, w0 0.30 rad/s,
+    before the steps held the stop time's own error)."""
     _integrated_against_dop853(friction_law, mu, drag, v0, w0)
 
 
