@@ -301,10 +301,9 @@ def nearest_spots(
         if on.size:
             box = (sx[on].min(), sx[on].max(), sy[on].min(), sy[on].max())
             # (a disc is left out only when clear of each of them by more than round-off)
-            cols: slice | npt.NDArray[np.intp] = slice(None)
+            near = regions.discs[which[on]]
             if np.isfinite(box).all():
-                cols = np.flatnonzero(_reaching(regions.discs, area.radius, box, 1e-9)[which[on]].any(axis=0))
-            near = regions.discs[:, cols][which[on]]
+                near = near[:, np.flatnonzero(_reaching(near, area.radius, box, 1e-9).any(axis=0))]
             ok[on] = _clear(sx[on], sy[on], near[..., 0], near[..., 1], _reach(near, area.radius))
     if not search or ok.all():
         return sx, sy, ok
