@@ -2518,7 +2518,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
               Py_ssize_t stop, cnp.uint64_t[::1] pocketed, cnp.uint64_t[::1] ditched,
               signed char[::1] striker_status, short[::1] first_contact,
               int[::1] n_events, unsigned char[::1] truncated, double[::1] t_end,
-              float[::1] spread, double[:, :, ::1] final_xy, cnp.uint64_t own, double fx, double fy,
+              float[::1] spread, double[:, :, ::1] final_xy, cnp.uint64_t own, const double[:, ::1] forward,
               signed char[:, ::1] hole_out, float[:, ::1] t_out, signed char[::1] striker_first,
               float[::1] reach, cnp.uint64_t[::1] chain, cnp.uint64_t[::1] touched,
               double frame_reach, cnp.uint64_t[::1] direct):
@@ -2533,13 +2533,15 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
     wanted, and ``hole_out``, ``t_out``
     (pocket index and capture time of every disc), ``striker_first``, ``reach``, ``chain``,
     ``touched`` and ``direct`` empty arrays when the rule details are not wanted.
-    ``direct`` gets the discs the striker hit before its first cushion hit with its
-    centre's coordinate along (fx, fy) beyond ``frame_reach`` (m).
+    ``forward`` (m, 2) holds the shooter's forward unit direction of each shot, or one row
+    (m = 1) for every shot. ``direct`` gets the discs the striker hit before its first
+    cushion hit with its centre's coordinate along the forward direction beyond
+    ``frame_reach`` (m).
     """
     cdef Sim s
     cdef int n = pieces.shape[1] + 1, i, rc = 0, st = n - 1, keep_xy = final_xy.shape[0] > 0
     cdef int keep_detail = hole_out.shape[0] > 0
-    cdef int pos_rows = pieces.shape[0] > 1, mask_rows = present.shape[0] > 1
+    cdef int pos_rows = pieces.shape[0] > 1, mask_rows = present.shape[0] > 1, fw_rows = forward.shape[0] > 1
     cdef double r
     cdef Py_ssize_t k, kp, km
     cdef double acc
@@ -2549,13 +2551,13 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
     try:
         s.striker = st
         s.own = own
-        s.fx = fx
-        s.fy = fy
         s.frame_reach = frame_reach
         with nogil:
             for k in range(start, stop):
                 kp = k if pos_rows else 0
                 km = k if mask_rows else 0
+                s.fx = forward[k if fw_rows else 0, 0]
+                s.fy = forward[k if fw_rows else 0, 1]
                 sim_reset(&s, &pieces[kp, 0, 0] if n > 1 else NULL, &present[km, 0] if n > 1 else NULL,
                           shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4])
                 rc = run_sim(&s)

@@ -281,7 +281,7 @@ def simulate_batch(
     final_positions: bool = False,
     final_dtype: str = "float32",
     details: bool = False,
-    forward: tuple[float, float] = (0.0, 1.0),
+    forward: ArrayLike = (0.0, 1.0),
     carriers: tuple[str, ...] | None = None,
     frame_reach: float = -np.inf,
 ) -> pd.DataFrame:
@@ -346,9 +346,10 @@ def simulate_batch(
         rule HIK-9), and ``df.attrs["pocket"]`` (int8
         (N, n_pieces + 1): pocket index of each disc, -1 if none) and ``df.attrs["t_out"]``
         (float32, s: capture time, inf if none).
-    forward : tuple of float
-        The shooter's forward unit direction for ``striker_reach``. Default (0, 1): the
-        south player.
+    forward : array_like, shape (2,) or (N, 2)
+        The shooter's forward unit direction for ``striker_reach`` and ``frame_reach``:
+        one for every shot, or one per shot (the shooters of many games). Default (0, 1):
+        the south player.
     carriers : tuple of str, optional
         Kinds whose discs pass a hit on in ``chain_mask``; default the striker's kind.
     frame_reach : float
@@ -410,7 +411,7 @@ def simulate_batch_arrays(
     final_positions: bool = False,
     final_dtype: str = "float32",
     details: bool = False,
-    forward: tuple[float, float] = (0.0, 1.0),
+    forward: ArrayLike = (0.0, 1.0),
     carriers: tuple[str, ...] | None = None,
     frame_reach: float = -np.inf,
 ) -> BatchArrays:
@@ -455,7 +456,8 @@ def simulate_batch_arrays(
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     chunk_size = task_size(n_shots, workers, chunk_size)
-    fx, fy = (check_real(f"forward[{i}]", v) for i, v in enumerate(forward))
+    # the shooter's forward direction: one for every shot, or one per shot
+    fw = check_array("forward", forward, shape=(n_shots, 2) if np.ndim(forward) == 2 else (2,)).reshape(-1, 2)
     if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
         frame_reach = check_real("frame_reach", frame_reach, unit="m")
     if final_dtype not in ("float32", "float64"):
@@ -509,7 +511,7 @@ def simulate_batch_arrays(
         stop = min(start + chunk_size, n_shots)
         _core.run_batch(
             setup, pieces, present.view(np.uint8), shots, start, stop, pocketed, ditched, striker_status, first,
-            n_events, truncated, t_end, spread, final_xy, own, fx, fy,
+            n_events, truncated, t_end, spread, final_xy, own, fw,
             pocket, t_out, striker_first, reach, chain, touched, frame_reach, direct,
         )  # fmt: skip
         # derived columns per chunk, in the worker: the serial tail stays small

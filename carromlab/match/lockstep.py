@@ -232,12 +232,13 @@ def _grouped(items: Sequence[object]) -> list[tuple[Any, list[int]]]:
 
 def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> BatchArrays:
     """The detailed batch of the executed shots (N, 5), in game order: one engine call per
-    (shot disc, shooter's side, physics) group."""
+    (shot disc, physics) group, each shot with its shooter's forward direction."""
     colours = before.colours[np.arange(len(games)), before.team] if before.variant == "crokinole" else np.zeros(len(games), np.int8)
-    keys = list(zip([before.seat_sides[seat] for seat in before.shooter.tolist()], colours.tolist()))
+    keys = colours.tolist()
+    forward = np.array([FORWARD[before.seat_sides[seat]] for seat in before.shooter.tolist()], dtype=float)
     groups: list[tuple[PhysicsParams, list[int]]] = []
     for params, rows in _grouped([g.settings.params for g in games]):
-        by_key: dict[tuple[str, int], list[int]] = {}
+        by_key: dict[int, list[int]] = {}
         for k in rows:
             by_key.setdefault(keys[k], []).append(k)
         groups += [(params, part) for part in by_key.values()]
@@ -252,7 +253,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
         scene = game_scene(before.variant, before.board, kinds, colours, before.radii, before.masses, teams[g])
         part = simulate_batch_arrays(
             scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
-            workers=1, details=True, final_positions=True, final_dtype="float64", forward=FORWARD[keys[g][0]],
+            workers=1, details=True, final_positions=True, final_dtype="float64", forward=forward[rows],
             carriers=(scene.striker,), frame_reach=reach,
         )  # fmt: skip
         parts.append((rows, part))

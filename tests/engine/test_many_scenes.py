@@ -169,6 +169,39 @@ def test_position_rows_index_the_starting_positions(batch):
     pd.testing.assert_frame_equal(shared, simulate_batch(scene, **shots, on_board=on[0], workers=1))
 
 
+def test_forward_per_shot_equals_one_call_per_direction(batch):
+    """Shots whose shooters face four ways (the four seats of a game), one forward
+    direction per shot in one call, give the rows of four calls with one direction each:
+    the striker's reach along its own forward direction and its direct hits before a
+    cushion hit beyond ``frame_reach`` along it (rule HIK-9's frame)."""
+    scene, pos, on, shots = batch
+    sides = np.array([(0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)])
+    which = np.arange(len(shots["x"])) % 4
+    common = dict(workers=1, details=True, final_positions=True, frame_reach=0.05)
+    together = simulate_batch(scene, **shots, positions=pos, on_board=on, forward=sides[which], **common)
+    for d in range(4):
+        rows = which == d
+        alone = simulate_batch(scene, **{k: v[rows] for k, v in shots.items()}, positions=pos[rows],
+                               on_board=on[rows], forward=tuple(sides[d]), **common)  # fmt: skip
+        pd.testing.assert_frame_equal(together[rows].reset_index(drop=True), alone)
+    # the reach reads each shot's own direction: it differs between the sides
+    reach = together["striker_reach"].to_numpy()
+    assert len({round(float(reach[which == d].mean()), 6) for d in range(4)}) == 4
+
+
+@pytest.mark.parametrize(
+    ("forward", "match"),
+    [
+        (np.zeros((3, 2)), r"'forward' parameter must have shape \(2, 2\)"),
+        ((0.0, 1.0, 0.0), r"'forward' parameter must have shape \(2\)"),
+        ([[0.0, np.nan], [0.0, 1.0]], r"'forward' parameter must contain finite real numbers"),
+    ],
+)
+def test_bad_forward(forward, match):
+    with pytest.raises(ValueError, match=match):
+        simulate_batch(Scene.icf_break(), 0.0, Y0, 1.5, [1.0, 2.0], details=True, forward=forward)
+
+
 @pytest.mark.parametrize(
     ("rows", "match"),
     [([0, 2], r"'position_rows' parameter .*\[0, 1\]"), ([0.0, 1.0], "must be an integer array"),
