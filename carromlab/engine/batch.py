@@ -457,7 +457,7 @@ def simulate_batch_arrays(
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
     chunk_size = task_size(n_shots, workers, chunk_size)
     # the shooter's forward direction: one for every shot, or one per shot
-    fw = check_array("forward", forward, shape=(n_shots, 2) if np.ndim(forward) == 2 else (2,)).reshape(-1, 2)
+    fw = np.ascontiguousarray(check_array("forward", forward, shape=(n_shots, 2) if np.ndim(forward) == 2 else (2,)).reshape(-1, 2))
     if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
         frame_reach = check_real("frame_reach", frame_reach, unit="m")
     if final_dtype not in ("float32", "float64"):

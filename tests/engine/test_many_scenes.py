@@ -184,6 +184,10 @@ def test_forward_per_shot_equals_one_call_per_direction(batch):
         alone = simulate_batch(scene, **{k: v[rows] for k, v in shots.items()}, positions=pos[rows],
                                on_board=on[rows], forward=tuple(sides[d]), **common)  # fmt: skip
         pd.testing.assert_frame_equal(together[rows].reset_index(drop=True), alone)
+    # a view of the directions that is not C-contiguous reads the same
+    strided = np.repeat(sides[which], 2, axis=1)[:, ::2]
+    assert not strided.flags["C_CONTIGUOUS"]
+    pd.testing.assert_frame_equal(simulate_batch(scene, **shots, positions=pos, on_board=on, forward=strided, **common), together)
     # the reach reads each shot's own direction: it differs between the sides
     reach = together["striker_reach"].to_numpy()
     assert len({round(float(reach[which == d].mean()), 6) for d in range(4)}) == 4
