@@ -42,7 +42,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -829,44 +829,65 @@ def _foul_states() -> dict:
             "crokinole": comparable_states(discs, ("crokinole",))["crokinole"]}  # fmt: skip
 
 
+#: Pieces (the queen and coins) of the scattered ICF positions of the foul benchmark's
+#: context rows: the count of the pack (15) and fewer.
+FOUL_SCATTERED = (5, 9, 15)
+
+
+def _foul_rate(key: str, state: Any, pop: Any) -> dict:
+    """``foul_probabilities`` of one state on one core (CPU time) and the raw engine on the
+    same executed shots (read back from a store: ``simulate_batch`` on one thread with the
+    detail columns the rules read)."""
+    import tempfile
+
+    from carromlab.analysis import foul_probabilities, read_store
+    from carromlab.rules.engine_bridge import forward_of, scene_for
+
+    t0 = time.process_time()
+    df = foul_probabilities({key: state}, pop, workers=1, progress=False)
+    cpu = time.process_time() - t0
+    with tempfile.TemporaryDirectory() as d:  # the executed shots, for the engine alone
+        foul_probabilities({key: state}, pop, workers=1, progress=False, store=d)
+        shots = read_store(d)
+    scene, _ = scene_for(state)
+    t0 = time.process_time()
+    out = simulate_batch(
+        scene, shots["x"], shots["y"], shots["angle"], shots["speed"], shots["spin"], workers=1, details=True,
+        final_positions=True, forward=forward_of(state), carriers=(scene.striker,),
+    )  # fmt: skip
+    engine = time.process_time() - t0
+    return {
+        "cpu_s": cpu, "shots_per_cpu_s": pop.n / cpu, "engine_shots_per_cpu_s": pop.n / engine,
+        "engine_share": engine / cpu, "events_per_shot": float(out["n_events"].mean()),
+        "p_any_foul": float(df.loc[df["rule"] == "any", "p"].iat[0]),
+    }  # fmt: skip
+
+
 def case_foul_probabilities(ctx: Ctx) -> dict:
     """Foul probabilities by variant on one core (CPU time): per variant, a population over
     the whole line, aims +- 57 deg, 0.5-5 m/s, club noise, 20,000 shots (quick too: a call's
     fixed cost of 20-40 ms would otherwise weigh ten times more);
-    beside the raw engine on the same executed shots (simulate_batch with the detail
-    columns the rules read, one thread)."""
-    import tempfile
-
-    from carromlab.analysis import ShotPopulation, foul_probabilities, read_store
-    from carromlab.rules.engine_bridge import forward_of, scene_for
+    beside the raw engine on the same executed shots (``_foul_rate``). As context (no
+    target), ICF at positions of FOUL_SCATTERED pieces scattered over the board
+    (``_scattered``) instead of the pack: what the rate owes to the number of pieces and
+    what to the pack's cascades of impacts."""
+    from carromlab.analysis import ShotPopulation, comparable_states
 
     n = 20_000
     pop = ShotPopulation(angle=(-1.0, 1.0), speed=(0.5, 5.0), n=n, seed=ctx.seed)
-    by_variant, cpu_total = {}, 0.0
-    for key, state in _foul_states().items():
-        t0 = time.process_time()
-        df = foul_probabilities({key: state}, pop, workers=1, progress=False)
-        cpu = time.process_time() - t0
-        with tempfile.TemporaryDirectory() as d:  # the executed shots, for the engine alone
-            foul_probabilities({key: state}, pop, workers=1, progress=False, store=d)
-            shots = read_store(d)
-        scene, _ = scene_for(state)
-        t0 = time.process_time()
-        simulate_batch(
-            scene, shots["x"], shots["y"], shots["angle"], shots["speed"], shots["spin"], workers=1, details=True,
-            final_positions=True, forward=forward_of(state), carriers=(scene.striker,),
-        )  # fmt: skip
-        engine = time.process_time() - t0
-        cpu_total += cpu
-        by_variant[key] = {
-            "shots_per_cpu_s": n / cpu, "engine_shots_per_cpu_s": n / engine, "engine_share": engine / cpu,
-            "p_any_foul": float(df.loc[df["rule"] == "any", "p"].iat[0]),
-        }  # fmt: skip
+    by_variant = {key: _foul_rate(key, state, pop) for key, state in _foul_states().items()}
+    cpu_total = sum(v["cpu_s"] for v in by_variant.values())
+    rng = np.random.default_rng(ctx.seed)
+    scattered = {}
+    for k in FOUL_SCATTERED:
+        kinds = ["queen"] + ["white" if q % 2 else "black" for q in range(k - 1)]
+        state = comparable_states(_scattered(rng, ctx.board, kinds), ("icf",))["icf"]
+        scattered[str(k)] = _foul_rate("icf", state, pop)
     shots = n * len(by_variant)
     return {
         "seconds": cpu_total, "shots": shots, "shots_per_s": shots / cpu_total, "full_shots": shots,
         "projected_full_s": cpu_total, "scaled_down": False, "per_variant": n, "by_variant": by_variant,
-        "p_any_foul": {k: v["p_any_foul"] for k, v in by_variant.items()},
+        "icf_scattered": scattered, "p_any_foul": {k: v["p_any_foul"] for k, v in by_variant.items()},
         "min_rate_per_core": min(v["shots_per_cpu_s"] for v in by_variant.values()),
         "min_fraction_of_engine": min(v["shots_per_cpu_s"] / v["engine_shots_per_cpu_s"] for v in by_variant.values()),
     }  # fmt: skip
@@ -1064,19 +1085,23 @@ def case_env_steps(ctx: Ctx) -> dict:
 COST_N = (2, 10, 19, 40, 63)  # coins per scene in cost_per_event
 
 
-def _random_coins(rng: np.random.Generator, board: Board, n: int) -> Scene:
-    """n white/black coins placed uniformly without overlap (and clear of the pockets) in
-    the part of ``board`` beyond the south striker area."""
+def _scattered(rng: np.random.Generator, board: Board, kinds: Sequence[str]) -> pd.DataFrame:
+    """Pieces of ``kinds`` (coin radius) placed uniformly without overlap (and clear of the
+    pockets) in the part of ``board`` beyond the south striker area: kind, x, y (m)."""
     h, r = board.size / 2, 0.0155
     pts: list[tuple[float, float]] = []
-    while len(pts) < n:
+    while len(pts) < len(kinds):
         x, y = rng.uniform(-h + r, h - r), rng.uniform(-h + 0.17, h - r)
         if all(math.hypot(x - p.x, y - p.y) > 0.05 for p in board.holes) and all(
             math.hypot(x - u, y - v) > 2 * r + 1e-5 for u, v in pts
         ):
             pts.append((x, y))
-    kinds = ["white" if k % 2 else "black" for k in range(n)]
-    return Scene.from_frame(board, pd.DataFrame({"kind": kinds, "x": [p[0] for p in pts], "y": [p[1] for p in pts]}))
+    return pd.DataFrame({"kind": list(kinds), "x": [p[0] for p in pts], "y": [p[1] for p in pts]})
+
+
+def _random_coins(rng: np.random.Generator, board: Board, n: int) -> Scene:
+    """n white/black coins scattered over ``board`` (``_scattered``)."""
+    return Scene.from_frame(board, _scattered(rng, board, ["white" if k % 2 else "black" for k in range(n)]))
 
 
 def case_cost_per_event(ctx: Ctx) -> dict:
@@ -1358,9 +1383,14 @@ def print_report(res: dict) -> None:
                   f"{a['full_shots']:>12,}{_fmt_s(a['projected_full_s']):>12}  {note}")
     if "foul_probabilities" in c:
         print("\nfoul probabilities by variant (1 core, CPU time), beside the raw engine on the same shots")
-        print(f"{'variant':<24}{'shots/s':>12}{'engine/s':>12}{'engine %':>10}")
-        for v, f in c["foul_probabilities"]["by_variant"].items():
-            print(f"{v:<24}{f['shots_per_cpu_s']:>12,.0f}{f['engine_shots_per_cpu_s']:>12,.0f}{100 * f['engine_share']:>9.0f}%")
+        print(f"{'variant':<24}{'shots/s':>12}{'engine/s':>12}{'engine %':>10}{'events/shot':>13}")
+        rows = [(v, f) for v, f in c["foul_probabilities"]["by_variant"].items()] + [
+            (f"icf, {k} scattered*", f) for k, f in c["foul_probabilities"].get("icf_scattered", {}).items()
+        ]
+        for v, f in rows:
+            print(f"{v:<24}{f['shots_per_cpu_s']:>12,.0f}{f['engine_shots_per_cpu_s']:>12,.0f}{100 * f['engine_share']:>9.0f}%"
+                  f"{f['events_per_shot']:>13.1f}")  # fmt: skip
+        print("* context, no target: the queen and coins scattered over the board instead of the pack")
     if "cost_per_event" in c:
         e = c["cost_per_event"]
         print("\ncost per event (1 thread, CPU time): " + ", ".join(
