@@ -1384,8 +1384,8 @@ def print_report(res: dict) -> None:
     if "foul_probabilities" in c:
         print("\nfoul probabilities by variant (1 core, CPU time), beside the raw engine on the same shots")
         print(f"{'variant':<24}{'shots/s':>12}{'engine/s':>12}{'engine %':>10}{'events/shot':>13}")
-        rows = [(v, f) for v, f in c["foul_probabilities"]["by_variant"].items()] + [
-            (f"icf, {k} scattered*", f) for k, f in c["foul_probabilities"].get("icf_scattered", {}).items()
+        rows = list(c["foul_probabilities"]["by_variant"].items()) + [
+            (f"icf, {k} scattered*", f) for k, f in c["foul_probabilities"]["icf_scattered"].items()
         ]
         for v, f in rows:
             print(f"{v:<24}{f['shots_per_cpu_s']:>12,.0f}{f['engine_shots_per_cpu_s']:>12,.0f}{100 * f['engine_share']:>9.0f}%"
