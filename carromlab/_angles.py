@@ -4,7 +4,8 @@ columns of output tables.
 Every public entry point that takes an angle in radians also takes it in degrees under the
 same name with ``_deg`` appended. A radian value beyond one full turn (2 pi) is almost
 certainly degrees typed in the wrong place, so it is an error that names the ``_deg``
-spelling; giving both spellings is an error too.
+spelling; in degrees the same turn bounds the value (+-360); giving both spellings is an
+error too.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     Raises
     ------
     ValueError
-        If both or (when required) neither are given, a value is not finite, or a radian
-        value lies beyond +-2 pi (the message suggests the ``_deg`` spelling).
+        If both or (when required) neither are given, a value is not finite, a radian
+        value lies beyond +-2 pi (the message suggests the ``_deg`` spelling) or a degree
+        value beyond +-360.
 
     Examples
     --------
@@ -69,7 +71,7 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     if value is None:
         return None
     if in_deg:
-        return np.radians(np.atleast_1d(check_array(f"{name}_deg", value, unit="deg")))
+        return np.radians(np.atleast_1d(check_array(f"{name}_deg", value, low=-360.0, high=360.0, unit="deg")))
     arr = np.atleast_1d(check_array(name, value, unit="rad"))
     beyond = np.abs(arr) > TURN
     if beyond.any():
@@ -101,7 +103,7 @@ def angle_value(name: str, rad: float | None, deg: float | None) -> float:
         if arr.size != 1:
             raise ValueError(f"The {name!r} parameter must be one number. Got {arr.size} values instead.")
         return float(arr[0])
-    x = check_real(f"{name}_deg" if in_deg else name, value, unit="deg" if in_deg else "rad")
+    x = check_real(f"{name}_deg", value, low=-360.0, high=360.0, unit="deg") if in_deg else check_real(name, value, unit="rad")
     if in_deg:
         return math.radians(x)
     if abs(x) > TURN:

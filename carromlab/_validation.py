@@ -74,9 +74,11 @@ def check_real(
     ------
     ValueError
         ``The 'mu' parameter must be a finite real number in the range (0, 2]. Got -1 instead.``
+        Also for a bool, text (even a numeral) or a complex number.
     """
     x = math.nan
-    if not isinstance(value, bool):
+    # a bool, text (even "0.1") or a complex number is not taken for a number
+    if not isinstance(value, (bool, str, bytes, complex, np.complexfloating)):
         try:
             x = float(value)
         except (TypeError, ValueError):
@@ -160,7 +162,7 @@ def _real_array(name: str, value: Any) -> np.ndarray:
         raw = np.asarray(value)
     except ValueError:  # ragged nesting
         raw = np.asarray([value], dtype=object)
-    if raw.dtype.kind in "biuf":
+    if raw.dtype.kind in "iuf":
         return np.asarray(raw, dtype=float)
     wrong = (complex, np.complexfloating, str, bytes, bool, type(None))
     try:

@@ -70,8 +70,11 @@ hstudy.ranking(3)
 # The same mid-board position under both rule books: white (the shooter) has two coins
 # left, black has one, the queen is still on the board. A population of shots aimed
 # roughly up the board, played with club noise, is adjudicated by each variant's rules.
-# Where the rule books differ (pocketing the opponent's last coin: ICF-14 against
-# ONL-5; the striker dropping: ICF-11 against ONL-3) the rates differ.
+# Both books call the same events fouls here, so their rates agree within the
+# intervals: the striker dropping (ICF-11, ONL-3) and pocketing black's last coin
+# while the queen is still on the board (ICF-14, ONL-5). What the books change is
+# the price: ICF-11 puts back a penalty coin on top of the coins dropped with the
+# striker, ONL-3 one pocketed coin; ICF-14 also costs the shooter 3 points.
 
 # %%
 position = pd.DataFrame({"kind": ["white", "white", "black", "queen"],

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from carromlab import Board, Scene, Shot
+from carromlab import Board, Scene, Shot, simulate_batch
 from carromlab.analysis import (
     NoiseModel,
     PocketPiece,
@@ -44,6 +44,24 @@ def test_shot_degree_errors():
         Shot(0, -0.2526, speed=3)
     with pytest.raises(ValueError, match="'angle_deg' parameter"):
         Shot(0, -0.2526, angle_deg=float("nan"), speed=3)
+    # one turn bounds degrees as it bounds radians, so a shot's row is a shot again
+    with pytest.raises(ValueError, match=re.escape("'angle_deg' parameter must be a finite real number in the range [-360, 360] deg. Got 400")):
+        Shot(0, -0.2526, angle_deg=400, speed=3)
+    turn = Shot(0, -0.2526, angle_deg=-360, speed=3)
+    assert Shot(*turn.row) == turn
+
+
+def test_batch_takes_degrees():
+    scene = Scene.icf_break()
+    deg = simulate_batch(scene, [0.0, 0.05], -0.2526, angle_deg=[90.0, 80.0], speed=6.0)
+    rad = simulate_batch(scene, [0.0, 0.05], -0.2526, np.radians([90.0, 80.0]), 6.0)
+    pd.testing.assert_frame_equal(deg, rad)
+    with pytest.raises(ValueError, match=re.escape(BEYOND)):
+        simulate_batch(scene, 0.0, -0.2526, 90, 6.0)
+    with pytest.raises(ValueError, match="either as 'angle' .* or as 'angle_deg'"):
+        simulate_batch(scene, 0.0, -0.2526, 1.0, 6.0, angle_deg=57.3)
+    with pytest.raises(ValueError, match="'speed' parameter \\(m/s\\) is required"):
+        simulate_batch(scene, 0.0, -0.2526, angle_deg=90)
 
 
 def test_grid_and_population_take_degrees():
@@ -81,3 +99,9 @@ def test_tables_carry_degree_columns():
     m = margin_of_error(df)
     for col in ("best_aim", "best_angle", "aim_low", "aim_high", "aim_window", "margin", "cut"):
         np.testing.assert_allclose(m[f"{col}_deg"], np.degrees(m[col]))
+
+
+def test_break_rotation_takes_degrees():
+    pd.testing.assert_frame_equal(Scene.icf_break(rotation_deg=30.0).pieces, Scene.icf_break(math.radians(30.0)).pieces)
+    with pytest.raises(ValueError, match="did you mean rotation_deg=90"):
+        Scene.icf_break(90)

@@ -30,7 +30,7 @@ def files(tmp_path):
 
 CASES = [
     # (argv, substring of the one-line message); {d} is the folder of the files
-    (["simulate", "--mu", "-1"], "'--mu' parameter must be a finite real number in the range (0, 2]"),
+    (["simulate", "--mu", "-1"], "'--mu' parameter must be a finite real number in the range [1e-06, 2]"),
     (["simulate", "--mu", "5"], "Got 5.0"),
     (["simulate", "--mu", "abc"], "invalid float value: 'abc'"),
     (["simulate", "--striker-radius", "0.5"], "'--striker-radius' parameter must be a finite real number in the range (0, 0.1] m"),

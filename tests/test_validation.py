@@ -10,7 +10,7 @@ def test_check_real_messages():
     assert check_real("mu", 0.1, low=0.0, high=2.0, low_open=True) == 0.1
     with pytest.raises(ValueError, match=r"The 'mu' parameter .* range \(0, 2\]\. Got 0 instead"):
         check_real("mu", 0, low=0.0, high=2.0, low_open=True)
-    for bad in (float("nan"), float("inf"), "x", None, True):
+    for bad in (float("nan"), float("inf"), "x", "0.1", 1j, None, True):
         with pytest.raises(ValueError, match="'mu'"):
             check_real("mu", bad)
 

@@ -142,7 +142,7 @@ def add_physics_options(p: argparse.ArgumentParser, *, what: str = "board physic
     one.add_argument("--powder", choices=list(POWDERS), default=None, help=f"{what}: a powder preset (default: PhysicsParams(), mu 0.12)")
     one.add_argument("--calibration", metavar="FILE", default=None, help=f"{what}: a calibration file (.toml/.json, e.g. from fit-friction)")
     g.add_argument("--mu", type=float, default=None, metavar="MU",
-                   help="board sliding friction coefficient, in (0, 2]; replaces the powder's or calibration's")  # fmt: skip
+                   help="board sliding friction coefficient, in [1e-6, 2]; replaces the powder's or calibration's")  # fmt: skip
 
 
 #: The disc options of each game: option stem -> the piece kinds it sets.
@@ -188,7 +188,7 @@ def add_backend_options(p: argparse.ArgumentParser, *, store: bool = True) -> No
 def physics(args: argparse.Namespace) -> Any:
     """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``), with --mu."""
     from .._validation import check_real
-    from ..physics.params import PhysicsParams
+    from ..physics.params import MU_MIN, PhysicsParams
 
     if getattr(args, "calibration", None):
         from ..fitting.calibration_io import load_calibration
@@ -197,7 +197,7 @@ def physics(args: argparse.Namespace) -> Any:
     else:
         params = PhysicsParams.from_powder(args.powder) if getattr(args, "powder", None) else PhysicsParams()
     if getattr(args, "mu", None) is not None:
-        params = params.with_(mu=check_real("--mu", args.mu, low=0.0, high=2.0, low_open=True))
+        params = params.with_(mu=check_real("--mu", args.mu, low=MU_MIN, high=2.0))
     return params
 
 

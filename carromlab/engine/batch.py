@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._angles import angle_array
 from .._validation import check_array, check_int, check_memory, check_real, check_type
 from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams, check_params
@@ -37,7 +38,12 @@ MIN_TASK_SHOTS = 256
 
 
 def shot_table(
-    x: ArrayLike, y: ArrayLike, angle: ArrayLike, speed: ArrayLike, spin: ArrayLike = 0.0
+    x: ArrayLike,
+    y: ArrayLike,
+    angle: ArrayLike | None,
+    speed: ArrayLike | None,
+    spin: ArrayLike = 0.0,
+    angle_deg: ArrayLike | None = None,
 ) -> np.ndarray:
     """Validate and broadcast shot parameters into an (N, 5) float64 array.
 
@@ -45,17 +51,34 @@ def shot_table(
     ----------
     x, y : array_like
         Striker centre, m.
-    angle : array_like
-        Direction, rad (counter-clockwise from +x).
+    angle : array_like or None
+        Direction, rad (counter-clockwise from +x), in [-2 pi, 2 pi]; or None with
+        ``angle_deg``.
     speed : array_like
-        Speed, m/s, in [0, 30].
+        Speed, m/s, in [0, 30] (required: None is an error).
     spin : array_like
         Spin, rad/s, in [-5000, 5000].
+    angle_deg : array_like or None
+        Direction in degrees instead of ``angle``.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N, 5): x, y, angle (rad), speed, spin.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter: a value out of range or not finite (a radian angle beyond
+        one turn suggests ``angle_deg``), both or neither angle spelling, no speed, or
+        lengths that do not broadcast.
     """
+    if speed is None:
+        raise ValueError("The 'speed' parameter (m/s) is required.")
     cols = [
         check_array("x", x, unit="m"),
         check_array("y", y, unit="m"),
-        check_array("angle", angle, unit="rad"),
+        angle_array("angle", angle, angle_deg),
         check_array("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
         check_array("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
     ]
@@ -268,10 +291,11 @@ def simulate_batch(
     scene: Scene,
     x: ArrayLike,
     y: ArrayLike,
-    angle: ArrayLike,
-    speed: ArrayLike,
+    angle: ArrayLike | None = None,
+    speed: ArrayLike | None = None,
     spin: ArrayLike = 0.0,
     *,
+    angle_deg: ArrayLike | None = None,
     positions: ArrayLike | None = None,
     on_board: ArrayLike | None = None,
     position_rows: ArrayLike | None = None,
@@ -302,8 +326,11 @@ def simulate_batch(
         The board, the piece kinds (ids 0 .. n_pieces - 1), the shot disc and the default
         starting positions.
     x, y, angle, speed, spin : array_like
-        Shot parameters, broadcast to one length N: placement (m), direction (rad),
-        speed (m/s), spin (rad/s).
+        Shot parameters, broadcast to one length N: placement (m), direction (rad, in
+        [-2 pi, 2 pi], counter-clockwise from +x), speed (m/s, in [0, 30], required) and
+        spin (rad/s, in [-5000, 5000]; default 0).
+    angle_deg : array_like, optional
+        The direction in degrees instead of ``angle`` (one of the two is required).
     positions : array_like, optional
         Starting piece centres, m: (n_pieces, 2), or (N, n_pieces, 2) one row per shot.
         Default the scene's positions. Validated like a scene (every piece on the board
@@ -387,7 +414,7 @@ def simulate_batch(
     False
     """
     out = simulate_batch_arrays(
-        scene, x, y, angle, speed, spin, positions=positions, on_board=on_board, position_rows=position_rows,
+        scene, x, y, angle, speed, spin, angle_deg=angle_deg, positions=positions, on_board=on_board, position_rows=position_rows,
         params=params, workers=workers, chunk_size=chunk_size, final_positions=final_positions, final_dtype=final_dtype,
         details=details, forward=forward, carriers=carriers, frame_reach=frame_reach,
     )  # fmt: skip
@@ -398,10 +425,11 @@ def simulate_batch_arrays(
     scene: Scene,
     x: ArrayLike,
     y: ArrayLike,
-    angle: ArrayLike,
-    speed: ArrayLike,
+    angle: ArrayLike | None = None,
+    speed: ArrayLike | None = None,
     spin: ArrayLike = 0.0,
     *,
+    angle_deg: ArrayLike | None = None,
     positions: ArrayLike | None = None,
     on_board: ArrayLike | None = None,
     position_rows: ArrayLike | None = None,
@@ -438,7 +466,7 @@ def simulate_batch_arrays(
     """
     check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
     params = check_params(params)
-    shots = shot_table(x, y, angle, speed, spin)
+    shots = shot_table(x, y, angle, speed, spin, angle_deg)
     # a stack of starting positions broadcasts with the shot parameters, or is indexed by position_rows
     rows = [np.shape(a)[0] for a, d in ((positions, 3), (on_board, 2)) if a is not None and np.ndim(a) == d]
     n_starts = max(rows, default=1)

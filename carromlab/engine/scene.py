@@ -109,22 +109,89 @@ class Scene:
     # -- presets -----------------------------------------------------------------
     # ``specs`` changes some discs; the others keep the game's standard discs
     @classmethod
-    def icf_break(cls, rotation: float = 0.0, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
-        """The ICF break (rule ICF-1) on an ICF board; ``rotation`` in radians; ``specs``
-        changes some discs (the pack is laid out for the coin and queen given)."""
-        specs = {**default_specs("icf"), **(specs or {})}
-        return cls(board or Board.icf(), icf_break(rotation, coin=specs["white"], queen=specs["queen"]), specs)
+    def icf_break(
+        cls,
+        rotation: float | None = None,
+        *,
+        rotation_deg: float | None = None,
+        board: Board | None = None,
+        specs: Mapping[str, DiscSpec] | None = None,
+    ) -> Scene:
+        """The ICF break (rule ICF-1) on an ICF board.
+
+        Parameters
+        ----------
+        rotation : float, optional
+            Rotation of the pack about the centre, rad, counter-clockwise, in [-2 pi,
+            2 pi]. Default 0: one arm of the whites' Y towards the breaker
+            (:func:`carromlab.equipment.layout.icf_break`).
+        rotation_deg : float, optional
+            The rotation in degrees instead, in [-360, 360].
+        board : Board, optional
+            Default :meth:`Board.icf`.
+        specs : mapping of str to DiscSpec, optional
+            Discs of some kinds (radius m, mass kg, thickness m); the others keep the ICF
+            discs. The pack is laid out for the coins and queen given, which must share
+            one radius (a hexagonal pack of touching equal discs).
+
+        Returns
+        -------
+        Scene
+
+        Raises
+        ------
+        ValueError
+            If the rotation is out of range, or the white, black and queen discs differ in
+            radius (the message names ``specs``).
+        """
+        specs = {**default_specs("icf"), **(check_type("specs", specs, (Mapping, type(None)), hint="kind -> DiscSpec") or {})}
+        radii = {k: getattr(specs[k], "radius", None) for k in ("white", "black", "queen")}
+        if len(set(radii.values())) != 1:
+            raise ValueError(
+                "The 'specs' parameter must keep the white, black and queen discs of one radius (the break is a "
+                f"hexagonal pack of touching equal discs). Got radii {radii} (m) instead."
+            )
+        frame = icf_break(rotation, rotation_deg=rotation_deg, coin=specs["white"], queen=specs["queen"])
+        return cls(board or Board.icf(), frame, specs)
 
     @classmethod
     def hikone_start(cls, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
-        """The Hikone starting layout (rule HIK-1) on a Hikone board; ``specs`` changes some discs."""
+        """The Hikone starting layout (rule HIK-1) on a Hikone board.
+
+        Parameters
+        ----------
+        board : Board, optional
+            Default :meth:`Board.hikone`.
+        specs : mapping of str to DiscSpec, optional
+            Discs of some kinds (radius m, mass kg, thickness m); the others keep the
+            Hikone discs. The layout is made for the pucks and the jack given.
+
+        Returns
+        -------
+        Scene
+        """
         specs = {**default_specs("hikone"), **(specs or {})}
         board = board or Board.hikone()
         return cls(board, hikone_start(puck=specs["red"], jack=specs["jack"], board=board), specs)
 
     @classmethod
     def crokinole_empty(cls, shooter: str = "dark", *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
-        """An empty crokinole board; the shot disc is of colour ``shooter``; ``specs`` changes some discs."""
+        """An empty crokinole board, for a disc shot from the shooting line.
+
+        Parameters
+        ----------
+        shooter : {"dark", "light"}
+            Colour of the shot disc. Default "dark".
+        board : Board, optional
+            Default :meth:`Board.crokinole`.
+        specs : mapping of str to DiscSpec, optional
+            Discs of some kinds (radius m, mass kg, thickness m); the others keep the
+            crokinole discs.
+
+        Returns
+        -------
+        Scene
+        """
         return cls(board or Board.crokinole(), crokinole_empty(), {**default_specs("crokinole"), **(specs or {})}, shooter)
 
     @classmethod
@@ -137,11 +204,34 @@ class Scene:
         striker: str = "striker",
         game: str | None = None,
     ) -> Scene:
-        """A custom position: ``frame`` has columns kind, x, y (m).
+        """A custom position.
 
-        ``specs`` changes some discs (e.g. ``{"striker": heavy}``): every kind it does not
-        name keeps the standard disc of ``game`` (by default the board's name, when that is a
-        preset game).
+        Parameters
+        ----------
+        board : Board
+            The board.
+        frame : pandas.DataFrame
+            The pieces: columns ``kind``, ``x``, ``y`` (m, board frame, origin at the
+            centre), one row per piece (piece ids in row order).
+        specs : mapping of str to DiscSpec, optional
+            Discs of some kinds (e.g. ``{"striker": heavy}``; radius m, mass kg,
+            thickness m): every kind it does not name keeps the standard disc of
+            ``game``.
+        striker : str
+            Kind of the shot disc. Default "striker".
+        game : str, optional
+            Whose standard discs fill in ("icf", "hikone", "crokinole"). Default the
+            board's name, when that is a preset game.
+
+        Returns
+        -------
+        Scene
+
+        Raises
+        ------
+        ValueError
+            If a piece is off the board, inside a hole's capture radius, on a peg or
+            overlapping another piece, a kind has no disc, or a column is missing.
         """
         check_type("board", board, Board, hint="e.g. Board.icf()")
         check_type("specs", specs, (Mapping, type(None)), hint="kind -> DiscSpec")
@@ -152,10 +242,20 @@ class Scene:
 
     # -- files ---------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
-        """Write the position to ``path``: ``.json`` or ``.csv`` (see :mod:`carromlab.engine.position_file`).
+        """Write the position to a file (see :mod:`carromlab.engine.position_file`).
 
-        Both hold the board, every disc spec (radius m, mass kg, thickness m), the shot
-        disc's kind and the pieces; :meth:`load` reads them back exactly.
+        Both formats hold the board, every disc spec (radius m, mass kg, thickness m),
+        the shot disc's kind and the pieces; :meth:`load` reads them back exactly.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A ``.json`` or ``.csv`` file; written whole or not at all.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
         """
         from .position_file import write_position
 
@@ -163,10 +263,26 @@ class Scene:
 
     @classmethod
     def load(cls, path: str | Path, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
-        """Read a position written by :meth:`save`, or a plain CSV/Parquet table of kind, x, y (m).
+        """Read a position written by :meth:`save`, or a plain table of pieces.
 
-        ``board`` is needed for a plain table (a saved position names its own board);
-        ``specs`` changes some discs of the file (or of the board's standard discs).
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A ``.json`` or ``.csv`` file from :meth:`save`, or a plain CSV or Parquet
+            table with columns kind, x, y (m).
+        board : Board, optional
+            The board of a plain table (a saved position names its own).
+        specs : mapping of str to DiscSpec, optional
+            Discs that replace some of the file's (or of the board's standard discs).
+
+        Returns
+        -------
+        Scene
+
+        Raises
+        ------
+        ValueError
+            Naming the file and, for a table, the line of a bad entry.
         """
         from .position_file import read_position
 

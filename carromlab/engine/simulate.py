@@ -99,9 +99,13 @@ class ShotResult:
     scene, shot, params
         The inputs.
     duration : float
-        Time of the last event, s.
+        Time of the last event, s: every disc has stopped sliding then. A disc may still
+        spin in place (a shot with spin and no speed; a disc whose spin outlasts its
+        slide under the ``coulomb``, ``linear`` and ``stribeck`` laws): its spin decays on
+        its own and moves nothing, so no event follows.
     n_events : int
-        Number of events processed.
+        Number of events processed (the pocket rows that log a fall at rest, see
+        :attr:`events`, are part of the event before them and not counted).
     truncated : bool
         True if the event budget ``params.max_events`` ran out before everything stopped.
     """
@@ -163,11 +167,16 @@ class ShotResult:
         """One row per event, in order.
 
         Columns: ``t`` (s), ``kind`` (stop, cushion, pocket, peg, ditch, disc, pass),
-        ``disc`` and ``other`` (ids; ``other`` is -1 unless a disc-disc impact), ``where``
+        ``disc`` and ``other`` (ids; ``other`` is -1 unless a disc-disc impact),
+        ``disc_kind`` (the piece kind of ``disc``), ``where``
         (cushion name, pocket name or peg index; empty otherwise), ``vn`` (normal impact
         speed, or the speed when falling, m/s), and the state just after the event of
         ``disc`` (``x``, ``y`` m, ``vx``, ``vy`` m/s, ``omega`` rad/s) and of ``other``
         (``other_x`` ... ``other_omega``; NaN when there is no other disc).
+
+        A disc that comes to rest inside a capture circle falls (its stop, an impact or a
+        merge brought it to rest there): a ``pocket`` row with ``vn`` 0 follows the row
+        of that event, at the same time.
         """
         f, i = self._logged("ev_f"), self._logged("ev_i")
         names = [h.name for h in self.scene.board.holes]
@@ -201,9 +210,11 @@ class ShotResult:
 
     @cached_property
     def final(self) -> pd.DataFrame:
-        """Final state, one row per disc: ``id``, ``kind``, ``x``, ``y`` (m; where it fell
-        for a captured disc), ``vx``, ``vy`` (m/s), ``omega`` (rad/s), ``status``
-        (board, pocketed, ditch), ``pocket`` (name or ""), ``t_out`` (s, NaN if on the board)."""
+        """Final state, at :attr:`duration`, one row per disc: ``id``, ``kind``, ``x``,
+        ``y`` (m; where it fell for a captured disc), ``vx``, ``vy`` (m/s), ``omega``
+        (rad/s: the spin at that time, which a disc spinning in place keeps losing
+        afterwards, see :attr:`duration` and :meth:`positions_at`), ``status`` (board,
+        pocketed, ditch), ``pocket`` (name or ""), ``t_out`` (s, NaN if on the board)."""
         r = self._raw
         names = [h.name for h in self.scene.board.holes]
         n = len(r["x"])

@@ -109,7 +109,8 @@ class CarromAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The observation of ``agent``'s seat."""
-        assert self.game is not None
+        if self.game is None:
+            raise ValueError("The environment is not started: call reset() first.")
         return observe(self.game.state, self.possible_agents.index(agent))
 
     def step(self, action: Any) -> None:
@@ -118,8 +119,10 @@ class CarromAECEnv(AECEnv):
         Raises
         ------
         ValueError
-            If the action is not in the action space.
+            If the action is not in the action space, or before :meth:`reset`.
         """
+        if self.game is None:
+            raise ValueError("The environment is not started: call reset() first.")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -27,7 +27,7 @@ _BOARD = WHERE.index("board")
 # one-hot column of ``counts`` of each location code of WHERE: on the board, in hand, off
 _COLUMN = np.eye(3, dtype=np.int64)[[{"board": 0, "hand": 1}.get(w, 2) for w in WHERE]]
 _QUEEN_CODE = np.array([QUEEN_CODES[q] for q in QUEEN], dtype=np.int64)
-_DISCRETE = ("queen", "queen_team")
+_DISCRETE = ("queen", "queen_team", "shooter")
 
 
 def observation_space(state: GameState) -> spaces.Dict:
@@ -53,7 +53,11 @@ def observation_space(state: GameState) -> spaces.Dict:
         Coins or pucks owed back to the centre by the own team and by the others.
     ``turn`` : int64 (5,)
         Board number (from 1), shots on this board, shots already taken in this turn,
-        failed break attempts, and the observing seat's shots on this board.
+        failed break attempts, and the shots on this board of the seat to shoot next
+        (Hikone: its first is from the tee spot, HIK-2).
+    ``shooter`` : Discrete(n_players)
+        The seat to shoot next: the side of the board its placement line is on (in
+        doubles the observing team shoots from two sides).
     ``queen`` : Discrete(4)
         Queen status (:data:`QUEEN_CODES`).
     ``queen_team`` : Discrete(3)
@@ -83,6 +87,7 @@ def observation_space(state: GameState) -> spaces.Dict:
         "turn": ints((5,), 0, _COUNT_LIMIT),
         "queen": spaces.Discrete(len(QUEEN_CODES)),
         "queen_team": spaces.Discrete(3),
+        "shooter": spaces.Discrete(state.n_players),
     })  # fmt: skip
 
 
@@ -128,7 +133,7 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     -------
     dict of str to numpy.ndarray
         The entries of :func:`observation_space`, each with a first axis of N
-        (``queen`` and ``queen_team`` int64 of shape (N,)).
+        (``queen``, ``queen_team`` and ``shooter`` int64 of shape (N,)).
 
     Examples
     --------
@@ -149,10 +154,11 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     scores = np.stack([games.game_scores[:, team], games.game_scores[:, others].max(axis=1)], axis=1)
     dues = np.stack([games.dues[:, team], games.dues[:, others].sum(axis=1)], axis=1)
     turn = np.stack([games.board_number, games.board_shots, games.shot_in_turn, games.break_attempts,
-                     games.seat_shots[:, seat]], axis=1)  # fmt: skip
+                     games.seat_shots[np.arange(len(games)), games.shooter]], axis=1)  # fmt: skip
     queen_team = np.where(games.queen_team < 0, 0, np.where(games.queen_team == team, 1, 2))
     return {
         "positions": positions, "on_board": on.astype(np.int8), "own": own.astype(np.int8), "counts": counts,
         "scores": scores.astype(np.int64), "dues": dues.astype(np.int64), "turn": turn.astype(np.int64),
         "queen": _QUEEN_CODE[games.queen_status], "queen_team": queen_team.astype(np.int64),
+        "shooter": games.shooter.astype(np.int64),
     }  # fmt: skip

@@ -20,10 +20,14 @@ class RewardWeights:
     """Weights of the three terms of a team's reward for one shot, whoever played it.
 
     ``pieces``
-        Per piece of the team's colour that fell in a pocket (crokinole: the 20-hole)
-        on the shot, +1; per piece of another team's colour, -1; the queen, the jack
-        and the striker count 0. A piece counts for the owner of its colour whoever
-        pocketed it (ICF-4, HIK-3), by the colours of the board the shot was played on.
+        The change in the team's pieces off the board for good, less the others': per
+        piece of the team's colour that fell in a pocket (crokinole: the 20-hole) on the
+        shot, +1, and per piece of its colour that the ruling put back on the board (a
+        foul's return or penalty, a coin due, a voided puck: ``RulingArrays.returned``),
+        -1; per piece of another team's colour, the opposite. So a foul never pays: a
+        coin pocketed with the striker and returned counts 0. The queen, the jack and
+        the striker count 0. A piece counts for the owner of its colour whoever pocketed
+        it (ICF-4, HIK-3), by the colours of the board the shot was played on.
     ``points``
         Change of (the team's game total - the best other team's game total), in
         points: scores move when a board ends (ICF-7, ONL-5, HIK-8, CRK-5).
@@ -96,9 +100,10 @@ def shot_rewards(played: PlayedArrays, team: int, weights: RewardWeights) -> npt
     colours = before.colours  # (N, T) palette codes, as the pieces' kinds
     own = colours[:, team][:, None]
     kind = after.kind[None, :]
-    fell = played.outcomes.fell[:, : after.n_pieces] > 0
+    # +1 per piece that fell, -1 per piece put back (a piece may do both on one shot)
+    net = (played.outcomes.fell[:, : after.n_pieces] > 0).astype(np.int64) - (played.rulings.returned > 0)
     theirs = of_colours(after.kind, colours) & (kind != own)
-    pieces = (fell & (kind == own)).sum(axis=1) - (fell & theirs).sum(axis=1)
+    pieces = (net * (kind == own)).sum(axis=1) - (net * theirs).sum(axis=1)
     others = np.arange(colours.shape[1]) != team
 
     def margin(scores: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

@@ -3,6 +3,7 @@ step is a lockstep step of every game (one engine batch and one array adjudicati
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -76,10 +77,10 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         self._carry = np.zeros(self.num_envs)
         self._ended = np.zeros(self.num_envs, dtype=bool)
 
-    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a new game in every environment; game ``i``'s seed is drawn from
         environment ``i``'s generator, seeded with ``seed + i`` (an int), ``seed[i]``
-        (a list) or kept (None).
+        (a list or tuple of one per environment) or kept (None).
 
         Returns
         -------
@@ -88,7 +89,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         info : dict
             ``game_seed`` and ``shots`` (the opponents' shots before the agent's first), per game.
         """
-        seeds = [None if seed is None else seed + i for i in range(self.num_envs)] if not isinstance(seed, list) else seed
+        seeds = list(seed) if isinstance(seed, (list, tuple)) else [None if seed is None else seed + i for i in range(self.num_envs)]
         if len(seeds) != self.num_envs:
             raise ValueError(f"The 'seed' parameter must be an int, None or a list of {self.num_envs} seeds. Got {seed!r} instead.")
         rows = list(range(self.num_envs))

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._angles import angle_value
 from .._validation import check_choice, check_real
 from .board import Board, _polar
 from .disc import DiscSpec
@@ -53,8 +54,9 @@ def _check_spec(name: str, value: Any) -> DiscSpec:
 
 
 def icf_break(
-    rotation: float = 0.0,
+    rotation: float | None = None,
     *,
+    rotation_deg: float | None = None,
     coin: DiscSpec | None = None,
     queen: DiscSpec | None = None,
     gap: float = 0.0,
@@ -74,9 +76,11 @@ def icf_break(
 
     Parameters
     ----------
-    rotation : float
-        Rotation of the whole arrangement about the centre, rad, counter-clockwise
-        (the breaker may rotate it, seed 000). Default 0.
+    rotation : float, optional
+        Rotation of the whole arrangement about the centre, rad, counter-clockwise, in
+        [-2 pi, 2 pi] (the breaker may rotate it, seed 000). Default 0.
+    rotation_deg : float, optional
+        The rotation in degrees instead, in [-360, 360].
     coin : DiscSpec, optional
         Coin whose radius sets the spacing. Default :meth:`DiscSpec.icf_coin`.
     queen : DiscSpec, optional
@@ -106,7 +110,7 @@ def icf_break(
     >>> print(first.kind, first.x, first.y)
     white 0.0 -0.031
     """
-    rot = check_real("rotation", rotation, unit="rad")
+    rot = 0.0 if rotation is None and rotation_deg is None else angle_value("rotation", rotation, rotation_deg)
     g = check_real("gap", gap, low=0.0, high=0.01, unit="m")
     coin = DiscSpec.icf_coin() if coin is None else _check_spec("coin", coin)
     queen = DiscSpec.icf_queen() if queen is None else _check_spec("queen", queen)

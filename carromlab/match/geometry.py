@@ -84,12 +84,13 @@ def placement_targets(games: GameArrays, t: npt.ArrayLike) -> tuple[FloatArray, 
 def _line(games: GameArrays, seat: int, tee: bool) -> tuple[float, float, float, float]:
     """The placement line of ``seat`` (see :func:`placement_target`; ``tee``: the Hikone
     seat's first shot of the board): the segment's ends (x0, y0, x1, y1), m; crokinole
-    the arc's radius (m), its end angles from the shooter's right to left (rad) and 0."""
+    the arc's radius (m), its end angles from the shooter's left to right (rad) and 0."""
     board, side = games.board, games.seat_sides[seat]
     if games.variant == "crokinole":
         line = board.shooting_line(side)  # type: ignore[arg-type]
-        # polar angles run counter-clockwise, i.e. from the shooter's right to their left
-        return line.radius, line.end_angle, line.start_angle, 0.0
+        # polar angles run counter-clockwise, which for a shooter outside the circle facing
+        # its centre is from their left to their right
+        return line.radius, line.start_angle, line.end_angle, 0.0
     if games.variant == "hikone":
         area = board.area_line(side)  # type: ignore[arg-type]
         if tee:

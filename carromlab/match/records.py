@@ -52,7 +52,9 @@ def _teams(prefix: str) -> dict[str, str]:
 #: other teams' colours among them); ``striker_fate`` (board, pocketed, ditch);
 #: ``first_touch`` (game id, missing if none); ``truncated`` (the engine's event budget
 #: ran out); ``fouls`` (rule ids of the fouls, ``;``-separated), ``rules`` (every rule id
-#: applied); ``n_returned`` (pieces put back by the ruling); ``turn_continues``,
+#: applied); ``n_returned`` (pieces put back by the ruling), ``own_returned`` and
+#: ``opponent_returned`` (those of the shooter's colour / of the other teams' colours);
+#: ``turn_continues``,
 #: ``retake``, ``board_over``, ``board_winner`` (team); ``score_<team>`` (game totals
 #: after the shot); and the census after the shot: ``pieces_board``, ``pieces_off``
 #: (pocketed, ditch or hole), ``pieces_hand`` (crokinole discs not yet played),
@@ -64,7 +66,7 @@ SHOT_COLUMNS: dict[str, str] = {
     "snapped": "bool", "snap_distance": "float64",
     "pocketed": "object", "n_pocketed": "int64", "own_pocketed": "int64", "opponent_pocketed": "int64",
     "striker_fate": "object", "first_touch": "Int64", "truncated": "bool",
-    "fouls": "object", "rules": "object", "n_returned": "int64",
+    "fouls": "object", "rules": "object", "n_returned": "int64", "own_returned": "int64", "opponent_returned": "int64",
     "turn_continues": "bool", "retake": "bool", "board_over": "bool", "board_winner": "Int64",
     **_teams("score"),
     "pieces_board": "int64", "pieces_off": "int64", "pieces_hand": "int64", "pieces_total": "int64",
@@ -331,13 +333,15 @@ def shot_rows(played: PlayedArrays) -> StepRows:
     falls = fell > 0
     kind = after.kind[None, :]
     colour = (kind[..., None] == before.colours[:, None, :]).any(axis=2)
+    mine, others = kind == own[:, None], colour & (kind != own[:, None])
+    r = played.rulings
+    back = r.returned > 0
     where = (after.where[..., None] == np.arange(len(WHERE))).sum(axis=1)  # (N, locations)
     at = {w: where[:, k] for k, w in enumerate(WHERE)}
-    r = played.rulings
     ints = np.column_stack([
-        before.board_number, before.shooter, team, falls.sum(axis=1), (falls & (kind == own[:, None])).sum(axis=1),
-        (falls & colour & (kind != own[:, None])).sum(axis=1), played.outcomes.fate, played.outcomes.first_touch,
-        played.n_returned, r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
+        before.board_number, before.shooter, team, falls.sum(axis=1), (falls & mine).sum(axis=1),
+        (falls & others).sum(axis=1), played.outcomes.fate, played.outcomes.first_touch,
+        played.n_returned, (back & mine).sum(axis=1), (back & others).sum(axis=1), r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
         np.full(n, after.n_pieces), after.game_scores,
     ]).astype(np.int64)  # fmt: skip
     flags = np.column_stack([played.snapped, played.truncated, r.turn_continues, r.retake, r.board_over])
@@ -354,11 +358,12 @@ class StepRows:
 
     Attributes
     ----------
-    ints : numpy.ndarray of int64, shape (N, 14 + T)
+    ints : numpy.ndarray of int64, shape (N, 16 + T)
         ``board``, ``seat``, ``team``, ``n_pocketed``, ``own_pocketed``,
         ``opponent_pocketed``, the shot disc's fate (index into
         :data:`~carromlab.rules.arrays.FATES`), ``first_touch`` (-1: none),
-        ``n_returned``, ``board_winner`` (-1: none), ``pieces_board``, ``pieces_off``,
+        ``n_returned``, ``own_returned``, ``opponent_returned``, ``board_winner`` (-1:
+        none), ``pieces_board``, ``pieces_off``,
         ``pieces_hand``, ``pieces_total`` and the game scores of the variant's teams.
     floats : numpy.ndarray, shape (N, 11)
         The intended and the executed shot (:data:`_SHOT_FIELDS` each) and ``snap_distance`` (m).
@@ -381,12 +386,12 @@ class StepRows:
     def row(self, k: int) -> tuple[Any, ...]:
         """Game ``k``'s values of :data:`_STEP_COLUMNS`, in order."""
         i, f, b = self.ints[k].tolist(), self.floats[k].tolist(), self.flags[k].tolist()
-        scores = i[14:] + [pd.NA] * (TEAM_SLOTS - len(i[14:]))
+        scores = i[16:] + [pd.NA] * (TEAM_SLOTS - len(i[16:]))
         (ids, at), (fouls, fat), (applied, aat) = self.pocketed, self.fouls, self.applied
         return (
             *i[:3], *f[:10], b[0], f[10], " ".join(map(str, ids[at[k] : at[k + 1]])), *i[3:6], FATES[i[6]], pd.NA if i[7] < 0 else i[7],
-            b[1], ";".join(fouls[fat[k] : fat[k + 1]]), ";".join(applied[aat[k] : aat[k + 1]]), i[8], *b[2:],
-            pd.NA if i[9] < 0 else i[9], *scores, *i[10:14],
+            b[1], ";".join(fouls[fat[k] : fat[k + 1]]), ";".join(applied[aat[k] : aat[k + 1]]), *i[8:11], *b[2:],
+            pd.NA if i[11] < 0 else i[11], *scores, *i[12:16],
         )  # fmt: skip
 
 

@@ -5,9 +5,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_int, check_real
 
-__all__ = ["PhysicsParams", "POWDERS", "check_params"]
+__all__ = ["PhysicsParams", "POWDERS", "MU_MIN", "check_params"]
+
+#: Smallest friction coefficient taken, mu and the Stribeck law's mu_static: the friction
+#: laws' motion (with air drag up to 10 1/m and speeds up to 30 m/s) is checked against a
+#: reference integrator down to it (docs/physics.md); below it a fast disc under drag
+#: stops kilometres away, beyond the tables' range.
+MU_MIN = 1e-6
 
 #: Sliding friction coefficient of a disc on the board, by powder (dimensionless).
 #: Every value is an [EST] placed inside measured ranges for discs on powder layers
@@ -30,8 +36,10 @@ class PhysicsParams:
     Parameters
     ----------
     mu : float
-        Sliding friction coefficient disc-board (dimensionless), in (0, 2].
-        Default 0.12, the ``"club"`` powder [EST].
+        Sliding friction coefficient disc-board (dimensionless), in [1e-6, 2] (``MU_MIN``:
+        the range over which the friction laws' motion is checked against a reference
+        integrator, with air drag up to 10 1/m; docs/physics.md). Default 0.12, the
+        ``"club"`` powder [EST].
     g : float
         Gravitational acceleration, m/s^2, in (0, 100]. Default 9.81.
     friction_law : str
@@ -44,7 +52,7 @@ class PhysicsParams:
         Speed coefficient of the ``"linear"`` law mu(v) = mu + mu_v v, s/m, in [0, 10].
         Default 0.
     mu_static : float
-        Low-speed coefficient of the ``"stribeck"`` law, in (0, 2]. Default 0.16 [EST: a
+        Low-speed coefficient of the ``"stribeck"`` law, in [1e-6, 2]. Default 0.16 [EST: a
         quarter above the club mu, typical of static/kinetic ratios on powdered wood].
     stribeck_speed : float
         Speed scale of the ``"stribeck"`` law, m/s, in (0, 10]. Default 0.05 [EST].
@@ -100,7 +108,7 @@ class PhysicsParams:
     >>> PhysicsParams(mu=-1)
     Traceback (most recent call last):
     ...
-    ValueError: The 'mu' parameter must be a finite real number in the range (0, 2]. Got -1 instead.
+    ValueError: The 'mu' parameter must be a finite real number in the range [1e-06, 2]. Got -1 instead.
     """
 
     mu: float = 0.12
@@ -125,33 +133,33 @@ class PhysicsParams:
     max_events: int = 100_000
 
     def __post_init__(self) -> None:
-        check_real("mu", self.mu, low=0.0, high=2.0, low_open=True)
-        check_real("g", self.g, low=0.0, high=100.0, low_open=True, unit="m/s^2")
+        def real(name: str, **bounds: Any) -> None:
+            # stored as the float checked (a numeric string or a 0-d array is not kept as given)
+            object.__setattr__(self, name, check_real(name, getattr(self, name), **bounds))
+
+        real("mu", low=MU_MIN, high=2.0)
+        real("g", low=0.0, high=100.0, low_open=True, unit="m/s^2")
         from .friction import get_law  # the registry imports this module
 
         get_law(self.friction_law)
-        check_real("mu_v", self.mu_v, low=0.0, high=10.0, unit="s/m")
-        check_real("mu_static", self.mu_static, low=0.0, high=2.0, low_open=True)
-        check_real("stribeck_speed", self.stribeck_speed, low=0.0, high=10.0, low_open=True, unit="m/s")
-        check_real("air_drag", self.air_drag, low=0.0, high=10.0, unit="1/m")
+        real("mu_v", low=0.0, high=10.0, unit="s/m")
+        real("mu_static", low=MU_MIN, high=2.0)
+        real("stribeck_speed", low=0.0, high=10.0, low_open=True, unit="m/s")
+        real("air_drag", low=0.0, high=10.0, unit="1/m")
         for name in ("e_disc", "e_cushion", "e_peg"):
-            check_real(name, getattr(self, name), low=0.0, high=1.0)
+            real(name, low=0.0, high=1.0)
         for name in ("mu_contact", "mu_cushion", "mu_peg"):
-            check_real(name, getattr(self, name), low=0.0, high=2.0)
+            real(name, low=0.0, high=2.0)
         for name in ("beta0_disc", "beta0_cushion", "beta0_peg"):
-            check_real(name, getattr(self, name), low=-1.0, high=1.0)
-        check_real("plastic_speed", self.plastic_speed, low=0.0, high=1.0, unit="m/s")
-        check_real("contact_duration", self.contact_duration, low=0.0, high=1e-2, unit="s")
+            real(name, low=-1.0, high=1.0)
+        real("plastic_speed", low=0.0, high=1.0, unit="m/s")
+        real("contact_duration", low=0.0, high=1e-2, unit="s")
         cap = self.capture_speed_max
-        if not (isinstance(cap, (int, float)) and cap == float("inf")):
-            check_real("capture_speed_max", cap, low=0.0, low_open=True, unit="m/s")
-        if isinstance(self.max_events, bool) or not isinstance(self.max_events, int) or not (
-            1 <= self.max_events <= 10**8
-        ):
-            raise ValueError(
-                f"The 'max_events' parameter must be an int in the range [1, 100000000]. "
-                f"Got {self.max_events!r} instead."
-            )
+        if isinstance(cap, (int, float)) and cap == float("inf"):
+            object.__setattr__(self, "capture_speed_max", float("inf"))
+        else:
+            real("capture_speed_max", low=0.0, low_open=True, unit="m/s")
+        object.__setattr__(self, "max_events", check_int("max_events", self.max_events, low=1, high=10**8))
 
     @property
     def deceleration(self) -> float:

@@ -169,6 +169,11 @@ def test_capture_radius_and_speed_limit():
     v = math.sqrt(2 * PhysicsParams().mu * G * 0.3048)
     slow = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, v), PhysicsParams(capture_speed_max=0.5))
     assert slow.striker_fate == "pocketed"
+    # too fast to fall on entry, it passes, stops inside and falls: the log says so
+    strict = simulate(scene, Shot(0.0, -0.3048, math.pi / 2, v), PhysicsParams(capture_speed_max=1e-3))
+    ev = strict.events
+    assert list(ev["kind"]) == ["pass", "stop", "pocket"] and ev["t"].iloc[1] == ev["t"].iloc[2]
+    assert ev["where"].iloc[2] == strict.pocketed["pocket"].iloc[0] and ev["vn"].iloc[2] == 0.0
 
 
 def test_crokinole_hole_takes_only_slow_discs_by_default():

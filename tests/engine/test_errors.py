@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from carromlab import Board, PhysicsParams, Scene, Shot, simulate
+from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate
 from carromlab.equipment.layout import default_specs
 
 H = Board.icf().half_size
@@ -30,7 +30,7 @@ def test_bad_shot(kwargs, pattern):
 @pytest.mark.parametrize(
     ("kwargs", "pattern"),
     [
-        (dict(mu=0.0), r"'mu'.*\(0, 2\].*0.0"),
+        (dict(mu=0.0), r"'mu'.*\[1e-06, 2\].*0.0"),
         (dict(e_disc=1.2), r"'e_disc'.*\[0, 1\].*1.2"),
         (dict(g=float("nan")), r"'g'"),
         (dict(max_events=0), r"'max_events'"),
@@ -106,3 +106,10 @@ def test_placement_check_agrees_with_the_geometry(scene):
         assert accepted == (on and clear), (x, y)
         refused += not accepted
     assert 0 < refused < 300
+
+
+@pytest.mark.parametrize("kind, radius", [("white", 0.03), ("black", 0.01), ("queen", 0.016)])
+def test_break_specs_of_unequal_radii_are_refused_naming_specs(kind, radius):
+    spec = DiscSpec.icf_queen() if kind == "queen" else DiscSpec.icf_coin()
+    with pytest.raises(ValueError, match=f"'specs' parameter must keep the white, black and queen discs of one radius.*'{kind}': {radius}"):
+        Scene.icf_break(specs={kind: spec.with_(kind=kind, radius=radius)})

@@ -71,3 +71,5 @@ def test_bad_settings_are_refused():
         CarromAECEnv("online", players=4)
     with pytest.raises(ValueError, match="'render_mode' parameter"):
         CarromAECEnv("icf", render_mode="human")
+    with pytest.raises(ValueError, match="call reset"):
+        CarromAECEnv("icf").step(np.zeros(4, np.float32))

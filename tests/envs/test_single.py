@@ -13,7 +13,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from carromlab.analysis.noise import NoiseModel
-from carromlab.envs import ENV_IDS, CarromEnv, RewardWeights, observe, shot_of_action
+from carromlab.envs import ENV_IDS, CarromEnv, RewardWeights, observe, shot_of_action, shot_reward
+from carromlab.match import Game, RandomPolicy, new_state
 from carromlab.rules import check_placement
 from carromlab.rules.crokinole import CrokinoleOptions
 from carromlab.match.scene import shot_radius
@@ -75,7 +76,8 @@ def _rewards_from_record(env, weights):
     record = env.game.record()
     shots = record.shots
     mine = np.where(shots["team"] == env.team, 1, -1)
-    pieces = float((mine * (shots["own_pocketed"] - shots["opponent_pocketed"])).sum())
+    net = shots["own_pocketed"] - shots["own_returned"] - shots["opponent_pocketed"] + shots["opponent_returned"]
+    pieces = float((mine * net).sum())
     final = record.games.iloc[0]
     margin = final[f"score_{env.team}"] - final[f"score_{1 - env.team}"]
     winner = final["winner"]
@@ -159,3 +161,34 @@ def test_observation_counts_follow_the_state():
     assert obs["on_board"].sum() == 19 and obs["own"].sum() == 9
     after = observe(env.game.state, 1)
     assert after["own"].sum() == 9 and not np.array_equal(after["own"], obs["own"])
+
+
+def test_a_foul_never_pays_the_pieces_term():
+    # ICF-11 / ICF-13: a coin pocketed with the striker, or owed, goes back: the pieces
+    # term counts the net change, which the shots table gives by colour
+    game = Game(new_state("icf"), RandomPolicy(), seed=SEED, game=0)
+    weights = RewardWeights(pieces=1.0, points=0.0, win=0.0)
+    rewards = []
+    while game.end is None and game.n_shots < 1500:
+        played = game.shoot()
+        rewards.append(shot_reward(played, played.before.team_of(played.before.shooter), weights))
+    shots = game.record().shots
+    net = shots.own_pocketed - shots.own_returned - shots.opponent_pocketed + shots.opponent_returned
+    assert rewards == net.tolist()
+    assert ((shots.own_returned > 0) & (shots.own_pocketed > 0)).any()  # an own coin pocketed and put back
+
+
+@pytest.mark.parametrize("variant", ["icf", "hikone"])
+def test_doubles_observation_names_the_shooting_seat(variant):
+    env = CarromEnv(variant, players=4, seat=1, opponent="random")
+    obs, _ = env.reset(seed=SEED)
+    seen = set()
+    for _ in range(40):
+        state = env.game.state
+        assert obs["shooter"] == state.shooter and state.shooter in (1, 3)
+        assert obs["turn"][4] == state.seat_shots[state.shooter]
+        seen.add(state.shooter)
+        obs, _, term, trunc, _ = env.step(env.action_space.sample())
+        if term or trunc:
+            break
+    assert seen == {1, 3}

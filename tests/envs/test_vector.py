@@ -40,7 +40,7 @@ def _run_both(n, variant, n_steps, **kwargs):
 
 
 def test_vector_env_replays_the_single_env_through_autoresets():
-    resets = _run_both(3, "crokinole", 14, opponent="random", options=SMALL_CROKINOLE)
+    resets = _run_both(3, "crokinole", 20, opponent="random", options=SMALL_CROKINOLE)
     assert resets >= 2  # small crokinole games end within a few steps
 
 
@@ -63,7 +63,9 @@ def test_bad_actions_and_stepping_before_reset_are_refused():
     envs = CarromVectorEnv(2, "icf", opponent="random")
     with pytest.raises(ValueError, match="reset"):
         envs.step(np.zeros((2, 4)))
-    envs.reset(seed=SEED)
+    obs, _ = envs.reset(seed=SEED)
+    again, _ = envs.reset(seed=(SEED, SEED + 1))  # a tuple of seeds as a list
+    assert all(np.array_equal(obs[k], again[k]) for k in obs)
     with pytest.raises(ValueError, match="shape"):
         envs.step(np.zeros((3, 4)))
     with pytest.raises(ValueError, match="action"):

@@ -43,7 +43,7 @@ def test_hand_written_file_with_some_fields(tmp_path):
     [
         ('[calibration]\nformat = "other"\n', "must be a carromlab calibration"),
         ('[calibration]\nformat = "carromlab-calibration"\n[params]\nmuu = 0.1\n', "only PhysicsParams fields.*'muu'"),
-        ('[calibration]\nformat = "carromlab-calibration"\n[params]\nmu = -0.1\n', r"'mu' parameter .* \(0, 2\]"),
+        ('[calibration]\nformat = "carromlab-calibration"\n[params]\nmu = -0.1\n', r"'mu' parameter .* \[1e-06, 2\]"),
     ],
 )
 def test_bad_files(tmp_path, text, match):

@@ -1,6 +1,8 @@
 """Placement snapping for many games at once: each game's spots equal its own one-game
 snap, every spot is legal, and none is farther than the nearest legal candidate."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -70,3 +72,18 @@ def test_many_games_snap_as_each_alone(variant):
             nearest = np.hypot(cx[free] - qx, cy[free] - qy).min()
             assert np.hypot(bx - qx, by - qy) <= nearest + 1e-12
     assert np.array_equal(ok, np.hypot(sx - x, sy - y) == 0)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("icf", 4), ("online", 2), ("hikone", 2), ("hikone", 4), ("crokinole", 2), ("crokinole", 4)])
+def test_placement_line_runs_from_the_shooters_left_to_right(variant, players):
+    # ICF-3, ONL-1, HIK-2, CRK-1: t = 0 is the shooter's left end, t = 1 the right, seen
+    # facing the board's centre from the middle of the line
+    state = new_state(variant, players)
+    for seat in range(players):
+        s = dataclasses.replace(state, shooter=seat, seat_shots=(1,) * players)  # Hikone: past the tee shot
+        (x0, x1), (y0, y1) = placement_target(s, [0.0, 1.0])
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        fx, fy = -mx / np.hypot(mx, my), -my / np.hypot(mx, my)  # facing the centre
+        lx, ly = -fy, fx  # the shooter's left
+        assert (x0 - mx) * lx + (y0 - my) * ly > 0.1, (seat, x0, y0)
+        assert (x1 - mx) * lx + (y1 - my) * ly < -0.1, (seat, x1, y1)
