@@ -139,7 +139,7 @@ def piece_stack(
     k = _core.positions_fault(xy, on.view(np.uint8), scene.arrays["radius"][:-1], holes, cap2, pegs,
                               board.shape == "square", board.half_size, OVERLAP_TOL)  # fmt: skip
     if k >= 0:
-        _diagnose(scene, xy[k if len(xy) > 1 else 0], on[k if len(on) > 1 else 0], k if max(len(xy), len(on)) > 1 else "every shot")
+        _diagnose(scene, xy[k if len(xy) > 1 else 0], on[k if len(on) > 1 else 0], k if max(len(xy), len(on)) > 1 else None)
     return xy, on
 
 
@@ -170,8 +170,9 @@ def _kind_codes(scene: Scene) -> tuple[tuple[str, ...], list[str], list[np.uint6
     return kinds, names, bits, code
 
 
-def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | str) -> None:
-    """Raise the ValueError that names what is wrong with one row of piece positions."""
+def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | None) -> None:
+    """Raise the ValueError that names what is wrong with one row of piece positions (of
+    shot ``shot``, or None: the row every shot starts from)."""
     frame = pd.DataFrame({"kind": scene.pieces["kind"].to_numpy()[on], "x": xy[on, 0], "y": xy[on, 1]})
     ids = np.flatnonzero(on)
     try:
@@ -181,7 +182,8 @@ def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | str) -> 
         text = str(err).removeprefix("The 'df' parameter ").removesuffix(" instead.")
         text = re.sub(r"rows (\d+) and (\d+)", lambda m: f"pieces {ids[int(m[1])]} and {ids[int(m[2])]}", text)
         text = re.sub(r"in row (\d+)", lambda m: f"for piece {ids[int(m[1])]}", text)
-        raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} at shot {shot} instead.") from None
+        where = "for every shot" if shot is None else f"at shot {shot}"
+        raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} {where} instead.") from None
     raise AssertionError("a row failed the batch check but makes a valid scene")  # pragma: no cover
 
 
@@ -197,9 +199,8 @@ def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype
     if arr.shape == row:
         arr = arr[None]
     if arr.shape[1:] != row or arr.shape[0] not in (1, n_shots):
-        want = ", ".join(map(str, row)) + ("," if len(row) == 1 else "")
         raise ValueError(
-            f"The {name!r} parameter must have shape ({want}) or ({n_shots}, {want}) for {n_shots} shots. "
+            f"The {name!r} parameter must have shape {row} or {(n_shots, *row)} for {n_shots} shot{'s' * (n_shots != 1)}. "
             f"Got shape {arr.shape} instead."
         )
     return arr
@@ -245,14 +246,39 @@ class BatchArrays:
         return out
 
     def take(self, rows: ArrayLike) -> BatchArrays:
-        """The shots ``rows``, in that order."""
+        """Some of the shots.
+
+        Parameters
+        ----------
+        rows : array_like of int
+            Shot numbers, in the order wanted (repeats allowed).
+
+        Returns
+        -------
+        BatchArrays
+        """
         rows = np.asarray(rows, dtype=np.intp)
         pick = {key: None if (a := getattr(self, key)) is None else a[rows] for key in ("final_xy", "pocket", "t_out")}
         return BatchArrays({k: v[rows] for k, v in self.columns.items()}, self.categories, **pick)
 
     @classmethod
     def concat(cls, parts: Sequence[BatchArrays]) -> BatchArrays:
-        """The shots of several batches of one scene's kinds, one after another."""
+        """The shots of several batches of one scene's kinds, one after another.
+
+        Parameters
+        ----------
+        parts : sequence of BatchArrays
+            Batches with the same columns and categories (one scene's kinds).
+
+        Returns
+        -------
+        BatchArrays
+
+        Raises
+        ------
+        ValueError
+            If the parts' columns or categories differ.
+        """
         first = parts[0]
         if any(p.categories != first.categories or p.columns.keys() != first.columns.keys() for p in parts):
             raise ValueError("The 'parts' parameter must hold batches with the same columns and categories.")
@@ -378,7 +404,8 @@ def simulate_batch(
         one for every shot, or one per shot (the shooters of many games). Default (0, 1):
         the south player.
     carriers : tuple of str, optional
-        Kinds whose discs pass a hit on in ``chain_mask``; default the striker's kind.
+        Kinds whose discs pass a hit on in ``chain_mask``, each a disc kind of the scene;
+        default the shot disc's kind.
     frame_reach : float
         Coordinate along ``forward`` (m, from the board centre) beyond which the
         striker's centre must be at a cushion hit for that hit to end its direct hits
@@ -474,7 +501,13 @@ def simulate_batch_arrays(
     if position_rows is not None:
         if not np.issubdtype(np.asarray(position_rows).dtype, np.integer):
             raise ValueError(f"The 'position_rows' parameter must be an integer array. Got dtype {np.asarray(position_rows).dtype} instead.")
-        index = check_array("position_rows", position_rows, shape=(None,), low=0, high=n_starts - 1).astype(np.intp)
+        index = np.asarray(position_rows).astype(np.intp).ravel()
+        if np.ndim(position_rows) != 1 or not ((index >= 0) & (index < n_starts)).all():
+            bad = np.shape(position_rows) if np.ndim(position_rows) != 1 else int(index[(index < 0) | (index >= n_starts)][0])
+            raise ValueError(
+                f"The 'position_rows' parameter must be a 1-d array of row numbers in [0, {n_starts - 1}] "
+                f"(the rows of 'positions'/'on_board'). Got {'shape ' + str(bad) if isinstance(bad, tuple) else bad} instead."
+            )
     n_shots = max([len(shots), *rows]) if index is None else len(index)
     if len(shots) not in (1, n_shots):
         raise ValueError(
@@ -486,6 +519,10 @@ def simulate_batch_arrays(
     chunk_size = task_size(n_shots, workers, chunk_size)
     # the shooter's forward direction: one for every shot, or one per shot
     fw = np.ascontiguousarray(check_array("forward", forward, shape=(n_shots, 2) if np.ndim(forward) == 2 else (2,)).reshape(-1, 2))
+    norm = np.hypot(fw[:, 0], fw[:, 1])
+    if not (np.abs(norm - 1.0) <= 1e-9).all():
+        k = int(np.argmax(np.abs(norm - 1.0) > 1e-9))
+        raise ValueError(f"The 'forward' parameter must be a unit vector (length 1 within 1e-9). Got {tuple(fw[k].tolist())} (length {norm[k]:g}) instead.")
     if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
         frame_reach = check_real("frame_reach", frame_reach, unit="m")
     if final_dtype not in ("float32", "float64"):
@@ -499,7 +536,12 @@ def simulate_batch_arrays(
         pieces, present = (a if len(a) == 1 else a[index] for a in (pieces, present))
     setup = _setup_for(scene, params)
     kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
-    carry = set(carriers) if carriers is not None else {scene.striker}
+    if carriers is None:
+        carry = {scene.striker}
+    elif isinstance(carriers, str) or not all(k in scene.specs for k in carriers):
+        raise ValueError(f"The 'carriers' parameter must be a tuple of disc kinds of the scene ({sorted(scene.specs)}). Got {carriers!r} instead.")
+    else:
+        carry = set(carriers)
     own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carry)
 
     # engine outputs (filled by the compiled loop) and the columns derived from them

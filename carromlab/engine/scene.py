@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +30,29 @@ MAX_SPEED = 30.0
 MAX_SPIN = 5000.0
 
 
+class _Specs(Mapping[str, DiscSpec]):
+    """A read-only mapping of kind to DiscSpec (a scene's ``specs``): it reads as a dict
+    and pickles, but cannot be changed."""
+
+    def __init__(self, specs: Mapping[str, DiscSpec]) -> None:
+        self._d = dict(specs)
+
+    def __getitem__(self, kind: str) -> DiscSpec:
+        return self._d[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __repr__(self) -> str:
+        return repr(self._d)
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, DiscSpec]]]:
+        return (_Specs, (self._d,))
+
+
 @dataclass(frozen=True, eq=False)
 class Scene:
     """A board, the pieces lying on it and the disc the shooter plays.
@@ -50,7 +73,10 @@ class Scene:
     Notes
     -----
     The scene is immutable: :attr:`pieces` is a validated copy with an ``id`` column and
-    each piece's ``radius`` (m) and ``mass`` (kg).
+    each piece's ``radius`` (m) and ``mass`` (kg), and :attr:`specs` a read-only mapping.
+    The engine reads the arrays made when the scene was made (:attr:`arrays`), so a
+    DataFrame edited in place (which pandas cannot forbid) changes nothing the engine or
+    the plots use but that frame: make a new scene instead (:meth:`from_frame`).
     """
 
     board: Board
@@ -58,6 +84,7 @@ class Scene:
     specs: Mapping[str, DiscSpec]
     striker: str = "striker"
     _arrays: dict[str, np.ndarray] = field(init=False, repr=False)
+    _kinds: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         check_type("board", self.board, Board, hint="e.g. Board.icf()")
@@ -80,7 +107,7 @@ class Scene:
         clean["radius"] = [self.specs[k].radius for k in clean["kind"]]
         clean["mass"] = [self.specs[k].mass for k in clean["kind"]]
         object.__setattr__(self, "pieces", clean)
-        object.__setattr__(self, "specs", dict(self.specs))
+        object.__setattr__(self, "specs", _Specs(self.specs))
         st = self.specs[self.striker]
         arrays = {
             "xy": np.ascontiguousarray(clean[["x", "y"]].to_numpy(dtype=float).reshape(-1, 2)),
@@ -90,6 +117,7 @@ class Scene:
         for a in arrays.values():
             a.setflags(write=False)
         object.__setattr__(self, "_arrays", arrays)
+        object.__setattr__(self, "_kinds", (*clean["kind"], self.striker))
 
     # -- display -----------------------------------------------------------------
     def _counts(self) -> str:
@@ -97,7 +125,7 @@ class Scene:
         return ", ".join(f"{n} {k}" for k, n in counts.items()) or "no pieces"
 
     def __repr__(self) -> str:
-        return f"Scene({self.board.name} board, {self.n_pieces} pieces: {self._counts()}; shot disc {self.striker!r})"
+        return f"Scene({self.board.name} board, {self.n_pieces} piece{'s' * (self.n_pieces != 1)}: {self._counts()}; shot disc {self.striker!r})"
 
     def _repr_html_(self) -> str:
         from ..plotting.display import rich_html, scene_picture
@@ -297,7 +325,7 @@ class Scene:
     @property
     def kinds(self) -> list[str]:
         """Kind of every disc the engine sees: the pieces, then the striker."""
-        return [*self.pieces["kind"], self.striker]
+        return list(self._kinds)
 
     @property
     def arrays(self) -> dict[str, np.ndarray]:
@@ -330,13 +358,26 @@ class Scene:
         pieces: np.ndarray | None = None,
         on_board: np.ndarray | None = None,
     ) -> None:
-        """Raise ValueError if a striker centre at (x, y) (m) is off the board, overlaps a
-        piece or a peg, or lies inside a hole's capture circle (where it would fall at
-        once); names the first offending shot (counted from ``first_index``).
+        """Check striker placements: on the board, clear of the pieces and pegs, and
+        outside the holes' capture circles (where it would fall at once).
 
-        ``pieces`` (m, n_pieces, 2) in m and ``on_board`` (m, n_pieces) bool give the
-        pieces each shot starts from (m = 1: every shot, or one row per shot); by default
-        this scene's pieces. Only pieces on the board can overlap.
+        Parameters
+        ----------
+        x, y : numpy.ndarray
+            Striker centres, m, one per shot.
+        first_index : int
+            Number of the first shot in the message. Default 0.
+        pieces : numpy.ndarray, optional
+            (m, n_pieces, 2) piece centres, m, each shot starts from (m = 1: every shot,
+            or one row per shot). Default this scene's pieces.
+        on_board : numpy.ndarray, optional
+            (m, n_pieces) bool: the pieces present (only they can overlap). Default all.
+
+        Raises
+        ------
+        ValueError
+            Naming the first offending shot (counted from ``first_index``) and what it
+            overlaps or where it lies.
         """
         x = np.ascontiguousarray(x, dtype=float).reshape(-1)
         y = np.ascontiguousarray(y, dtype=float).reshape(-1)
@@ -461,8 +502,24 @@ class Shot:
 
     @classmethod
     def from_deg(cls, x: float, y: float, *, angle_deg: float, speed: float, spin: float = 0.0) -> Shot:
-        """A shot with its direction in degrees (counter-clockwise from +x); the same as
-        ``Shot(x, y, angle_deg=angle_deg, speed=speed, spin=spin)``."""
+        """A shot with its direction in degrees; the same as ``Shot(x, y,
+        angle_deg=angle_deg, speed=speed, spin=spin)``.
+
+        Parameters
+        ----------
+        x, y : float
+            Striker centre, m.
+        angle_deg : float
+            Direction, degrees counter-clockwise from +x, in [-360, 360].
+        speed : float
+            Speed, m/s, in [0, 30].
+        spin : float
+            Spin, rad/s, in [-5000, 5000]. Default 0.
+
+        Returns
+        -------
+        Shot
+        """
         return cls(x, y, angle_deg=angle_deg, speed=speed, spin=spin)
 
     @property

@@ -25,7 +25,14 @@ __all__ = ["FrictionLaw", "Law", "FRICTION_LAWS", "get_law", "slide_spin_factors
 
 
 class FrictionLaw(Protocol):
-    """What the engine and the fitting tools need from a friction law."""
+    """What the engine, :meth:`ShotResult.positions_at` and the fitting tools need from a
+    friction law.
+
+    The compiled engine integrates one family of laws (see :class:`Law`): a law is a
+    member of it, named by the parameters :meth:`engine` gives. A new law of that family
+    is a new :class:`Law` entry in :data:`FRICTION_LAWS`; a law outside it needs the
+    compiled kinematics (``carromlab/physics/_kinematics.pyx``) extended.
+    """
 
     name: str
     #: Fields of :class:`PhysicsParams` the law uses (fitted by the fitting tools).
@@ -35,6 +42,18 @@ class FrictionLaw(Protocol):
 
     def engine(self, params: PhysicsParams) -> dict[str, float | int]:
         """Parameters of the compiled kinematics for ``params``."""
+        ...
+
+    def decelerations(self, params: PhysicsParams, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Constant-law sliding deceleration (m/s^2) and spin-down rate (rad/s^2) of discs
+        of radius ``radius`` (m)."""
+        ...
+
+    def kinematics(
+        self, params: PhysicsParams, radius: float, v0: float, omega0: float, t: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Distance (m), speed (m/s) and spin (rad/s) at times ``t`` (s) of a disc sliding
+        freely from ``v0`` and ``omega0``, and its stop time (s)."""
         ...
 
 
@@ -85,8 +104,23 @@ class Law:
         }
 
     def decelerations(self, params: PhysicsParams, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Constant-law deceleration mu g (m/s^2) and spin-down rate 4 mu(0) g / (3 R)
-        (rad/s^2) of each disc of radius ``radius`` (m)."""
+        """Constant-law decelerations of discs.
+
+        Parameters
+        ----------
+        params : PhysicsParams
+            Gives mu (and mu_static for the Stribeck law) and g (m/s^2).
+        radius : array_like
+            Disc radii, m.
+
+        Returns
+        -------
+        a : numpy.ndarray
+            Sliding deceleration mu g, m/s^2, one per disc.
+        alpha : numpy.ndarray
+            Spin-down rate 4 mu(0) g / (3 R), rad/s^2, one per disc (Farkas et al. 2003,
+            the eps -> 0 limit T(0) = 2/3).
+        """
         r = np.asarray(radius, dtype=float)
         mu0 = params.mu_static if self.mu_kind == "stribeck" else params.mu
         return np.full(r.shape, params.mu * params.g), 4.0 * mu0 * params.g / (3.0 * r)
@@ -94,9 +128,28 @@ class Law:
     def kinematics(
         self, params: PhysicsParams, radius: float, v0: float, omega0: float, t: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """Free sliding from speed ``v0`` (m/s) and spin ``omega0`` (rad/s) of a disc of
-        radius ``radius`` (m): distance slid (m), speed (m/s) and spin (rad/s) at times
-        ``t`` (s), and the stop time (s)."""
+        """Free sliding of one disc, from the compiled kinematics the engine uses.
+
+        Parameters
+        ----------
+        params : PhysicsParams
+            The law's parameters.
+        radius : float
+            Disc radius, m.
+        v0 : float
+            Initial speed, m/s.
+        omega0 : float
+            Initial spin, rad/s (its sign is kept).
+        t : array_like
+            Times from the start, s.
+
+        Returns
+        -------
+        s, v, omega : numpy.ndarray
+            Distance slid (m), speed (m/s) and spin (rad/s) at ``t``.
+        t_stop : float
+            Time at which the sliding stops, s.
+        """
         from . import _kinematics
 
         t = np.ascontiguousarray(t, dtype=float)
@@ -130,7 +183,23 @@ FRICTION_LAWS: dict[str, FrictionLaw] = {
 
 
 def get_law(name: str) -> FrictionLaw:
-    """Look a friction law up by name; ValueError lists the known names."""
+    """A friction law by name.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`FRICTION_LAWS` (``"slide_spin"``, ``"coulomb"``, ``"linear"``,
+        ``"stribeck"``).
+
+    Returns
+    -------
+    FrictionLaw
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown (the message lists the known names).
+    """
     if name not in FRICTION_LAWS:
         raise ValueError(
             f"The 'friction_law' parameter must be one of {sorted(FRICTION_LAWS)}. Got {name!r} instead."
@@ -144,6 +213,17 @@ def slide_spin_factors(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Computed exactly (complete elliptic integrals by the arithmetic-geometric mean) by the
     compiled engine; F(0) = 0, F(1) = 8/(3 pi), F -> 1 and T -> 1/(4 eps) as eps -> inf,
     T(0) = 2/3, T(1) = 8/(9 pi) (Farkas et al., Phys. Rev. Lett. 90, 248302, 2003).
+
+    Parameters
+    ----------
+    eps : array_like
+        Slip ratios v / (R w), dimensionless, >= 0.
+
+    Returns
+    -------
+    F, T : numpy.ndarray
+        The force factor (the sliding deceleration over mu g) and the torque factor (the
+        spin deceleration over 2 mu g / R), of the shape of ``eps``.
     """
     from .._validation import check_array
     from . import _kinematics

@@ -176,13 +176,44 @@ class PhysicsParams:
             One of ``POWDERS`` (``"boric"``, ``"starch"``, ``"tournament"``, ``"club"``,
             ``"flour"``, ``"unpowdered"``); each value is an [EST] documented in ``POWDERS``.
         **overrides
-            Any other field of :class:`PhysicsParams`.
+            Any other field of :class:`PhysicsParams` (not ``mu``, which the powder sets).
+
+        Returns
+        -------
+        PhysicsParams
+
+        Raises
+        ------
+        ValueError
+            If the powder is unknown, ``mu`` is given, or a field is out of range.
         """
         check_choice("powder", powder, POWDERS)
+        if "mu" in overrides:
+            raise ValueError(
+                f"The 'mu' parameter is set by the powder ({powder!r}: mu = {POWDERS[powder][0]}); give a powder or "
+                f"mu, not both. Got mu={overrides['mu']!r} instead (use PhysicsParams(mu=...))."
+            )
         return cls(mu=POWDERS[powder][0], **overrides)
 
     def with_(self, **changes: Any) -> PhysicsParams:
-        """Return a validated copy with some fields changed."""
+        """A copy with some fields changed, validated like a new one.
+
+        Parameters
+        ----------
+        **changes
+            Fields of :class:`PhysicsParams` and their new values (SI units).
+
+        Returns
+        -------
+        PhysicsParams
+
+        Raises
+        ------
+        ValueError
+            If a value is out of its range (the message names the field).
+        TypeError
+            If a name is not a field.
+        """
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -196,8 +227,23 @@ class PhysicsParams:
 
 
 def check_params(params: Any) -> PhysicsParams:
-    """``params`` if it is a PhysicsParams, ``PhysicsParams()`` for None, else a TypeError
-    that names the value and how to build one (a powder name points at :meth:`PhysicsParams.from_powder`)."""
+    """The physics parameters a function was given.
+
+    Parameters
+    ----------
+    params : PhysicsParams or None
+        The parameters, or None for ``PhysicsParams()``.
+
+    Returns
+    -------
+    PhysicsParams
+
+    Raises
+    ------
+    TypeError
+        Naming the value and how to build one (a powder name points at
+        :meth:`PhysicsParams.from_powder`).
+    """
     if params is None:
         return PhysicsParams()
     if isinstance(params, PhysicsParams):

@@ -92,7 +92,12 @@ class ShotAnimation:
         return f"ShotAnimation({len(self.times)} frames at {self.fps:g} fps, slowdown {self.slowdown:g}; {self.result!r})"
 
     def save(self, path: str | Path) -> Path:
-        """Write the animation to ``path``: ``.gif`` (Pillow) or ``.mp4`` (needs ffmpeg).
+        """Write the animation to a file.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A ``.gif`` (written with Pillow) or ``.mp4`` (needs ffmpeg) file.
 
         Returns
         -------

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._validation import check_type
 from ..engine.simulate import ShotResult
 from .board import PIECE_COLORS, draw_board, draw_pieces
 
@@ -64,6 +65,7 @@ def plot_shot(
     -------
     matplotlib.axes.Axes
     """
+    check_type("result", result, ShotResult, hint="from carromlab.simulate")
     scene = result.scene
     ax = draw_board(scene.board, ax)
     striker = pd.DataFrame({"kind": [scene.striker], "x": [result.shot.x], "y": [result.shot.y]})

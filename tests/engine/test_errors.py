@@ -1,12 +1,13 @@
 """Bad input: a ValueError naming the parameter, the range and the value; nothing mutated."""
 
 import math
+import pickle
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate
+from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
 from carromlab.equipment.layout import default_specs
 
 H = Board.icf().half_size
@@ -113,3 +114,32 @@ def test_break_specs_of_unequal_radii_are_refused_naming_specs(kind, radius):
     spec = DiscSpec.icf_queen() if kind == "queen" else DiscSpec.icf_coin()
     with pytest.raises(ValueError, match=f"'specs' parameter must keep the white, black and queen discs of one radius.*'{kind}': {radius}"):
         Scene.icf_break(specs={kind: spec.with_(kind=kind, radius=radius)})
+
+
+def test_scene_specs_are_read_only_and_pickle():
+    scene = Scene.icf_break()
+    with pytest.raises(TypeError):
+        scene.specs["white"] = None  # type: ignore[index]
+    again = pickle.loads(pickle.dumps(scene))
+    assert dict(again.specs) == dict(scene.specs) and again.kinds == scene.kinds
+
+
+def test_powder_and_mu_together_are_refused():
+    with pytest.raises(ValueError, match="'mu' parameter is set by the powder .*'club'"):
+        PhysicsParams.from_powder("club", mu=0.3)
+
+
+def test_params_keep_the_floats_they_checked():
+    p = PhysicsParams(mu=np.float32(0.25), e_disc=np.array(0.5), max_events=np.int64(10))
+    assert type(p.mu) is float and type(p.e_disc) is float and type(p.max_events) is int
+    assert hash(p) == hash(PhysicsParams(mu=float(np.float32(0.25)), e_disc=0.5, max_events=10))
+    with pytest.raises(ValueError, match="'mu' parameter must be a finite real number in the range \\[1e-06, 2\\]. Got '0.1'"):
+        PhysicsParams(mu="0.1")
+
+
+def test_one_row_of_positions_names_every_shot():
+    scene = Scene.icf_break()
+    pos = scene.arrays["xy"].copy()
+    pos[1] = pos[0]
+    with pytest.raises(ValueError, match="for every shot instead"):
+        simulate_batch(scene, 0.0, -0.2526, 1.5, [1.0, 2.0], positions=pos)

@@ -199,6 +199,8 @@ def test_forward_per_shot_equals_one_call_per_direction(batch):
         (np.zeros((3, 2)), r"'forward' parameter must have shape \(2, 2\)"),
         ((0.0, 1.0, 0.0), r"'forward' parameter must have shape \(2\)"),
         ([[0.0, np.nan], [0.0, 1.0]], r"'forward' parameter must contain finite real numbers"),
+        ((0.0, 5.0), r"'forward' parameter must be a unit vector .*Got \(0.0, 5.0\) \(length 5\)"),
+        ([[0.0, 1.0], [0.0, 0.0]], r"'forward' parameter must be a unit vector .*Got \(0.0, 0.0\) \(length 0\)"),
     ],
 )
 def test_bad_forward(forward, match):
@@ -206,10 +208,16 @@ def test_bad_forward(forward, match):
         simulate_batch(Scene.icf_break(), 0.0, Y0, 1.5, [1.0, 2.0], details=True, forward=forward)
 
 
+@pytest.mark.parametrize("carriers", ["striker", ("nonsense",)])
+def test_bad_carriers(carriers):
+    with pytest.raises(ValueError, match=r"'carriers' parameter must be a tuple of disc kinds of the scene"):
+        simulate_batch(Scene.icf_break(), 0.0, Y0, 1.5, 2.0, details=True, carriers=carriers)
+
+
 @pytest.mark.parametrize(
     ("rows", "match"),
     [([0, 2], r"'position_rows' parameter .*\[0, 1\]"), ([0.0, 1.0], "must be an integer array"),
-     ([[0, 1]], r"must have shape \(n\)"), ([0, 1, 1], "must broadcast with the 3 rows")],
+     ([[0, 1]], r"must be a 1-d array of row numbers in \[0, 1\].*Got shape \(1, 2\)"), ([0, 1, 1], "must broadcast with the 3 rows")],
 )
 def test_bad_position_rows(rows, match):
     scene = Scene.icf_break()

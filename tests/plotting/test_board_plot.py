@@ -117,3 +117,10 @@ def test_every_default_kind_has_its_own_colour():
 def test_bad_inputs_name_the_parameter(call, param):
     with pytest.raises(ValueError, match=f"'{param}' parameter"):
         call()
+
+
+def test_plot_shot_names_a_result_that_is_not_one():
+    from carromlab.plotting import plot_shot
+
+    with pytest.raises(TypeError, match="'result' parameter must be a ShotResult"):
+        plot_shot("x")
