@@ -82,6 +82,13 @@ def test_aiming_functions_take_degrees():
     assert cut_aim(SCENE, TARGET, x, y, cut_deg=20.0) == pytest.approx(cut_aim(SCENE, TARGET, x, y, math.radians(20.0)))
     with pytest.raises(ValueError, match="did you mean cut_deg=30"):
         cut_aim(SCENE, TARGET, x, y, 30.0)
+    # a cut beyond a quarter turn misses: no aim gives it (95 deg read as 89.9, -200 as 20 before)
+    for kw, text in (({"cut_deg": 95}, "'cut_deg' parameter must lie in the range [-90, 90] deg"),
+                     ({"cut_deg": [20.0, -200.0]}, "'cut_deg' parameter .* Got -200 deg at index 1"),
+                     ({"cut": 1.6}, "'cut' parameter must lie in the range [-π/2, π/2] rad")):  # fmt: skip
+        with pytest.raises(ValueError, match=text.replace("[", r"\[").replace("]", r"\]")):
+            cut_aim(SCENE, TARGET, x, y, **kw)
+    assert np.isfinite(cut_aim(SCENE, TARGET, x, y, cut_deg=[-90.0, 90.0])).all()  # grazing is the limit
     angle, cut = ghost_aim(SCENE, TARGET, x, y)
     geo = target_geometry(SCENE, TARGET, x, y, angle_deg=np.degrees(angle))
     assert geo["cut"].to_numpy() == pytest.approx(cut) and geo["cut_deg"].to_numpy() == pytest.approx(np.degrees(cut))

@@ -81,10 +81,17 @@ def cut_aim(
     *, cut_deg: npt.ArrayLike | None = None,
 ) -> FloatArray:  # fmt: skip
     """Aim direction (rad) from placements (x, y) (m) that hits the target with the given
-    cut angle (``cut`` in rad, in (-pi/2, pi/2), or ``cut_deg`` in degrees).
+    cut angle (``cut`` in rad, in [-pi/2, pi/2], or ``cut_deg`` in degrees, in [-90, 90];
+    +-90 degrees grazes the target).
 
     With D the distance to the target's centre, the path passes it at the offset
     R sin(cut), so the aim turns by asin(R sin(cut) / D) away from the line of centres.
+
+    Raises
+    ------
+    ValueError
+        If a cut is not finite or lies outside [-pi/2, pi/2] rad ([-90, 90] degrees): a
+        cut beyond a quarter turn is no hit (the message names ``cut`` or ``cut_deg``).
 
     Examples
     --------
@@ -92,8 +99,21 @@ def cut_aim(
     >>> scene = Scene.icf_break()
     >>> float(cut_aim(scene, PocketPiece(1).target(scene), 0.0, -0.2526, cut_deg=0.0)[0]) == np.pi / 2
     True
+    >>> cut_aim(scene, PocketPiece(1).target(scene), 0.0, -0.2526, cut_deg=95)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'cut_deg' parameter must lie in the range [-90, 90] deg: a cut beyond a quarter turn misses the target. Got 95 deg instead.
     """
     cut = angle_array("cut", cut, cut_deg)
+    off = np.flatnonzero(np.abs(cut) > np.pi / 2)
+    if off.size:
+        name, rng, unit = ("cut_deg", "[-90, 90] deg", "deg") if cut_deg is not None else ("cut", "[-π/2, π/2] rad (±1.571 rad)", "rad")
+        given = np.ravel(np.asarray(cut_deg if cut_deg is not None else cut, dtype=float))
+        where = f" at index {off[0]}" if given.size > 1 else ""
+        raise ValueError(
+            f"The {name!r} parameter must lie in the range {rng}: a cut beyond a quarter turn misses "
+            f"the target. Got {given[off[0]]:g} {unit}{where} instead."
+        )
     cx, cy, reach, _, _ = _target(scene, target)
     px, py, phi = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), cut)
     dist = np.hypot(cx - px, cy - py)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
+from .._angles import with_deg_columns
 from .._validation import check_int, check_real
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
@@ -38,24 +39,30 @@ class BreakWeights:
 
     score = sum over kinds of ``pieces[kind]`` * (pieces of that kind pocketed)
     + ``foul`` * (1 if the foul check flags the shot), where, on a foul with
-    ``void_own_on_foul``, the breaker's own pieces pocketed count zero (they go back).
+    ``void_own_on_foul``, the breaker's own pieces pocketed count zero (they go back),
+    and the kinds of ``with_own`` count only on a shot that pockets an own piece and is
+    no foul.
 
     Parameters
     ----------
     own : str
         The breaker's kind (``"white"`` in ICF, ``"red"`` in Hikone).
     pieces : mapping of str to float
-        Value of one pocketed piece of each kind, in own-piece units; kinds left out
-        are worth 0.
+        Value of one pocketed piece of each kind, in own-piece units, in [-100, 100];
+        kinds left out are worth 0.
     foul : float
-        Value of a foul (negative). Default -1.
+        Value of a foul, in [-100, 0]. Default -1.
     void_own_on_foul : bool
         Own pieces pocketed on a foul shot are void. Default True (ICF-11, HIK-7).
+    with_own : tuple of str
+        Kinds of ``pieces`` that count only on a shot that also pockets an own piece and
+        is no foul (0 otherwise): the queen of the online rules, covered on the break by
+        the first own coin of the same shot (ONL-2). Default none.
 
     Examples
     --------
     >>> BreakWeights.icf().pieces
-    {'white': 1.0, 'black': -0.5, 'queen': 0.5}
+    {'white': 1.0, 'black': -0.5, 'queen': 0.0}
     >>> BreakWeights(own="white", pieces={"white": 1.0}, foul=0.5)
     Traceback (most recent call last):
     ...
@@ -66,6 +73,7 @@ class BreakWeights:
     pieces: Mapping[str, float]
     foul: float = -1.0
     void_own_on_foul: bool = True
+    with_own: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.own, str) or not self.own:
@@ -75,19 +83,51 @@ class BreakWeights:
         pieces = {str(k): check_real(f"pieces[{k}]", v, low=-100.0, high=100.0) for k, v in self.pieces.items()}
         object.__setattr__(self, "pieces", pieces)
         object.__setattr__(self, "foul", check_real("foul", self.foul, low=-100.0, high=0.0))
+        with_own = (self.with_own,) if isinstance(self.with_own, str) else tuple(self.with_own)
+        for k in with_own:
+            if k not in pieces or k == self.own:
+                raise ValueError(
+                    f"The 'with_own' parameter must name kinds of 'pieces' other than the own kind {self.own!r}. "
+                    f"Got {k!r} instead."
+                )
+        object.__setattr__(self, "with_own", with_own)
 
     @classmethod
     def icf(cls) -> BreakWeights:
-        """ICF carrom, the breaker playing white [EST weights].
+        """ICF carrom, the breaker playing white [EST weights], as the package's ICF
+        rules (:func:`carromlab.rules.icf.adjudicate`) rule a break.
 
         white +1: an own coin, and the turn continues (ICF-4). black -0.5: it counts
         for the opponent (ICF-4), a coin they need not pocket, but it brings them no
-        extra turn: half an own coin. queen +0.5: worth 3 points when covered, but on
-        the break it is covered only if an own coin falls in the same shot (ICF-5, ICF-6),
-        and otherwise goes back: half an own coin [EST]. foul -1: the striker pocketed costs a penalty coin
-        and the turn, and voids the own coins of the shot (ICF-11).
+        extra turn: half an own coin. queen 0: it goes back to the centre, even with a
+        white in the same shot, as the queen may be pocketed only after the shooter has
+        pocketed an own coin (ICF-5), which nobody has before the break; alone it also
+        passes the turn. foul -1: the striker pocketed costs a penalty coin and the turn,
+        and voids the own coins of the shot (ICF-11).
         """
-        return cls("white", {"white": 1.0, "black": -0.5, "queen": 0.5}, foul=-1.0)
+        return cls("white", {"white": 1.0, "black": -0.5, "queen": 0.0}, foul=-1.0)
+
+    @classmethod
+    def online(cls) -> BreakWeights:
+        """The online rules on the ICF board, the breaker playing white [EST weights], as
+        :func:`carromlab.rules.online.adjudicate` rules a break.
+
+        white +1, black -0.5 and foul -1 as in :meth:`icf` (ONL-3, ONL-4). queen +0.5,
+        only with a white in the same shot and no foul (``with_own``): the queen may
+        fall with the first own coin, which covers it (ONL-2); alone, or with the
+        striker, it goes back. A covered queen is a job done (no board is won before
+        it, ONL-5), but its points go to the board's winner whoever covered it (ONL-6):
+        half an own coin [EST]. Pass it to :func:`break_study` with
+        ``weights=BreakWeights.online()``: the ICF board's default is :meth:`icf`.
+
+        Examples
+        --------
+        >>> shots = pd.DataFrame({"pocketed_white": [1, 0], "pocketed_black": [0, 0], "pocketed_queen": [1, 1],
+        ...                       "foul": [False, False]})
+        >>> BreakWeights.online().score(shots).tolist()      # the queen alone goes back
+        [1.5, 0.0]
+        """
+        return cls("white", {"white": 1.0, "black": -0.5, "queen": 0.5}, foul=-1.0, with_own=("queen",))
 
     @classmethod
     def hikone(cls) -> BreakWeights:
@@ -150,10 +190,13 @@ class BreakWeights:
         """
         foul = shots["foul"].to_numpy(dtype=bool)
         total = self.foul * foul.astype(float)
+        own_fell = ~foul & (shots[f"pocketed_{self.own}"].to_numpy() > 0) if self.with_own else None
         for kind, value in self.pieces.items():
             n = shots[f"pocketed_{kind}"].to_numpy(dtype=float)
             if kind == self.own and self.void_own_on_foul:
                 n = np.where(foul, 0.0, n)
+            if kind in self.with_own:
+                n = np.where(own_fell, n, 0.0)
             total = total + value * n
         return total
 
@@ -212,7 +255,7 @@ class BreakStudy:
         The nominal breaks, one row per cell (columns as in :meth:`ShotGrid.cells`).
     shots : pandas.DataFrame
         One row per valid noisy shot: ``cell``, ``replica``; the executed ``x``, ``y``
-        (m), ``angle`` (rad), ``speed`` (m/s), ``spin`` (rad/s); ``pocketed_<kind>``
+        (m), ``angle`` (rad) and ``angle_deg``, ``speed`` (m/s), ``spin`` (rad/s); ``pocketed_<kind>``
         (count per piece kind); ``striker_pocketed``, ``no_contact``, ``foul`` (bool);
         ``spread`` (mean distance of the pieces left on the board from the centre, m);
         ``n_events``; ``truncated``; ``score`` (under ``weights``).
@@ -240,7 +283,6 @@ class BreakStudy:
         from ..plotting.display import rich_html, scene_picture
 
         top = self.ranking(5)
-        top["angle_deg"] = np.degrees(top["angle"])
         rows = {"layout": repr(self.scene), "sweep": f"{len(self.grid)} breaks x {self.replicas} replicas",
                 "valid shots": len(self.shots), "arrow": "the best break"}  # fmt: skip
         cols = ["rank", "placement", "angle_deg", "speed", "mean_pocketed", "p_foul", "mean_score"]
@@ -254,7 +296,8 @@ class BreakStudy:
 
     @cached_property
     def cells(self) -> pd.DataFrame:
-        """One row per nominal break: the :attr:`grid` columns; ``n_valid``,
+        """One row per nominal break: the :attr:`grid` columns, with ``aim_deg`` and
+        ``angle_deg`` after ``aim`` and ``angle`` (rad); ``n_valid``,
         ``n_invalid``; per kind ``mean_<kind>`` (pieces pocketed per shot) and
         ``p_<kind>`` (probability of at least one); ``mean_pocketed``;
         ``p_striker_pocketed``, ``p_no_contact``, ``p_foul``; ``mean_spread`` (m);
@@ -275,7 +318,7 @@ class BreakStudy:
         means["sem_score"] = agg["score"].std(ddof=1) / np.sqrt(agg.size())
         means["n_valid"] = agg.size()
         means["n_truncated"] = agg["truncated"].sum()
-        out = self.grid.merge(means, left_on="cell", right_index=True, how="left")
+        out = with_deg_columns(self.grid.merge(means, left_on="cell", right_index=True, how="left"), ("aim", "angle"))
         out["n_valid"] = out["n_valid"].fillna(0).astype(np.int64)
         out["n_truncated"] = out["n_truncated"].fillna(0).astype(np.int64)
         out.insert(out.columns.get_loc("n_valid") + 1, "n_invalid", self.replicas - out["n_valid"])
@@ -371,7 +414,9 @@ def break_study(
         Scoring. Default :meth:`BreakWeights.for_scene`.
     fouls : FoulCheck, optional
         Default ``BasicFouls(no_contact=False)``: a pocketed striker is a foul; a break
-        that touches nothing is retaken (ICF-16, ONL-9), reported as ``no_contact``.
+        that touches nothing is no foul and scores 0, reported as ``no_contact`` (under
+        ICF the turn passes: ICF-16 retakes a break only when the striker never left the
+        baseline area; the online rules retake it, ONL-9).
     params, line, seed, client, workers, store, chunk_cells, progress
         As in :func:`success_map`. The store holds the per-shot rows without the
         score, so a study can be rescored without simulating again.
@@ -422,4 +467,5 @@ def break_study(
         "break_study", _BreakTask(execution, fouls), cells, manifest=manifest, replicas=execution.replicas,
         chunk_cells=chunk_cells, client=client, workers=workers, store=store, progress=progress,
     )  # fmt: skip
+    shots = with_deg_columns(shots, ("angle",))
     return BreakStudy(scene, cells, shots.assign(score=weights.score(shots)), weights, execution.replicas)

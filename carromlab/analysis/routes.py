@@ -22,6 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import check_table
 from ..engine.batch import simulate_batch
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
@@ -106,7 +107,8 @@ def label_shots(
     goal : PocketPiece or PocketAny
         The pocketing goal (it decides the goal pieces and the verdict).
     shots : pandas.DataFrame
-        Columns ``x``, ``y`` (m), ``angle`` (rad), ``speed`` (m/s), ``spin`` (rad/s).
+        Columns ``x``, ``y`` (m), ``angle`` (rad), ``speed`` (m/s) and optionally ``spin``
+        (rad/s, default 0).
     params : PhysicsParams, optional
         Physics. Default ``PhysicsParams()``.
     workers : int, optional
@@ -131,13 +133,14 @@ def label_shots(
     [['direct', 0, 'white 0', ''], ['none', -1, '', '']]
     """
     goal.check(scene)
+    check_table("shots", shots, ("x", "y", "angle", "speed"), "a shots table", rows=False)
     n = len(shots)
     x, y = shots["x"].to_numpy(dtype=float), shots["y"].to_numpy(dtype=float)
     ok = placement_clear(scene, x, y)
     idx = np.flatnonzero(ok)
     sub = shots.iloc[idx]
     batch = simulate_batch(
-        scene, sub["x"], sub["y"], sub["angle"], sub["speed"], sub["spin"], params=params, workers=workers,
+        scene, sub["x"], sub["y"], sub["angle"], sub["speed"], sub["spin"] if "spin" in sub else 0.0, params=params, workers=workers,
         details=True, final_positions=goal.needs_final_positions, carriers=(),
     )  # fmt: skip
     verdict = goal.evaluate(scene, batch)

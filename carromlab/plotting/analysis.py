@@ -177,7 +177,8 @@ def plot_success_board(
     **kwargs: Any,
 ) -> Axes:
     """A success map drawn on the board: at each placement, a fan of wedges, one per aim,
-    coloured by the success probability, and the best aim's path to the target.
+    coloured by the success probability (colour bar under the board), and the best aim's
+    path to the target.
 
     Parameters
     ----------
@@ -258,7 +259,8 @@ def plot_success_board(
     ax.add_collection(fans)
     best = LineCollection(best_lines, colors="black", linewidths=0.6, linestyles="dashed", zorder=6)
     ax.add_collection(best)
-    ax.figure.colorbar(fans, ax=ax, label=_label(value), shrink=0.8)
+    # the colour bar under the board: beside it, it rose above the square board into the title
+    ax.figure.colorbar(fans, ax=ax, label=_label(value), location="bottom", shrink=0.8, aspect=30)
     ax.set_title(f"{reduce} {value} by placement and aim ({len(shown)} of {len(us)} placements); "
                  "dashed: best aim", fontsize="small")  # fmt: skip
     return ax
@@ -475,7 +477,8 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         A :func:`~carromlab.analysis.foul_probabilities` result (columns ``variant``,
         ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``).
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when omitted.
+        Axes to draw on; when omitted, a new figure with constrained layout (the tick
+        labels of three lines stay inside it).
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.bar` (e.g. ``alpha``, ``hatch``,
         ``capsize`` of the error bars).
@@ -505,7 +508,8 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)), 4.5))
+        # constrained layout keeps the three-line tick labels inside the figure
+        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)), 4.5), layout="constrained")
     ax = _axes(ax)
     for i, variant in enumerate(variants):
         rows = table[table["variant"] == variant]

@@ -28,7 +28,8 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     the mean over the games of the score after board k, a game that ended earlier
     keeping its final score; the shaded band (``band=True``) spans the 25th to 75th
     percentiles. Boards where some game was abandoned (``max_shots_per_board``) are
-    marked with a cross on the line, and the abandoned boards counted in the legend.
+    marked with a cross on the line, and the abandoned boards counted in every team's
+    legend entry. The board axis has integer ticks.
 
     Parameters
     ----------
@@ -68,6 +69,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
         n_games = g["game"].nunique()
         abandoned = g["end"] == "abandoned"
         lost_boards = np.unique(g.loc[abandoned, "board"].to_numpy())
+        lost = f", {int(abandoned.sum())} abandoned" if abandoned.any() else ""  # on every team's entry
         for t in range(TEAM_SLOTS):
             col = f"score_{t}"
             color = f"C{t}"
@@ -78,15 +80,14 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
             table = table.reindex(range(1, int(g["board"].max()) + 1)).ffill()
             x = table.index.to_numpy(dtype=float)
             mean = table.mean(axis=1).to_numpy()
-            label = f"{variant} {players}p, team {t} ({n_games} games"
-            label += f", {int(abandoned.sum())} abandoned)" if t == 0 and abandoned.any() else ")"
+            label = f"{variant} {players}p, team {t} ({n_games} game{'s' * (n_games != 1)}{lost})"
             ax.plot(x, mean, color=color, linestyle=linestyle, label=label, **style)
             if band:
                 ax.fill_between(x, table.quantile(0.25, axis=1).to_numpy(), table.quantile(0.75, axis=1).to_numpy(),
                                 color=color, alpha=0.12, linewidth=0)
             if len(lost_boards):
                 ax.scatter(lost_boards, mean[lost_boards - 1], marker="x", color=color, s=40, zorder=5)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))  # one board: the tick 1 only
     ax.set_xlabel("board")
     ax.set_ylabel("game score after the board (mean; band: 25-75 %)")
     ax.set_title("Score progression (x: abandoned boards)", fontsize="medium")

@@ -7,6 +7,9 @@ import pytest
 from carromlab import Scene
 from carromlab.analysis import BasicFouls, ShotGrid
 from carromlab.analysis.breaks import BreakWeights, break_study, default_break_grid
+from carromlab.rules import ShotOutcome
+from carromlab.rules import icf as icf_rules
+from carromlab.rules import online as online_rules
 
 SHOT_COLUMNS = ["cell", "replica", "x", "y", "angle", "speed", "spin", "striker_pocketed", "no_contact", "foul",
                 "spread", "n_events", "truncated", "score"]  # fmt: skip
@@ -53,7 +56,7 @@ def test_score_follows_the_weights(icf):
     w = icf.weights
     s = icf.shots
     own = np.where(s["foul"], 0, s["pocketed_white"])
-    expected = own - 0.5 * s["pocketed_black"] + 0.5 * s["pocketed_queen"] - 1.0 * s["foul"]
+    expected = own - 0.5 * s["pocketed_black"] - 1.0 * s["foul"]  # the queen goes back on the break (ICF-5)
     np.testing.assert_allclose(s["score"], expected)
     cells = icf.cells
     np.testing.assert_allclose(cells["mean_score"], s.groupby("cell")["score"].mean().to_numpy())
@@ -110,3 +113,50 @@ def test_bad_inputs():
         break_study(Scene.icf_break(), noise=0.1, progress=False)
     with pytest.raises(ValueError, match="'seed' parameter"):
         break_study(Scene.icf_break(), seed=-1, progress=False)
+
+
+@pytest.mark.parametrize("variant", ["icf", "online"])
+def test_the_queen_counts_as_the_rules_rule_the_break(variant):
+    # rule ICF-5: the queen only after an own coin, so the break returns it even with a white;
+    # rule ONL-2: the queen with the first own coin, covered by it; alone it goes back
+    rules = {"icf": icf_rules, "online": online_rules}[variant]
+    weights = getattr(BreakWeights, variant)()
+    state = rules.new_game()
+    ids = {k: next(p.id for p in state.pieces if p.kind == k) for k in ("queen", "white")}
+    for kinds in (("queen", "white"), ("white", "queen"), ("queen",)):
+        outcome = ShotOutcome(pocketed=[(ids[k], k, 0, 0.1 * i) for i, k in enumerate(kinds)],
+                              striker_touched=(ids["queen"],), striker_left_baseline=True)  # fmt: skip
+        queen_back = any(p.kind == "queen" for p in rules.adjudicate(state, outcome).returned)
+        shot = pd.DataFrame({f"pocketed_{k}": [int(k in kinds)] for k in ("white", "black", "queen")} | {"foul": [False]})
+        counted = weights.score(shot)[0] != weights.score(shot.assign(pocketed_queen=0))[0]
+        assert counted == (not queen_back), (variant, kinds)
+    # on a foul the queen comes back too (ICF-11, ONL-3)
+    foul = pd.DataFrame({"pocketed_white": [1], "pocketed_black": [0], "pocketed_queen": [1], "foul": [True]})
+    assert weights.score(foul).tolist() == [-1.0]
+
+
+def test_a_break_touching_nothing_scores_zero_and_is_no_foul(icf):
+    # rule ICF-16: retaken only if the striker never left the baseline area, else the turn passes
+    state = icf_rules.new_game()
+    passes = icf_rules.adjudicate(state, ShotOutcome(striker_left_baseline=True))
+    assert not passes.retake and not passes.turn_continues
+    assert icf_rules.adjudicate(state, ShotOutcome(striker_left_baseline=False)).retake
+    assert online_rules.adjudicate(online_rules.new_game(), ShotOutcome()).retake  # rule ONL-9
+    none = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[np.pi], speed=[0.5], aim="pack"),
+                       replicas=2, progress=False)  # fmt: skip
+    assert none.shots["no_contact"].all() and not none.shots["foul"].any() and (none.shots["score"] == 0).all()
+    assert "retaken (ICF-16" not in break_study.__doc__
+
+
+def test_with_own_is_checked():
+    with pytest.raises(ValueError, match="'with_own' parameter .* Got 'jack'"):
+        BreakWeights(own="white", pieces={"white": 1.0, "queen": 0.5}, with_own=("jack",))
+    assert BreakWeights(own="white", pieces={"white": 1.0, "queen": 0.5}, with_own="queen").with_own == ("queen",)
+
+
+def test_tables_carry_degree_columns(icf):
+    for table, cols in ((icf.cells, ("aim", "angle")), (icf.ranking(), ("aim", "angle")), (icf.shots, ("angle",))):
+        names = table.columns.tolist()
+        for col in cols:
+            assert names[names.index(col) + 1] == f"{col}_deg"
+            np.testing.assert_allclose(table[f"{col}_deg"], np.degrees(table[col]))

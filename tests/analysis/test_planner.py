@@ -115,6 +115,11 @@ def test_kiss_off_the_black_is_a_combination():
         assert lab["success"] == ("black 1" not in lab["fell"])
     res, _, _, struck = _replay(scene, shots.iloc[0])
     assert struck[0] == 1 and 0 in res.pocketed["id"].tolist()
+    # spin is optional, 0 rad/s, as everywhere else (a KeyError 'spin' before)
+    pd.testing.assert_frame_equal(label_shots(scene, PocketPiece(0), shots.drop(columns="spin"), workers=1),
+                                  label_shots(scene, PocketPiece(0), shots, workers=1))  # fmt: skip
+    with pytest.raises(ValueError, match=r"'shots' parameter must be a shots table with columns \['x', 'y', 'angle', 'speed'\]"):
+        label_shots(scene, PocketPiece(0), shots.drop(columns="speed"))
 
 
 def test_goal_accounting_of_opponent_pieces(scene):
