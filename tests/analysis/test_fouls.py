@@ -242,3 +242,20 @@ def test_array_path_gives_the_per_shot_reference_fouls_on_every_variant(tmp_path
         k_any = sum(1 for text in reference if text)
         assert row(df, key, ANY_FOUL)["k"] == k_any
     assert {"ICF-11", "ONL-3", "HIK-7", "CRK-3"} <= called  # the sample exercises fouls of every variant
+
+
+def test_the_opening_shot_on_an_empty_crokinole_board(tmp_path):
+    # rule CRK-2: the first shot of a round, every disc in hand (a scene of no pieces), is a
+    # foul when it stops outside the 15 ring; nothing on the board, so no CRK-3
+    from carromlab.rules import crokinole
+
+    states = {"two": crokinole.new_game(), "four": crokinole.new_game(4)}
+    pop = ShotPopulation(angle=(-0.3, 0.3), speed=(0.3, 1.6), n=60, seed=1)
+    df = foul_probabilities(states, pop, noise=NoiseModel.preset("club"), store=tmp_path / "s", progress=False)
+    stored = read_store(tmp_path / "s")
+    for key, state in states.items():
+        shots = stored[stored["variant"] == key].sort_values(["cell", "replica"])
+        reference = _reference_fouls(state, shots)
+        assert shots["fouls"].tolist() == reference, key
+        assert 0 < row(df, key, "CRK-2")["k"] == reference.count("CRK-2") < 60
+        assert row(df, key, "CRK-3")["k"] == 0
