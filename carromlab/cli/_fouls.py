@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
     add_position_options(s, default="midgame")
     g = s.add_argument_group("shots (a parametric population, or --shots)")
     g.add_argument("--shots", metavar="FILE", default=None,
-                   help="intended shots: a table with x, y, angle, speed (, spin), or the match_shots table of "
+                   help="intended shots: a table with x, y, angle (rad) or angle_deg, speed (, spin), or the match_shots table of "
                         "'carromlab match' (its seat-0 rows are used)")  # fmt: skip
     g.add_argument("--n", type=positive_int, default=300, help="shots drawn uniformly from the ranges (default 300)")
     g.add_argument("--angle-range-deg", type=float_list(2), default=[-50.0, 50.0],

@@ -133,6 +133,37 @@ def test_a_table_of_shots_plays_like_the_population(carrom_states):
     pd.testing.assert_frame_equal(foul_probabilities(carrom_states, recorded, **args), expected)
 
 
+def test_a_table_of_shots_is_checked_like_a_shot(carrom_states):
+    # an angle in degrees typed as radians, as Shot refuses it; the angle_deg column instead
+    table = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=6, seed=2).shots(carrom_states["icf"])
+    args = dict(noise=NoiseModel.preset("club"), progress=False)
+    in_deg = table.drop(columns="angle")
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, in_deg, **args), foul_probabilities(carrom_states, table, **args))
+    with pytest.raises(ValueError, match=r"'shots.angle' parameter is in radians .* Got 90 rad .* did you mean shots.angle_deg=90\?"):
+        foul_probabilities(carrom_states, table.assign(angle=90.0), **args)
+    with pytest.raises(ValueError, match=r"'shots.angle_deg' parameter must contain finite real numbers in the range \[-360, 360\] deg. Got 400.0 at index 0"):
+        foul_probabilities(carrom_states, in_deg.assign(angle_deg=400.0), **args)
+    # a placement metres off the board is refused, naming the row (not snapped 7 m back); rule ICF-3
+    far = table.copy()
+    far.loc[4, ["x", "y"]] = 5.0
+    with pytest.raises(ValueError, match=r"place the shot disc on the board of states\['icf'\] \(\|x\|, \|y\| <= 0.3493 m\)\. "
+                                         r"Got x = 5, y = 5 m in row 4 \(1 of 6 rows off the board\)"):
+        foul_probabilities(carrom_states, far, **args)
+    with pytest.raises(ValueError, match=r"angle \(rad\) or angle_deg \(degrees\)"):
+        foul_probabilities(carrom_states, table.drop(columns=["angle", "angle_deg"]), **args)
+
+
+def test_stored_shots_and_drawn_shots_carry_angle_deg(carrom_states, tmp_path):
+    pop = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=4, seed=2)
+    drawn = pop.shots(carrom_states["icf"])
+    assert list(drawn.columns[3:5]) == ["angle", "angle_deg"]
+    np.testing.assert_allclose(drawn["angle_deg"], np.degrees(drawn["angle"]))
+    foul_probabilities(carrom_states, pop, store=tmp_path / "s", progress=False)
+    stored = read_store(tmp_path / "s")
+    assert stored.columns.get_loc("angle_deg") == stored.columns.get_loc("angle") + 1
+    np.testing.assert_allclose(stored["angle_deg"], np.degrees(stored["angle"]))
+
+
 def test_illegal_placements_are_snapped_and_counted(carrom_states):
     # ICF-3 puts the striker's centre within 4.75 mm of the baselines' midline (touching both); ONL-1 only
     # on their centre line
