@@ -112,6 +112,16 @@ def test_fouls_population(tmp_path, capsys):
     assert "any foul p =" in out
 
 
+def test_fouls_of_the_opening_shot_on_an_empty_crokinole_board(tmp_path, capsys):
+    # rule CRK-2: a position file with no pieces (every disc in hand) is the opening shot of a round
+    (tmp_path / "empty.csv").write_text("kind,x,y\n")
+    out = run_ok(capsys, "fouls", "--variants", "crokinole,crokinole-4", "--position", str(tmp_path / "empty.csv"),
+                 "--n", "30", "--speed-range", "0.3,1.6", "--quiet", "--out", str(tmp_path))  # fmt: skip
+    df = pd.read_csv(tmp_path / "fouls.csv")
+    assert (df.loc[df["rule"] == "CRK-2", "k"] > 0).all() and (df.loc[df["rule"] == "CRK-3", "k"] == 0).all()
+    assert "crokinole-4: any foul p =" in out
+
+
 def test_match_then_fouls_of_its_shots(tmp_path, capsys):
     out = run_ok(capsys, "match", "--games", "1", "--max-shots-per-board", "12", "--policy", "greedy,random",
                  "--workers", "1", "--out", str(tmp_path))  # fmt: skip

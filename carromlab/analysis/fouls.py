@@ -21,7 +21,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .. import __version__
-from .._angles import angle_array
+from .._angles import angle_array, with_deg_columns
 from .._validation import check_array, check_choice, check_int, check_real
 from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
@@ -29,7 +29,7 @@ from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
+from ..rules.engine_bridge import forward_of, frame_reach_of, full_scene, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -193,15 +193,15 @@ class ShotPopulation:
         -------
         pandas.DataFrame
             One row per shot: ``placement`` (m along the line), ``x``, ``y`` (m),
-            ``angle`` (direction, rad, counter-clockwise from +x), ``speed`` (m/s),
-            ``spin`` (rad/s).
+            ``angle`` (direction, rad, counter-clockwise from +x) and ``angle_deg``
+            (degrees), ``speed`` (m/s), ``spin`` (rad/s).
 
         Raises
         ------
         ValueError
             If the placement range reaches beyond the ends of the shooter's line.
         """
-        return pd.DataFrame(self._drawn(state, _scene_of(state)[0]), copy=False)
+        return with_deg_columns(pd.DataFrame(self._drawn(state, _scene_of(state)[0])), ("angle",))
 
     def _drawn(self, state: GameState, scene: Scene) -> dict[str, npt.NDArray[np.float64]]:
         """The columns of :meth:`shots` from ``state``, whose scene (:func:`scene_for`) is
@@ -222,28 +222,53 @@ class ShotPopulation:
         return {"placement": u, "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin}
 
 
-def _shot_table(shots: Any) -> dict[str, npt.NDArray[np.float64]] | ShotPopulation:
+def _shot_table(shots: Any) -> dict[str, npt.NDArray[Any]] | ShotPopulation:
     """Validate the ``shots`` parameter: a population, or a table of intended shots (its
-    columns :data:`_SHOT_COLUMNS`, checked)."""
+    columns :data:`_SHOT_COLUMNS`, the angle in rad or as ``angle_deg``, checked; with the
+    table's index as ``row``)."""
     if isinstance(shots, ShotPopulation):
         return shots
     if not isinstance(shots, pd.DataFrame):
         raise ValueError(f"The 'shots' parameter must be a ShotPopulation or a DataFrame of shots. Got {type(shots).__name__} instead.")
+    columns = set(shots.columns)
     # a match's shots table holds the intended shot as intended_<q> beside the executed one
-    prefix = "intended_" if {f"intended_{c}" for c in _SHOT_COLUMNS} <= set(shots.columns) else ""
-    need = [f"{prefix}{c}" for c in _SHOT_COLUMNS[:4]]
-    if not set(need) <= set(shots.columns):
-        raise ValueError(f"The 'shots' parameter must have the columns {need} (and optionally spin). Got {list(shots.columns)} instead.")
+    prefix = "intended_" if {f"intended_{c}" for c in _SHOT_COLUMNS} <= columns else ""
+    need = [f"{prefix}{c}" for c in ("x", "y", "speed")]
+    if not set(need) <= columns or not {f"{prefix}angle", f"{prefix}angle_deg"} & columns:
+        raise ValueError(
+            f"The 'shots' parameter must have the columns {need}, {prefix}angle (rad) or {prefix}angle_deg (degrees), "
+            f"and optionally {prefix}spin. Got {list(shots.columns)} instead."
+        )
     if len(shots) == 0:
         raise ValueError("The 'shots' parameter must have at least one row. Got an empty DataFrame instead.")
-    spin = shots[f"{prefix}spin"] if f"{prefix}spin" in shots.columns else 0.0
+    spin = shots[f"{prefix}spin"] if f"{prefix}spin" in columns else 0.0
+    # a table of carromlab's own has both spellings: the radians are the data
+    rad = shots[f"{prefix}angle"] if f"{prefix}angle" in columns else None
+    deg = shots[f"{prefix}angle_deg"] if rad is None else None
     return {
-        "x": check_array("shots.x", shots[f"{prefix}x"], unit="m"),
-        "y": check_array("shots.y", shots[f"{prefix}y"], unit="m"),
-        "angle": check_array("shots.angle", shots[f"{prefix}angle"], unit="rad"),
-        "speed": check_array("shots.speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
-        "spin": np.broadcast_to(check_array("shots.spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
+        "x": check_array(f"shots.{prefix}x", shots[f"{prefix}x"], unit="m"),
+        "y": check_array(f"shots.{prefix}y", shots[f"{prefix}y"], unit="m"),
+        "angle": angle_array(f"shots.{prefix}angle", rad, deg),  # type: ignore[dict-item]
+        "speed": check_array(f"shots.{prefix}speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
+        "spin": np.broadcast_to(check_array(f"shots.{prefix}spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
+        "row": shots.index.to_numpy(),
     }
+
+
+def _check_placements(key: str, scene: Scene, shots: dict[str, npt.NDArray[Any]]) -> None:
+    """Refuse a table's placement off the board of ``states[key]`` (whose scene is
+    ``scene``): the nearest legal spot of a point metres away is no execution error."""
+    r = scene.specs[scene.striker].radius
+    off = ~scene.board.contains(shots["x"], shots["y"], r)
+    if off.any():
+        i = int(np.argmax(off))
+        h = scene.board.half_size
+        where = f"|x|, |y| <= {h - r:.4g} m" if scene.board.shape == "square" else f"x**2 + y**2 <= {h:.4g}**2 m**2"
+        raise ValueError(
+            f"The 'shots' parameter must place the shot disc on the board of states[{key!r}] ({where}). Got x = "
+            f"{shots['x'][i]:g}, y = {shots['y'][i]:g} m in row {shots['row'][i : i + 1].tolist()[0]!r} ({np.count_nonzero(off)} of "
+            f"{len(off)} rows off the board) instead."
+        )
 
 
 def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.NDArray[np.int64]]]]:
@@ -327,20 +352,35 @@ class _FoulTask:
         y = nominal["y"] - err["placement"] * fx + err["depth"] * fy
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
+        scene, ids, placed = _batch_scene(state, scene, ids)
         batch = simulate_batch_arrays(
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
-            final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
+            final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state), **placed,
         )  # fmt: skip
         games = GameArrays.from_states([state]).repeated(len(batch))
         rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
         return pd.DataFrame(
             {
                 "variant": self.keys[s], "state": s, "cell": cell, "shot": shot, "replica": replica,
-                "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin, "snapped": snapped,
-                "truncated": batch.columns["truncated"], "fouls": _foul_texts(rulings),
+                "x": x, "y": y, "angle": angle, "angle_deg": np.degrees(angle), "speed": speed, "spin": spin,
+                "snapped": snapped, "truncated": batch.columns["truncated"], "fouls": _foul_texts(rulings),
             },
             copy=False,
         )  # fmt: skip
+
+
+def _batch_scene(state: GameState, scene: Scene, ids: npt.NDArray[np.int64]) -> tuple[Scene, npt.NDArray[np.int64], dict[str, Any]]:
+    """The scene, scene ids and starting positions of the batch of ``state``, whose scene
+    is ``scene`` with ``ids``: the same, or for a board without pieces (the opening shot
+    of a crokinole round, every disc in hand), which
+    :meth:`OutcomeArrays.from_batch` cannot read, the game's full scene with every piece
+    off the board (:func:`~carromlab.rules.engine_bridge.full_scene`, ids -1: no game
+    piece), which plays the same shots."""
+    if len(ids):
+        return scene, ids, {}
+    full = full_scene(state)
+    off = {"positions": full.arrays["xy"][None], "on_board": np.zeros((1, full.n_pieces), bool)}
+    return full, np.full(full.n_pieces, -1, dtype=np.int64), off
 
 
 def _foul_texts(rulings: RulingArrays) -> pd.api.extensions.ExtensionArray:
@@ -406,11 +446,13 @@ def foul_probabilities(
         :func:`comparable_states`); each state's ``shooter`` plays.
     shots : ShotPopulation or pandas.DataFrame
         The intended shots: a :class:`ShotPopulation`, or one row per shot with
-        ``x``, ``y`` (placement, m, board frame), ``angle`` (direction, rad),
-        ``speed`` (m/s) and optionally ``spin`` (rad/s, default 0). A match's shots
-        table (:mod:`carromlab.match`) works as it is: its ``intended_*`` columns are
-        used. Table shots are played as given by every state's shooter: keep the rows of
-        the seats on the shooter's side.
+        ``x``, ``y`` (placement, m, board frame: the shot disc wholly on every state's
+        board), ``angle`` (direction, rad, within +-2 pi; or ``angle_deg``, degrees,
+        within +-360, used when there is no ``angle`` column), ``speed`` (m/s, in
+        [0, 30]) and optionally ``spin`` (rad/s, default 0). A match's shots table
+        (:mod:`carromlab.match`) works as it is: its ``intended_*`` columns are used.
+        Table shots are played as given by every state's shooter: keep the rows of the
+        seats on the shooter's side.
     noise : NoiseModel, optional
         Execution errors: ``placement`` to the shooter's right and ``depth`` forward (m),
         ``angle`` (rad), ``speed`` (relative), ``spin`` (rad/s). Default
@@ -434,7 +476,8 @@ def foul_probabilities(
     store : str or os.PathLike, optional
         Directory of a Parquet dataset the shots stream to (one row per noisy shot:
         ``variant``, ``state``, ``cell``, ``shot``, ``replica``, the executed ``x``,
-        ``y``, ``angle``, ``speed``, ``spin``, ``snapped``, ``truncated`` and ``fouls``,
+        ``y`` (m), ``angle`` (rad), ``angle_deg``, ``speed`` (m/s), ``spin`` (rad/s),
+        ``snapped``, ``truncated`` and ``fouls``,
         the ``;``-separated rule ids); a rerun skips the chunks already written.
     chunk_cells : int, optional
         Intended shots per chunk. Default enough for about 65,536 shots.
@@ -457,8 +500,9 @@ def foul_probabilities(
     ------
     ValueError
         For an invalid input (a key that is not a str, an empty population, replicas
-        < 1, a finished game, a placement range beyond the line, ...), naming the
-        parameter; or if the rules reject an outcome.
+        < 1, a finished game, a placement range beyond the line, a table's angle in
+        radians beyond +-2 pi or placement off the board, naming the row, ...), naming
+        the parameter; or if the rules reject an outcome.
 
     Examples
     --------
@@ -490,6 +534,9 @@ def foul_probabilities(
 
     keys, values, scenes = tuple(checked), tuple(st for st, _ in checked.values()), tuple(sc for _, sc in checked.values())
     states = dict(zip(keys, values))
+    if not isinstance(population, ShotPopulation):
+        for key, (sc, _) in zip(keys, scenes):
+            _check_placements(key, sc, population)
     intended = [population._drawn(st, sc) if isinstance(population, ShotPopulation) else population for st, (sc, _) in zip(values, scenes)]
     sizes = [len(t["x"]) for t in intended]
     cells = pd.DataFrame(

@@ -176,9 +176,10 @@ def add_backend_options(p: argparse.ArgumentParser, *, store: bool = True) -> No
     """--seed, --workers, --scheduler and (for sweeps) --store."""
     g = p.add_argument_group("run")
     g.add_argument("--seed", type=int, default=0, help="seed of the noise, >= 0 (default 0); same seed, same numbers")
-    g.add_argument("--workers", type=positive_int, default=None, help="local threads (default: all cores)")
-    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run on a Dask cluster: distributed.Client(ADDRESS), e.g. tcp://10.0.0.5:8786")  # fmt: skip
+    one = g.add_mutually_exclusive_group()  # the cluster's workers are its own: refused before connecting
+    one.add_argument("--workers", type=positive_int, default=None, help="local threads (default: all cores)")
+    one.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                     help="run on a Dask cluster: distributed.Client(ADDRESS), e.g. tcp://10.0.0.5:8786; not with --workers")  # fmt: skip
     if store:
         g.add_argument("--store", metavar="DIR", default=None,
                        help="stream the shots to a Parquet dataset in DIR; rerunning resumes an interrupted run")  # fmt: skip

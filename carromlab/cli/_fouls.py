@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from typing import Any
 
@@ -40,7 +39,7 @@ def add_parser(sub: Any) -> None:
     add_position_options(s, default="midgame")
     g = s.add_argument_group("shots (a parametric population, or --shots)")
     g.add_argument("--shots", metavar="FILE", default=None,
-                   help="intended shots: a table with x, y, angle, speed (, spin), or the match_shots table of "
+                   help="intended shots: a table with x, y, angle (rad) or angle_deg, speed (, spin), or the match_shots table of "
                         "'carromlab match' (its seat-0 rows are used)")  # fmt: skip
     g.add_argument("--n", type=positive_int, default=300, help="shots drawn uniformly from the ranges (default 300)")
     g.add_argument("--angle-range-deg", type=float_list(2), default=[-50.0, 50.0],
@@ -100,14 +99,29 @@ def _states(frame: pd.DataFrame, specs: list[tuple[str, str, int]], discs: dict[
     return states
 
 
-def _shots(args: argparse.Namespace) -> Any:
+def _range(option: str, values: list[float], low: float, high: float, unit: str) -> tuple[float, float]:
+    """The range LOW,HIGH of ``option``, within [low, high] (in ``unit``) and ordered."""
+    lo, hi = values
+    if not low <= lo <= hi <= high:
+        raise ValueError(f"The '{option}' option must be a range LOW,HIGH with {low:g} <= LOW <= HIGH <= {high:g} {unit}. "
+                         f"Got {lo:g},{hi:g} instead.")  # fmt: skip
+    return lo, hi
+
+
+def _shots(args: argparse.Namespace, states: dict[str, Any]) -> Any:
     from ..analysis import ShotPopulation
+    from ..analysis.fouls import _placement_line, _scene_of
+    from ..engine.scene import MAX_SPEED
 
     if args.shots is None:
-        lo, hi = args.angle_range_deg
-        return ShotPopulation(angle=(math.radians(lo), math.radians(hi)), speed=tuple(args.speed_range), n=args.n,
-                              placement=None if args.placement_range is None else tuple(args.placement_range),
-                              seed=args.seed)  # fmt: skip
+        placement = None
+        if args.placement_range is not None:
+            # the shortest line of the states' shooters (one board: the same line, or the crokinole arc)
+            h = min(_placement_line(st, _scene_of(st)[0]).half_length for st in states.values())
+            placement = _range("--placement-range", args.placement_range, -h, h, "m (along the shooter's line)")
+        return ShotPopulation(angle_deg=_range("--angle-range-deg", args.angle_range_deg, -180.0, 180.0, "degrees"),
+                              speed=_range("--speed-range", args.speed_range, 0.0, MAX_SPEED, "m/s"), n=args.n,
+                              placement=placement, seed=args.seed)  # fmt: skip
     table = read_table(args.shots, "--shots")
     if "seat" in table.columns:  # a match's shots: the seat on the shooter's side
         table = table[table["seat"] == 0]
@@ -124,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     specs = _specs(args.variants)
     frame = position(args, board_name(specs[0][1]))
     states = _states(frame, specs, changed_discs(args, board_name(specs[0][1])))
-    shots = _shots(args)
+    shots = _shots(args, states)
     with backend(args) as run_on:
         df = foul_probabilities(states, shots, noise=noise_model(args.noise), replicas=args.replicas,
                                 params=physics(args), seed=args.seed, store=args.store, **run_on)  # fmt: skip

@@ -60,7 +60,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     Parameters
     ----------
     games : sequence of Game
-        Unfinished games of one variant (distinct objects).
+        Unfinished games of one variant, each object once; none plays no shot.
     intended : array_like of shape (N, 5), sequence of Shot, or None, optional
         The intended shot of every game (rows ``x, y, angle, speed, spin``, as
         :meth:`Shot.array <carromlab.engine.scene.Shot.array>`), or None: each seat's
@@ -71,12 +71,13 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     Returns
     -------
     list of Played
-        One per game, in order.
+        One per game, in order (empty for no game).
 
     Raises
     ------
     ValueError
-        If a game is over, the games mix variants or ``intended`` has another length.
+        If a game is over, a game object comes twice, the games mix variants or
+        ``intended`` has another length.
     GameError
         If a shot fails; the error names the game and holds its state before the shot.
     """
@@ -84,11 +85,19 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
 
     games = list(games)
     given = None if intended is None else _shot_rows(intended, len(games))
-    for g in games:
+    first: dict[int, int] = {}
+    for k, g in enumerate(games):
+        if first.setdefault(id(g), k) != k:  # one object twice would record two shots over one state
+            raise ValueError(
+                f"The 'games' parameter must hold distinct Game objects. Got game {g.ids['game']} twice "
+                f"(the same object at positions {first[id(g)]} and {k}) instead."
+            )
         if g.end is not None:
             raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
     if len({g.ids["variant"] for g in games}) > 1:
         raise ValueError("The 'games' parameter must hold games of one variant.")
+    if not games:
+        return []  # no game, no shot (as play_games of no game plays none)
     clock = time.perf_counter(), time.process_time()
     try:
         before = stacked(games)

@@ -6,8 +6,11 @@ Layout of a store directory::
     shots/   boards/   games/     one SweepStore each: a manifest and part files
                                    part-000000.parquet (games 0 .. chunk_games - 1), ...
 
-A chunk is complete when its games part exists (written after its shots and boards), so
-a run stopped at any point resumes with the first incomplete chunk.
+A chunk is complete when its parts of all three tables are present, read in full and are
+of this match and chunk (the games part is written last): a run stopped at any point
+resumes with the first incomplete chunk, and a chunk with a damaged part in any table is
+played again and its three parts rewritten, with a
+:class:`~carromlab.analysis.store.StoreWarning` naming the part.
 """
 
 from __future__ import annotations
@@ -62,8 +65,10 @@ class MatchStore:
         self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}) for name in TABLES}
 
     def completed(self) -> set[int]:
-        """Chunks whose games part is present and of this match."""
-        return self._stores["games"].completed()
+        """Chunks whose parts of every table are present, read in full and are of this
+        match and chunk; every other part file is named in a
+        :class:`~carromlab.analysis.store.StoreWarning` (its chunk will be played again)."""
+        return set.intersection(*(db.completed() for db in self._stores.values()))
 
     def write(self, chunk: int, records: list[GameRecord]) -> None:
         """Write the tables of one chunk's games (the games table last)."""

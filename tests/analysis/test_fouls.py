@@ -133,6 +133,37 @@ def test_a_table_of_shots_plays_like_the_population(carrom_states):
     pd.testing.assert_frame_equal(foul_probabilities(carrom_states, recorded, **args), expected)
 
 
+def test_a_table_of_shots_is_checked_like_a_shot(carrom_states):
+    # an angle in degrees typed as radians, as Shot refuses it; the angle_deg column instead
+    table = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=6, seed=2).shots(carrom_states["icf"])
+    args = dict(noise=NoiseModel.preset("club"), progress=False)
+    in_deg = table.drop(columns="angle")
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, in_deg, **args), foul_probabilities(carrom_states, table, **args))
+    with pytest.raises(ValueError, match=r"'shots.angle' parameter is in radians .* Got 90 rad .* did you mean shots.angle_deg=90\?"):
+        foul_probabilities(carrom_states, table.assign(angle=90.0), **args)
+    with pytest.raises(ValueError, match=r"'shots.angle_deg' parameter must contain finite real numbers in the range \[-360, 360\] deg. Got 400.0 at index 0"):
+        foul_probabilities(carrom_states, in_deg.assign(angle_deg=400.0), **args)
+    # a placement metres off the board is refused, naming the row (not snapped 7 m back); rule ICF-3
+    far = table.copy()
+    far.loc[4, ["x", "y"]] = 5.0
+    with pytest.raises(ValueError, match=r"place the shot disc on the board of states\['icf'\] \(\|x\|, \|y\| <= 0.3493 m\)\. "
+                                         r"Got x = 5, y = 5 m in row 4 \(1 of 6 rows off the board\)"):
+        foul_probabilities(carrom_states, far, **args)
+    with pytest.raises(ValueError, match=r"angle \(rad\) or angle_deg \(degrees\)"):
+        foul_probabilities(carrom_states, table.drop(columns=["angle", "angle_deg"]), **args)
+
+
+def test_stored_shots_and_drawn_shots_carry_angle_deg(carrom_states, tmp_path):
+    pop = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=4, seed=2)
+    drawn = pop.shots(carrom_states["icf"])
+    assert list(drawn.columns[3:5]) == ["angle", "angle_deg"]
+    np.testing.assert_allclose(drawn["angle_deg"], np.degrees(drawn["angle"]))
+    foul_probabilities(carrom_states, pop, store=tmp_path / "s", progress=False)
+    stored = read_store(tmp_path / "s")
+    assert stored.columns.get_loc("angle_deg") == stored.columns.get_loc("angle") + 1
+    np.testing.assert_allclose(stored["angle_deg"], np.degrees(stored["angle"]))
+
+
 def test_illegal_placements_are_snapped_and_counted(carrom_states):
     # ICF-3 puts the striker's centre within 4.75 mm of the baselines' midline (touching both); ONL-1 only
     # on their centre line
@@ -242,3 +273,20 @@ def test_array_path_gives_the_per_shot_reference_fouls_on_every_variant(tmp_path
         k_any = sum(1 for text in reference if text)
         assert row(df, key, ANY_FOUL)["k"] == k_any
     assert {"ICF-11", "ONL-3", "HIK-7", "CRK-3"} <= called  # the sample exercises fouls of every variant
+
+
+def test_the_opening_shot_on_an_empty_crokinole_board(tmp_path):
+    # rule CRK-2: the first shot of a round, every disc in hand (a scene of no pieces), is a
+    # foul when it stops outside the 15 ring; nothing on the board, so no CRK-3
+    from carromlab.rules import crokinole
+
+    states = {"two": crokinole.new_game(), "four": crokinole.new_game(4)}
+    pop = ShotPopulation(angle=(-0.3, 0.3), speed=(0.3, 1.6), n=60, seed=1)
+    df = foul_probabilities(states, pop, noise=NoiseModel.preset("club"), store=tmp_path / "s", progress=False)
+    stored = read_store(tmp_path / "s")
+    for key, state in states.items():
+        shots = stored[stored["variant"] == key].sort_values(["cell", "replica"])
+        reference = _reference_fouls(state, shots)
+        assert shots["fouls"].tolist() == reference, key
+        assert 0 < row(df, key, "CRK-2")["k"] == reference.count("CRK-2") < 60
+        assert row(df, key, "CRK-3")["k"] == 0

@@ -47,6 +47,16 @@ def test_step_refuses_a_wrong_number_of_intended_shots():
         step(_games("icf", 2, 2), [None])
 
 
+def test_step_refuses_a_game_twice_and_plays_no_game_as_no_shot():
+    games = _games("icf", 2, 2)
+    with pytest.raises(ValueError, match=r"'games' parameter must hold distinct Game objects. Got game 1 twice .*positions 1 and 2"):
+        step([games[0], games[1], games[1]])
+    assert [g.n_shots for g in games] == [0, 0] and games[1].record().shots.empty  # nothing recorded
+    assert step([]) == [] and step([], []) == []
+    with pytest.raises(ValueError, match="'intended'"):
+        step([], [Shot(0.0, -0.25, 1.5, 2.0)])
+
+
 def test_choose_many_gives_each_state_the_shot_choose_gives_it_alone():
     import numpy as np
 

@@ -1,8 +1,12 @@
 """A match written to a Parquet store: the same tables as in memory, resumed after a
 lost chunk by playing only that chunk, refused for different parameters."""
 
+import warnings
+
 import pandas as pd
 import pytest
+
+from carromlab.analysis.store import StoreWarning
 
 from carromlab.cli import main
 from carromlab.match import play_match
@@ -33,6 +37,24 @@ def test_stored_tables_equal_the_tables_in_memory_and_resume_plays_only_missing_
     assert {p: p.stat().st_mtime_ns for p in kept} == kept
     pd.testing.assert_frame_equal(resumed.shots, stored.shots)
     pd.testing.assert_frame_equal(resumed.games.drop(columns=TIMES), stored.games.drop(columns=TIMES))
+
+
+@pytest.mark.parametrize("table", ["shots", "boards", "games"])
+def test_a_damaged_part_of_any_table_is_played_again_with_a_warning(tmp_path, table):
+    stored = _match(store=tmp_path, chunk_games=2)
+    parts = sorted(tmp_path.glob("*/part-*.parquet"))
+    kept = {p: p.stat().st_mtime_ns for p in parts if p.name != "part-000001.parquet"}
+    (tmp_path / table / "part-000001.parquet").write_text("x\n")
+    with pytest.warns(StoreWarning, match=f"{table}/part-000001.parquet' is unreadable"):
+        resumed = _match(store=tmp_path, chunk_games=2)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept  # the sound chunks are not played again
+    for name in ("shots", "boards"):
+        pd.testing.assert_frame_equal(getattr(resumed, name), getattr(stored, name))
+    pd.testing.assert_frame_equal(resumed.games.drop(columns=TIMES), stored.games.drop(columns=TIMES))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = _match(store=tmp_path, chunk_games=2)  # repaired: nothing to warn of, nothing played
+    pd.testing.assert_frame_equal(again.shots, stored.shots)
 
 
 def test_a_store_of_another_match_is_refused(tmp_path):
