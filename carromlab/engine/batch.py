@@ -415,7 +415,7 @@ def simulate_batch(
     Returns
     -------
     pandas.DataFrame
-        One row per shot: ``x``, ``y``, ``angle``, ``speed``, ``spin`` (the inputs);
+        One row per shot (no rows for N = 0): ``x``, ``y``, ``angle``, ``speed``, ``spin`` (the inputs);
         ``pocketed_<kind>`` (int16 count per piece kind, striker excluded);
         ``striker_pocketed`` (bool); ``striker_fate`` (categorical board/pocketed/ditch);
         ``first_contact`` (piece id, -1 for none); ``first_contact_kind`` (categorical,
