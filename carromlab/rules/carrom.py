@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .._angles import angle_value
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import default_specs, icf_break
@@ -95,6 +96,21 @@ class CarromPolicy:
     max_boards = 8
 
 
+def no_time_limit(name: str, variant: str) -> ValueError:
+    """The error for a timed-out shot (ONL-8) in a game without a time limit; ``name``
+    is the outcome parameter's."""
+    why = "OnlineHouseRules.turn_time is None; ONL-8 needs 30 or 60 s" if variant == "online" else "ICF play is untimed"
+    return ValueError(f"The {name!r} parameter must not be timed out: this {variant} game has no time limit ({why}). Got timed_out=True instead.")
+
+
+def cites_return_place(p: CarromPolicy, striker_returns: Any) -> Any:
+    """Whether the rule placing returned pieces is cited, given whether pieces go back
+    under the striker rule (bool, or one per game). ICF-13 places every returned coin;
+    ONL-3 is the striker rule itself and places only what it returns (a queen back
+    after a failed cover returns under ONL-2, a coin off the board under ICF-12)."""
+    return striker_returns | (p.ids["return_place"] != p.ids["striker"])
+
+
 # ---------------------------------------------------------------------------- setup
 def _layout(radii: Mapping[str, float], rotation: float) -> tuple[Piece, ...]:
     coin = DiscSpec.icf_coin().with_(radius=radii["white"])
@@ -103,70 +119,79 @@ def _layout(radii: Mapping[str, float], rotation: float) -> tuple[Piece, ...]:
     return tuple(Piece(i, k, "board", float(x), float(y)) for i, (k, x, y) in enumerate(zip(df["kind"], df["x"], df["y"])))
 
 
-def _fresh_board(state: GameState, first: int, rotation: float = 0.0) -> dict[str, Any]:
+def _fresh_board(n_players: int, n_teams: int, radii: Mapping[str, float], first: int, rotation: float = 0.0) -> dict[str, Any]:
     """Fields of a state at the start of a board broken by seat ``first`` (ICF-1, ICF-2)."""
-    breaker = first % state.n_teams
+    breaker = first % n_teams
     return {
-        "pieces": _layout(dict(state.radii), rotation),
+        "pieces": _layout(radii, rotation),
         "colours": ("white", "black") if breaker == 0 else ("black", "white"),
         "shooter": first,
         "board_first": first,
         "shot_in_turn": 0,
         "board_shots": 0,
         "break_attempts": 0,
-        "seat_shots": (0,) * state.n_players,
+        "seat_shots": (0,) * n_players,
         "queen_status": "board",
         "queen_team": None,
-        "dues": (0,) * state.n_teams,
+        "dues": (0,) * n_teams,
     }
 
 
 def new_carrom_game(
     variant: str, options: Any, players: int, board: Board | None, radii: Mapping[str, float] | None, rotation: float
 ) -> GameState:
-    """A carrom game at its first break (ICF-1, ICF-2); see ``icf.new_game``."""
+    """A carrom game at its first break (ICF-1, ICF-2), the arrangement turned by
+    ``rotation`` (rad, already checked); see ``icf.new_game``."""
     if players not in (2, 4):
         raise ValueError(f"The 'players' parameter must be 2 or 4. Got {players!r} instead.")
     board = Board.icf() if board is None else board
     sizes = {k: s.radius for k, s in default_specs("icf").items()} | dict(radii or {})
     sides = ("south", "north") if players == 2 else ("south", "east", "north", "west")
-    state = GameState(
+    return GameState(
         variant=variant,
         options=options,
         board=board,
         radii=tuple(sorted(sizes.items())),
-        colours=("white", "black"),
         seat_sides=sides,
-        pieces=(),
         striker_id=19,
-        queen_status="board",
+        **_fresh_board(players, 2, sizes, 0, rotation),
     )
-    return state.with_(**_fresh_board(state, 0, rotation))
 
 
-def rotate_break(state: GameState, angle: float) -> GameState:
+def rotate_break(state: GameState, angle: float | None = None, *, angle_deg: float | None = None) -> GameState:
     """Rotate the break arrangement before the break (ICF-1: the breaker's choice).
 
     Parameters
     ----------
     state : GameState
         A carrom state before the first attempt at the break.
-    angle : float
-        Counter-clockwise rotation about the centre, rad.
+    angle : float, optional
+        Counter-clockwise rotation about the centre, rad, in [-2 pi, 2 pi].
+    angle_deg : float, optional
+        The rotation in degrees instead, in [-360, 360]. Give exactly one of ``angle``
+        and ``angle_deg``.
 
     Returns
     -------
     GameState
-        The same state with the coins and queen turned by ``angle``.
+        The same state with the coins and queen turned by the angle.
 
     Raises
     ------
     ValueError
-        If the board has already been broken or attempted.
+        If the board has already been broken or attempted, or the angle is missing,
+        given twice or out of range.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> turned = rotate_break(icf.new_game(), angle_deg=30)
+    >>> round(turned.piece(1).x, 4) != round(icf.new_game().piece(1).x, 4)
+    True
     """
     if state.variant not in ("icf", "online") or state.board_shots or state.break_attempts:
         raise ValueError("The 'state' parameter must be a carrom board before its break (ICF-1). Got a broken board instead.")
-    return state.with_(pieces=_layout(dict(state.radii), float(angle)))
+    return state.with_(pieces=_layout(dict(state.radii), angle_value("angle", angle, angle_deg)))
 
 
 # ---------------------------------------------------------------------------- placement
@@ -207,10 +232,12 @@ def _opening(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling 
     if p.opening == "baseline":
         if outcome.striker_left_baseline:
             return None
-        if moved or outcome.striker_touched:
+        if moved or outcome.striker_touched or outcome.striker_fate != "board":
             raise ValueError(
                 "The 'outcome' parameter is inconsistent with the game state: a striker that never left "
-                "the baseline area cannot touch or pocket a coin."
+                f"the baseline area cannot touch or pocket a coin, nor fall or leave the board itself (striker_fate "
+                f"must be 'board'). Got striker_fate {outcome.striker_fate!r}, striker_touched "
+                f"{list(outcome.striker_touched)}, pocketed {list(outcome.pocketed_ids)}, left_board {list(outcome.left_board)}."
             )
     elif outcome.first_touch is not None or moved:
         return None
@@ -274,8 +301,9 @@ def _board_result(state: GameState, led: Ledger, p: CarromPolicy, team: int, own
     return winner, points
 
 
-def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, points: list[int]) -> Ruling:
-    """Score a finished board, end the game or set up the next board (ICF-10, ONL-7, ONL-10)."""
+def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, points: list[int], status: str, qteam: int | None) -> Ruling:
+    """Score a finished board, end the game or set up the next board (ICF-10, ONL-7, ONL-10);
+    a game that ends keeps the queen's last status (``status``, ``qteam``)."""
     scores = tuple(s + d for s, d in zip(state.game_scores, points))
     top = max(scores)
     leaders = [t for t, s in enumerate(scores) if s == top]
@@ -292,7 +320,8 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
         _put_back(state, led, p, state.shooter)
         return led.ruling(
             turn_continues=False, next_shooter=state.shooter, board_over=True, board_winner=winner,
-            board_points=tuple(points), game_over=True, winner=leaders[0] if len(leaders) == 1 else None, **common,
+            board_points=tuple(points), game_over=True, winner=leaders[0] if len(leaders) == 1 else None,
+            queen_status=status, queen_team=qteam, **common,
         )
     if p.next_board_first == "alternate":
         first = next_seat(state, state.board_first)
@@ -300,7 +329,7 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
         order = [(state.board_first + k) % state.n_players for k in range(1, state.n_players + 1)]
         first = next(s for s in order if s % state.n_teams != winner)
     led.drop_returns()  # a new board is laid out: nothing is put back
-    fresh = _fresh_board(state, first)
+    fresh = _fresh_board(state.n_players, state.n_teams, dict(state.radii), first)
     led.pieces = {pc.id: pc for pc in fresh.pop("pieces")}
     led.dues = list(fresh.pop("dues"))
     return led.ruling(
@@ -312,8 +341,6 @@ def _close_board(state: GameState, led: Ledger, p: CarromPolicy, winner: int, po
 def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling:
     """Adjudicate one carrom shot under policy ``p``; see ``icf.adjudicate``."""
     check_outcome(state, outcome)
-    if outcome.striker_fate == "ditch":
-        raise ValueError("The 'outcome' parameter is inconsistent with the game state: a carrom board has no ditch.")
     seat, team = state.shooter, state.team_of(state.shooter)
     ids = p.ids
     own, opp = state.colours[team], state.colours[1 - team]
@@ -330,7 +357,7 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
 
     if outcome.timed_out:
         if not p.timeouts:
-            raise ValueError(f"The 'outcome' parameter must not be timed out: {state.variant} play has no time limit.")
+            raise no_time_limit("outcome", state.variant)
         led.note(ids["timeout"])
         if pending:
             queen_back(ids["queen"])
@@ -380,7 +407,7 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
         led.pay_dues(ids["striker"])
         result = _board_result(state, led, p, team, own_now, opp_now, status, qteam)
         if result is not None:
-            return _close_board(state, led, p, *result)
+            return _close_board(state, led, p, *result, status, qteam)
     nxt = seat if cont else next_seat(state, seat)
     _put_back(state, led, p, nxt)
     return led.ruling(turn_continues=cont, next_shooter=nxt, queen_status=status, queen_team=qteam)
@@ -392,6 +419,6 @@ def _put_back(state: GameState, led: Ledger, p: CarromPolicy, seat: int) -> None
     marks = state.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + state.radius("white")
-    if led.returning:
+    if led.returning and cites_return_place(p, led.queued_under(p.ids["striker"])):
         led.note(p.ids["return_place"])
     led.place((0.0, 0.0), within=reach, far=far_side_point(state, seat, reach))

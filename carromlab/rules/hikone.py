@@ -251,8 +251,6 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if state.variant != "hikone":
         raise ValueError(f"The 'state' parameter must be a Hikone game. Got a {state.variant!r} game instead.")
     check_outcome(state, outcome)
-    if outcome.striker_fate == "ditch":
-        raise ValueError("The 'outcome' parameter is inconsistent with the game state: a Hikone board has no ditch.")
     seat, team = state.shooter, state.team_of(state.shooter)
     own, opp = state.colours[team], state.colours[1 - team]
     led = Ledger(state, outcome)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from .._angles import angle_value
 from .._validation import check_choice, check_int
 from ..equipment.board import Board
 from .carrom import CarromPolicy, adjudicate_carrom, carrom_region, new_carrom_game
@@ -73,7 +74,8 @@ def new_game(
     options: ICFOptions | None = None,
     board: Board | None = None,
     radii: Mapping[str, float] | None = None,
-    rotation: float = 0.0,
+    rotation: float | None = None,
+    rotation_deg: float | None = None,
 ) -> GameState:
     """A new ICF game at the first break.
 
@@ -94,23 +96,37 @@ def new_game(
     radii : mapping of str to float, optional
         Radius (m) of ``"white"``, ``"black"``, ``"queen"``, ``"striker"`` overriding the
         equipment defaults.
-    rotation : float
-        Rotation of the break arrangement chosen by the breaker, rad.
+    rotation : float, optional
+        Counter-clockwise rotation of the break arrangement chosen by the breaker, rad,
+        in [-2 pi, 2 pi]. Default: none.
+    rotation_deg : float, optional
+        The rotation in degrees instead, in [-360, 360]; at most one of ``rotation``
+        and ``rotation_deg``.
 
     Returns
     -------
     GameState
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, e.g. a rotation beyond one turn (a radian value
+        beyond 2 pi is taken for degrees given as radians: use ``rotation_deg``).
 
     Examples
     --------
     >>> state = new_game()
     >>> state.count("white"), state.count("black"), state.queen_status, state.colours
     (9, 9, 'board', ('white', 'black'))
+    >>> import math
+    >>> new_game(rotation_deg=30) == new_game(rotation=math.radians(30))
+    True
     """
     options = ICFOptions() if options is None else options
     if not isinstance(options, ICFOptions):
         raise ValueError(f"The 'options' parameter must be an ICFOptions. Got {options!r} instead.")
-    return new_carrom_game("icf", options, check_int("players", players, low=2, high=4), board, radii, rotation)
+    turn = 0.0 if rotation is None and rotation_deg is None else angle_value("rotation", rotation, rotation_deg)
+    return new_carrom_game("icf", options, check_int("players", players, low=2, high=4), board, radii, turn)
 
 
 check_placement, snap_placement, snap_placements, placement_region = placement_functions(

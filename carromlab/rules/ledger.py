@@ -12,12 +12,24 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
+from ..equipment.board import Board
 from .outcome import ShotOutcome
 from .ruling import Foul, Placement, Ruling
 from .spots import nearest_free_spot, occupied
 from .state import GameState, Piece
 
-__all__ = ["check_outcome", "Ledger", "next_seat", "side_direction", "far_side_point"]
+__all__ = ["FATES_OF", "check_outcome", "check_record", "Ledger", "next_seat", "side_direction", "far_side_point"]
+
+#: Where the shot piece can end in each variant (``ShotOutcome.striker_fate``): resting on
+#: the frame is Hikone's (HIK-7), the ditch crokinole's (CRK-2).
+FATES_OF = {
+    "icf": ("board", "pocketed", "off_board"),
+    "online": ("board", "pocketed", "off_board"),
+    "hikone": ("board", "pocketed", "off_board", "frame"),
+    "crokinole": ("board", "pocketed", "ditch"),
+}
 
 #: Unit vector from the board centre towards each side's player.
 _SIDE_VECTORS = {"south": (0.0, -1.0), "east": (1.0, 0.0), "north": (0.0, 1.0), "west": (-1.0, 0.0)}
@@ -37,6 +49,44 @@ def _bad(message: str) -> ValueError:
     return ValueError(f"The 'outcome' parameter is inconsistent with the game state: {message}.")
 
 
+def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "outcome") -> None:
+    """Raise ValueError if the outcome names a pocket the board lacks or puts a piece on
+    the board outside the playing surface (the checks of one outcome against the board,
+    shared by :func:`check_outcome` and ``OutcomeArrays.from_outcomes``).
+
+    Parameters
+    ----------
+    board : Board
+        The board of the game.
+    variant : str
+        The game's variant (for the message).
+    outcome : ShotOutcome
+        The shot.
+    name : str
+        The outcome parameter's name in the message (e.g. ``"outcomes[3]"``).
+    """
+    holes = board.holes
+    names = [h.name for h in holes] + ["centre" for h in holes if h.x == 0.0 and h.y == 0.0]
+    for i, p in enumerate(outcome.pocketed):
+        if not (p.hole in names if isinstance(p.hole, str) else p.hole < len(holes)):
+            raise ValueError(
+                f"The '{name}.pocketed[{i}].hole' parameter must be a pocket of the {variant} board: an index "
+                f"0..{len(holes) - 1} or one of the names {names}. Got {p.hole!r} instead."
+            )
+    fp = outcome.final_positions
+    if fp is not None:
+        on = fp["on_board"].to_numpy()
+        out = on & ~board.contains(fp["x"].to_numpy(), fp["y"].to_numpy(), 0.0)
+        if out.any():
+            k = int(np.flatnonzero(out)[0])
+            h = board.half_size
+            shape = f"|x|, |y| <= {h:g} m" if board.shape == "square" else f"a distance <= {h:g} m from the centre"
+            raise ValueError(
+                f"The '{name}.final_positions' parameter must put the pieces it lists on the board ({shape}). Got piece "
+                f"{int(fp['id'].iloc[k])} at ({float(fp['x'].iloc[k]):g}, {float(fp['y'].iloc[k]):g}) m instead."
+            )
+
+
 def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | None = None) -> None:
     """Raise ValueError if the outcome cannot have happened from this state.
 
@@ -54,12 +104,17 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
     ValueError
         If the game is over, or the outcome names an unknown piece, a piece of another
         kind, a piece not on the board (e.g. pocketing a piece already pocketed), the
-        wrong striker, or has contradictory final positions.
+        wrong striker, a striker fate the variant does not have (:data:`FATES_OF`), a
+        pocket the board lacks, or has contradictory final positions or positions off
+        the board.
     """
     if not isinstance(outcome, ShotOutcome):
         raise ValueError(f"The 'outcome' parameter must be a ShotOutcome. Got {type(outcome).__name__} instead.")
     if state.game_over:
         raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
+    if outcome.striker_fate not in FATES_OF[state.variant]:
+        raise _bad(f"striker_fate must be one of {list(FATES_OF[state.variant])} under the {state.variant} rules, got {outcome.striker_fate!r}")
+    check_record(state.board, state.variant, outcome)
     striker = state.striker_id if shot_piece is None else shot_piece
     if outcome.striker is not None and outcome.striker != striker:
         raise _bad(f"the shot piece must be {striker}, got {outcome.striker}")
@@ -216,6 +271,10 @@ class Ledger:
     def returning(self) -> bool:
         """Whether pieces are queued to be put back."""
         return bool(self._queue)
+
+    def queued_under(self, rule: str) -> bool:
+        """Whether a piece is queued to be put back under ``rule``."""
+        return any(r == rule for _, r in self._queue)
 
     def drop_returns(self) -> None:
         """Forget the queued pieces (the board is being reset)."""

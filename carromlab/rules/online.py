@@ -42,8 +42,9 @@ class OnlineHouseRules:
         Powder applied before the first shot (the engine makes the board more
         slippery; the rules only record it). Default True.
     turn_time : float or None
-        Time per turn, s (the host may set 30 or 60); None: no limit (default). A turn
-        that runs out passes with no coin returned (ONL-8).
+        Time per turn, s (the host may set 30 or 60); None: no limit (default), and a
+        timed-out outcome is refused. A turn that runs out passes with no coin returned
+        (ONL-8).
     next_board_first : {"alternate", "loser"}
         Who starts the next board. Default ``"alternate"``.
     draw_value : float
@@ -91,7 +92,7 @@ def _policy(rules: OnlineHouseRules) -> CarromPolicy:
         extra_boards_on_tie=True,
         next_board_first=rules.next_board_first,
         return_circle="outer",
-        timeouts=True,
+        timeouts=rules.turn_time is not None,
     )
 
 

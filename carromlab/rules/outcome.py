@@ -33,7 +33,9 @@ class Pocketing(NamedTuple):
     kind : str
         Kind of the piece, one of :data:`KINDS`.
     hole : int or str
-        Index or name of the pocket (the crokinole hole is ``"centre"``).
+        Index into the board's ``holes`` or name of the pocket (``"sw"``, ``"se"``,
+        ``"ne"``, ``"nw"``; the crokinole hole is ``"20"``, also called ``"centre"``); the
+        adjudication refuses a pocket the board lacks.
     time : float
         Time of the fall after the shot started, s.
     """

@@ -254,6 +254,33 @@ class GameState:
         for name in ("queen_team", "winner"):
             if getattr(self, name) is not None:
                 check_int(name, getattr(self, name), low=0, high=t - 1)
+        self._check_queen_and_jack()
+
+    def _check_queen_and_jack(self) -> None:
+        """The queen's status agrees with where the queen is (ICF-5, ONL-2), and a Hikone
+        game in progress has its jack on the board (HIK-4, HIK-5)."""
+        # (a set missing its queen is left to the piece census, match.conservation)
+        for q in (p for p in self.pieces if p.kind == "queen"):
+            allowed = ("board",) if q.where == "board" else ("pending", "covered") if q.where == "pocketed" else ()
+            if self.queen_status not in allowed:
+                raise ValueError(
+                    f"The 'queen_status' parameter must agree with where the queen (id {q.id}) is: 'board' while it is on "
+                    f"the board, 'pending' or 'covered' once it is pocketed. Got {self.queen_status!r} with the queen "
+                    f"{'on the board' if q.where == 'board' else q.where} instead."
+                )
+        if (self.queen_team is None) != (self.queen_status in ("none", "board")):
+            raise ValueError(
+                "The 'queen_team' parameter must name the team whose cover is pending or that covered the queen, and "
+                f"only then. Got queen_team={self.queen_team!r} with queen_status={self.queen_status!r} instead."
+            )
+        if self.variant == "hikone" and not self.game_over:
+            off = [p for p in self.pieces if p.kind == "jack" and p.where != "board"]
+            if off:
+                raise ValueError(
+                    f"The 'pieces' parameter must keep the jack on the board while the game is in progress (a jack "
+                    f"pocketed early goes back to the jack spot, HIK-5; pocketed to win, it ends the game, HIK-4). Got "
+                    f"the jack (id {off[0].id}) {off[0].where!r} instead."
+                )
 
     # ------------------------------------------------------------------ queries
     @property

@@ -17,7 +17,8 @@ from carromlab.rules import GameState, ShotOutcome, crokinole, hikone, icf, onli
 
 _OPTIONS = {
     "icf": lambda rng: {"players": int(rng.choice([2, 4])), "options": icf.ICFOptions(own_last_coin=str(rng.choice(["shooter_loses_3", "opponent_gains_3"])))},
-    "online": lambda rng: {"rules": online.OnlineHouseRules(next_board_first=str(rng.choice(["alternate", "loser"])))},
+    "online": lambda rng: {"rules": online.OnlineHouseRules(
+        next_board_first=str(rng.choice(["alternate", "loser"])), turn_time=[None, 30, 60][int(rng.integers(3))])},
     "hikone": lambda rng: {
         "players": int(rng.choice([2, 4])),
         "options": hikone.HikoneOptions(void_pucks_with_jack=bool(rng.integers(2)), every_direct_hit=bool(rng.integers(2))),
@@ -112,10 +113,10 @@ def _subset(rng: np.random.Generator, pool: list[int], most: int) -> list[int]:
 
 
 def _carrom_outcome(rng: np.random.Generator, s: GameState) -> ShotOutcome:
-    if s.variant == "online" and rng.random() < 0.05:
+    if s.variant == "online" and s.options.turn_time is not None and rng.random() < 0.05:  # rule ONL-8: only with a time limit
         return ShotOutcome(timed_out=True)
-    if s.board_shots == 0 and s.variant == "icf" and rng.random() < 0.3:
-        return ShotOutcome(striker_left_baseline=False, striker_fate=str(rng.choice(["board", "pocketed"])))
+    if s.board_shots == 0 and s.variant == "icf" and rng.random() < 0.3:  # rule ICF-16: the striker stays on the board
+        return ShotOutcome(striker_left_baseline=False)
     return _moving_outcome(rng, s, fates=("board", "pocketed"), frame=True)
 
 
@@ -148,7 +149,7 @@ def _moving_outcome(rng: np.random.Generator, s: GameState, *, fates: tuple[str,
         striker_touched=tuple(touched), cushion_first=bool(rng.random() < 0.3),
         # the frame beyond the area line after some of the hits (HIK-9), or derived
         touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 else None,
-        striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left else True,
+        striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left and fate == "board" else True,
         final_positions=final if rng.random() < 0.3 else None,
     )  # fmt: skip
 

@@ -34,13 +34,24 @@ def shot(state: GameState, *pids: int, **kw) -> ShotOutcome:
 
 
 def move(state: GameState, where: str, *pids: int) -> GameState:
-    """A copy of ``state`` with pieces moved to ``where`` (positions dropped off the board)."""
+    """A copy of ``state`` with pieces moved to ``where`` (positions dropped off the board).
+
+    The queen's status follows the queen (the state refuses any other): back on the
+    board it is ``"board"``; newly pocketed it is ``"covered"`` by the shooter's team
+    (set ``queen_status``/``queen_team`` afterwards for another reading).
+    """
     pieces = tuple(
         replace(p, where=where, x=None if where != "board" else p.x, y=None if where != "board" else p.y)
         if p.id in pids else p
         for p in state.pieces
     )
-    return state.with_(pieces=pieces)
+    queen = {"queen_status": state.queen_status, "queen_team": state.queen_team}
+    if any(p.kind == "queen" and p.id in pids for p in state.pieces):
+        if where == "board":
+            queen = {"queen_status": "board", "queen_team": None}
+        elif state.queen_status == "board":
+            queen = {"queen_status": "covered", "queen_team": state.team_of(state.shooter)}
+    return state.with_(pieces=pieces, **queen)
 
 
 def put(state: GameState, pid: int, x: float, y: float) -> GameState:

@@ -49,6 +49,24 @@ def test_icf_1_setup_queen_centre_rings_and_white_y():
         assert far["kind"].tolist() == ["white"]
 
 
+def test_icf_1_rotation_in_radians_or_degrees():
+    # rule ICF-1: the breaker's rotation, in rad or with the _deg spelling
+    assert icf.new_game(rotation_deg=30) == icf.new_game(rotation=math.radians(30))
+    assert icf.new_game(rotation_deg=0) == icf.new_game()
+    with pytest.raises(ValueError, match="'rotation' parameter is in radians .* Got 30 rad .*did you mean rotation_deg=30"):
+        icf.new_game(rotation=30)
+    with pytest.raises(ValueError, match="'rotation_deg' parameter must be .*360.*Got 400"):
+        icf.new_game(rotation_deg=400)
+    with pytest.raises(ValueError, match="not both"):
+        icf.new_game(rotation=0.1, rotation_deg=5)
+    s = icf.new_game()
+    assert rotate_break(s, angle_deg=30) == rotate_break(s, math.radians(30)) == icf.new_game(rotation_deg=30)
+    with pytest.raises(ValueError, match="did you mean angle_deg=30"):
+        rotate_break(s, 30)
+    with pytest.raises(ValueError, match=r"'angle' parameter \(rad\) or 'angle_deg' \(degrees\) is required"):
+        rotate_break(s)
+
+
 def test_icf_1_breaker_may_rotate_before_the_break_only():
     s = icf.new_game()
     turned = rotate_break(s, math.pi / 6)

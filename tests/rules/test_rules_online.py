@@ -10,7 +10,7 @@ import pytest
 from carromlab.rules import GameState, ShotOutcome, online
 from carromlab.rules.online import OnlineHouseRules
 
-from .rules_testkit import broken, ids, move, play, put, shot
+from .rules_testkit import assert_arrays_agree, broken, ids, move, play, put, shot
 
 R_STRIKER = 0.02065
 
@@ -66,6 +66,21 @@ def test_onl_2_cover_on_the_next_shot_or_queen_returns(game):
     assert online.adjudicate(r.state, shot(r.state, 3)).queen_status == "covered"
     failed = online.adjudicate(r.state, ShotOutcome())
     assert failed.queen_status == "board" and failed.returned[0].piece_id == 0
+
+
+def test_onl_2_failed_cover_cites_onl_2_not_the_striker_rule(game):
+    # rule ONL-2: the queen returns under ONL-2; ONL-3 (striker pocketed, its coins on the
+    # outer circle) is cited only when the striker falls or a due is paid
+    s = move(game, "pocketed", 0, 1).with_(queen_status="pending", queen_team=0)
+    failed, foul = shot(s), shot(s, 19)
+    r = online.adjudicate(s, failed)
+    assert r.applied == ("ONL-2",) and [(p.piece_id, p.rule) for p in r.returned] == [(0, "ONL-2")]
+    r2 = online.adjudicate(s, foul)
+    assert r2.applied == ("ONL-3", "ONL-2") and [(p.piece_id, p.rule) for p in r2.returned] == [(1, "ONL-3"), (0, "ONL-2")]
+    owing = game.with_(dues=(1, 0))
+    paid = shot(owing, 1)
+    assert online.adjudicate(owing, paid).applied == ("ONL-4", "ONL-3")
+    assert_arrays_agree([s, s, owing], [failed, foul, paid])
 
 
 def test_onl_2_queen_alone_before_any_own_coin_returns(game):
@@ -154,15 +169,20 @@ def test_onl_7_leader_after_8_boards_wins(game):
 
 
 # ---------------------------------------------------------------------------- ONL-8
-def test_onl_8_timeout_passes_the_turn_without_returning_a_coin(game):
-    s = move(game, "pocketed", 1, 3)
+@pytest.fixture
+def timed():
+    return broken(online.new_game(rules=OnlineHouseRules(turn_time=30)))
+
+
+def test_onl_8_timeout_passes_the_turn_without_returning_a_coin(timed):
+    s = move(timed, "pocketed", 1, 3)
     r = online.adjudicate(s, ShotOutcome(timed_out=True))
     assert r.next_shooter == 1 and r.returned == () and r.fouls == () and "ONL-8" in r.applied
     assert r.state.count("white", "pocketed") == 2
 
 
-def test_onl_8_timeout_on_the_cover_shot_returns_the_queen(game):
-    s = move(game, "pocketed", 1)
+def test_onl_8_timeout_on_the_cover_shot_returns_the_queen(timed):
+    s = move(timed, "pocketed", 1)
     pending = online.adjudicate(s, shot(s, 0)).state
     r = online.adjudicate(pending, ShotOutcome(timed_out=True))
     assert r.queen_status == "board"

@@ -16,7 +16,7 @@ from carromlab.rules import GameState, ShotOutcome, adjudicate, crokinole, hikon
 FACTORIES = {
     "icf": icf.new_game,
     "icf-doubles": lambda: icf.new_game(4),
-    "online": online.new_game,
+    "online": lambda: online.new_game(rules=online.OnlineHouseRules(turn_time=30)),
     "hikone": hikone.new_game,
     "hikone-doubles": lambda: hikone.new_game(4),
     "crokinole": crokinole.new_game,
@@ -36,7 +36,8 @@ def _carrom_like(data, state: GameState) -> ShotOutcome:
     recs = [(pid, state.piece(pid).kind, 0, 0.1 * (i + 1)) for i, pid in enumerate(pocketed)]
     if fate == "pocketed":
         recs.append((state.striker_id, "striker", 1, 5.0))
-    timed_out = state.variant in ("online", "hikone") and data.draw(st.integers(0, 9)) == 0
+    # rule ONL-8: a timed-out shot needs a time limit (the online factory sets one)
+    timed_out = (state.variant == "hikone" or state.variant == "online" and state.options.turn_time is not None) and data.draw(st.integers(0, 9)) == 0
     if timed_out:
         return ShotOutcome(timed_out=True)
     frame_ids = gone if state.variant == "hikone" and data.draw(st.booleans()) else []
@@ -47,7 +48,8 @@ def _carrom_like(data, state: GameState) -> ShotOutcome:
         on_frame=tuple(frame_ids),
         first_touch=touched,
         cushion_first=data.draw(st.booleans()),
-        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None),
+        # rule ICF-16: a striker that never left the baseline area touched nothing and stayed on the board
+        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None) or fate != "board",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from carromlab.rules import GameState, Piece, Pocketing, ShotOutcome, adjudicate, crokinole, hikone, icf, online
 from carromlab.rules.icf import ICFOptions
 
-from .rules_testkit import broken, play, pocket, shot
+from .rules_testkit import assert_arrays_agree, broken, move, play, pocket, shot
 
 
 # ---------------------------------------------------------------------------- ShotOutcome
@@ -100,9 +101,10 @@ def test_finished_game_refuses_more_shots(game):
 
 
 def test_ditch_is_crokinole_only(game):
-    with pytest.raises(ValueError, match="no ditch"):
+    # rules CRK-2 (the ditch), HIK-7 (the striker resting on the frame): no such fates elsewhere
+    with pytest.raises(ValueError, match="striker_fate must be one of .* under the icf rules, got 'ditch'"):
         adjudicate(game, ShotOutcome(striker_fate="ditch"))
-    with pytest.raises(ValueError, match="no ditch"):
+    with pytest.raises(ValueError, match="striker_fate must be one of .* under the hikone rules, got 'ditch'"):
         adjudicate(hikone.new_game(), ShotOutcome(striker_fate="ditch"))
 
 
@@ -165,7 +167,7 @@ def test_json_round_trip_new_games(factory):
 
 def test_json_round_trip_mid_game(game):
     r = play(game, shot(game, 1), shot(game.with_(shot_in_turn=1), 19))
-    state = r.state.with_(queen_status="pending", queen_team=0, board_history=((3, 0),), game_scores=(3, -3))
+    state = move(r.state, "pocketed", 0).with_(queen_status="pending", queen_team=0, board_history=((3, 0),), game_scores=(3, -3))
     back = GameState.from_json(state.to_json())
     assert back == state and back.to_json() == state.to_json()
     assert back.positions().equals(state.positions())
@@ -233,3 +235,110 @@ def test_piece_validation():
 def test_positions_table(game):
     table = game.positions()
     assert list(table.columns) == ["id", "kind", "where", "x", "y", "by"] and len(table) == 19
+
+
+# ---------------------------------------------------------------------------- states that cannot exist
+def test_queen_status_must_agree_with_where_the_queen_is():
+    # rules ICF-5, ONL-2: 'board' while the queen is on the board, 'pending'/'covered' once pocketed
+    s = icf.new_game()
+    with pytest.raises(ValueError, match="'queen_status' parameter must agree .* Got 'covered' with the queen on the board"):
+        s.with_(queen_status="covered", queen_team=0)
+    with pytest.raises(ValueError, match="'queen_status'"):
+        s.with_(queen_status="covered")
+    gone = s.with_(pieces=tuple(replace(p, where="pocketed", x=None, y=None) if p.kind == "queen" else p for p in s.pieces),
+                   queen_status="covered", queen_team=0)  # fmt: skip
+    with pytest.raises(ValueError, match="Got 'board' with the queen pocketed"):
+        gone.with_(queen_status="board", queen_team=None)
+    with pytest.raises(ValueError, match="'queen_team' parameter .* queen_team=None with queen_status='pending'"):
+        gone.with_(queen_status="pending", queen_team=None)
+
+
+def test_hikone_jack_stays_on_the_board_until_the_game_ends():
+    # rules HIK-4, HIK-5: an early jack goes back to the jack spot, a winning one ends the game
+    s = hikone.new_game()
+    pocketed = tuple(replace(p, where="pocketed", x=None, y=None) if p.kind == "jack" else p for p in s.pieces)
+    with pytest.raises(ValueError, match="'pieces' parameter must keep the jack on the board .* Got the jack \\(id 0\\) 'pocketed'"):
+        s.with_(pieces=pocketed)
+    assert s.with_(pieces=pocketed, game_over=True, winner=0).game_over
+
+
+def test_comparable_states_inherits_the_state_checks():
+    # rules HIK-5 (the jack), ICF-5 (the queen's status)
+    from carromlab.analysis import comparable_states
+
+    pucks = pd.DataFrame({"kind": ["red", "green"], "x": [0.1, -0.1], "y": [0.1, 0.1]})
+    with pytest.raises(ValueError, match="jack"):
+        comparable_states(pucks, ("hikone",))
+    with_queen = pd.DataFrame({"kind": ["white", "queen"], "x": [0.1, 0.0], "y": [0.1, 0.0]})
+    with pytest.raises(ValueError, match="queen_status"):
+        comparable_states(with_queen, ("icf",), queen_status="covered", queen_team=0)
+    with pytest.raises(ValueError, match="queen_status"):
+        comparable_states(with_queen.iloc[:1], ("icf",), queen_status="board")
+    assert comparable_states(with_queen.iloc[:1], ("icf",), queen_status="covered", queen_team=0)["icf"].queen_status == "covered"
+
+
+def test_game_ending_on_a_cover_records_the_covered_queen(game):
+    # rules ICF-6, ICF-7, ICF-10: the queen and the last own coin together end the game; the
+    # final state says the queen is covered (it used to keep 'board' with the queen pocketed)
+    whites = [p.id for p in game.pieces if p.kind == "white"]
+    blacks = [p.id for p in game.pieces if p.kind == "black"]
+    s = move(game, "pocketed", *whites[1:], *blacks[3:]).with_(queen_status="board", queen_team=None, game_scores=(20, 0))
+    out = shot(s, 0, whites[0])
+    r = adjudicate(s, out)
+    assert r.game_over and r.state.queen_status == "covered" and r.state.queen_team == 0
+    assert GameState.from_json(r.state.to_json()) == r.state
+    assert_arrays_agree([s], [out])
+
+
+# ---------------------------------------------------------------------------- outcomes that cannot follow
+def _both_raise(state, outcome, match):
+    """The one-game and the array adjudication both refuse the outcome."""
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays, adjudicate_arrays
+
+    with pytest.raises(ValueError, match=match):
+        adjudicate(state, outcome)
+    games = GameArrays.from_states([state])
+    with pytest.raises(ValueError, match=match):
+        adjudicate_arrays(games, OutcomeArrays.from_outcomes([outcome], games))
+
+
+@pytest.mark.parametrize(
+    ("outcome", "match"),
+    [
+        # rule HIK-7: only a Hikone striker rests on the frame
+        (ShotOutcome(striker_fate="frame"), "striker_fate must be one of \\['board', 'pocketed', 'off_board'\\] under the icf rules, got 'frame'"),
+        # rule ICF-4: the board has four pockets
+        (ShotOutcome(pocketed=[(3, "white", 7, 0.1)]), "pocketed\\[0\\].hole' parameter must be a pocket .* 0..3 .* Got 7"),
+        (ShotOutcome(pocketed=[(3, "white", "zz", 0.1)]), "pocketed\\[0\\].hole' parameter .* \\['sw', 'se', 'ne', 'nw'\\]. Got 'zz'"),
+        # rule ICF-12: a piece on the board lies on the playing surface
+        (ShotOutcome(final_positions=pd.DataFrame({"id": [3], "kind": ["white"], "x": [5.0], "y": [0.0], "on_board": [True]})),
+         "final_positions' parameter must put the pieces it lists on the board .* 0.37 m\\). Got piece 3 at \\(5, 0\\)"),
+    ],
+)
+def test_impossible_outcomes_raise_in_both_paths(game, outcome, match):
+    _both_raise(game, outcome, match)
+
+
+def test_icf_16_striker_that_never_left_the_baseline_cannot_fall(game):
+    # rule ICF-16: a striker that never left the baseline area is not pocketed nor off the board
+    for fate in ("pocketed", "off_board"):
+        recs = [(19, "striker", 0, 0.5)] if fate == "pocketed" else []
+        _both_raise(icf.new_game(), ShotOutcome(striker_left_baseline=False, striker_fate=fate, pocketed=recs), "never left the baseline")
+    assert adjudicate(icf.new_game(), ShotOutcome(striker_left_baseline=False)).retake
+
+
+def test_onl_8_timeout_needs_a_time_limit():
+    # rule ONL-8 (ONL-10: no time limit by default): a timed-out shot is refused without one
+    _both_raise(broken(online.new_game()), ShotOutcome(timed_out=True), "no time limit .*turn_time is None")
+    _both_raise(broken(icf.new_game()), ShotOutcome(timed_out=True), "no time limit")
+    timed = broken(online.new_game(rules=online.OnlineHouseRules(turn_time=60)))
+    assert "ONL-8" in adjudicate(timed, ShotOutcome(timed_out=True)).applied
+
+
+def test_pockets_by_index_or_name_are_accepted(game):
+    # rules ICF-4, CRK-2: a pocket named as on the board (the crokinole hole also "centre")
+    assert_arrays_agree([game, game], [ShotOutcome(pocketed=[(3, "white", "sw", 0.1)]), ShotOutcome(pocketed=[(3, "white", 3, 0.1)])])
+    s = crokinole.new_game()
+    for hole in ("20", "centre", 0):
+        out = ShotOutcome(striker=0, striker_fate="pocketed", pocketed=[(0, "dark", hole, 1.0)])
+        assert crokinole.adjudicate(s, out).state.piece(0).where == "hole"

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import icf, online
-from ..carrom import CarromPolicy, _layout
+from ..carrom import CarromPolicy, _layout, cites_return_place, no_time_limit
 from ..ledger import side_direction
 from .games import QUEEN, GameArrays
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
@@ -36,8 +36,6 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     p = POLICIES[games.variant](games.options)
     check_outcomes(games, outcomes)
     o, ids = outcomes, p.ids
-    if (o.fate == FATES.index("ditch")).any():
-        raise ValueError("The 'outcomes' parameter is inconsistent with the game state: a carrom board has no ditch.")
     n, rows = len(games), np.arange(len(games))
     seat, team = games.shooter, games.team
     own, opp = games.colours[rows, team], games.colours[rows, 1 - team]
@@ -56,7 +54,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     cont = np.zeros(n, bool)
     timed = o.timed_out
     if timed.any() and not p.timeouts:
-        raise ValueError(f"The 'outcomes' parameter must not be timed out: {games.variant} play has no time limit.")
+        raise no_time_limit("outcomes", games.variant)
     if p.timeouts:
         led.note(timed, ids["timeout"])
     queen_back(timed & pending, ids["queen"])
@@ -66,10 +64,13 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     moved = led.fell.any(axis=1) | (o.left_board > 0).any(axis=1)
     if p.opening == "baseline":
         failed = breaking & ~o.striker_left_baseline
-        if (failed & (moved | o.touched.any(axis=1))).any():
+        bad = failed & (moved | o.touched.any(axis=1) | (o.fate != FATES.index("board")))
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                "The 'outcomes' parameter is inconsistent with the game state: a striker that never left "
-                "the baseline area cannot touch or pocket a coin."
+                f"The 'outcomes' parameter is inconsistent with the game state of game {g}: a striker that never left "
+                "the baseline area cannot touch or pocket a coin, nor fall or leave the board itself (striker_fate "
+                f"must be 'board'). Got striker_fate {FATES[o.fate[g]]!r}."
             )
     else:
         failed = breaking & (o.first_touch < 0) & ~moved
@@ -128,10 +129,10 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     marks = games.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + dict(games.radii)["white"]
-    led.note(put & led.returning, ids["return_place"])
+    led.note(put & led.returning & cites_return_place(p, led.queued_under(ids["striker"])), ids["return_place"])
     far = np.array([side_direction(s) for s in games.seat_sides])[towards] * -reach
     led.place(put, (0.0, 0.0), within=reach, far=far, enabled=place)
-    led.change(play, queen_status=status, queen_team=qteam)
+    led.change(play | game_over, queen_status=status, queen_team=qteam)  # a game that ends keeps the queen's last status
     next_shooter = np.where(over, np.where(game_over, seat, first), nxt)
     return led.ruling(
         turn_continues=np.where(failed, retake, cont & play),

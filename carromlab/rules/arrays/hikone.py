@@ -47,8 +47,6 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     """Adjudicate N Hikone shots; see :func:`carromlab.rules.arrays.adjudicate_arrays`."""
     check_outcomes(games, outcomes)
     o = outcomes
-    if (o.fate == FATES.index("ditch")).any():
-        raise ValueError("The 'outcomes' parameter is inconsistent with the game state: a Hikone board has no ditch.")
     n, rows = len(games), np.arange(len(games))
     seat, team = games.shooter, games.team
     own, opp = games.colours[rows, team], games.colours[rows, 1 - team]

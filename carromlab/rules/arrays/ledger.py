@@ -14,7 +14,8 @@ import numpy.typing as npt
 from ..ruling import Placement
 from ..spots import nearest_free_spots
 from .games import WHERE, GameArrays, _objects, row_counts
-from .outcomes import OutcomeArrays, _rank, _rows
+from ..ledger import FATES_OF
+from .outcomes import FATES, OutcomeArrays, _rank, _rows
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes", "ranked_rows"]
 
@@ -78,6 +79,11 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
     if games.game_over.any():
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
+    allowed = FATES_OF[games.variant]
+    fate_ok = np.isin(outcomes.fate, [FATES.index(f) for f in allowed])
+    if not fate_ok.all():
+        g = int(np.flatnonzero(~fate_ok)[0])
+        raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")
     on = games.where == BOARD
     if shot_piece is not None:
         on = on.copy()
@@ -320,6 +326,10 @@ class ArrayLedger:
     def returning(self) -> BoolArray:
         """Games with pieces queued to be put back, shape (N,)."""
         return self._queued > 0
+
+    def queued_under(self, rule: str) -> BoolArray:
+        """Games with a piece queued to be put back under ``rule``, shape (N,)."""
+        return (self._queue_rule == self.rules.index(rule)).any(axis=1)
 
     def drop_returns(self, m: BoolArray | npt.NDArray[np.intp]) -> None:
         """Forget the queued pieces of the games ``m`` (a mask or rows; their board is being reset)."""

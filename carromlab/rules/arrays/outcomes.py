@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from ...engine.batch import BatchArrays
 from ..engine_bridge import FORWARD
+from ..ledger import check_record
 from ..outcome import ShotOutcome
 from .games import WHERE, GameArrays
 
@@ -150,8 +151,9 @@ class OutcomeArrays:
         Raises
         ------
         ValueError
-            If the lengths differ or an outcome names an id outside 0..P-1 (the striker
-            aside).
+            If the lengths differ, an outcome names an id outside 0..P-1 (the striker
+            aside), a pocket the board lacks or a final position off the board
+            (:func:`carromlab.rules.ledger.check_record`).
         """
         outcomes = list(outcomes)
         n, p = len(games), games.n_pieces
@@ -169,6 +171,7 @@ class OutcomeArrays:
             return pid
 
         for g, o in enumerate(outcomes):
+            check_record(games.board, games.variant, o, f"outcomes[{g}]")
             for k, f in enumerate(o.pocketed, 1):
                 fell[g, p if f.kind == "striker" and not crokinole else col(f.piece_id, "pocketed")] = k
             for k, pid in enumerate(o.left_board, 1):
