@@ -29,7 +29,7 @@ from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
-from ..rules.engine_bridge import forward_of, frame_reach_of, full_scene, scene_for, shot_piece
+from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
@@ -352,10 +352,9 @@ class _FoulTask:
         y = nominal["y"] - err["placement"] * fx + err["depth"] * fy
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
-        scene, ids, placed = _batch_scene(state, scene, ids)
         batch = simulate_batch_arrays(
             scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
-            final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state), **placed,
+            final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
         )  # fmt: skip
         games = GameArrays.from_states([state]).repeated(len(batch))
         rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
@@ -367,20 +366,6 @@ class _FoulTask:
             },
             copy=False,
         )  # fmt: skip
-
-
-def _batch_scene(state: GameState, scene: Scene, ids: npt.NDArray[np.int64]) -> tuple[Scene, npt.NDArray[np.int64], dict[str, Any]]:
-    """The scene, scene ids and starting positions of the batch of ``state``, whose scene
-    is ``scene`` with ``ids``: the same, or for a board without pieces (the opening shot
-    of a crokinole round, every disc in hand), which
-    :meth:`OutcomeArrays.from_batch` cannot read, the game's full scene with every piece
-    off the board (:func:`~carromlab.rules.engine_bridge.full_scene`, ids -1: no game
-    piece), which plays the same shots."""
-    if len(ids):
-        return scene, ids, {}
-    full = full_scene(state)
-    off = {"positions": full.arrays["xy"][None], "on_board": np.zeros((1, full.n_pieces), bool)}
-    return full, np.full(full.n_pieces, -1, dtype=np.int64), off
 
 
 def _foul_texts(rulings: RulingArrays) -> pd.api.extensions.ExtensionArray:

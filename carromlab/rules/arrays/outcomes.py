@@ -285,7 +285,9 @@ class OutcomeArrays:
         final = gather(moved)
         left = game_columns(_rank(ditched[:, :m]), 0)
         first = cols["first_contact"].astype(np.int64)
-        first_id = np.where(first >= 0, np.broadcast_to(ids, (n, m))[np.arange(n), np.maximum(first, 0)], -1)
+        # the game id of the first piece touched: column m of the ids extended by -1 (none;
+        # a scene may hold no piece at all: the opening shot of a crokinole round)
+        first_id = np.concatenate([np.broadcast_to(ids, (n, m)), np.full((n, 1), -1)], axis=1)[np.arange(n), np.where(first >= 0, first, m)]
         touched = game_columns(_bits(cols["striker_touched_mask"], m), False)
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
