@@ -21,6 +21,9 @@ extensions = [
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 autosummary_generate = True
+# class pages render every public method and property in full (the default template lists
+# their names only)
+templates_path = ["_templates"]
 autodoc_typehints = "none"
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 # ".rst" first: autosummary writes its API stubs with the first suffix, and a stub written

@@ -78,6 +78,9 @@ def test_sphinx_build_has_no_warnings(tmp_path):
         assert ".. auto" not in text and ".. currentmodule" not in text, page.name
     simulate_page = pages["carromlab.simulate"].read_text()
     assert "Parameters" in simulate_page and "Returns" in simulate_page
+    # a class page shows its methods in full, not their names only
+    scene_words = page_words(pages["carromlab.Scene"])
+    assert "rotation_deg" in scene_words and "The rotation in degrees instead" in scene_words
     # every public class and function: a page (under any of its public names) that shows
     # the first line of its docstring
     by_object: dict[int, list[str]] = {}

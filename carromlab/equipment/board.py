@@ -439,7 +439,7 @@ class ShootingLine:
     def touches(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: float) -> BoolArray:
         """Whether a disc centred at (x, y) touches the shooting line in this quadrant.
 
-        True when the disc overlaps the circle of the shooting line (| |p| - R | <= r)
+        True when the disc overlaps the circle of the shooting line (``| |p| - R | <= r``)
         and its centre's polar angle lies in [start_angle, end_angle].
 
         Parameters
@@ -787,8 +787,8 @@ class Board:
     def contains(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: npt.ArrayLike) -> BoolArray:
         """Whether discs lie on the playing surface (vectorised).
 
-        Square board: the disc lies wholly inside the cushions, |x| <= h - r and
-        |y| <= h - r. Round board: the disc's centre lies within radius h (a disc whose
+        Square board: the disc lies wholly inside the cushions, ``|x| <= h - r`` and
+        ``|y| <= h - r``. Round board: the disc's centre lies within radius h (a disc whose
         centre passes the edge falls into the ditch).
 
         Parameters
