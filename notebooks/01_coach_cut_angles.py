@@ -92,8 +92,10 @@ plot_parameter_heatmap(succ, ax=axes[1]);
 # %% [markdown]
 # ## Margin of error
 # For the best aim at each placement, the window of aims (and speeds) that still
-# succeed at least half the time. Like the cut-angle tables of billiards, the window
-# narrows as the cut gets thinner.
+# succeed at least half the time: the coach's margin for error. Here the windows are
+# about a degree wide at most, read on the map's 0.2° steps of aim, so their
+# differences between placements are within a step or two: a finer aim grid or more
+# replicas is what tells one placement's tolerance from another's.
 
 # %%
 margins = margin_of_error(succ)

@@ -257,3 +257,15 @@ def test_simulate_replays_a_saved_position_with_changed_discs_and_prints_events(
     assert len(got) == len(want) and got["t"].to_numpy() == pytest.approx(want["t"].to_numpy(), rel=1e-12)
     assert f"{len(want)} events" in out and "t (s)" in out and "vn (m/s)" in out
     assert "icf icf shot" not in out
+
+
+def test_ctrl_c_is_one_line_and_status_130(tmp_path, capsys, monkeypatch):
+    import carromlab.analysis
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(carromlab.analysis, "break_study", interrupted)
+    status = main(["break-study", "--small", "--workers", "1", "--store", str(tmp_path / "s"), "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 130 and err.strip() == "carromlab break-study: interrupted (the same command with the same --store resumes)"

@@ -46,7 +46,8 @@ def _parser() -> CliParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 on bad input)."""
+    """Run the command line; returns the exit status (2 on bad input, 130 when
+    interrupted with Ctrl-C)."""
     try:
         args = _parser().parse_args(argv)
     except UsageError as exc:
@@ -58,3 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # one line whatever the message: bad input is reported, not traced back
         print(f"carromlab {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # what a store holds is whole (parts are written atomically), so a rerun resumes
+        again = " (the same command with the same --store resumes)" if getattr(args, "store", None) else ""
+        print(f"carromlab {args.command}: interrupted{again}", file=sys.stderr)
+        return 130
