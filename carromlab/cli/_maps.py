@@ -37,7 +37,7 @@ def _add_shared(p: argparse.ArgumentParser, *, store: bool) -> None:
     """Position, target and physics options of both subcommands (``store``: with --store)."""
     p.add_argument("--variant", choices=["icf", "online", "hikone"], default="icf",
                    help="board and pieces: icf and online play on the ICF board, hikone on the Hikone board "
-                        "(default icf)")  # fmt: skip
+                        "(default icf; online gives the icf numbers: the maps read no rule the books differ on)")  # fmt: skip
     add_position_options(p, default="cut")
     g = p.add_argument_group("goal")
     g.add_argument("--target", default="0", help="piece to pocket: its row in the position (from 0) or a kind with one piece, "
