@@ -29,7 +29,8 @@ OVERLAP_TOL = 1e-7
 #: Rules that may take a piece the engine left on the board off it (crokinole: the disc
 #: played outside the 15 ring, the discs of a shot that struck no opponent).
 _REMOVING_RULES = frozenset({"CRK-2", "CRK-3"})
-#: Rules that void a shot and put every piece back where it was (Hikone doubles).
+#: Fouls that void a shot and put every piece back where it was (Hikone doubles); read
+#: among the fouls only: a later shot paying a debt of that foul cites the rule too.
 _VOIDING_RULES = frozenset({"HIK-9"})
 
 
@@ -139,8 +140,8 @@ class Inventory:
         shot neither ended it nor was retaken), the pieces on the board after the ruling
         are exactly those the engine left on the board, minus those a rule took off
         (only CRK-2 and CRK-3 may), plus those the ruling put back
-        (``ruling.returned``): on board = engine on board - removed + returned. A voided
-        shot (HIK-9) starts from the pieces on the board before it. The pieces the
+        (``ruling.returned``): on board = engine on board - removed + returned. A shot
+        voided by the HIK-9 foul starts from the pieces on the board before it. The pieces the
         engine left on the board keep its positions. A retaken shot (ICF-16, ONL-9)
         changes no piece.
 
@@ -162,7 +163,7 @@ class Inventory:
         if ruling.board_over:
             return
         engine: dict[int, tuple[float, float]]
-        if ruling.rule_ids & _VOIDING_RULES:
+        if {f.rule for f in ruling.fouls} & _VOIDING_RULES:
             engine = _on_board(before)
         elif outcome.final_positions is None:
             raise ConservationError("The outcome has no final positions to check the new state against.")
@@ -207,7 +208,7 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
     created or lost; every piece on the board after the ruling has a position on the
     playing surface and overlaps no other (by more than :data:`OVERLAP_TOL`); a retaken
     shot changes no piece; within a board, on board = engine on board - removed (only
-    CRK-2, CRK-3) + returned, a voided shot (HIK-9) starting from the pieces before it,
+    CRK-2, CRK-3) + returned, a shot voided by the HIK-9 foul starting from the pieces before it,
     and the pieces the engine left keep its positions (within :data:`POSITION_TOL`).
 
     Parameters
@@ -240,12 +241,12 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
     ids = set(rulings.rules)
     rule = (rulings.fouls > 0) | (rulings.applied > 0)
 
-    def any_rule(names: frozenset[str]) -> np.ndarray:
+    def any_rule(names: frozenset[str], called: np.ndarray = rule) -> np.ndarray:
         cols = [rulings.rules.index(x) for x in names if x in ids]
-        return rule[:, cols].any(axis=1) if cols else np.zeros(len(on), bool)
+        return called[:, cols].any(axis=1) if cols else np.zeros(len(on), bool)
 
     within = ~rulings.retake & ~rulings.board_over
-    void = any_rule(_VOIDING_RULES)[:, None]
+    void = any_rule(_VOIDING_RULES, rulings.fouls > 0)[:, None]
     engine = np.where(void, before.where == board, ~np.isnan(outcomes.final_xy[..., 0]))
     left_at = np.where(void[..., None], before.xy, outcomes.final_xy)
     returned = rulings.returned > 0

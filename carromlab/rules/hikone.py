@@ -229,8 +229,9 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     frame come back without penalty (HIK-8); in doubles a direct hit on a piece lying
     wholly inside the own area (any piece of ``outcome.touched_before_frame``, not only
     the first) voids the shot and costs a puck (HIK-9). Missing pucks become debts, paid by the
-    next pucks of that colour to fall. Returned pieces go to the jack spot (see the
-    module notes).
+    next pucks of that colour to fall; a payment cites the rules the debt came from
+    (``GameState.dues_from``; HIK-5 for a debt of no recorded origin). Returned pieces go
+    to the jack spot (see the module notes).
 
     Parameters
     ----------

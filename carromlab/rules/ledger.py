@@ -18,7 +18,7 @@ from ..equipment.board import Board
 from .outcome import ShotOutcome
 from .ruling import Foul, Placement, Ruling
 from .spots import nearest_free_spot, occupied
-from .state import GameState, Piece
+from .state import DEBT_RULES, GameState, Piece
 
 __all__ = ["FATES_OF", "check_outcome", "check_record", "Ledger", "next_seat", "side_direction", "far_side_point"]
 
@@ -163,6 +163,11 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
                 raise _bad(f"final_positions puts piece {row.id} on the board, but it was {piece.where!r}")
 
 
+def _debt_rules(mask: int) -> tuple[str, ...]:
+    """The rules of a debt-origin bitmask (``GameState.dues_from``), in rule-id order."""
+    return tuple(rule for k, rule in enumerate(DEBT_RULES) if mask >> k & 1)
+
+
 def _dedupe(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -183,6 +188,7 @@ class Ledger:
         self.outcome = outcome
         self.pieces: dict[int, Piece] = {p.id: p for p in state.pieces}
         self.dues = list(state.dues)
+        self.dues_from = list(state.dues_from)
         self.fouls: list[Foul] = []
         self.applied: list[str] = []
         self.placed: list[Placement] = []
@@ -244,24 +250,56 @@ class Ledger:
         """Put back ``n`` pocketed pieces of ``colour``; any shortfall becomes a due.
 
         The pieces taken are the pocketed ones of lowest id (pieces already being put
-        back do not count).
+        back do not count). A shortfall under one of :data:`~carromlab.rules.state.DEBT_RULES`
+        also records ``rule`` among the origins of the team's debt (``dues_from``).
+
+        Parameters
+        ----------
+        colour : str
+            The colour owing the pieces.
+        n : int
+            Pieces to put back.
+        rule : str
+            The rule imposing the penalty.
         """
         pool = sorted(p.id for p in self.pieces.values() if p.kind == colour and p.where == "pocketed")
         self.send_back(pool[:n], rule)
         if n > len(pool):
-            self.dues[self.colour_team(colour)] += n - len(pool)
+            team = self.colour_team(colour)
+            self.dues[team] += n - len(pool)
+            if rule in DEBT_RULES:
+                self.dues_from[team] |= 1 << DEBT_RULES.index(rule)
             self.note(rule)
 
     def pay_dues(self, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in this shot (by anyone)."""
+        """Pay dues with the pieces of the owing colour pocketed in this shot (by anyone).
+
+        A payment cites the rules the team's debt came from (``dues_from``): every
+        origin of the debts paid in the shot is noted among the applied rules, in
+        rule-id order, and each piece paying goes back under the first origin of its
+        team's debt. A debt of no recorded origin (the carrom dues, of one origin each,
+        or a state saved before ``dues_from`` existed) goes back under ``rule`` and
+        notes nothing, as before. A team's origins are forgotten once it owes nothing.
+
+        Parameters
+        ----------
+        rule : str
+            The rule cited for a debt of no recorded origin.
+        """
+        paid = 0
         for pid in self.outcome.pocketed_ids:
             piece = self.pieces[pid]
             if piece.kind not in self.state.colours or piece.where != "pocketed":
                 continue
             team = self.colour_team(piece.kind)
             if self.dues[team] > 0:
+                origins = self.dues_from[team]
+                paid |= origins
                 self.dues[team] -= 1
-                self.send_back([pid], rule)
+                if self.dues[team] == 0:
+                    self.dues_from[team] = 0
+                self.send_back([pid], _debt_rules(origins)[0] if origins else rule)
+        self.note(*_debt_rules(paid))
 
     def still_pocketed(self, pids: Iterable[int]) -> list[int]:
         """The ones among ``pids`` that are still in a pocket (not put back)."""
@@ -325,8 +363,8 @@ class Ledger:
         turn_continues, next_shooter, retake, board_over, board_winner, board_points
             See :class:`Ruling`.
         **changes
-            Other fields of the new state; ``pieces``, ``dues`` and ``shooter`` default
-            to the ledger's, and the shot counters advance unless given.
+            Other fields of the new state; ``pieces``, ``dues``, ``dues_from`` and
+            ``shooter`` default to the ledger's, and the shot counters advance unless given.
         """
         if self._queue:
             raise RuntimeError("Queued pieces were not placed.")
@@ -341,6 +379,7 @@ class Ledger:
         fields: dict[str, Any] = {
             "pieces": tuple(self.pieces[p.id] for p in s.pieces),
             "dues": tuple(self.dues),
+            "dues_from": tuple(self.dues_from),
             "shooter": next_shooter,
             "shot_in_turn": shot_in_turn,
             "board_shots": s.board_shots + (0 if retake else 1),

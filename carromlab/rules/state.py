@@ -14,7 +14,7 @@ import pandas as pd
 from .._validation import check_choice, check_int, check_real
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
-__all__ = ["LOCATIONS", "QUEEN_STATUSES", "Piece", "GameState", "register_json_type"]
+__all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
 
 #: Where a piece can be: on the playing surface, in a pocket, in the player's hand
 #: (crokinole, not yet played), in the ditch (crokinole, out of play) or in the 20-hole.
@@ -23,6 +23,11 @@ LOCATIONS = frozenset({"board", "pocketed", "hand", "ditch", "hole"})
 #: State of the carrom queen: ``"none"`` (no queen in this variant), on the ``"board"``,
 #: pocketed and ``"pending"`` a cover, or ``"covered"``.
 QUEEN_STATUSES = frozenset({"none", "board", "pending", "covered"})
+
+#: The rules a debt can come from whose origin a state keeps (``GameState.dues_from``):
+#: bit ``k`` of a team's mask stands for ``DEBT_RULES[k]``, in rule-id order. The carrom
+#: dues have one origin each (ICF-11, ONL-3) and keep none.
+DEBT_RULES = ("HIK-5", "HIK-7", "HIK-9")
 
 # Classes the JSON decoder may rebuild, by name: a closed list, so that loading a file
 # never instantiates anything else.
@@ -168,7 +173,14 @@ class GameState:
     queen_team : int or None
         Team whose cover is pending, or that covered the queen.
     dues : tuple of int
-        Coins or pucks owed back to the centre by each team (ICF-11, ONL-3, HIK-5, HIK-7).
+        Coins or pucks owed back to the centre by each team (ICF-11, ONL-3, HIK-5, HIK-7,
+        HIK-9).
+    dues_from : tuple of int
+        Hikone: the rules each team's outstanding debt came from, a bitmask over
+        :data:`DEBT_RULES` (bit ``k`` set: part of the debt is owed under
+        ``DEBT_RULES[k]``); set when a debt is incurred, 0 once the team's dues are paid,
+        and 0 in the other variants. A debt whose mask is 0 (a state saved before the
+        field existed) is paid citing HIK-5. Default () : 0 for every team.
     board_number : int
         Current board (round), from 1.
     board_first : int
@@ -204,6 +216,7 @@ class GameState:
     queen_status: str = "none"
     queen_team: int | None = None
     dues: tuple[int, ...] = ()
+    dues_from: tuple[int, ...] = ()
     board_number: int = 1
     board_first: int = 0
     board_history: tuple[tuple[int, ...], ...] = ()
@@ -245,16 +258,31 @@ class GameState:
         check_int("board_number", self.board_number, low=1)
         put(self, "seat_shots", _tuple_of_ints("seat_shots", self.seat_shots or (0,) * n, low=0))
         put(self, "dues", _tuple_of_ints("dues", self.dues or (0,) * t, low=0))
+        put(self, "dues_from", _tuple_of_ints("dues_from", self.dues_from or (0,) * t, low=0))
         put(self, "game_scores", _tuple_of_ints("game_scores", self.game_scores or (0,) * t))
         put(self, "board_history", tuple(_tuple_of_ints("board_history", b) for b in self.board_history))
-        for name, value, size in (("seat_shots", self.seat_shots, n), ("dues", self.dues, t), ("game_scores", self.game_scores, t)):
+        for name, value, size in (("seat_shots", self.seat_shots, n), ("dues", self.dues, t), ("dues_from", self.dues_from, t),
+                                  ("game_scores", self.game_scores, t)):  # fmt: skip
             if len(value) != size:
                 raise ValueError(f"The {name!r} parameter must have {size} entries. Got {list(value)} instead.")
+        self._check_dues_from()
         check_choice("queen_status", self.queen_status, QUEEN_STATUSES)
         for name in ("queen_team", "winner"):
             if getattr(self, name) is not None:
                 check_int(name, getattr(self, name), low=0, high=t - 1)
         self._check_queen_and_jack()
+
+    def _check_dues_from(self) -> None:
+        """Each team's debt origins are a mask over :data:`DEBT_RULES`, set only while the
+        team owes pieces, and only in Hikone (HIK-5, HIK-7, HIK-9)."""
+        top = 1 << len(DEBT_RULES)
+        for k, (mask, due) in enumerate(zip(self.dues_from, self.dues)):
+            if mask >= top or (mask and (due == 0 or self.variant != "hikone")):
+                raise ValueError(
+                    f"The 'dues_from' parameter must hold for each team a bitmask below {top} of the rules {list(DEBT_RULES)} "
+                    f"its Hikone debt came from, 0 when it owes nothing. Got {mask} for team {k} (dues {due}, variant "
+                    f"{self.variant!r}) instead."
+                )
 
     def _check_queen_and_jack(self) -> None:
         """The queen's status agrees with where the queen is (ICF-5, ONL-2), and a Hikone

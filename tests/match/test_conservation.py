@@ -117,6 +117,23 @@ def test_hikone_void_shot_restores_the_pieces_rule_hik9():
         inv.check_shot(state, outcome, replace(ruling, fouls=(), applied=()))
 
 
+def test_paying_a_hik9_debt_is_no_void_shot_rule_hik9():
+    """rule HIK-9: a red puck pocketed while red owes the penalty puck of an earlier
+    direct hit goes back citing HIK-9 (among the applied rules, not the fouls); the shot
+    is not void, and both checks take the engine's positions."""
+    from carromlab.match.conservation import check_shots
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays, adjudicate_arrays
+
+    state = hikone.new_game(4).with_(seat_shots=(1, 0, 0, 0), dues=(1, 0), dues_from=(0b100, 0))
+    state = put(state, ids(state, "red")[0], 0.24, 0.24)  # by the north-east pocket
+    outcome, ruling = played(state, Shot(0.18, 0.18, math.pi / 4, 1.0))
+    assert ruling.fouls == () and "HIK-9" in ruling.applied and [p.rule for p in ruling.returned] == ["HIK-9"]
+    Inventory.of(state).check_shot(state, outcome, ruling)
+    games = GameArrays.from_states([state])
+    outcomes = OutcomeArrays.from_outcomes([outcome], games)
+    check_shots(games, outcomes, adjudicate_arrays(games, outcomes))
+
+
 def test_retaken_break_changes_nothing_rule_icf16():
     """rule ICF-16: a retaken break leaves every piece in place."""
     state = icf.new_game()

@@ -82,10 +82,13 @@ def _hikone_state(rng: np.random.Generator, game: GameState) -> GameState:
             on[p.kind] -= board
         pieces.append(replace(p, x=_xy(rng, reach)[0], y=_xy(rng, reach)[1]) if board
                       else replace(p, where="pocketed", x=None, y=None, by=int(rng.integers(seats))))
+    dues = tuple(int(v) for v in rng.choice(3, 2, p=[0.7, 0.2, 0.1]))
+    # the rules each debt came from (rules HIK-5, HIK-7, HIK-9): any mask of the three, or
+    # none (a state saved before the origins were kept)
+    dues_from = tuple(int(rng.integers(8)) if d else 0 for d in dues)
     return game.with_(
         pieces=tuple(pieces), shooter=int(rng.integers(seats)), seat_shots=tuple(int(v) for v in rng.integers(0, 5, seats)),
-        board_shots=int(rng.integers(0, 30)), dues=tuple(int(v) for v in rng.choice(3, 2, p=[0.7, 0.2, 0.1])),
-        time_called=bool(rng.random() < 0.3),
+        board_shots=int(rng.integers(0, 30)), dues=dues, dues_from=dues_from, time_called=bool(rng.random() < 0.3),
     )  # fmt: skip
 
 

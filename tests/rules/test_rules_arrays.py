@@ -79,6 +79,9 @@ def test_arrays_agree_with_adjudicate_on_random_shots_with_real_spots(variant):
 @pytest.mark.parametrize("variant", list(RULES))
 def test_arrays_agree_with_adjudicate_on_random_shots(variant, quick_spots):
     states, outcomes = random_pairs(variant, 600, seed=11)
+    if variant == "hikone":  # rules HIK-5, HIK-7, HIK-9: debts of every origin, and of none, are paid
+        masks = {m for s in states for d, m in zip(s.dues, s.dues_from) if d}
+        assert masks == set(range(8))
     # the sample reaches every rule the variant's rulings cite
     assert _agree_in_groups(states, outcomes) == RULES[variant]
 

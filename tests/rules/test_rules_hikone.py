@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
-from carromlab.rules import ShotOutcome, hikone
+from carromlab.rules import GameState, ShotOutcome, hikone
 from carromlab.rules.hikone import HikoneOptions
 
 from .rules_testkit import ids, move, play, put, shot
@@ -164,6 +165,72 @@ def test_hik_7_debt_when_no_puck_to_return(game):
     assert r.dues == (1, 0)
 
 
+def test_hik_7_debt_is_paid_citing_hik_7_not_hik_5(game):
+    """rule HIK-7: the puck the striker foul could not send back is owed; the red puck
+    that pays it later goes back under HIK-7, the rule the debt came from (not HIK-5)."""
+    r = hikone.adjudicate(game, ShotOutcome(striker_fate="frame"))
+    assert r.dues == (1, 0)
+    s = r.state  # green (seat 1) pockets a red puck: it pays red's debt
+    red = ids(s, "red")[0]
+    r2 = hikone.adjudicate(s, shot(s, red))
+    assert [(p.piece_id, p.rule) for p in r2.returned] == [(red, "HIK-7")]
+    assert r2.applied == ("HIK-3", "HIK-7") and r2.fouls == ()
+    assert r2.dues == (0, 0) and r2.state.piece(red).where == "board"
+    assert r.state.dues_from == (0b010, 0) and r2.state.dues_from == (0, 0)  # bit 1: DEBT_RULES[1] == "HIK-7"
+
+
+def test_hik_5_and_hik_7_debts_are_paid_citing_both_in_rule_order(game):
+    """rules HIK-5, HIK-7: a debt of a striker foul, then of an early jack; the pucks
+    paying cite both origins, in rule-id order, until the debt is paid off."""
+    s = hikone.adjudicate(game, ShotOutcome(striker_fate="frame")).state.with_(shooter=0)
+    r = hikone.adjudicate(s, shot(s, JACK))  # no red puck in the pockets: 5 more owed
+    assert r.dues == (6, 0) and r.state.dues_from == (0b011, 0)
+    s = r.state.with_(shooter=0)
+    first = ids(s, "red")[:2]
+    r = hikone.adjudicate(s, shot(s, *first))
+    assert r.dues == (4, 0) and r.state.dues_from == (0b011, 0)  # partly paid: both origins kept
+    assert r.applied == ("HIK-3", "HIK-5", "HIK-7") and [p.rule for p in r.returned] == ["HIK-5", "HIK-5"]
+    s = r.state
+    rest = ids(s, "red")[:4]
+    r = hikone.adjudicate(s, shot(s, *rest))
+    assert r.dues == (0, 0) and r.state.dues_from == (0, 0)  # paid off: the origins forgotten
+    assert r.applied == ("HIK-3", "HIK-5", "HIK-7")
+    # a new debt cites only its own rule
+    r = hikone.adjudicate(r.state, ShotOutcome(striker_fate="pocketed", pocketed=((25, "striker", 0, 0.5),)))
+    assert r.state.dues_from == (0b010, 0)
+
+
+def test_dues_from_survive_json_and_old_json_debts_cite_hik_5(game):
+    """rules HIK-5, HIK-7: the debts' origins round-trip through JSON; a state saved
+    before they were kept loads with none, and its debt is paid citing HIK-5 (as before)."""
+    s = hikone.adjudicate(game, ShotOutcome(striker_fate="frame")).state
+    text = s.to_json()
+    back = GameState.from_json(text)
+    assert back == s and back.dues_from == (0b010, 0) and back.to_json() == text
+    body = json.loads(text)
+    del body["dues_from"]
+    old = GameState.from_json(json.dumps(body))
+    assert old.dues == (1, 0) and old.dues_from == (0, 0)
+    red = ids(old, "red")[0]
+    r = hikone.adjudicate(old, shot(old, red))
+    assert r.dues == (0, 0) and [p.rule for p in r.returned] == ["HIK-5"] and r.applied == ("HIK-3",)
+
+
+def test_dues_from_must_be_a_mask_of_a_hikone_debt(game):
+    # rules HIK-5, HIK-7, HIK-9 (a mask over the three), ICF-11 (carrom dues keep no origin)
+    with pytest.raises(ValueError, match="'dues_from' parameter .* Got 1 for team 0 \\(dues 0"):
+        game.with_(dues_from=(1, 0))
+    with pytest.raises(ValueError, match="'dues_from' parameter .* Got 8 for team 1"):
+        game.with_(dues=(0, 2), dues_from=(0, 8))
+    with pytest.raises(ValueError, match="'dues_from' parameter must have 2 entries"):
+        game.with_(dues_from=(0,))
+    from carromlab.rules import icf
+
+    with pytest.raises(ValueError, match="variant 'icf'"):
+        icf.new_game().with_(dues=(1, 0), dues_from=(1, 0))
+    assert game.with_(dues=(1, 3), dues_from=(0b101, 0b111)).dues_from == (5, 7)
+
+
 # ---------------------------------------------------------------------------- HIK-8
 def test_hik_8_puck_off_the_board_returns_without_penalty(game):
     r = hikone.adjudicate(game, ShotOutcome(pocketed=shot(game, 1).pocketed, left_board=(2, 3), striker_touched=(1,)))
@@ -200,6 +267,18 @@ def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
     assert hikone.adjudicate(on_line, shot(on_line, 1)).fouls == ()
     singles = put(hikone.new_game(), 1, 0.1, -0.26)
     assert hikone.adjudicate(singles, shot(singles, 1)).fouls == ()
+
+
+def test_hik_9_debt_is_paid_citing_hik_9(doubles):
+    """rule HIK-9: the penalty puck of a direct hit, owed when red has none pocketed, is
+    paid by the next red puck to fall, which goes back under HIK-9."""
+    r = hikone.adjudicate(doubles, ShotOutcome(striker_touched=(1, 5)))
+    assert r.dues == (1, 0) and r.state.dues_from == (0b100, 0)
+    s = r.state  # seat 1 (green) pockets a red puck after a frame: no direct hit
+    red = ids(s, "red")[1]
+    r2 = hikone.adjudicate(s, shot(s, red, touched_before_frame=()))
+    assert r2.fouls == () and [(p.piece_id, p.rule) for p in r2.returned] == [(red, "HIK-9")]
+    assert r2.applied == ("HIK-3", "HIK-9") and r2.dues == (0, 0) and r2.state.dues_from == (0, 0)
 
 
 def test_hik_9_after_a_first_hit_outside_the_area_the_next_hits_are_indirect(doubles):

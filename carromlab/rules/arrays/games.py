@@ -68,6 +68,9 @@ class GameArrays:
         Team whose cover is pending or that covered, -1 for none.
     dues, game_scores : numpy.ndarray of int64, shape (N, T)
         Coins owed and total points of each team.
+    dues_from : numpy.ndarray of int8, shape (N, T)
+        The rules each team's debt came from, a bitmask over
+        :data:`~carromlab.rules.state.DEBT_RULES` (Hikone; 0 elsewhere).
     board_history : numpy.ndarray of object, shape (N,)
         Each game's tuple of finished boards' points (ragged, so kept as tuples).
     time_called, game_over : numpy.ndarray of bool, shape (N,)
@@ -105,6 +108,7 @@ class GameArrays:
     queen_status: npt.NDArray[np.int8]
     queen_team: npt.NDArray[np.int8]
     dues: IntArray
+    dues_from: npt.NDArray[np.int8]
     board_number: IntArray
     board_first: IntArray
     board_history: npt.NDArray[np.object_]
@@ -356,6 +360,7 @@ class GameArrays:
             queen_status=col(lambda s: QUEEN.index(s.queen_status), np.int8),
             queen_team=col(lambda s: -1 if s.queen_team is None else s.queen_team, np.int8),
             dues=col(lambda s: s.dues, np.int64),
+            dues_from=col(lambda s: s.dues_from, np.int8),
             board_number=col(lambda s: s.board_number, np.int64),
             board_first=col(lambda s: s.board_first, np.int64),
             board_history=_objects([s.board_history for s in states]),
@@ -394,7 +399,7 @@ class GameArrays:
         per_game = zip(
             self.colours.tolist(), self.shooter.tolist(), self.shot_in_turn.tolist(), self.board_shots.tolist(),
             self.break_attempts.tolist(), self.seat_shots.tolist(), self.queen_status.tolist(), self.queen_team.tolist(),
-            self.dues.tolist(), self.board_number.tolist(), self.board_first.tolist(), self.board_history,
+            self.dues.tolist(), self.dues_from.tolist(), self.board_number.tolist(), self.board_first.tolist(), self.board_history,
             self.game_scores.tolist(), self.time_called.tolist(), self.game_over.tolist(), self.winner.tolist(),
         )  # fmt: skip
         index = {j: j for j in range(len(kinds))}
@@ -407,15 +412,15 @@ class GameArrays:
             made[g][j] = _filled(Piece, id=j, kind=kinds[j], where=WHERE[w], x=None if x != x else x,
                                  y=None if x != x else y, by=None if b < 0 else b)  # fmt: skip
         out = []
-        for g, (colours, shooter, in_turn, shots, attempts, seat_shots, queen, qteam, dues, number, first, history,
+        for g, (colours, shooter, in_turn, shots, attempts, seat_shots, queen, qteam, dues, dues_from, number, first, history,
                 scores, called, over, winner) in enumerate(per_game):  # fmt: skip
             pieces_g = tuple(made[g])
             out.append(_filled(
                 GameState, **shared, colours=tuple(self.palette[c] for c in colours), pieces=pieces_g, shooter=shooter,
                 shot_in_turn=in_turn, board_shots=shots, break_attempts=attempts, seat_shots=tuple(seat_shots),
-                queen_status=QUEEN[queen], queen_team=None if qteam < 0 else qteam, dues=tuple(dues), board_number=number,
-                board_first=first, board_history=history, game_scores=tuple(scores), time_called=called, game_over=over,
-                winner=None if winner < 0 else winner, _index=index,
+                queen_status=QUEEN[queen], queen_team=None if qteam < 0 else qteam, dues=tuple(dues), dues_from=tuple(dues_from),
+                board_number=number, board_first=first, board_history=history, game_scores=tuple(scores), time_called=called,
+                game_over=over, winner=None if winner < 0 else winner, _index=index,
             ))  # fmt: skip
         return out
 

@@ -12,8 +12,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..ruling import Placement
+from ..state import DEBT_RULES
 from ..spots import nearest_free_spots
-from .games import WHERE, GameArrays, _objects, row_counts
+from .games import WHERE, GameArrays, _objects, row_any, row_counts
 from ..ledger import FATES_OF
 from .outcomes import FATES, OutcomeArrays, _rank, _rows
 
@@ -225,6 +226,7 @@ class ArrayLedger:
         self.rows = np.arange(n)
         self.where, self.xy, self.by = games.where.copy(), games.xy.copy(), games.by.copy()
         self.dues = games.dues.copy()
+        self.dues_from = games.dues_from.copy()
         # rank of each rule among the game's applied rules and fouls, in the order recorded
         self._applied = np.zeros((n, len(rules)), np.int16)
         self._fouls = np.zeros((n, len(rules)), np.int16)
@@ -294,7 +296,22 @@ class ArrayLedger:
 
     def penalty(self, m: BoolArray, team: IntArray, n: int, rule: str) -> None:
         """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
-        games ``m``; a shortfall becomes a due."""
+        games ``m``; a shortfall becomes a due, and under one of
+        :data:`~carromlab.rules.state.DEBT_RULES` records ``rule`` among the origins of
+        the team's debt (``dues_from``), as
+        :meth:`carromlab.rules.ledger.Ledger.penalty`.
+
+        Parameters
+        ----------
+        m : numpy.ndarray of bool, shape (N,)
+            The games penalised.
+        team : numpy.ndarray of int, shape (N,)
+            The team owing the pieces in each game.
+        n : int
+            Pieces to put back.
+        rule : str
+            The rule imposing the penalty.
+        """
         g = np.flatnonzero(m)
         short = np.zeros(m.shape, bool)
         if g.size:
@@ -303,11 +320,28 @@ class ArrayLedger:
             have = row_counts(pool)
             short[g[have < n]] = True
             self.dues[short, team[short]] += n - have[have < n]
+            if rule in DEBT_RULES:
+                self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
         self.note(short, rule)
 
     def pay_dues(self, m: BoolArray, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone)."""
+        """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone),
+        in the games ``m``, citing the rules the debts came from (``dues_from``) as
+        :meth:`carromlab.rules.ledger.Ledger.pay_dues` does: their origins noted in
+        rule-id order, each piece under its team's first origin; ``rule`` for a debt of
+        no recorded origin (noting nothing).
+
+        Parameters
+        ----------
+        m : numpy.ndarray of bool, shape (N,)
+            The games where dues are paid.
+        rule : str
+            The rule cited for a debt of no recorded origin.
+        """
         pay = np.zeros_like(self.fell)
+        track = bool(self.dues_from.any())  # some debt of a recorded origin (never in carrom)
+        cite = np.full(self.fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
+        paid = np.zeros(len(self.rows), np.int8)  # the origins of the debts paid in each game
         for t in range(self.g.n_teams):
             owing = m & (self.dues[:, t] > 0)
             if not owing.any():
@@ -316,7 +350,19 @@ class ArrayLedger:
             take = cand & (_rank(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
             self.dues[:, t] -= np.count_nonzero(take, axis=1)
             pay |= take
+            if cite is not None:
+                origins = np.where(row_any(take), self.dues_from[:, t], 0).astype(np.int8)
+                paid |= origins
+                for k in range(len(DEBT_RULES) - 1, -1, -1):  # the lowest origin last, so that it is the one kept
+                    has = (origins >> k & 1) > 0
+                    if has.any():
+                        cite[has[:, None] & take] = self.rules.index(DEBT_RULES[k])
+                self.dues_from[self.dues[:, t] == 0, t] = 0
         self.send_back(pay, rule, self.o.fell[:, :-1])
+        if cite is not None:
+            self._queue_rule[pay] = cite[pay]  # the pieces paying were all pocketed: none was queued before
+            for k, origin in enumerate(DEBT_RULES):
+                self.note((paid >> k & 1) > 0, origin)
 
     def still_pocketed(self, mask: BoolArray) -> BoolArray:
         """The pieces of ``mask`` that are still in a pocket."""
@@ -395,7 +441,7 @@ class ArrayLedger:
         seat_shots = g.seat_shots.copy()
         seat_shots[self.rows, g.shooter] += played
         new: dict[str, Any] = {
-            "where": self.where, "xy": self.xy, "by": self.by, "dues": self.dues,
+            "where": self.where, "xy": self.xy, "by": self.by, "dues": self.dues, "dues_from": self.dues_from,
             "shooter": np.asarray(next_shooter, np.int64).copy(),
             "shot_in_turn": np.where(retake, g.shot_in_turn, np.where(turn_continues, g.shot_in_turn + 1, 0)),
             "board_shots": g.board_shots + played,
