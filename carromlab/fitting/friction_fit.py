@@ -23,9 +23,15 @@ the model serves one nuisance parameter of every segment, and the noise scales r
 by maximum likelihood until they settle (see :mod:`carromlab.fitting._robust`). With angles
 the fit starts from a positions-only fit and spins fitted to the unwrapped angles, because
 wrapped angle residuals have a local minimum every 2 pi. Unwrapping needs the disc to turn
-by less than pi between frames: spins below pi times the frame rate (377 rad/s at 120 fps).
-Where the positions leave a law parameter undetermined or on a bound, the joint fit is also
-started from the given starting values, and the likelier of the two fits is kept.
+by less than pi between consecutive frames: spins below pi times the frame rate (377 rad/s
+at 120 fps); across a gap of dropped frames the turn is predicted from the spin the
+neighbouring consecutive frames show (with no consecutive frames at all the limit is pi
+times the frame rate over the largest gap in frames). Where the positions leave a law
+parameter undetermined or on a bound, or the joint fit leaves angle residuals no tracker
+makes (see :data:`ANGLE_NOISE_LIMIT`), the joint fit is also started from the given
+starting values, and the likelier of the fits is kept. A fit whose angle residuals stay
+implausibly large, or whose spin turns the disc by more than pi between consecutive
+frames, is flagged ``suspect`` with a :class:`FitWarning`.
 """
 
 from __future__ import annotations
@@ -78,6 +84,11 @@ OUTLIER_SIGMAS = 5.0
 #: Chance that the goodness-of-fit check flags a fit of the right law to tracks whose
 #: impacts were all seen (the runs tests of all segments together, Bonferroni).
 MISFIT_ALPHA = 1e-4
+#: Largest Gaussian-equivalent noise (rad) of a segment's angle residuals that a fit may leave
+#: unflagged. Trackers measure orientations to a few hundredths of a radian; angles fitted in
+#: a wrong 2 pi basin (a spin the angles cannot resolve) leave residuals spread over
+#: (-pi, pi], about 2.3 rad.
+ANGLE_NOISE_LIMIT = 0.5
 _REL_STEP = 1e-4  # forward differences: truncation ~1e-4 relative, engine error 5e-9 m / step
 
 
@@ -121,11 +132,14 @@ class FrictionFit:
         about 0.87 ``noise`` with Gaussian noise).
     suspect : bool
         The goodness-of-fit check failed (see ``warnings``): some residuals run in long
-        stretches of one sign, as when an impact was missed or the law is wrong; the
-        estimates and intervals are then not to be trusted. A :class:`FitWarning` was
-        emitted.
+        stretches of one sign, as when an impact was missed or the law is wrong; or, with
+        angles, a segment's angle residuals have a noise above :data:`ANGLE_NOISE_LIMIT` or
+        its fitted spin turns the disc by more than pi between consecutive frames (a spin
+        the angles cannot resolve). The estimates and intervals are then not to be trusted.
+        A :class:`FitWarning` was emitted.
     warnings : tuple of str
-        What the check found, one message per failing segment and direction.
+        What the check found, one message per failing segment and direction (and per
+        segment failing the angle check).
     loss : str
         The loss used.
     loglik : float
@@ -429,6 +443,27 @@ def _initial_segment(s: _Segment, needs_spin: bool) -> dict[str, float]:
     return out
 
 
+def _unwrap(t: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Angles unwrapped across gaps of dropped frames. A step between consecutive frames
+    (the shortest time step of the segment) is taken as the wrapped turn (below pi); a
+    step across a gap as the turn the spin of the nearest consecutive frames predicts,
+    plus the wrapped remainder, so a gap of k frames needs the spin to stay below pi times
+    the frame rate and to change by less than pi per gap, not to turn by less than pi in
+    k frames. Without two steps between consecutive frames, plain :func:`numpy.unwrap`."""
+    dt = np.diff(t)
+    turn = _wrap(np.diff(angle))
+    if len(dt) == 0:
+        return angle.astype(float)
+    short = dt <= 1.5 * dt.min()
+    if short.sum() < 2 or short.all():
+        return np.unwrap(angle)
+    mid = 0.5 * (t[1:] + t[:-1])
+    spin = np.interp(mid, mid[short], turn[short] / dt[short])
+    predicted = spin * dt
+    steps = np.where(short, turn, predicted + _wrap(np.diff(angle) - predicted))
+    return angle[0] + np.concatenate([[0.0], np.cumsum(steps)])
+
+
 def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) -> list[tuple[float, float]]:
     """Spin and orientation of every segment fitted to its unwrapped angles, with the law
     and the speeds of a positions-only fit. Unwrapped angles (consecutive frames turning by
@@ -439,7 +474,7 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
     for j, s in enumerate(model.segs):
         loc = dict(zip(model.local, theta[model.k + j * model.q : model.k + (j + 1) * model.q]))
         assert s.angle is not None  # called for tracks with angles only
-        a = np.unwrap(s.angle)
+        a = _unwrap(s.t, s.angle)
         m = min(len(s.t), 8)
         slope = float(np.polyfit(s.t[:m], a[:m], 1)[0])
         # starts: the angles' early slope and, for a spin-coupled law, the spin's size from
@@ -509,6 +544,14 @@ def fit_friction(
     Returns
     -------
     FrictionFit
+
+    Warns
+    -----
+    FitWarning
+        When the fit is ``suspect`` (see :class:`FrictionFit`): residuals that run in long
+        stretches of one sign, or, with angles, angle residuals noisier than
+        :data:`ANGLE_NOISE_LIMIT` or a spin turning the disc by more than pi between
+        consecutive frames.
 
     Raises
     ------
@@ -583,6 +626,10 @@ def fit_friction(
         joint = _Model(friction, base, names, local, segs, dict(sigma))
         theta, res = _solve(joint, _pack(joint, law_start, seg_starts), lossfn, max_passes)
         fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
+        if len(law_starts) == 1 and _angle_misfit(joint, theta):
+            # spins started under a law the positions got wrong (slide_spin trades mu for
+            # spin) can end in wrong 2 pi basins: try the given starting values too
+            law_starts.append(base)
     _, joint, theta, res = max(fits, key=lambda f: f[0])
     return _announce(_result(joint, theta, lossfn, res))
 
@@ -611,6 +658,43 @@ def _misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
         for s, side, runs, mean, p in tests
         if p < limit
     )
+
+
+def _angle_misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
+    """The angle check of a fit with angles: the segments whose angle residuals have a
+    Gaussian-equivalent noise (1.4826 times their median absolute value) above
+    :data:`ANGLE_NOISE_LIMIT`, or whose fitted spin turns the disc by more than pi between
+    consecutive frames (its shortest time step), where angles cannot tell it from its
+    aliases; empty without angles."""
+    if not model.angles:
+        return ()
+    out = []
+    for j, (s, (_, _, a), (_, turned)) in enumerate(zip(model.segs, model.predict(theta), model.slides(theta))):
+        assert s.angle is not None and a is not None and turned is not None  # a model with angles
+        where = f"segment {s.segment} (disc {s.disc}, t = {s.t_ref:.3f}-{s.t_ref + s.t[-1]:.3f} s)"
+        advice = (
+            "film at a higher frame rate (or with fewer dropped frames), or fit the tracks without their "
+            "angle column; the estimates are not to be trusted"
+        )
+        noise = 1.4826 * float(np.median(np.abs(_wrap(s.angle - a))))
+        if noise > ANGLE_NOISE_LIMIT:
+            out.append(
+                f"{where}: the angle residuals have a noise of {noise:.2g} rad, implausibly large for tracked "
+                f"angles (above {ANGLE_NOISE_LIMIT} rad; random angles give about 2.3 rad): the spin "
+                f"({model.local_values(theta, j)['omega0']:.4g} rad/s at the start) is likely in a wrong 2 pi "
+                f"basin, as when the disc turns by about pi or more between detections; {advice}"
+            )
+        dt = np.diff(s.t)
+        if len(dt):
+            step = dt <= 1.5 * dt.min()
+            turn = float(np.max(np.abs(np.diff(turned))[step]))
+            if turn > math.pi:
+                out.append(
+                    f"{where}: the fitted spin turns the disc by up to {turn:.2f} rad between consecutive frames "
+                    f"({dt.min() * 1e3:.3g} ms), more than pi: beyond what the angles can resolve (spins up to pi "
+                    f"times the frame rate, {math.pi / dt.min():.0f} rad/s); {advice}"
+                )
+    return tuple(out)
 
 
 def _law_undetermined(model: _Model, theta: np.ndarray, lossfn: Loss) -> bool:
@@ -797,7 +881,7 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
             row[f"{name}_se"] = ses.get(name, math.nan)
         seg_rows.append(row)
     residuals = _residual_table(model, theta, u, lossfn)
-    misfit = _misfit(model, theta)
+    misfit = _misfit(model, theta) + _angle_misfit(model, theta)
     loglik = _loglik(model, theta, lossfn)
     n_params = p + len(model.sigma)
     message = str(res.message)
