@@ -109,6 +109,26 @@ def _check_columns(df: Any) -> pd.DataFrame:
     return out
 
 
+#: Largest median time step between consecutive points of a disc, s: a frame rate below
+#: 1 frame/s is no video of a shot, and almost certainly times not in seconds (ms?).
+MAX_MEDIAN_STEP = 1.0
+
+
+def _check_time_unit(data: pd.DataFrame) -> None:
+    """Raise if the median time step between consecutive points of a disc exceeds
+    :data:`MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
+    steps = [np.diff(g.to_numpy()) for _, g in data.groupby("disc", sort=False)["t"] if len(g) >= 2]
+    dt = np.concatenate(steps) if steps else np.empty(0)
+    if dt.size and (median := float(np.median(dt))) > MAX_MEDIAN_STEP:
+        raise ValueError(
+            f"The 'tracks' parameter must give times t in seconds, with a median step between consecutive "
+            f"points of a disc in the range (0, {MAX_MEDIAN_STEP:g}] s (a frame rate of at least "
+            f"{1.0 / MAX_MEDIAN_STEP:g} frame/s). Got a median step of {median:g} s (a frame rate of "
+            f"{1.0 / median:.3g} frame/s) instead: times in milliseconds, or frame numbers? Give t in s, or "
+            "frame with fps."
+        )
+
+
 #: How far beyond the board's edge a tracked centre may lie, m (tracking noise, and a crokinole
 #: disc in the 5 cm ditch), and the reach allowed without a board, m (no board is 2 m wide).
 OFF_BOARD_TOL = 0.1
@@ -196,7 +216,9 @@ class Tracks:
         For a missing column, an empty table, a NaN or infinite value, a non-integer disc
         id, a time that does not increase within a disc or a position off the board (pixel
         coordinates taken as metres); the message names the column, the first offending
-        row (0-based position in the input) and the value.
+        row (0-based position in the input) and the value. Also if the median time step
+        between consecutive points of a disc exceeds :data:`MAX_MEDIAN_STEP` (1 s): times
+        not in seconds.
 
     Examples
     --------
@@ -218,6 +240,7 @@ class Tracks:
     def __post_init__(self) -> None:
         data = _check_columns(self.data)
         _check_on_board(data, _board_from(self.board))  # before sorting: rows named as in the input
+        _check_time_unit(data)
         data = data.sort_values("disc", kind="stable", ignore_index=True)
         object.__setattr__(self, "data", data)
         object.__setattr__(self, "radius", _radius_map(dict(self.radius) or None, data["disc"].unique()))

@@ -108,3 +108,10 @@ def test_nan_frame_is_named_as_the_frame_column():
     px = pd.DataFrame({"frame": [0.0, np.nan, 2.0], "particle": 3, "x": 0.0, "y": 0.0})
     with pytest.raises(ValueError, match=r"finite numbers in column 'frame'.*Got nan at row 1 instead"):
         Tracks.from_frame(px, fps=120.0)
+
+
+def test_times_in_milliseconds_are_rejected():
+    ms = frame(t=[0.0, 10.0, 20.0, 0.0, 10.0, 20.0])  # 100 frames/s, in ms
+    with pytest.raises(ValueError, match=r"times t in seconds.*\(0, 1\] s.*Got a median step of 10 s \(a frame rate of 0.1 frame/s\).*milliseconds"):
+        Tracks(ms)
+    assert Tracks(frame(t=[0.0, 0.5, 1.0, 0.0, 0.5, 1.0])).discs == [0, 1]  # 2 frames/s: still seconds
