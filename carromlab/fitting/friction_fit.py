@@ -497,10 +497,22 @@ def _initial_angles(model: _Model, theta: np.ndarray, spin: dict[int, float]) ->
     return out
 
 
+#: Parameters every law can fit besides its own: the engine's quadratic air drag acts under
+#: every friction law.
+ANY_LAW = ("air_drag",)
+
+
 def _check_parameters(law: FrictionLaw, parameters: Sequence[str] | None) -> tuple[str, ...]:
+    """The names to fit: keys of :data:`FITTABLE` that ``law`` uses (or ``air_drag``)."""
     names = tuple(law.parameters if parameters is None else parameters)
+    allowed = list(law.parameters) + [n for n in ANY_LAW if n not in law.parameters]
     for n in names:
         check_choice("parameters", n, FITTABLE)
+        if n not in allowed:
+            raise ValueError(
+                f"The 'parameters' parameter must name parameters the {law.name!r} law uses, one of {allowed!r}. "
+                f"Got {n!r} instead (the {law.name!r} law does not use it, so the tracks cannot determine it)."
+            )
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"The 'parameters' parameter must name distinct fittable parameters. Got {list(names)!r} instead.")
     return names
@@ -530,8 +542,9 @@ def fit_friction(
         Values of everything not fitted (``g``, impacts, ...) and the starting values of
         the fitted parameters. Default ``PhysicsParams()``.
     parameters : sequence of str, optional
-        Parameters to fit (keys of :data:`FITTABLE`). Default: the law's ``parameters``;
-        add ``"air_drag"`` to fit drag too.
+        Parameters to fit: any of the law's ``parameters`` (the others keep their values
+        in ``params``), and ``"air_drag"``, which every law can fit. Default: the law's
+        ``parameters``; add ``"air_drag"`` to fit drag too.
     initial : mapping of str to float, optional
         Starting values overriding ``params``.
     loss : {"huber", "soft_l1", "linear"}
@@ -556,7 +569,8 @@ def fit_friction(
     Raises
     ------
     ValueError
-        For an unknown law, loss or parameter; if no segment is usable (too few points,
+        For an unknown law, loss or parameter, or a parameter the law does not use (say
+        ``mu_v`` with the ``coulomb`` law); if no segment is usable (too few points,
         or no disc moving); if there are no more residuals than parameters; or if a
         spin-coupled law is fitted without disc radii.
 

@@ -375,7 +375,10 @@ class _Disc:
         self.suspect = flags
 
 
-def _check_breaks(breaks: pd.DataFrame) -> pd.DataFrame:
+def _check_breaks(breaks: pd.DataFrame, tracks: Tracks) -> pd.DataFrame:
+    """``breaks`` checked against ``tracks``: every ``disc`` (and ``other``, where it is a
+    disc, >= 0) a tracked disc, every ``t`` finite and within the time span of the tracks;
+    errors name the row (0-based position in ``breaks``)."""
     if not isinstance(breaks, pd.DataFrame) or not {"disc", "t"} <= set(breaks.columns):
         got = list(breaks.columns) if isinstance(breaks, pd.DataFrame) else type(breaks).__name__
         raise ValueError(f"The 'breaks' parameter must be a DataFrame with columns disc and t (s). Got {got} instead.")
@@ -383,6 +386,31 @@ def _check_breaks(breaks: pd.DataFrame) -> pd.DataFrame:
     if not np.all(np.isfinite(t)):
         row = int(np.argmax(~np.isfinite(t)))
         raise ValueError(f"The 'breaks' parameter must contain finite times t. Got {breaks['t'].iat[row]!r} at row {row} instead.")
+    ids = tracks.discs
+    for col in ("disc", "other"):
+        if col not in breaks:
+            continue
+        d = pd.to_numeric(breaks[col], errors="coerce").to_numpy(dtype=float)
+        # 'other' is -1 (no other disc) for cushion and peg impacts
+        bad = ~np.isin(d, ids) if col == "disc" else ~(np.isin(d, ids) | (d < 0))
+        if bad.any():
+            row = int(np.argmax(bad))
+            got = breaks[col].iat[row]
+            got = got.item() if isinstance(got, np.generic) else got
+            raise ValueError(
+                f"The 'breaks' parameter must name tracked discs in column {col!r}, one of {ids}"
+                f"{' (or -1 for none)' if col == 'other' else ''}. Got {got!r} at row {row} instead."
+            )
+    # a disc's impact may fall just outside its own track (pocketed, lost by the camera):
+    # such a break splits nothing, but one outside every track is a mistake (units?)
+    lo, hi = float(tracks.data["t"].min()), float(tracks.data["t"].max())
+    out = (t < lo) | (t > hi)
+    if out.any():
+        row = int(np.argmax(out))
+        raise ValueError(
+            f"The 'breaks' parameter must give times t within the tracks, in the range [{lo:g}, {hi:g}] s. "
+            f"Got t = {float(t[row])!r} s at row {row} (disc {int(breaks['disc'].iat[row])}) instead."
+        )
     return breaks
 
 
@@ -407,7 +435,9 @@ def segment_tracks(
         optionally ``kind``, ``other``, ``where`` (as from :func:`breaks_from_events`; a
         disc-disc row splits both discs). A track is split between its last point before
         ``t`` and its first point at or after ``t``. Without ``kind`` the impacts are
-        classified from the geometry.
+        classified from the geometry. Every ``disc`` (and ``other``, unless -1) must be a
+        tracked disc, and ``t`` within the time span of the tracks; a break outside its
+        disc's own track (a disc pocketed or lost by the camera) splits nothing.
     window : int
         Points in each straight-line window of the detector, >= 3. Default 5.
     threshold : float
@@ -429,7 +459,8 @@ def segment_tracks(
     ------
     ValueError
         If the position noise cannot be estimated (every track has fewer than 3 points)
-        or an argument is out of range.
+        or an argument is out of range: for ``breaks``, a disc that is not tracked or a time
+        outside the tracks (the message names the row of ``breaks``).
 
     Examples
     --------
@@ -461,7 +492,7 @@ def segment_tracks(
             for k, dv in dd.detect().items():
                 gaps[(d, k)] = dv
     else:
-        for row in _check_breaks(breaks).to_dict("records"):
+        for row in _check_breaks(breaks, tracks).to_dict("records"):
             keys = []
             for d in (int(row["disc"]), int(row.get("other", -1))):
                 k = int(np.searchsorted(discs[d].t, float(row["t"]), side="left")) - 1 if d in discs else -1

@@ -58,6 +58,21 @@ def _second_differences(t: np.ndarray, z: np.ndarray, *, wrap: bool) -> np.ndarr
     return (d2 / np.sqrt(h1**2 + (h1 + h2) ** 2 + h2**2)).ravel()
 
 
+def _finite_column(df: pd.DataFrame, c: str) -> np.ndarray:
+    """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite number."""
+    col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float).to_numpy()
+    bad = ~np.isfinite(col)
+    if bad.any():
+        row = int(np.argmax(bad))
+        got = df[c].iat[row]
+        got = got.item() if isinstance(got, np.generic) else got
+        raise ValueError(
+            f"The 'tracks' parameter must contain finite numbers in column {c!r} (drop rows of "
+            f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
+        )
+    return col
+
+
 def _check_columns(df: Any) -> pd.DataFrame:
     """A numeric copy of the track columns of ``df``; rows named by position."""
     if not isinstance(df, pd.DataFrame):
@@ -73,17 +88,7 @@ def _check_columns(df: Any) -> pd.DataFrame:
     keep = [c for c in (*_REQUIRED, "angle", "frame") if c in df.columns]
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
     for c in keep:
-        col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float)
-        bad = ~np.isfinite(col.to_numpy())
-        if bad.any():
-            row = int(np.argmax(bad))
-            got = df[c].iat[row]
-            got = got.item() if isinstance(got, np.generic) else got
-            raise ValueError(
-                f"The 'tracks' parameter must contain finite numbers in column {c!r} (drop rows of "
-                f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
-            )
-        out[c] = col.to_numpy()
+        out[c] = _finite_column(df, c)
     for c in ("disc", "frame"):
         if c in out and not np.all(out[c] == np.round(out[c])):
             row = int(np.argmax(out[c] != np.round(out[c])))
@@ -104,6 +109,26 @@ def _check_columns(df: Any) -> pd.DataFrame:
     return out
 
 
+#: Largest median time step between consecutive points of a disc, s: a frame rate below
+#: 1 frame/s is no video of a shot, and almost certainly times not in seconds (ms?).
+MAX_MEDIAN_STEP = 1.0
+
+
+def _check_time_unit(data: pd.DataFrame) -> None:
+    """Raise if the median time step between consecutive points of a disc exceeds
+    :data:`MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
+    steps = [np.diff(g.to_numpy()) for _, g in data.groupby("disc", sort=False)["t"] if len(g) >= 2]
+    dt = np.concatenate(steps) if steps else np.empty(0)
+    if dt.size and (median := float(np.median(dt))) > MAX_MEDIAN_STEP:
+        raise ValueError(
+            f"The 'tracks' parameter must give times t in seconds, with a median step between consecutive "
+            f"points of a disc in the range (0, {MAX_MEDIAN_STEP:g}] s (a frame rate of at least "
+            f"{1.0 / MAX_MEDIAN_STEP:g} frame/s). Got a median step of {median:g} s (a frame rate of "
+            f"{1.0 / median:.3g} frame/s) instead: times in milliseconds, or frame numbers? Give t in s, or "
+            "frame with fps."
+        )
+
+
 #: How far beyond the board's edge a tracked centre may lie, m (tracking noise, and a crokinole
 #: disc in the 5 cm ditch), and the reach allowed without a board, m (no board is 2 m wide).
 OFF_BOARD_TOL = 0.1
@@ -112,12 +137,14 @@ NO_BOARD_REACH = 2.0
 
 def _check_on_board(data: pd.DataFrame, board: Board | None) -> None:
     """Raise if a position lies off the board by more than :data:`OFF_BOARD_TOL` (or beyond
-    :data:`NO_BOARD_REACH` without a board): pixel coordinates taken as metres."""
+    :data:`NO_BOARD_REACH` without a board): pixel coordinates taken as metres. ``data``
+    must be in input order: the message names the first such row by its position."""
     reach = np.hypot(data["x"].to_numpy(), data["y"].to_numpy()) if board is None or board.shape == "round" else (
         np.maximum(np.abs(data["x"].to_numpy()), np.abs(data["y"].to_numpy())))  # fmt: skip
     limit = NO_BOARD_REACH if board is None else board.half_size + OFF_BOARD_TOL
-    if len(reach) and reach.max() > limit:
-        row = int(reach.argmax())
+    off = reach > limit
+    if off.any():
+        row = int(np.argmax(off))  # the first offending row (positions of the input)
         where = "" if board is None else f" ({board.name} board, half size {board.half_size:g} m, + {OFF_BOARD_TOL:g} m)"
         raise ValueError(
             f"The 'tracks' parameter must hold board coordinates in metres, within {limit:g} m of the centre{where}. "
@@ -187,8 +214,11 @@ class Tracks:
     ------
     ValueError
         For a missing column, an empty table, a NaN or infinite value, a non-integer disc
-        id or a time that does not increase within a disc; the message names the column,
-        the row (0-based position in the input) and the value.
+        id, a time that does not increase within a disc or a position off the board (pixel
+        coordinates taken as metres); the message names the column, the first offending
+        row (0-based position in the input) and the value. Also if the median time step
+        between consecutive points of a disc exceeds :data:`MAX_MEDIAN_STEP` (1 s): times
+        not in seconds.
 
     Examples
     --------
@@ -209,13 +239,14 @@ class Tracks:
 
     def __post_init__(self) -> None:
         data = _check_columns(self.data)
+        _check_on_board(data, _board_from(self.board))  # before sorting: rows named as in the input
+        _check_time_unit(data)
         data = data.sort_values("disc", kind="stable", ignore_index=True)
         object.__setattr__(self, "data", data)
         object.__setattr__(self, "radius", _radius_map(dict(self.radius) or None, data["disc"].unique()))
         object.__setattr__(self, "board", _board_from(self.board))
         if self.fps is not None:
             object.__setattr__(self, "fps", check_real("fps", self.fps, low=0.0, low_open=True, unit="1/s"))
-        _check_on_board(data, self.board)
 
     @classmethod
     def from_frame(
@@ -277,7 +308,7 @@ class Tracks:
                     "The 'fps' parameter must be given (frames/s) when the tracks have a 'frame' column "
                     f"but no time column 't'. Got fps={fps!r} and columns {list(frame.columns)} instead."
                 )
-            df["t"] = pd.to_numeric(df["frame"], errors="coerce") / fps
+            df["t"] = _finite_column(df, "frame") / fps  # a bad time is the user's bad frame
         df = _check_columns(df)
         if calibration is not None:
             x, y = calibration.to_board(df["x"].to_numpy(), df["y"].to_numpy())

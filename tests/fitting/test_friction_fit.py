@@ -81,6 +81,10 @@ def test_bad_input_is_named():
         fit_friction(tracks, loss="cauchy")
     with pytest.raises(ValueError, match="'parameters' parameter must be one of"):
         fit_friction(tracks, parameters=("mu", "e_disc"))
+    with pytest.raises(ValueError, match=r"parameters the 'coulomb' law uses, one of \['mu', 'air_drag'\]\. Got 'mu_v'"):
+        fit_friction(tracks, "coulomb", parameters=("mu", "mu_v"))
+    with pytest.raises(ValueError, match=r"the 'linear' law uses, one of \['mu', 'mu_v', 'air_drag'\]\. Got 'stribeck_speed'"):
+        fit_friction(tracks, "linear", parameters=("stribeck_speed",))
     with pytest.raises(ValueError, match="'data' parameter must be a Tracks"):
         fit_friction(pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}))
     with pytest.raises(ValueError, match="'parameters' option cannot be passed"):

@@ -9,7 +9,8 @@ import pytest
 
 from carromlab import Board, PhysicsParams, Scene, Shot
 from carromlab.fitting import (
-    FitWarning, Tracks, breaks_from_events, fit_friction, fit_restitution, make_synthetic_tracks, segment_tracks,
+    FitWarning, Tracks, breaks_from_events, data_path, fit_friction, fit_restitution, make_synthetic_tracks, read_tracks,
+    segment_tracks,
 )
 
 from .scenarios import GENERATING, shot
@@ -188,5 +189,16 @@ def test_bad_arguments():
         segment_tracks(tracks, window=2)
     with pytest.raises(ValueError, match="'breaks' parameter must be a DataFrame with columns disc and t"):
         segment_tracks(tracks, breaks=pd.DataFrame({"time": [0.1]}))
+
+
+def test_given_breaks_must_name_tracked_discs_and_times():
+    tracks = read_tracks(data_path("cushion_shot.csv"))
+    with pytest.raises(ValueError, match=r"tracked discs in column 'disc', one of \[0, 1\]\. Got 7 at row 1 instead"):
+        segment_tracks(tracks, breaks=pd.DataFrame({"disc": [0, 7], "t": [0.11, 0.11]}))
+    with pytest.raises(ValueError, match=r"column 'other', one of \[0, 1\] \(or -1 for none\)\. Got 5 at row 0"):
+        segment_tracks(tracks, breaks=pd.DataFrame({"disc": [0], "t": [0.11], "other": [5]}))
+    with pytest.raises(ValueError, match=r"times t within the tracks, in the range \[0, 2.21667\] s\. Got t = 50.0 s at row 1 \(disc 1\) instead"):
+        segment_tracks(tracks, breaks=pd.DataFrame({"disc": [0, 1], "t": [0.11, 50.0]}))
+    assert segment_tracks(tracks, breaks=pd.DataFrame({"disc": [1, 0], "t": [0.107, 0.25], "other": [-1, -1]})).impacts.shape[0] == 2
     with pytest.raises(ValueError, match="at least 3 points"):
         segment_tracks(Tracks(pd.DataFrame({"disc": [0, 1], "t": [0.0, 0.0], "x": 0.0, "y": 0.0})))

@@ -93,3 +93,25 @@ def test_pixel_file_without_calibration(tmp_path):
     with pytest.raises(ValueError, match="'calibration' parameter must be given"):
         read_tracks(csv)
     assert read_tracks(csv, calibration=BoardCalibration.metres()).discs == [0, 1]
+
+
+def test_off_board_error_names_the_first_offending_input_row():
+    # pixels taken as metres; rows interleaved by frame, so sorting by disc would move them
+    px = pd.DataFrame({"frame": [0, 0, 1, 1], "particle": [1, 0, 1, 0], "x": [0.1, 5.0, 0.1, 900.0], "y": [0.0, 0.0, 0.0, 400.0]})
+    with pytest.raises(ValueError, match=r"Got \(x, y\) = \(5, 0\) at row 1 instead: pixel coordinates\?"):
+        Tracks.from_frame(px, fps=120.0)
+    with pytest.raises(ValueError, match=r"Got \(x, y\) = \(5, 0\) at row 1 instead"):
+        Tracks(px.rename(columns={"particle": "disc"}).assign(t=px["frame"] / 120.0))
+
+
+def test_nan_frame_is_named_as_the_frame_column():
+    px = pd.DataFrame({"frame": [0.0, np.nan, 2.0], "particle": 3, "x": 0.0, "y": 0.0})
+    with pytest.raises(ValueError, match=r"finite numbers in column 'frame'.*Got nan at row 1 instead"):
+        Tracks.from_frame(px, fps=120.0)
+
+
+def test_times_in_milliseconds_are_rejected():
+    ms = frame(t=[0.0, 10.0, 20.0, 0.0, 10.0, 20.0])  # 100 frames/s, in ms
+    with pytest.raises(ValueError, match=r"times t in seconds.*\(0, 1\] s.*Got a median step of 10 s \(a frame rate of 0.1 frame/s\).*milliseconds"):
+        Tracks(ms)
+    assert Tracks(frame(t=[0.0, 0.5, 1.0, 0.0, 0.5, 1.0])).discs == [0, 1]  # 2 frames/s: still seconds
