@@ -143,7 +143,8 @@ def test_tracks_missing_columns_blame_the_columns_not_fps(columns, missing):
 
 def test_pixels_taken_as_metres_are_an_error_suggesting_a_calibration():
     frame = pd.DataFrame({"frame": np.arange(10), "particle": 0, "x": np.linspace(900.0, 1283.0, 10), "y": 540.0})
-    with pytest.raises(ValueError, match=r"within 0\.47 m of the centre \(icf board.*Got \(x, y\) = \(1283, 540\).*calibration"):
+    # the first offending row of the input is named (row 0), not the farthest point
+    with pytest.raises(ValueError, match=r"within 0\.47 m of the centre \(icf board.*Got \(x, y\) = \(900, 540\) at row 0.*calibration"):
         Tracks.from_frame(frame, fps=240.0, board="icf")
     with pytest.raises(ValueError, match=r"within 2 m .*pixel coordinates\?"):
         Tracks.from_frame(frame, fps=240.0)
