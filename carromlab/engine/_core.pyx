@@ -1526,14 +1526,13 @@ cdef int rec_event(Sim* s, int kind, int i, int j, int detail, double vn) noexce
 # Event processing
 # ----------------------------------------------------------------------------------
 
-cdef int capture_if_inside(Sim* s, int i) noexcept nogil:
-    """Disc i, if on the board and at rest inside a capture circle, falls (docs/physics.md);
-    1 if it fell, else 0."""
+cdef void capture_if_inside(Sim* s, int i) noexcept nogil:
+    """Disc i, if on the board and at rest inside a capture circle, falls (docs/physics.md)."""
     cdef Board* b = s.b
     cdef int k
     cdef double rho2, dx, dy
     if s.status[i] != ST_BOARD or s.v0[i] > 0.0:
-        return 0
+        return
     for k in range(b.nholes):
         if b.hr[k] <= s.R[i]:
             continue
@@ -1544,7 +1543,14 @@ cdef int capture_if_inside(Sim* s, int i) noexcept nogil:
             s.status[i] = ST_HOLE
             s.hole[i] = k
             s.tcap[i] = s.t
-            return 1
+            return
+
+
+cdef inline int rec_fall(Sim* s, int d) noexcept nogil:
+    """Log disc d's fall at this instant, if it fell now, as a pocket event of its own
+    (speed 0); 0, or -1 when out of memory."""
+    if s.status[d] == ST_HOLE and s.tcap[d] == s.t:
+        return rec_event(s, EV_HOLE, d, -1, s.hole[d], 0.0)
     return 0
 
 
@@ -1587,7 +1593,7 @@ cdef void track_striker(Sim* s, int kind, int i, int j) noexcept nogil:
 cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
     """Carry out an event of disc i (of kind ``kind`` with ``part``) at time s.t; return
     the partner disc or -1."""
-    cdef int j = -1, k, q, fell, cont = 0
+    cdef int j = -1, k, cont = 0
     cdef double vi[2]
     cdef double vj[2]
     cdef double wi, wj, nx, ny, d, vn = 0.0, wx, wy
@@ -1686,9 +1692,9 @@ cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
         if cont or pressed(s, i, j) or (vn < p.plastic and wx * wx + wy * wy <= p.plastic * p.plastic):
             merge_cluster(s, i, j, nx, ny)
     # a disc brought to rest over a hole (by its stop, an impact or a merge) falls
-    fell = capture_if_inside(s, i)
+    capture_if_inside(s, i)
     if j >= 0:
-        fell |= capture_if_inside(s, j) << 1
+        capture_if_inside(s, j)
     for k in range(s.nmoved):
         capture_if_inside(s, s.stack[k])
     track_striker(s, kind, i, j)
@@ -1702,15 +1708,14 @@ cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
             return -2
         if j >= 0 and rec_segment(s, j) < 0:
             return -2
-        # each fall at rest is logged after the event that ended there, as a pocket
-        # event of its own at the same time (speed 0)
-        if fell & 1 and rec_event(s, EV_HOLE, i, -1, s.hole[i], 0.0) < 0:
+        # each fall at rest (above) is logged after the event that ended there (disc i's
+        # own fall into a hole is that event)
+        if kind != EV_HOLE and rec_fall(s, i) < 0:
             return -2
-        if fell & 2 and rec_event(s, EV_HOLE, j, -1, s.hole[j], 0.0) < 0:
+        if j >= 0 and rec_fall(s, j) < 0:
             return -2
         for k in range(s.nmoved):
-            q = s.stack[k]
-            if q != i and q != j and s.status[q] == ST_HOLE and s.tcap[q] == s.t and rec_event(s, EV_HOLE, q, -1, s.hole[q], 0.0) < 0:
+            if s.stack[k] != i and s.stack[k] != j and rec_fall(s, s.stack[k]) < 0:
                 return -2
     return j
 
