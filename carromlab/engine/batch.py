@@ -501,13 +501,15 @@ def simulate_batch_arrays(
     if position_rows is not None:
         if not np.issubdtype(np.asarray(position_rows).dtype, np.integer):
             raise ValueError(f"The 'position_rows' parameter must be an integer array. Got dtype {np.asarray(position_rows).dtype} instead.")
-        index = np.asarray(position_rows).astype(np.intp).ravel()
-        if np.ndim(position_rows) != 1 or not ((index >= 0) & (index < n_starts)).all():
-            bad = np.shape(position_rows) if np.ndim(position_rows) != 1 else int(index[(index < 0) | (index >= n_starts)][0])
+        index = np.asarray(position_rows)
+        outside = (index < 0) | (index >= n_starts)
+        if index.ndim != 1 or outside.any():
+            got = f"shape {index.shape}" if index.ndim != 1 else int(index[outside][0])
             raise ValueError(
                 f"The 'position_rows' parameter must be a 1-d array of row numbers in [0, {n_starts - 1}] "
-                f"(the rows of 'positions'/'on_board'). Got {'shape ' + str(bad) if isinstance(bad, tuple) else bad} instead."
+                f"(the rows of 'positions'/'on_board'). Got {got} instead."
             )
+        index = index.astype(np.intp)
     n_shots = max([len(shots), *rows]) if index is None else len(index)
     if len(shots) not in (1, n_shots):
         raise ValueError(
