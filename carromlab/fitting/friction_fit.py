@@ -443,6 +443,12 @@ def _initial_segment(s: _Segment, needs_spin: bool) -> dict[str, float]:
     return out
 
 
+def _consecutive(dt: np.ndarray) -> np.ndarray:
+    """Which time steps (s, not empty) join consecutive frames: those within 1.5 times the
+    shortest (a longer step spans dropped frames)."""
+    return dt <= 1.5 * dt.min()
+
+
 def _unwrap(t: np.ndarray, angle: np.ndarray) -> np.ndarray:
     """Angles unwrapped across gaps of dropped frames. A step between consecutive frames
     (the shortest time step of the segment) is taken as the wrapped turn (below pi); a
@@ -454,7 +460,7 @@ def _unwrap(t: np.ndarray, angle: np.ndarray) -> np.ndarray:
     turn = _wrap(np.diff(angle))
     if len(dt) == 0:
         return angle.astype(float)
-    short = dt <= 1.5 * dt.min()
+    short = _consecutive(dt)
     if short.sum() < 2 or short.all():
         return np.unwrap(angle)
     mid = 0.5 * (t[1:] + t[:-1])
@@ -700,8 +706,7 @@ def _angle_misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
             )
         dt = np.diff(s.t)
         if len(dt):
-            step = dt <= 1.5 * dt.min()
-            turn = float(np.max(np.abs(np.diff(turned))[step]))
+            turn = float(np.max(np.abs(np.diff(turned))[_consecutive(dt)]))
             if turn > math.pi:
                 out.append(
                     f"{where}: the fitted spin turns the disc by up to {turn:.2f} rad between consecutive frames "
