@@ -59,7 +59,8 @@ class PhysicsParams:
     air_drag : float
         Quadratic air drag k in dv/dt = ... - k v^2, 1/m, in [0, 10]. Default 0. For a coin
         edge-on k = rho C_d A / (2 m) is about 0.03 1/m [CALC: rho 1.2 kg/m^3, C_d 1,
-        A = 31 mm x 8 mm, m 5.25 g].
+        A = 31 mm x 8 mm, m 5.25 g]. One k applies to every disc (a simplification: a
+        striker's k is about 0.41 of a coin's; docs/physics.md).
     e_disc : float
         Normal restitution of disc-disc impacts, in [0, 1]. Default 0.9 [EST: hobby
         simulators use 0.85-0.92; pymunk peer uses 0.9].
