@@ -262,10 +262,9 @@ def _check_placements(key: str, scene: Scene, shots: dict[str, npt.NDArray[Any]]
     off = ~scene.board.contains(shots["x"], shots["y"], r)
     if off.any():
         i = int(np.argmax(off))
-        h = scene.board.half_size
-        where = f"|x|, |y| <= {h - r:.4g} m" if scene.board.shape == "square" else f"x**2 + y**2 <= {h:.4g}**2 m**2"
         raise ValueError(
-            f"The 'shots' parameter must place the shot disc on the board of states[{key!r}] ({where}). Got x = "
+            f"The 'shots' parameter must place the shot disc on the board of states[{key!r}] "
+            f"({scene.board.surface_rule(r)}). Got x = "
             f"{shots['x'][i]:g}, y = {shots['y'][i]:g} m in row {shots['row'][i : i + 1].tolist()[0]!r} ({np.count_nonzero(off)} of "
             f"{len(off)} rows off the board) instead."
         )

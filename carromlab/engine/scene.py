@@ -400,7 +400,7 @@ class Scene:
         if part < 0:
             return ValueError(
                 f"The striker placement (x, y) must put the striker wholly on the board "
-                f"(|x|, |y| <= {self._obstacles[4]:.4g} m for this board and striker). "
+                f"({board.surface_rule(self.specs[self.striker].radius)} for this board and striker). "
                 f"Got ({x:.6g}, {y:.6g}) m{where} instead."
             )
         names = [*(f"piece {i} ({kind})" for i, kind in enumerate(self.pieces["kind"])),

@@ -808,6 +808,24 @@ class Board:
         flat = (np.ascontiguousarray(a, dtype=float).ravel() for a in (px, py, pr))
         return _marks.contains(*flat, self.shape == "square", self.half_size).reshape(px.shape)
 
+    def surface_rule(self, radius: float) -> str:
+        """The condition of :meth:`contains` for one disc, as an error message states it.
+
+        Parameters
+        ----------
+        radius : float
+            Disc radius, m.
+
+        Returns
+        -------
+        str
+            ``"|x|, |y| <= h - r m"`` (square) or ``"sqrt(x^2 + y^2) <= h m"`` (round), with
+            the numbers.
+        """
+        if self.shape == "square":
+            return f"|x|, |y| <= {self.half_size - radius:.4g} m"
+        return f"sqrt(x^2 + y^2) <= {self.half_size:.4g} m"
+
     def side_coordinates(
         self, side: Side, x: npt.ArrayLike, y: npt.ArrayLike
     ) -> tuple[FloatArray, FloatArray]:

@@ -317,12 +317,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     on = board.contains(x, y, r)
     if not on.all():
         i = int(np.flatnonzero(~on)[0])
-        if board.shape == "square":
-            rule = f"|x|, |y| <= {board.half_size - r[i]:g} m for kind {kinds[i]!r}"
-        else:
-            rule = f"sqrt(x^2 + y^2) <= {board.half_size:g} m"
         raise ValueError(
-            f"The 'df' parameter must hold discs lying wholly on the board ({rule}). "
+            f"The 'df' parameter must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
+            f"{kinds[i]!r}). "
             f"Got x={float(x[i])!r}, y={float(y[i])!r} in row {i} instead."
         )
     for hole in board.holes:

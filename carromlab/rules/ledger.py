@@ -79,10 +79,9 @@ def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "
         out = on & ~board.contains(fp["x"].to_numpy(), fp["y"].to_numpy(), 0.0)
         if out.any():
             k = int(np.flatnonzero(out)[0])
-            h = board.half_size
-            shape = f"|x|, |y| <= {h:g} m" if board.shape == "square" else f"a distance <= {h:g} m from the centre"
             raise ValueError(
-                f"The '{name}.final_positions' parameter must put the pieces it lists on the board ({shape}). Got piece "
+                f"The '{name}.final_positions' parameter must put the pieces it lists on the board "
+                f"({board.surface_rule(0.0)}). Got piece "
                 f"{int(fp['id'].iloc[k])} at ({float(fp['x'].iloc[k]):g}, {float(fp['y'].iloc[k]):g}) m instead."
             )
 

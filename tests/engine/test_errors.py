@@ -52,8 +52,11 @@ def test_unknown_powder():
 
 def test_striker_off_board_or_overlapping():
     scene = Scene.icf_break()
-    with pytest.raises(ValueError, match="striker placement.*wholly on the board"):
+    with pytest.raises(ValueError, match=r"striker placement.*wholly on the board \(\|x\|, \|y\| <= 0.3493 m for"):
         simulate(scene, Shot(0.0, -H, 1.0, 1.0))
+    # the round board states its own rule: the disc's centre within the surface's radius
+    with pytest.raises(ValueError, match=r"wholly on the board \(sqrt\(x\^2 \+ y\^2\) <= 0.3302 m for"):
+        simulate(Scene.crokinole_empty(), Shot(0.0, -0.34, 1.0, 1.0))
     with pytest.raises(ValueError, match="must not overlap a piece.*piece 0 \\(queen\\)"):
         simulate(scene, Shot(0.0, 0.0, 1.0, 1.0))
 
