@@ -4,8 +4,10 @@ simulates, the rules adjudicate, and every shot is checked and recorded."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import Manager
+from queue import Empty, Queue
 from dataclasses import dataclass
 from typing import Any
 
@@ -415,14 +417,20 @@ def record_step(games: Sequence[Game], played: PlayedArrays, policies: Sequence[
             g.end = "abandoned"
 
 
-def _play_chunk(task: tuple[range, dict[str, Any]]) -> list[GameRecord]:
-    """The records of a chunk of games, played in lockstep."""
+def _play_chunk(task: tuple[range, dict[str, Any]], ended: Callable[[int], object] | None = None) -> list[GameRecord]:
+    """The records of a chunk of games, played in lockstep; ``ended`` is told how many
+    games each step ended (``play_games``)."""
     games, kwargs = task
     kwargs = dict(kwargs)
     variant, players, options, discs, policies, seed = (kwargs.pop(k) for k in ("variant", "players", "options", "discs", "policies", "seed"))
     chunk = [Game(new_state(variant, players, options, discs=discs), policies, seed=game_seed(seed, g), game=g, **kwargs) for g in games]
-    play_games(chunk)
+    play_games(chunk, ended)
     return [g.record() for g in chunk]
+
+
+def _play_chunk_reporting(task: tuple[range, dict[str, Any]], k: int, ended: Queue[tuple[int, int]]) -> list[GameRecord]:
+    """``_play_chunk`` in a worker process, reporting to ``ended`` (chunk k, games ended)."""
+    return _play_chunk(task, lambda n: ended.put((k, n)))
 
 
 def play_match(
@@ -472,7 +480,8 @@ def play_match(
     workers : int
         Processes playing games in parallel, in [1, 256]. Default 1 (in this process).
     progress : bool
-        Show a tqdm progress bar over the games. Default False.
+        Show a tqdm progress bar over the games, which advances as games end (in the
+        worker processes too). Default False.
     store : str or os.PathLike, optional
         Directory of a :class:`~carromlab.match.store.MatchStore`: the tables of every
         chunk of ``chunk_games`` games are written there as Parquet when the chunk is
@@ -534,8 +543,7 @@ def play_match(
     kept: list[GameRecord] = []
     with tqdm(total=n_games, initial=n_games - sum(map(len, todo)), disable=not progress, desc=f"{variant} games",
               unit="game") as bar:  # fmt: skip
-        for chunk, recs in zip(todo, _records([(c, kwargs) for c in todo], workers)):
-            bar.update(len(chunk))
+        for chunk, recs in _records([(c, kwargs) for c in todo], workers, bar.update):
             if db is None:
                 kept.extend(recs)
             else:
@@ -549,10 +557,38 @@ def play_match(
     )
 
 
-def _records(tasks: list[tuple[range, dict[str, Any]]], workers: int) -> Iterator[list[GameRecord]]:
-    """The records of the tasks' chunks, in task order, played here or by ``workers`` processes."""
+def _records(
+    tasks: list[tuple[range, dict[str, Any]]], workers: int, ended: Callable[[int], object]
+) -> Iterator[tuple[range, list[GameRecord]]]:
+    """Each task's chunk and its records, in task order, played here or by ``workers``
+    processes; ``ended`` is told of the games as they end (the workers report through a
+    queue, read while the next chunk in order is awaited), each chunk's once it is done."""
     if workers == 1 or len(tasks) <= 1:
-        yield from map(_play_chunk, tasks)
+        for task in tasks:
+            yield task[0], _play_chunk(task, ended)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_play_chunk, tasks)
+    told = [0] * len(tasks)
+
+    def tell(k: int, n: int) -> None:
+        n = min(n, len(tasks[k][0]) - told[k])  # a report read after its chunk's records
+        told[k] += n
+        if n:
+            ended(n)
+
+    with Manager() as manager, ProcessPoolExecutor(max_workers=workers) as pool:
+        reports = manager.Queue()
+        futures = [pool.submit(_play_chunk_reporting, task, k, reports) for k, task in enumerate(tasks)]
+        try:
+            for k, future in enumerate(futures):
+                while not future.done():
+                    try:
+                        tell(*reports.get(timeout=0.5))
+                    except Empty:
+                        pass
+                recs = future.result()
+                tell(k, len(tasks[k][0]))
+                yield tasks[k][0], recs
+        except BaseException:
+            for future in futures:  # a failed game or an interrupt: start no more chunks
+                future.cancel()
+            raise

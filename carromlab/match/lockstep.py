@@ -9,7 +9,7 @@ generator and its own noise stream, so it plays the same shots alone and among o
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -128,18 +128,24 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     return shots.played()
 
 
-def play_games(games: Sequence[Game]) -> None:
+def play_games(games: Sequence[Game], ended: Callable[[int], object] | None = None) -> None:
     """Play games in lockstep until every one has ended (see :func:`step`).
 
     Parameters
     ----------
     games : sequence of Game
         Games of one variant; those already over are left alone.
+    ended : callable, optional
+        Called after each step that ended games, with their number (e.g. a progress
+        bar's ``update``).
     """
     active = [g for g in games if g.end is None]
     while active:
         step(active)
-        active = [g for g in active if g.end is None]
+        still = [g for g in active if g.end is None]
+        if ended is not None and len(still) < len(active):
+            ended(len(active) - len(still))
+        active = still
 
 
 def stacked(games: Sequence[Game]) -> GameArrays:

@@ -82,6 +82,32 @@ def test_match_games_do_not_depend_on_workers_or_order():
     assert_frame_equal(third.shots, one.shots[one.shots["game"] == 2].reset_index(drop=True))
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_bar_advances_as_games_end(monkeypatch, workers):
+    # one chunk of 8 games (or two of 4 per worker process): the bar moves game by game,
+    # not once per chunk, and counts every game exactly once
+    updates = []
+
+    class Bar:
+        def __init__(self, total, initial, **_):
+            assert (total, initial) == (8, 0)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            updates.append(n)
+
+    monkeypatch.setattr("carromlab.match.game.tqdm", Bar)
+    kw = {"options": CrokinoleOptions(discs_per_player=2, game_target=5), "seed": 3, "progress": True}
+    play_match("crokinole", 8, workers=workers, chunk_games=8 // workers, **kw)
+    assert sum(updates) == 8 and all(n > 0 for n in updates)
+    assert len(updates) > 2  # the 8 games end over several steps, not all in the last
+
+
 def test_max_shots_per_board_abandons_the_board_and_reports_it():
     rec = play_game(new_state("icf"), RandomPolicy(), seed=1, max_shots_per_board=3)
     assert len(rec.shots) == 3 and rec.end == "abandoned" and rec.winner is None and not rec.state.game_over
