@@ -3,11 +3,12 @@ simulates, the rules adjudicate, and every shot is checked and recorded."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import Manager
-from queue import Empty, Queue
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from queue import Empty
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,8 @@ __all__ = ["MAX_SHOTS_PER_BOARD", "MAX_BOARDS", "GameError", "Game", "Played", "
 MAX_SHOTS_PER_BOARD = 2000
 #: Default guard against endless games: boards after which an unfinished game stops.
 MAX_BOARDS = 100
+#: How often a worker process of :func:`play_match` checks whether it should stop, s.
+_WATCH_S = 0.5
 
 
 #: The physics and the (absent) execution noise of games given none: one object each, so
@@ -428,9 +431,13 @@ def _play_chunk(task: tuple[range, dict[str, Any]], ended: Callable[[int], objec
     return [g.record() for g in chunk]
 
 
-def _play_chunk_reporting(task: tuple[range, dict[str, Any]], k: int, ended: Queue[tuple[int, int]]) -> list[GameRecord]:
-    """``_play_chunk`` in a worker process, reporting to ``ended`` (chunk k, games ended)."""
-    return _play_chunk(task, lambda n: ended.put((k, n)))
+#: In a worker process of :func:`play_match`: the queue of (chunk, games ended) reports.
+_REPORTS: Any = None
+
+
+def _play_chunk_reporting(task: tuple[range, dict[str, Any]], k: int) -> list[GameRecord]:
+    """``_play_chunk`` in a worker process, reporting (chunk k, games ended) to ``_REPORTS``."""
+    return _play_chunk(task, lambda n: _REPORTS.put((k, n)))
 
 
 def play_match(
@@ -479,6 +486,9 @@ def play_match(
         Seed of the match, in [0, 2**63).
     workers : int
         Processes playing games in parallel, in [1, 256]. Default 1 (in this process).
+        Each chunk is written to ``store`` as soon as it is done; on an error or an
+        interrupt (Ctrl-C) the workers stop within a second, dropping the chunks in play,
+        and a worker whose parent process dies stops too.
     progress : bool
         Show a tqdm progress bar over the games, which advances as games end (in the
         worker processes too). Default False.
@@ -540,29 +550,34 @@ def play_match(
     done = db.completed() if db is not None else set()
     chunks = [range(k, min(k + size, n_games)) for k in range(0, n_games, size)]
     todo = [c for k, c in enumerate(chunks) if k not in done]
-    kept: list[GameRecord] = []
+    kept: dict[int, list[GameRecord]] = {}
     with tqdm(total=n_games, initial=n_games - sum(map(len, todo)), disable=not progress, desc=f"{variant} games",
               unit="game") as bar:  # fmt: skip
         for chunk, recs in _records([(c, kwargs) for c in todo], workers, bar.update):
             if db is None:
-                kept.extend(recs)
+                kept[chunk.start] = recs
             else:
                 db.write(chunk.start // size, recs)
     if db is not None:
         return db.read()
+    records = [r for start in sorted(kept) for r in kept[start]]
     return MatchRecord(
-        shots=pd.concat([r.shots for r in kept], ignore_index=True),
-        boards=pd.concat([r.boards for r in kept], ignore_index=True),
-        games=pd.concat([r.games for r in kept], ignore_index=True),
+        shots=pd.concat([r.shots for r in records], ignore_index=True),
+        boards=pd.concat([r.boards for r in records], ignore_index=True),
+        games=pd.concat([r.games for r in records], ignore_index=True),
     )
 
 
 def _records(
     tasks: list[tuple[range, dict[str, Any]]], workers: int, ended: Callable[[int], object]
 ) -> Iterator[tuple[range, list[GameRecord]]]:
-    """Each task's chunk and its records, in task order, played here or by ``workers``
-    processes; ``ended`` is told of the games as they end (the workers report through a
-    queue, read while the next chunk in order is awaited), each chunk's once it is done."""
+    """Each task's chunk and its records as each chunk is done, played here (in task
+    order) or by ``workers`` processes; ``ended`` is told of the games as they end (the
+    workers report through a queue, read while the chunks are awaited), each chunk's
+    once it is done.
+
+    On an error or an interrupt the workers stop within a second (``_watch``) and the
+    chunks not yet done are dropped; a worker whose parent dies stops too."""
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
             yield task[0], _play_chunk(task, ended)
@@ -575,20 +590,42 @@ def _records(
         if n:
             ended(n)
 
-    with Manager() as manager, ProcessPoolExecutor(max_workers=workers) as pool:
-        reports = manager.Queue()
-        futures = [pool.submit(_play_chunk_reporting, task, k, reports) for k, task in enumerate(tasks)]
+    def drain() -> None:
+        while True:
+            try:
+                tell(*reports.get_nowait())
+            except Empty:
+                return
+
+    ctx = multiprocessing.get_context()
+    reports, stop = ctx.Queue(), ctx.Event()
+    with ProcessPoolExecutor(workers, ctx, initializer=_worker_init, initargs=(os.getpid(), reports, stop)) as pool:
+        chunk_of = {pool.submit(_play_chunk_reporting, task, k): k for k, task in enumerate(tasks)}
+        pending = set(chunk_of)
         try:
-            for k, future in enumerate(futures):
-                while not future.done():
-                    try:
-                        tell(*reports.get(timeout=0.5))
-                    except Empty:
-                        pass
-                recs = future.result()
-                tell(k, len(tasks[k][0]))
-                yield tasks[k][0], recs
+            while pending:
+                done, pending = wait(pending, timeout=_WATCH_S, return_when=FIRST_COMPLETED)
+                drain()
+                for future in done:
+                    k = chunk_of[future]
+                    recs = future.result()
+                    tell(k, len(tasks[k][0]))
+                    yield tasks[k][0], recs
         except BaseException:
-            for future in futures:  # a failed game or an interrupt: start no more chunks
-                future.cancel()
+            stop.set()  # a failed game or an interrupt: the workers stop, no chunk starts
+            pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def _worker_init(parent: int, reports: Any, stop: Any) -> None:
+    """Worker initializer: keep the report queue, and end the worker process from a daemon
+    thread once ``stop`` is set or the parent process ``parent`` has died."""
+    global _REPORTS
+    _REPORTS = reports
+
+    def watch() -> None:
+        while not stop.wait(_WATCH_S) and os.getppid() == parent:
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
