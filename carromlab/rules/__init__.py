@@ -1,4 +1,5 @@
-"""Adjudication of carrom, Hikone carrom and crokinole shots (RULES.md).
+"""Adjudication of carrom, Hikone carrom and crokinole shots (the numbered rules of the
+rulebook, docs/rulebook.md).
 
 Each variant module (:mod:`~carromlab.rules.icf`, :mod:`~carromlab.rules.online`,
 :mod:`~carromlab.rules.hikone`, :mod:`~carromlab.rules.crokinole`) provides
