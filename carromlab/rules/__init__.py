@@ -113,6 +113,7 @@ def check_placement(
 
     Examples
     --------
+    >>> from carromlab.rules import icf
     >>> verdict = check_placement(icf.new_game(), 0.0, -0.2526, 0.0206)
     >>> verdict.ok, verdict.rule
     (True, 'ICF-3')
@@ -151,6 +152,7 @@ def snap_placement(
 
     Examples
     --------
+    >>> from carromlab.rules import icf
     >>> snap_placement(icf.new_game(), 0.0, -0.2526, 0.0206)
     (0.0, -0.2526)
     """
