@@ -5,7 +5,9 @@ Every public entry point that takes an angle in radians also takes it in degrees
 same name with ``_deg`` appended. A radian value beyond one full turn (2 pi) is almost
 certainly degrees typed in the wrong place, so it is an error that names the ``_deg``
 spelling; in degrees the same turn bounds the value (+-360); giving both spellings is an
-error too.
+error too. An angle with a narrower range (a spread, a limit) is bounded alike in both
+spellings, and a radian value outside it that would be inside it read as degrees also
+suggests the ``_deg`` spelling.
 """
 
 from __future__ import annotations
@@ -81,34 +83,80 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
 
 def _beyond_turn(name: str, v: float) -> ValueError:
     """The error for a radian value ``v`` beyond one full turn (degrees typed as radians)."""
+    return _suggest_deg(name, v, "[-2π, 2π] (±6.283 rad)")
+
+
+def _suggest_deg(name: str, v: float, allowed: str) -> ValueError:
+    """The error for a radian value ``v`` outside ``allowed`` that is likely degrees."""
     return ValueError(
-        f"The {name!r} parameter is in radians and must lie in [-2π, 2π] (±{TURN:.3f} rad). Got {v:g} rad "
+        f"The {name!r} parameter is in radians and must lie in {allowed}. Got {v:g} rad "
         f"({math.degrees(v):.1f} degrees) instead; did you mean {name}_deg={v:g}?"
     )
 
 
-def angle_value(name: str, rad: float | None, deg: float | None) -> float:
+def angle_value(
+    name: str, rad: float | None, deg: float | None, *, default: float | None = None,
+    low: float = -TURN, high: float = TURN, low_open: bool = False,
+) -> float:  # fmt: skip
     """One angle in radians from its radian or degree spelling (see :func:`angle_array`).
+
+    Parameters
+    ----------
+    name : str
+        The radian parameter's name (``"angle"``); the degree one is ``name + "_deg"``.
+    rad, deg : float or None
+        The value in radians, or in degrees; at most one of them.
+    default : float, optional
+        Radians to return when neither is given. Default None: one of them is required.
+    low, high : float
+        Range of the angle, rad; the degree spelling's range is the same in degrees.
+        Default one turn either way, [-2 pi, 2 pi].
+    low_open : bool
+        Whether ``low`` itself is excluded. Default False.
+
+    Returns
+    -------
+    float
+        Radians.
+
+    Raises
+    ------
+    ValueError
+        If both or (without a default) neither are given, or the value is not one finite
+        number inside the range. A radian value outside the range that is likely degrees
+        (beyond one turn, or inside the range when read as degrees) gets a message that
+        suggests the ``_deg`` spelling.
 
     Examples
     --------
     >>> round(angle_value("angle", None, 180.0), 4)
     3.1416
+    >>> angle_value("spread", 2, None, low=0.0, high=math.pi / 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'spread' parameter is in radians and must lie in [0, 0.785398] rad. Got 2 rad (114.6 degrees) instead; did you mean spread_deg=2?
     """
-    value, in_deg = _pick(name, rad, deg, required=True)
+    value, in_deg = _pick(name, rad, deg, required=default is None)
+    if value is None:
+        assert default is not None
+        return default
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         # anything but one plain number: the array checks (and their messages)
-        arr = angle_array(name, rad, deg)
-        assert arr is not None
+        arr = np.atleast_1d(check_array(f"{name}_deg", value, unit="deg") if in_deg else check_array(name, value, unit="rad"))
         if arr.size != 1:
             raise ValueError(f"The {name!r} parameter must be one number. Got {arr.size} values instead.")
-        return float(arr[0])
-    x = check_real(f"{name}_deg", value, low=-360.0, high=360.0, unit="deg") if in_deg else check_real(name, value, unit="rad")
+        value = float(arr[0])
     if in_deg:
-        return math.radians(x)
-    if abs(x) > TURN:
+        low_deg, high_deg = math.degrees(low), math.degrees(high)
+        return math.radians(check_real(f"{name}_deg", value, low=low_deg, high=high_deg, low_open=low_open, unit="deg"))
+    x = check_real(name, value, unit="rad")
+    if low < x <= high or x == low and not low_open:
+        return x
+    if (low, high) == (-TURN, TURN):
         raise _beyond_turn(name, x)
-    return x
+    if abs(x) > TURN or low < math.radians(x) <= high or math.radians(x) == low and not low_open:
+        raise _suggest_deg(name, x, f"{'(' if low_open else '['}{low:g}, {high:g}] rad")
+    return check_real(name, value, low=low, high=high, low_open=low_open, unit="rad")  # raises: not degrees either
 
 
 def with_deg_columns(df: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:

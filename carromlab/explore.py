@@ -39,7 +39,9 @@ class ShotExplorer:
     goal : Goal, optional
         What counts as success for the probability (:class:`~carromlab.analysis.PocketPiece`,
         :class:`~carromlab.analysis.PocketAny`, ...). Default: pocket any piece without a
-        foul (``PocketAny(<every kind on the board>)``); none on an empty board.
+        foul (``PocketAny(<every kind on the board>, opponent_falls="allowed")``: with every
+        kind counting, no kind is an opponent whose falling spoils the shot); none on an
+        empty board.
     params : PhysicsParams, optional
         Physics. Default ``PhysicsParams()``.
     line : StrikerLine, optional
@@ -91,7 +93,7 @@ class ShotExplorer:
         self.params = params or PhysicsParams()
         self.line = line or StrikerLine.for_scene(scene)
         kinds = list(dict.fromkeys(scene.pieces["kind"]))
-        self.goal = goal if goal is not None else (PocketAny(kinds) if kinds else None)
+        self.goal = goal if goal is not None else (PocketAny(kinds, opponent_falls="allowed") if kinds else None)
         self.replicas = check_int("replicas", replicas, low=1, high=100_000)
         self.seed = check_int("seed", seed, low=0)
         half = self.line.half_length

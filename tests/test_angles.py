@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from carromlab import Board, Scene, Shot, simulate_batch
+from carromlab.match.policies import GreedyPolicy, RandomPolicy
 from carromlab.analysis import (
     NoiseModel,
     PocketPiece,
@@ -112,3 +113,34 @@ def test_break_rotation_takes_degrees():
     pd.testing.assert_frame_equal(Scene.icf_break(rotation_deg=30.0).pieces, Scene.icf_break(math.radians(30.0)).pieces)
     with pytest.raises(ValueError, match="did you mean rotation_deg=90"):
         Scene.icf_break(90)
+
+
+@pytest.mark.parametrize(
+    ("make", "name", "degrees", "low", "high"),
+    [
+        (lambda **kw: NoiseModel(**kw), "angle", 0.8, 0.0, 45.0),
+        (lambda **kw: GreedyPolicy(**kw), "cut_limit", 60.0, 0.0, 90.0),
+        (lambda **kw: RandomPolicy(**kw), "spread", 45.0, 0.0, 180.0),
+    ],
+    ids=["NoiseModel.angle", "GreedyPolicy.cut_limit", "RandomPolicy.spread"],
+)
+def test_spreads_and_limits_take_degrees(make, name, degrees, low, high):
+    assert getattr(make(**{f"{name}_deg": degrees}), name) == math.radians(degrees)
+    assert make(**{f"{name}_deg": degrees}) == make(**{name: math.radians(degrees)})
+    # degrees typed as radians: out of the radian range, inside it read as degrees
+    with pytest.raises(ValueError, match=re.escape(f"'{name}' parameter is in radians and must lie in ")
+                       + f".* Got {degrees:g} rad .* did you mean {name}_deg={degrees:g}\\?"):  # fmt: skip
+        make(**{name: degrees})
+    with pytest.raises(ValueError, match="not both"):
+        make(**{name: math.radians(degrees), f"{name}_deg": degrees})
+    with pytest.raises(ValueError, match=re.escape(f"'{name}_deg' parameter must be a finite real number in the range ")
+                       + f"[\\[(]{low:g}, {high:g}\\] deg. Got {high + 1:g}"):  # fmt: skip
+        make(**{f"{name}_deg": high + 1})
+    # out of range either way: the plain range message, no degree hint
+    with pytest.raises(ValueError, match=f"'{name}' parameter must be a finite real number in the range .* rad. Got -0.01 instead"):
+        make(**{name: -0.01})
+
+
+def test_default_spreads_and_limits_are_unchanged():
+    assert NoiseModel().angle == 0.0 and NoiseModel.preset("club").angle == math.radians(0.8)
+    assert GreedyPolicy().cut_limit == math.radians(75.0) and RandomPolicy().spread == math.pi / 2

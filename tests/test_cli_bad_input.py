@@ -66,6 +66,16 @@ CASES = [
     (["fit-friction", "--tracks", "{d}/pixels.csv", "--fps", "240", "--board", "icf"], "pixel coordinates? Give a camera calibration"),
     (["fit-friction", "--tracks", "{d}/nox.csv"], "missing ['x']"),
     (["fit-friction", "--tracks", "{d}/side.csv"], "track sidecar"),
+    # options are not abbreviated: --angle 1.57 was --angle-deg 1.57, a 1.57 degree shot
+    (["simulate", "--angle", "1.57"], "carromlab simulate: error: unrecognized option '--angle'; did you mean --angle-deg? (options are not abbreviated)"),
+    (["simulate", "--angle=1.57"], "unrecognized option '--angle'; did you mean --angle-deg?"),
+    (["success-map", "--angle-range", "-30,30"], "unrecognized option '--angle-range'; did you mean --angle-range-deg?"),
+    (["fouls", "--angle-range", "-30,30"], "unrecognized option '--angle-range'; did you mean --angle-range-deg?"),
+    (["best-shot", "--angle-step", "2"], "unrecognized option '--angle-step'; did you mean --angle-step-deg?"),
+    (["fouls", "--variant", "icf"], "unrecognized option '--variant'; did you mean --variants?"),
+    (["fouls", "--speed", "3"], "unrecognized option '--speed'; did you mean --speed-range?"),
+    (["match", "--max-shots", "30"], "unrecognized option '--max-shots'; did you mean --max-shots-per-board?"),
+    (["simulate", "--sped", "3"], "unrecognized option '--sped'; did you mean --speed or --spin?"),
 ]
 
 

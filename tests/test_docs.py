@@ -92,3 +92,11 @@ def test_sphinx_build_has_no_warnings(tmp_path):
         assert stems, f"no API page for {name}"
         summary = summary_words(obj)
         assert any(summary in page_words(pages[s]) for s in stems), f"{stems[0]} lacks {summary!r}"
+
+
+def test_every_rule_id_cited_by_the_rules_layer_is_in_the_rulebook():
+    """Rule ids (ICF-11, ...) cited in carromlab/rules are defined in docs/rulebook.md."""
+    defined = set(re.findall(r"^- ((?:ICF|ONL|HIK|CRK)-\d+) ", (DOCS / "rulebook.md").read_text(), re.M))
+    package = Path(carromlab.__file__).parent / "rules"
+    cited = {m for p in package.glob("*.py") for m in re.findall(r"\b(?:ICF|ONL|HIK|CRK)-\d+\b", p.read_text())}
+    assert cited and not cited - defined, sorted(cited - defined)

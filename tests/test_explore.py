@@ -70,3 +70,16 @@ def test_display_bundle_has_the_live_widget_and_a_static_copy():
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"].startswith("ShotExplorer(Scene(icf board")
     assert "data:image/png;base64," in bundle["text/html"] and "fell" in bundle["text/html"]
+
+
+def test_default_goal_counts_any_piece_pocketed_without_a_foul():
+    # From the striker line's middle at 84.5 degrees and 4 m/s the break sends white coin 12
+    # alone into the NE pocket: the default goal ("any piece into any pocket without a
+    # foul") must count it, though white's opponent kind (black) is also among its kinds.
+    ex = ShotExplorer(Scene.icf_break(), noise="none", replicas=10)
+    ex.speed.value = 4.0
+    ex.angle_deg.value = 84.5
+    fell = ex.result.final.query("status == 'pocketed'")
+    assert fell["id"].tolist() == [12] and fell["kind"].tolist() == ["white"]
+    assert ex.success["p_foul"] == 0.0
+    assert ex.success["p_success"] == 1.0 and ex.success["n_valid"] == 10

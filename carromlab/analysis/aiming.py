@@ -46,12 +46,26 @@ def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) 
     target straight at its pocket; of several allowed pockets, the one with the smallest
     cut.
 
+    The ghost position is the striker's centre at impact: ``R_striker + R_target`` (m)
+    behind the target's centre on the line from the pocket through the target.
+
+    Parameters
+    ----------
+    scene : Scene
+        Pieces and board (the striker's radius from its disc spec).
+    target : Target
+        Piece aimed at and its allowed pockets (e.g. ``PocketPiece(0).target(scene)``).
+    x, y : array_like
+        Striker placements (centres), m, board frame; broadcast against each other.
+
     Returns
     -------
     angle : numpy.ndarray
-        Aim direction, rad.
+        Aim direction of each placement, rad, counter-clockwise from +x, in (-pi, pi].
     cut : numpy.ndarray
-        Its cut angle, rad.
+        Its cut angle, rad, in [-pi, pi) (positive: the target leaves to the left of the
+        striker's path); beyond +-pi/2 the striker would meet the target before reaching
+        the ghost position.
 
     Examples
     --------
@@ -80,12 +94,31 @@ def cut_aim(
     scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike, cut: npt.ArrayLike | None = None,
     *, cut_deg: npt.ArrayLike | None = None,
 ) -> FloatArray:  # fmt: skip
-    """Aim direction (rad) from placements (x, y) (m) that hits the target with the given
-    cut angle (``cut`` in rad, in [-pi/2, pi/2], or ``cut_deg`` in degrees, in [-90, 90];
-    +-90 degrees grazes the target).
+    """Aim direction from placements (x, y) that hits the target with the given cut angle.
 
     With D the distance to the target's centre, the path passes it at the offset
-    R sin(cut), so the aim turns by asin(R sin(cut) / D) away from the line of centres.
+    R sin(cut), so the aim turns by asin(R sin(cut) / D) away from the line of centres
+    (R = R_striker + R_target, m).
+
+    Parameters
+    ----------
+    scene : Scene
+        Pieces and board (the striker's radius from its disc spec).
+    target : Target
+        Piece aimed at (its pockets are not used).
+    x, y : array_like
+        Striker placements (centres), m, board frame; broadcast against each other and
+        the cuts.
+    cut : array_like, optional
+        Cut angles, rad, in [-pi/2, pi/2] (positive: the target leaves to the left of the
+        striker's path; +-pi/2 grazes the target). Or give ``cut_deg``.
+    cut_deg : array_like, optional
+        The cut angles in degrees, in [-90, 90], instead of ``cut``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Aim direction of each shot, rad, counter-clockwise from +x.
 
     Raises
     ------

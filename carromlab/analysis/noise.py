@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy.stats import chi2
 
+from .._angles import angle_value
 from .._validation import check_choice, check_real
 from ..engine.scene import MAX_SPEED, MAX_SPIN
 from ._random import standard_normal, standard_uniform
@@ -71,7 +72,7 @@ class NoiseModel:
     depth : float
         Spread of the placement across the striker line, m, in [0, 0.1].
     angle : float
-        Spread of the aim angle, rad, in [0, pi/4].
+        Spread of the aim angle, rad, in [0, pi/4]. Default 0; or give ``angle_deg``.
     speed : float
         Relative spread of the speed, in [0, 1].
     spin : float
@@ -79,11 +80,20 @@ class NoiseModel:
     distribution : {"gaussian", "uniform"}
         Shape of every error; ``"uniform"`` has the same standard deviation (half-width
         sqrt(3) times the spread). Default ``"gaussian"``.
+    angle_deg : float, optional
+        Spread of the aim angle in degrees, in [0, 45], instead of ``angle`` (stored as
+        radians; read back as the ``angle_deg`` property).
 
     Examples
     --------
     >>> NoiseModel.preset("club").angle_deg
     0.8
+    >>> NoiseModel(angle_deg=2.0).angle == math.radians(2.0)
+    True
+    >>> NoiseModel(angle=2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'angle' parameter is in radians and must lie in [0, 0.785398] rad. Got 2 rad (114.6 degrees) instead; did you mean angle_deg=2?
     >>> NoiseModel(angle=-0.01)
     Traceback (most recent call last):
     ...
@@ -97,13 +107,17 @@ class NoiseModel:
     spin: float = 0.0
     distribution: str = "gaussian"
 
-    def __post_init__(self) -> None:
-        for name, high, unit in (
-            ("placement", 0.1, "m"), ("depth", 0.1, "m"), ("angle", math.pi / 4, "rad"),
-            ("speed", 1.0, ""), ("spin", 1000.0, "rad/s"),
-        ):  # fmt: skip
-            object.__setattr__(self, name, check_real(name, getattr(self, name), low=0.0, high=high, unit=unit))
-        check_choice("distribution", self.distribution, DISTRIBUTIONS)
+    def __init__(
+        self, placement: float = 0.0, depth: float = 0.0, angle: float | None = None, speed: float = 0.0,
+        spin: float = 0.0, distribution: str = "gaussian", *, angle_deg: float | None = None,
+    ) -> None:  # fmt: skip
+        put = object.__setattr__
+        put(self, "placement", check_real("placement", placement, low=0.0, high=0.1, unit="m"))
+        put(self, "depth", check_real("depth", depth, low=0.0, high=0.1, unit="m"))
+        put(self, "angle", angle_value("angle", angle, angle_deg, default=0.0, low=0.0, high=math.pi / 4))
+        put(self, "speed", check_real("speed", speed, low=0.0, high=1.0))
+        put(self, "spin", check_real("spin", spin, low=0.0, high=1000.0, unit="rad/s"))
+        put(self, "distribution", check_choice("distribution", distribution, DISTRIBUTIONS))
 
     @classmethod
     def preset(cls, name: str) -> NoiseModel:
@@ -117,7 +131,7 @@ class NoiseModel:
         """
         check_choice("name", name, NOISE_PRESETS)
         (placement, depth, angle_deg, speed, spin), _ = NOISE_PRESETS[name]
-        return cls(placement, depth, math.radians(angle_deg), speed, spin)
+        return cls(placement, depth, speed=speed, spin=spin, angle_deg=angle_deg)
 
     @property
     def angle_deg(self) -> float:

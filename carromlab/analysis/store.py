@@ -153,12 +153,16 @@ class SweepStore:
         carromlab version). A directory that already holds a different sweep is an error.
         The manifest is created atomically under a lock, so of two writers starting
         together on a new directory with different parameters one gets that error.
+    holds : str
+        What the store holds, in that error's message. Default ``"sweep"`` (a
+        :class:`~carromlab.match.store.MatchStore` passes ``"match"``).
 
     Raises
     ------
     ValueError
-        If the directory's manifest differs (the message names the differing entries),
-        or is damaged (the message names the file and how to recover).
+        If the directory's manifest differs (the message names the differing entries,
+        with the stored and the given value when they are short), or is damaged (the
+        message names the file and how to recover).
 
     Examples
     --------
@@ -169,7 +173,7 @@ class SweepStore:
     ({0}, [0.5, 0.25])
     """
 
-    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
+    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any], *, holds: str = "sweep") -> None:
         self.path = Path(path)
         text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(text.encode()).hexdigest()
@@ -186,7 +190,7 @@ class SweepStore:
             old = _read_manifest(self.path)
         if old["fingerprint"] != self.fingerprint:
             raise ValueError(
-                f"The store directory {str(self.path)!r} holds a different sweep "
+                f"The store directory {str(self.path)!r} holds a different {holds} "
                 f"(differing: {', '.join(_differences(old, self.manifest)) or 'fingerprint'}). "
                 "Rerun with the same parameters to resume it, or use a new directory."
             )
@@ -269,6 +273,8 @@ def _parts(root: Path, fingerprint: str) -> dict[int, pa.Table]:
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The entries (dotted paths) in which two manifests differ, each with its stored and
+    its given value when both are short (``"seed (stored 0, given 1)"``)."""
     keys = []
     for key in sorted(set(old) | set(new)):
         if key == "fingerprint":
@@ -277,7 +283,8 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if isinstance(a, dict) and isinstance(b, dict):
             keys += [f"{key}.{k}" for k in _differences(a, b)]
         elif a != b:
-            keys.append(key)
+            shown = [json.dumps(v, sort_keys=True) for v in (a, b)]
+            keys.append(key + (f" (stored {shown[0]}, given {shown[1]})" if max(map(len, shown)) <= 40 else ""))
     return keys
 
 

@@ -4,6 +4,7 @@ noise and backend they select, and the writing of tables and figures."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -47,12 +48,33 @@ class UsageError(Exception):
 
 class CliParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage block) and exit status 2,
-    and which reads a negative comma list (``--angle-range-deg -30,30``) as a value."""
+    which reads a negative comma list (``--angle-range-deg -30,30``) as a value, and which
+    takes options only as spelled: an abbreviation (``--angle`` for ``--angle-deg``, which
+    would read 1.57 as degrees) is refused with the options it may have meant. The
+    subcommands' parsers are of this class too."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
         # argparse's own test for "a negative number, not an option", extended to lists
         self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+(,-?\d*\.?\d+)+$")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:  # type: ignore[override]
+        # a subcommand's parser sees its own options: name the unknown one and what was meant
+        # here (the main parser would only list the subcommand's leftover arguments)
+        parsed, extras = super().parse_known_args(args, namespace)
+        for arg in extras:
+            if arg.startswith("--"):
+                self.error(f"unrecognized option {arg.split('=', 1)[0]!r}{self._did_you_mean(arg.split('=', 1)[0])}")
+        return parsed, extras
+
+    def _did_you_mean(self, option: str) -> str:
+        """``"; did you mean --a or --b?"`` for the options ``option`` abbreviates (or is
+        close to); empty when none."""
+        options = sorted(o for o in self._option_string_actions if o.startswith("--"))
+        if longer := [o for o in options if o.startswith(option)]:
+            return f"; did you mean {' or '.join(longer)}? (options are not abbreviated)"
+        close = difflib.get_close_matches(option, options, n=3)
+        return f"; did you mean {' or '.join(close)}?" if close else ""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")

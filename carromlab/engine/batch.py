@@ -97,7 +97,7 @@ def shot_table(
 
 
 def piece_stack(
-    scene: Scene, positions: ArrayLike | None, on_board: ArrayLike | None, n_shots: int
+    scene: Scene, positions: ArrayLike | None, on_board: ArrayLike | None, n_shots: int, *, row_name: str = "shot"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Validate per-shot starting positions of ``scene``'s pieces.
 
@@ -112,7 +112,10 @@ def piece_stack(
     on_board : array_like of bool or None
         Which pieces exist: (n_pieces,) or (N, n_pieces); default all.
     n_shots : int
-        N, the number of shots.
+        N, the number of shots (or of distinct positions, see ``row_name``).
+    row_name : str
+        What a row of ``positions`` is, in messages: ``"shot"`` (default), or
+        ``"position row"`` when shots pick their rows (``position_rows``).
 
     Returns
     -------
@@ -124,13 +127,13 @@ def piece_stack(
     Raises
     ------
     ValueError
-        Naming the parameter, the shot and the piece: a wrong shape, a non-finite
+        Naming the parameter, the shot (or position row) and the piece: a wrong shape, a non-finite
         coordinate, a piece not wholly on the board, inside a hole's capture radius,
         overlapping a peg or another piece (by more than 1e-9 m), for pieces on the board.
     """
     p = scene.n_pieces
-    xy = scene.arrays["xy"][None] if positions is None else _rows("positions", positions, (p, 2), n_shots, float)
-    on = np.ones((1, p), bool) if on_board is None else _rows("on_board", on_board, (p,), n_shots, bool)
+    xy = scene.arrays["xy"][None] if positions is None else _rows("positions", positions, (p, 2), n_shots, float, row_name)
+    on = np.ones((1, p), bool) if on_board is None else _rows("on_board", on_board, (p,), n_shots, bool, row_name)
     xy, on = np.ascontiguousarray(xy, dtype=np.float64), np.ascontiguousarray(on)
     if positions is None:  # the scene's own pieces, validated when it was made
         return xy, on
@@ -139,7 +142,8 @@ def piece_stack(
     k = _core.positions_fault(xy, on.view(np.uint8), scene.arrays["radius"][:-1], holes, cap2, pegs,
                               board.shape == "square", board.half_size, OVERLAP_TOL)  # fmt: skip
     if k >= 0:
-        _diagnose(scene, xy[k if len(xy) > 1 else 0], on[k if len(on) > 1 else 0], k if max(len(xy), len(on)) > 1 else None)
+        row = f"{row_name} {k}" if max(len(xy), len(on)) > 1 else None
+        _diagnose(scene, xy[k if len(xy) > 1 else 0], on[k if len(on) > 1 else 0], row)
     return xy, on
 
 
@@ -170,9 +174,10 @@ def _kind_codes(scene: Scene) -> tuple[tuple[str, ...], list[str], list[np.uint6
     return kinds, names, bits, code
 
 
-def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | None) -> None:
-    """Raise the ValueError that names what is wrong with one row of piece positions (of
-    shot ``shot``, or None: the row every shot starts from)."""
+def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, row: str | None) -> None:
+    """Raise the ValueError that names what is wrong with one row of piece positions
+    (``row``, e.g. ``"shot 5"`` or ``"position row 5"``; None: the row every shot starts
+    from)."""
     frame = pd.DataFrame({"kind": scene.pieces["kind"].to_numpy()[on], "x": xy[on, 0], "y": xy[on, 1]})
     ids = np.flatnonzero(on)
     try:
@@ -182,13 +187,14 @@ def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, shot: int | None) ->
         text = str(err).removeprefix("The 'df' parameter ").removesuffix(" instead.")
         text = re.sub(r"rows (\d+) and (\d+)", lambda m: f"pieces {ids[int(m[1])]} and {ids[int(m[2])]}", text)
         text = re.sub(r"in row (\d+)", lambda m: f"for piece {ids[int(m[1])]}", text)
-        where = "for every shot" if shot is None else f"at shot {shot}"
+        where = "for every shot" if row is None else f"at {row}"
         raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} {where} instead.") from None
     raise AssertionError("a row failed the batch check but makes a valid scene")  # pragma: no cover
 
 
-def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype: type) -> np.ndarray:
-    """``value`` as an (m, *row) array, m = 1 (one row for every shot) or ``n_shots``."""
+def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype: type, row_name: str) -> np.ndarray:
+    """``value`` as an (m, *row) array, m = 1 (one row for every shot) or ``n_shots`` (rows
+    called ``row_name`` in the message)."""
     arr = np.asarray(value)
     if dtype is bool and arr.dtype != bool:
         raise ValueError(f"The {name!r} parameter must be a bool array. Got dtype {arr.dtype} instead.")
@@ -200,7 +206,7 @@ def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype
         arr = arr[None]
     if arr.shape[1:] != row or arr.shape[0] not in (1, n_shots):
         raise ValueError(
-            f"The {name!r} parameter must have shape {row} or {(n_shots, *row)} for {n_shots} shot{'s' * (n_shots != 1)}. "
+            f"The {name!r} parameter must have shape {row} or {(n_shots, *row)} for {n_shots} {row_name}{'s' * (n_shots != 1)}. "
             f"Got shape {arr.shape} instead."
         )
     return arr
@@ -533,7 +539,10 @@ def simulate_batch_arrays(
     check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 29) * details, hint="Split the batch.")
     if len(shots) == 1:
         shots = np.repeat(shots, n_shots, axis=0)
-    pieces, present = piece_stack(scene, positions, on_board, n_shots if index is None else n_starts)
+    if index is None:
+        pieces, present = piece_stack(scene, positions, on_board, n_shots)
+    else:
+        pieces, present = piece_stack(scene, positions, on_board, n_starts, row_name="position row")
     if index is not None:
         pieces, present = (a if len(a) == 1 else a[index] for a in (pieces, present))
     setup = _setup_for(scene, params)

@@ -347,7 +347,7 @@ class Baseline:
     def striker_allowed(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: float) -> BoolArray:
         """Whether a striker centred at (x, y) is legally placed on this side (rule ICF-3).
 
-        The reading of ICF-3 implemented here (RULES.md, PHYSICS.md): the striker touches
+        The reading of ICF-3 implemented here (docs/rulebook.md, PHYSICS.md): the striker touches
         both baselines, i.e. both line segments come within one striker radius of its
         centre (boundaries included; between the base circles: the centre lies within
         :meth:`striker_band` of the centre line); each base circle is either covered

@@ -2,7 +2,8 @@
 
 A calibration file holds a :class:`~carromlab.physics.params.PhysicsParams` (every field,
 or only some: missing fields take the PhysicsParams defaults), its name, free-text notes
-and the standard errors of the fitted fields, as JSON (``.json``) or TOML (``.toml``)::
+and the standard errors of the fitted fields, as JSON (``.json``) or TOML (``.toml``);
+only ``[params]`` is required::
 
     [calibration]
     format = "carromlab-calibration"
@@ -177,8 +178,14 @@ def read_calibration(path: str | Path) -> Calibration:
     ------
     ValueError
         If the file is missing, is not valid JSON/TOML (the message names the file and
-        line), is not a carromlab calibration, has no ``[params]`` table, names an unknown
-        parameter, or a value is out of its range (the message of :class:`PhysicsParams`).
+        line), says it is another format (``[calibration] format``), has no ``[params]``
+        table, names an unknown parameter, or a value is out of its range (the message of
+        :class:`PhysicsParams`).
+
+    Notes
+    -----
+    The ``[calibration]`` header (``format``, ``name``, ``notes``) is optional: a file
+    holding only a ``[params]`` table is read, named after the file's stem.
 
     Examples
     --------
@@ -187,17 +194,29 @@ def read_calibration(path: str | Path) -> Calibration:
     ...     p = save_calibration(PhysicsParams(), Path(d) / "c.json", name="club", uncertainty={"mu": 0.002})
     ...     read_calibration(p).uncertainty
     {'mu': 0.002}
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "my_board.toml").write_text("[params]\\nmu = 0.09\\n")
+    ...     cal = read_calibration(Path(d) / "my_board.toml")
+    >>> cal.name, cal.params.mu
+    ('my_board', 0.09)
     """
     path = Path(path)
     suffix = _check_suffix(path)
     text = read_text(path, "calibration file")
     data = parse_json(text, path, "calibration file") if suffix == ".json" else parse_toml(text, path, "calibration file")
-    head = data.get("calibration", {}) if isinstance(data, dict) else None
-    if not isinstance(head, dict) or head.get("format") != FORMAT[0]:
+    if not isinstance(data, dict):
+        raise ValueError(
+            f"The file {path.name!r} must hold a [params] table of PhysicsParams fields (e.g. mu = 0.12). "
+            f"Got {type(data).__name__} {data!r} instead."
+        )
+    # the [calibration] header is optional (a hand-written file may hold [params] alone);
+    # when present it must not say the file is something else
+    head = data.get("calibration", {})
+    if not isinstance(head, dict) or head.get("format", FORMAT[0]) != FORMAT[0]:
         got = head.get("format") if isinstance(head, dict) else head
         raise ValueError(
-            f"The file {path.name!r} must be a carromlab calibration ([calibration] format = {FORMAT[0]!r}). "
-            f"Got format {got!r} instead."
+            f"The file {path.name!r} must be a carromlab calibration ([calibration] format = {FORMAT[0]!r}, "
+            f"or no [calibration] table). Got format {got!r} instead."
         )
     values = data.get("params")
     if not isinstance(values, dict):

@@ -79,7 +79,8 @@ _NUISANCE = {
     "omega0": (-5000.0, 5000.0, 10.0),
     "theta0": (-np.inf, np.inf, 1.0),
 }
-#: A residual beyond this many noise scales is reported as an outlier.
+#: A residual beyond this many times its channel's loss scale (``FrictionFit.noise_scale``)
+#: is reported as an outlier.
 OUTLIER_SIGMAS = 5.0
 #: Chance that the goodness-of-fit check flags a fit of the right law to tracks whose
 #: impacts were all seen (the runs tests of all segments together, Bonferroni).
@@ -119,8 +120,10 @@ class FrictionFit:
         One row per fitted point: ``disc``, ``segment``, ``t`` (s), ``x``, ``y``, ``x_fit``,
         ``y_fit``, ``res_x``, ``res_y`` (data minus fit, m); with angles also ``angle``,
         ``angle_fit``, ``res_angle`` (rad, wrapped into (-pi, pi]); ``weight`` (smallest
-        weight the robust loss gave the point's coordinates: 1 = fully counted) and
-        ``outlier`` (a residual beyond :data:`OUTLIER_SIGMAS` noise scales).
+        weight the robust loss gave the point's residuals: 1 = fully counted) and
+        ``outlier`` (a residual beyond :data:`OUTLIER_SIGMAS` times its channel's
+        ``noise_scale``), over all channels; the same per channel: ``weight_position``,
+        ``outlier_position`` (x or y) and, with angles, ``weight_angle``, ``outlier_angle``.
     noise : dict of str to float
         Gaussian-equivalent standard deviation of the noise of each channel:
         ``"position"`` (m, per coordinate) and, with angles, ``"angle"`` (rad): the
@@ -952,8 +955,11 @@ def _residual_table(model: _Model, theta: np.ndarray, u: np.ndarray, lossfn: Los
         if a is not None:
             df["angle"], df["angle_fit"] = s.angle, a
             df["res_angle"] = _wrap(s.angle - a)
-        df["weight"] = lossfn.weight(us).min(axis=0)
-        df["outlier"] = (np.abs(us) > OUTLIER_SIGMAS).any(axis=0)
+        weight, beyond = lossfn.weight(us), np.abs(us) > OUTLIER_SIGMAS
+        df["weight"], df["outlier"] = weight.min(axis=0), beyond.any(axis=0)
+        df["weight_position"], df["outlier_position"] = weight[:2].min(axis=0), beyond[:2].any(axis=0)
+        if a is not None:
+            df["weight_angle"], df["outlier_angle"] = weight[2], beyond[2]
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 

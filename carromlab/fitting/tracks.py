@@ -58,8 +58,9 @@ def _second_differences(t: np.ndarray, z: np.ndarray, *, wrap: bool) -> np.ndarr
     return (d2 / np.sqrt(h1**2 + (h1 + h2) ** 2 + h2**2)).ravel()
 
 
-def _finite_column(df: pd.DataFrame, c: str) -> np.ndarray:
-    """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite number."""
+def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None) -> np.ndarray:
+    """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite
+    number and the column as ``shown`` (its name in the user's table; default ``c``)."""
     col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float).to_numpy()
     bad = ~np.isfinite(col)
     if bad.any():
@@ -67,14 +68,17 @@ def _finite_column(df: pd.DataFrame, c: str) -> np.ndarray:
         got = df[c].iat[row]
         got = got.item() if isinstance(got, np.generic) else got
         raise ValueError(
-            f"The 'tracks' parameter must contain finite numbers in column {c!r} (drop rows of "
+            f"The 'tracks' parameter must contain finite numbers in column {shown or c!r} (drop rows of "
             f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
         )
     return col
 
 
-def _check_columns(df: Any) -> pd.DataFrame:
-    """A numeric copy of the track columns of ``df``; rows named by position."""
+def _check_columns(df: Any, names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """A numeric copy of the track columns of ``df``; rows named by position, columns by
+    ``names`` (column of ``df`` -> its name in the user's table, e.g. ``{"disc":
+    "particle"}`` for trackpy's layout; default their own)."""
+    names = names or {}
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(df).__name__} instead.")
     missing = [c for c in _REQUIRED if c not in df.columns]
@@ -88,12 +92,12 @@ def _check_columns(df: Any) -> pd.DataFrame:
     keep = [c for c in (*_REQUIRED, "angle", "frame") if c in df.columns]
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
     for c in keep:
-        out[c] = _finite_column(df, c)
+        out[c] = _finite_column(df, c, names.get(c))
     for c in ("disc", "frame"):
         if c in out and not np.all(out[c] == np.round(out[c])):
             row = int(np.argmax(out[c] != np.round(out[c])))
             raise ValueError(
-                f"The 'tracks' parameter must contain integers in column {c!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
+                f"The 'tracks' parameter must contain integers in column {names.get(c, c)!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
             )
         if c in out:
             out[c] = out[c].astype(np.int64)
@@ -104,7 +108,7 @@ def _check_columns(df: Any) -> pd.DataFrame:
             row = int(g.index[k + 1])
             raise ValueError(
                 "The 'tracks' parameter must have strictly increasing times t within each disc. "
-                f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} (disc {disc}) instead."
+                f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} ({names.get('disc', 'disc')} {disc}) instead."
             )
     return out
 
@@ -292,8 +296,10 @@ class Tracks:
         if not isinstance(frame, pd.DataFrame):
             raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(frame).__name__} instead.")
         df = frame.copy()
+        names: dict[str, str] = {}  # carromlab's column -> the name in the given table, for messages
         if "disc" not in df.columns and "particle" in df.columns:
             df = df.rename(columns={"particle": "disc"})
+            names["disc"] = "particle"
         missing = [c for c in ("disc", "x", "y") if c not in df.columns] + ([] if {"t", "frame"} & set(df.columns) else ["t or frame"])
         if missing:
             raise ValueError(
@@ -309,7 +315,7 @@ class Tracks:
                     f"but no time column 't'. Got fps={fps!r} and columns {list(frame.columns)} instead."
                 )
             df["t"] = _finite_column(df, "frame") / fps  # a bad time is the user's bad frame
-        df = _check_columns(df)
+        df = _check_columns(df, names)
         if calibration is not None:
             x, y = calibration.to_board(df["x"].to_numpy(), df["y"].to_numpy())
             df["x"], df["y"] = x, y

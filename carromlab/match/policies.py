@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from .._angles import angle_value
 from .._validation import check_int, check_real
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
@@ -142,9 +143,12 @@ class RandomPolicy(BatchPolicy):
         :data:`SPEED_RANGES`.
     spread : float
         Largest angle between the shot and the facing direction, rad, in (0, pi].
-        Default :data:`FORWARD` (the forward half-plane).
+        Default :data:`FORWARD` (the forward half-plane); or give ``spread_deg``.
     name : str
         Name written in the shots table. Default ``"random"``.
+    spread_deg : float, optional
+        The largest angle in degrees, in (0, 180], instead of ``spread`` (stored as
+        radians).
 
     Examples
     --------
@@ -159,10 +163,14 @@ class RandomPolicy(BatchPolicy):
     spread: float = FORWARD
     name: str = "random"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "speed", _check_speed_range("speed", self.speed))
-        check_real("spread", self.spread, low=0.0, high=math.pi, low_open=True, unit="rad")
-        _check_name(self.name)
+    def __init__(
+        self, speed: tuple[float, float] | None = None, spread: float | None = None, name: str = "random",
+        *, spread_deg: float | None = None,
+    ) -> None:  # fmt: skip
+        object.__setattr__(self, "speed", _check_speed_range("speed", speed))
+        object.__setattr__(self, "spread", angle_value("spread", spread, spread_deg, default=FORWARD, low=0.0, high=math.pi, low_open=True))
+        _check_name(name)
+        object.__setattr__(self, "name", name)
 
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """A random legal shot of each game's shooter (see the class notes), on the
@@ -217,7 +225,8 @@ class GreedyPolicy(BatchPolicy):
     random_fraction : float
         Share of random candidates, in [0, 1]. Default 0.25.
     cut_limit : float
-        Largest cut angle of an aimed candidate, rad, in (0, pi/2]. Default 75 degrees.
+        Largest cut angle of an aimed candidate, rad, in (0, pi/2]. Default 75 degrees;
+        or give ``cut_limit_deg``.
     speed : tuple of float, optional
         Speed range of the random candidates, m/s. Default the variant's
         :data:`SPEED_RANGES`.
@@ -234,6 +243,9 @@ class GreedyPolicy(BatchPolicy):
         instead, see :func:`carromlab.match.play_match`).
     name : str
         Name written in the shots table. Default ``"greedy"``.
+    cut_limit_deg : float, optional
+        The largest cut angle in degrees, in (0, 90], instead of ``cut_limit`` (stored as
+        radians).
 
     Examples
     --------
@@ -241,6 +253,8 @@ class GreedyPolicy(BatchPolicy):
     >>> from carromlab.rules import icf
     >>> shot = GreedyPolicy(n_candidates=50).choose(icf.new_game(), np.random.default_rng(0))
     >>> shot.speed > 0
+    True
+    >>> GreedyPolicy(cut_limit_deg=60).cut_limit == math.radians(60)
     True
     """
 
@@ -255,25 +269,36 @@ class GreedyPolicy(BatchPolicy):
     workers: int = 1
     name: str = "greedy"
 
-    def __post_init__(self) -> None:
-        check_int("n_candidates", self.n_candidates, low=1, high=100_000)
-        check_int("placements", self.placements, low=1, high=50)
-        factors = tuple(self.speed_factors) if isinstance(self.speed_factors, (tuple, list)) else ()
+    def __init__(
+        self, n_candidates: int = 200, placements: int = 5, speed_factors: tuple[float, ...] = (1.0, 1.5, 2.5),
+        random_fraction: float = 0.25, cut_limit: float | None = None, speed: tuple[float, float] | None = None,
+        params: PhysicsParams | None = None, value: ValueFunction | None = None, workers: int = 1,
+        name: str = "greedy", *, cut_limit_deg: float | None = None,
+    ) -> None:  # fmt: skip
+        put = object.__setattr__
+        put(self, "n_candidates", check_int("n_candidates", n_candidates, low=1, high=100_000))
+        put(self, "placements", check_int("placements", placements, low=1, high=50))
+        factors = tuple(speed_factors) if isinstance(speed_factors, (tuple, list)) else ()
         if not factors:
             raise ValueError(
-                f"The 'speed_factors' parameter must be a non-empty tuple of numbers. Got {self.speed_factors!r} instead."
+                f"The 'speed_factors' parameter must be a non-empty tuple of numbers. Got {speed_factors!r} instead."
             )
         checked = (check_real(f"speed_factors[{i}]", f, low=0.0, high=100.0, low_open=True) for i, f in enumerate(factors))
-        object.__setattr__(self, "speed_factors", tuple(checked))
-        check_real("random_fraction", self.random_fraction, low=0.0, high=1.0)
-        check_real("cut_limit", self.cut_limit, low=0.0, high=math.pi / 2, low_open=True, unit="rad")
-        object.__setattr__(self, "speed", _check_speed_range("speed", self.speed))
-        if self.params is not None and not isinstance(self.params, PhysicsParams):
-            raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {self.params!r} instead.")
-        if self.value is not None and not callable(self.value):
-            raise ValueError(f"The 'value' parameter must be callable or None. Got {self.value!r} instead.")
-        check_int("workers", self.workers, low=1, high=1024)
-        _check_name(self.name)
+        put(self, "speed_factors", tuple(checked))
+        check_real("random_fraction", random_fraction, low=0.0, high=1.0)
+        put(self, "random_fraction", random_fraction)
+        put(self, "cut_limit", angle_value("cut_limit", cut_limit, cut_limit_deg, default=math.radians(75.0),
+                                           low=0.0, high=math.pi / 2, low_open=True))  # fmt: skip
+        put(self, "speed", _check_speed_range("speed", speed))
+        if params is not None and not isinstance(params, PhysicsParams):
+            raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
+        if value is not None and not callable(value):
+            raise ValueError(f"The 'value' parameter must be callable or None. Got {value!r} instead.")
+        put(self, "params", params)
+        put(self, "value", value)
+        put(self, "workers", check_int("workers", workers, low=1, high=1024))
+        _check_name(name)
+        put(self, "name", name)
 
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """The best candidate shot of each game's shooter (see the class notes).

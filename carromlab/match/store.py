@@ -46,7 +46,8 @@ class MatchStore:
     Raises
     ------
     ValueError
-        If the directory holds a different match; the message names what differs.
+        If the directory holds a different match; the message names what differs (with
+        the stored and the given value when they are short).
 
     Examples
     --------
@@ -62,7 +63,7 @@ class MatchStore:
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
         self.path = Path(path)
-        self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}) for name in TABLES}
+        self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}, holds="match") for name in TABLES}
 
     def completed(self) -> set[int]:
         """Chunks whose parts of every table are present, read in full and are of this

@@ -52,9 +52,12 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     """Residuals (data minus fit) against time, one colour per disc.
 
     Along the path a wrong friction law leaves a systematic pattern (an arch or an S per
-    segment); across it only noise remains. Points the robust loss down-weighted are drawn
-    hollow, outliers as crosses; residuals beyond 8 noise scales are drawn at the edge as
-    triangles pointing out. The band shows +-2 noise scales.
+    segment); across it only noise remains. Marker shapes read the shown channel (position,
+    or angle) alone: points the robust loss down-weighted in it are drawn hollow, its
+    outliers (a residual beyond :data:`~carromlab.fitting.friction_fit.OUTLIER_SIGMAS` times
+    the channel's ``fit.noise_scale``; for position in x or y) as crosses; residuals beyond
+    8 sigma are drawn at the edge as triangles pointing out. The band shows +-2 sigma, sigma
+    being the channel's Gaussian-equivalent noise ``fit.noise``.
 
     Parameters
     ----------
@@ -82,27 +85,30 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     if component not in _COMPONENTS:
         raise ValueError(f"The 'component' parameter must be one of {list(_COMPONENTS)}. Got {component!r} instead.")
     res = fit.residuals
+    channel = "angle" if component == "angle" else "position"
     if component == "angle":
         if "res_angle" not in res:
             raise ValueError("The 'component' parameter can be 'angle' only for a fit of tracks with angles. Got 'angle' instead.")
-        r, scale, unit = res["res_angle"].to_numpy(), fit.noise["angle"], "rad"
+        r, to_unit, unit = res["res_angle"].to_numpy(), 1.0, "rad"
     else:
         phi = res["segment"].map(fit.segments.set_index("segment")["direction"]).to_numpy()
         c, s = np.cos(phi), np.sin(phi)
         rx, ry = res["res_x"].to_numpy(), res["res_y"].to_numpy()
         r = {"along": rx * c + ry * s, "across": -rx * s + ry * c, "x": rx, "y": ry}[component] * 1e3
-        scale, unit = fit.noise["position"] * 1e3, "mm"
+        to_unit, unit = 1e3, "mm"
+    sigma, cut = fit.noise[channel] * to_unit, OUTLIER_SIGMAS * fit.noise_scale[channel] * to_unit
+    weight, outlier = res[f"weight_{channel}"].to_numpy(), res[f"outlier_{channel}"].to_numpy()
     ax = _axes(ax)
-    lim = 8.0 * scale
+    lim = 8.0 * sigma
     colors = _disc_colors(res["disc"])
     t = res["t"].to_numpy()
     style = {"s": 8, "linewidths": 0.8, **kwargs}
     names = _disc_names(fit)
     for d, color in colors.items():
         sel = res["disc"].to_numpy() == d
-        full = sel & (res["weight"].to_numpy() >= 1.0) & (np.abs(r) <= lim)
-        down = sel & (res["weight"].to_numpy() < 1.0) & ~res["outlier"].to_numpy() & (np.abs(r) <= lim)
-        out = sel & res["outlier"].to_numpy() & (np.abs(r) <= lim)
+        full = sel & (weight >= 1.0) & (np.abs(r) <= lim)
+        down = sel & (weight < 1.0) & ~outlier & (np.abs(r) <= lim)
+        out = sel & outlier & (np.abs(r) <= lim)
         ax.scatter(t[full], r[full], color=color, label=names.get(d, f"disc {d}"), **style)
         ax.scatter(t[down], r[down], facecolors="none", edgecolors=color, **style)
         ax.scatter(t[out], r[out], marker="x", color=color, **style)
@@ -110,18 +116,19 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
             clip = sel & (sign * r > lim)
             ax.scatter(t[clip], np.full(clip.sum(), sign * lim), marker=marker, color=color, **style)
     # what the marker shapes mean (drawn in grey: the colours are the discs)
-    ax.scatter([], [], facecolors="none", edgecolors="0.3", label="down-weighted by the loss", **style)
-    ax.scatter([], [], marker="x", color="0.3", label=f"outlier (> {OUTLIER_SIGMAS:g} noise scales)", **style)
-    ax.scatter([], [], marker="^", color="0.3", label="beyond 8 noise scales (at the edge)", **style)
-    ax.axhspan(-2 * scale, 2 * scale, color="0.85", zorder=0, label="±2 noise scales")
+    ax.scatter([], [], facecolors="none", edgecolors="0.3", label=f"down-weighted by the loss in {channel}", **style)
+    cut_text = f"{cut:.3g} {unit}" + (" in x or y" if channel == "position" else "")
+    ax.scatter([], [], marker="x", color="0.3", label=f"{channel} outlier (> {OUTLIER_SIGMAS:g} noise scales: {cut_text})", **style)
+    ax.scatter([], [], marker="^", color="0.3", label="beyond 8 σ (at the edge)", **style)
+    ax.axhspan(-2 * sigma, 2 * sigma, color="0.85", zorder=0, label="±2 σ")
     ax.axhline(0.0, color="0.4", linewidth=0.8)
     ax.set_ylim(-1.1 * lim, 1.1 * lim)
     where = {"along": "along the path", "across": "across the path", "x": "in x", "y": "in y", "angle": "in angle"}
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"residual {where[component]} ({unit})")
     ax.set_title(
-        f"{fit.law}: noise {scale:.3g} {unit}, {int(res['outlier'].sum())} outliers, "
-        f"{int((res['weight'] < 1).sum())} down-weighted points",
+        f"{fit.law}: {channel} noise σ = {sigma:.3g} {unit}; in {channel} {int(outlier.sum())} outliers, "
+        f"{int((weight < 1).sum())} down-weighted points",
         fontsize="small",
     )
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))

@@ -1,4 +1,5 @@
-"""Adjudication of carrom, Hikone carrom and crokinole shots (RULES.md).
+"""Adjudication of carrom, Hikone carrom and crokinole shots (the numbered rules of the
+rulebook, docs/rulebook.md).
 
 Each variant module (:mod:`~carromlab.rules.icf`, :mod:`~carromlab.rules.online`,
 :mod:`~carromlab.rules.hikone`, :mod:`~carromlab.rules.crokinole`) provides
@@ -85,14 +86,76 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
 def check_placement(
     state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
 ) -> PlacementCheck:
-    """Check a striker placement (m) under the rules of ``state.variant``; see the variant's function."""
+    """Check a striker placement under the placement rule of ``state.variant`` (ICF-3,
+    ONL-1, HIK-2 or CRK-1; the variant module's ``check_placement``).
+
+    Parameters
+    ----------
+    state : GameState
+        The state; the seat to shoot is ``state.shooter``.
+    x, y : float
+        Centre of the striker (crokinole: the disc played), m, board frame.
+    striker_radius : float
+        Its radius, m, in (0, 0.1].
+    board : Board, optional
+        Board whose marks are used. Default ``state.board``.
+
+    Returns
+    -------
+    PlacementCheck
+        Legality, the rule, the first condition violated and the distance (m) to the
+        nearest legal spot (``nearest``, m).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or ``y`` is not finite, or ``striker_radius`` is outside (0, 0.1] m.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> verdict = check_placement(icf.new_game(), 0.0, -0.2526, 0.0206)
+    >>> verdict.ok, verdict.rule
+    (True, 'ICF-3')
+    """
     return variant(state).check_placement(state, x, y, striker_radius, board)
 
 
 def snap_placement(
     state: GameState, x: float, y: float, striker_radius: float, board: Board | None = None
 ) -> tuple[float, float]:
-    """The legal striker spot (m) nearest (x, y) under the rules of ``state.variant``."""
+    """The legal striker spot nearest a wanted placement under the placement rule of
+    ``state.variant`` (the variant module's ``snap_placement``).
+
+    Parameters
+    ----------
+    state : GameState
+        The state; the seat to shoot is ``state.shooter``.
+    x, y : float
+        Wanted centre of the striker (crokinole: the disc played), m, board frame.
+    striker_radius : float
+        Its radius, m, in (0, 0.1].
+    board : Board, optional
+        Board whose marks are used. Default ``state.board``.
+
+    Returns
+    -------
+    tuple of float
+        ``(x, y)`` itself when legal, else the nearest legal spot, m (see
+        ``PlacementCheck.distance`` for its precision).
+
+    Raises
+    ------
+    ValueError
+        If an input is out of range (as :func:`check_placement`), or the seat has no
+        legal spot at all.
+
+    Examples
+    --------
+    >>> from carromlab.rules import icf
+    >>> snap_placement(icf.new_game(), 0.0, -0.2526, 0.0206)
+    (0.0, -0.2526)
+    """
     return variant(state).snap_placement(state, x, y, striker_radius, board)
 
 

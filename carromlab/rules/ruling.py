@@ -16,7 +16,7 @@ class Foul:
     Parameters
     ----------
     rule : str
-        Rule id in RULES.md, e.g. ``"ICF-11"``.
+        Rule id of the rulebook (docs/rulebook.md), e.g. ``"ICF-11"``.
     message : str
         What happened, in words.
     """

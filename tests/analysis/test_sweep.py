@@ -217,8 +217,8 @@ def test_two_writers_with_different_seeds_never_share_a_new_store(tmp_path):
         won = [(seed, r) for seed, r in zip([1, 2], out) if isinstance(r, pd.DataFrame)]
         lost = [r for r in out if isinstance(r, ValueError)]
         assert len(won) == 1 and len(lost) == 1, (trial, out)
-        assert "holds a different sweep (differing: seed)" in str(lost[0])
         seed, rows = won[0]
+        assert f"holds a different sweep (differing: seed (stored {seed}, given {3 - seed}))" in str(lost[0])
         assert (rows["seed"] == seed).all() and rows["cell"].tolist() == list(range(24))
 
 

@@ -265,6 +265,20 @@ def test_bad_positions_name_the_shot_and_piece():
 
 
 
+def test_bad_positions_picked_by_position_rows_name_the_row_not_a_shot():
+    """With ``position_rows`` the rows of ``positions`` are validated once each: an error
+    names the position row (row 5, which shots 1 and 2 start from), not a shot 5 that
+    does not exist."""
+    scene = Scene.icf_break()
+    pos = np.repeat(scene.arrays["xy"][None], 6, axis=0)
+    pos[5, 3] = pos[5, 0]  # on the queen
+    rows = np.array([0, 5, 5])
+    with pytest.raises(ValueError, match=r"'positions'.*Got pieces 0 and 3 overlapping by .* m at position row 5 instead"):
+        simulate_batch(scene, 0.0, Y0, 1.5, 1.0, positions=pos, position_rows=rows)
+    with pytest.raises(ValueError, match=r"'on_board' parameter must have shape \(19,\) or \(6, 19\) for 6 position rows"):
+        simulate_batch(scene, 0.0, Y0, 1.5, 1.0, positions=pos, on_board=np.ones((4, 19), bool), position_rows=rows)
+
+
 def test_one_position_row_with_on_board_rows_names_the_shot():
     """One row of positions for every shot with an on-board row per shot: the shot whose
     pieces on the board overlap is named (this raised NumPy's broadcast error before)."""

@@ -38,10 +38,22 @@ def test_hand_written_file_with_some_fields(tmp_path):
     assert load_calibration(path) == PhysicsParams(mu=0.09)
 
 
+@pytest.mark.parametrize("suffix, text", [(".toml", "[params]\nmu = 0.09\n"), (".json", '{"params": {"mu": 0.09}}'),
+                                           (".toml", '[calibration]\nname = "h"\n\n[params]\nmu = 0.09\n')])
+def test_hand_written_file_without_the_format_header(tmp_path, suffix, text):
+    """docs/fitting.md: a hand-written file may set only some fields; [params] alone is a calibration."""
+    path = tmp_path / f"my_board{suffix}"
+    path.write_text(text)
+    cal = read_calibration(path)
+    assert cal.params == PhysicsParams(mu=0.09) and cal.name == ("h" if "name" in text else "my_board")
+
+
 @pytest.mark.parametrize(
     "text, match",
     [
-        ('[calibration]\nformat = "other"\n', "must be a carromlab calibration"),
+        ('[calibration]\nformat = "other"\n', r"must be a carromlab calibration \(\[calibration\] format = 'carromlab-calibration', or no \[calibration\] table\)\. Got format 'other'"),
+        ('[calibration]\nname = "h"\n', r"must have a \[params\] table of PhysicsParams fields \(e.g. mu = 0.12\)\. Got no \[params\] table"),
+        ('[param]\nmu = 0.1\n', r"must have a \[params\] table"),
         ('[calibration]\nformat = "carromlab-calibration"\n[params]\nmuu = 0.1\n', "only PhysicsParams fields.*'muu'"),
         ('[calibration]\nformat = "carromlab-calibration"\n[params]\nmu = -0.1\n', r"'mu' parameter .* \[1e-06, 2\]"),
     ],

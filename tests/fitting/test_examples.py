@@ -7,6 +7,7 @@ import importlib
 import json
 import runpy
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,18 @@ def test_examples_are_reproducible(tmp_path):
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_synthetic_tracks_example_of_the_guide_prints_what_it_shows(tmp_path, monkeypatch, capsys):
+    """docs/fitting.md section 8 runs without a FitWarning (warnings are errors) and its last
+    line prints the table shown under it as comments."""
+    guide = (Path(__file__).parents[2] / "docs" / "fitting.md").read_text()
+    section = guide[guide.index("## 8. Synthetic tracks") :]
+    block = section[section.index("```python\n") + len("```python\n") : section.index("\n```", section.index("```python"))]
+    lines = block.splitlines()
+    shown = [ln[2:] for ln in lines if ln.startswith("# ")]
+    code = [ln for ln in lines if not ln.startswith("#")]
+    code[-1] = f"print({code[-1].split('  #')[0].strip()})"
+    monkeypatch.chdir(tmp_path)
+    exec("import pandas as pd\nfrom carromlab.fitting import fit_friction\n" + "\n".join(code), {})
+    assert capsys.readouterr().out.splitlines() == shown

@@ -25,7 +25,7 @@ def test_residuals_on_given_axes(comparison):
     assert ax.get_ylabel() == "residual across the path (mm)"
     assert plot_residuals(fit, component="angle").get_ylabel() == "residual in angle (rad)"
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "down-weighted by the loss" in labels and any(lab.startswith("outlier (>") for lab in labels)
+    assert "down-weighted by the loss in position" in labels and any(lab.startswith("position outlier (>") for lab in labels)
     assert not any(lab.startswith("disc 0") for lab in labels) or "r = " in " ".join(labels)
 
 
@@ -60,3 +60,40 @@ def test_discs_are_named_by_their_role():
     fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
     labels = [t.get_text() for t in plot_residuals(fit).get_legend().get_texts()]
     assert "coin (disc 0)" in labels and "striker (disc 1)" in labels
+
+
+
+def _marker_is(collection, marker):
+    from matplotlib.markers import MarkerStyle
+
+    style = MarkerStyle(marker)
+    want = style.get_path().transformed(style.get_transform()).vertices
+    got = collection.get_paths()[0].vertices
+    return got.shape == want.shape and np.allclose(got, want)
+
+
+def test_markers_and_band_read_the_shown_channel_only():
+    from carromlab.fitting import data_path, read_tracks
+
+    fit = fit_friction(read_tracks(data_path("spin_shot.csv")), "slide_spin")
+    res = fit.residuals
+    # the premise: position outliers that are no angle outliers, and points down-weighted in one channel only
+    assert res["outlier_position"].any() and not res["outlier_angle"].any()
+    assert (res["outlier"] == res["outlier_position"] | res["outlier_angle"]).all()
+    assert np.array_equal(res["weight"], np.minimum(res["weight_position"], res["weight_angle"]))
+    assert ((res["weight_position"] < 1) != (res["weight_angle"] < 1)).any()
+    for component, channel, to_unit in (("angle", "angle", 1.0), ("x", "position", 1e3)):
+        ax = plot_residuals(fit, component=component)
+        sigma = fit.noise[channel] * to_unit
+        in_view = np.abs(res["res_angle" if channel == "angle" else "res_x"] * to_unit) <= 8 * sigma
+        drawn = [c for c in ax.collections if len(c.get_offsets())]
+        crosses = sum(len(c.get_offsets()) for c in drawn if _marker_is(c, "x"))
+        hollow = sum(len(c.get_offsets()) for c in drawn if _marker_is(c, "o") and len(c.get_facecolors()) == 0)
+        assert crosses == (res[f"outlier_{channel}"] & in_view).sum()
+        assert hollow == ((res[f"weight_{channel}"] < 1) & ~res[f"outlier_{channel}"] & in_view).sum()
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        cut = 5 * fit.noise_scale[channel] * to_unit
+        assert any(lab.startswith(f"{channel} outlier (> 5 noise scales: {cut:.3g} ") for lab in labels), labels
+        band = next(p for p in ax.patches if p.get_label() == "±2 σ")
+        assert band.get_y() == pytest.approx(-2 * sigma) and band.get_height() == pytest.approx(4 * sigma)
+        assert f"{channel} noise σ = {sigma:.3g}" in ax.get_title()

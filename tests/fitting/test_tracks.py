@@ -110,6 +110,21 @@ def test_nan_frame_is_named_as_the_frame_column():
         Tracks.from_frame(px, fps=120.0)
 
 
+def test_trackpy_particle_column_is_named_as_in_the_table(tmp_path):
+    """A trackpy table's errors name its 'particle' column, not carromlab's 'disc'."""
+    px = pd.DataFrame({"frame": [0, 1, 2], "particle": [3.0, 3.5, 3.0], "x": 0.0, "y": 0.0})
+    with pytest.raises(ValueError, match=r"integers in column 'particle'\. Got 3\.5 at row 1 instead"):
+        Tracks.from_frame(px, fps=120.0)
+    with pytest.raises(ValueError, match=r"finite numbers in column 'particle'.*Got 'a' at row 2 instead"):
+        Tracks.from_frame(px.assign(particle=[3, 3, "a"]), fps=120.0)
+    with pytest.raises(ValueError, match=r"strictly increasing times.*at row 2 \(particle 3\)"):
+        Tracks.from_frame(px.assign(particle=3, frame=[0, 2, 1]), fps=120.0)
+    csv = tmp_path / "frames.csv"
+    px.to_csv(csv, index=False)
+    with pytest.raises(ValueError, match=r"integers in column 'particle'"):
+        read_tracks(csv, fps=120.0)
+
+
 def test_times_in_milliseconds_are_rejected():
     ms = frame(t=[0.0, 10.0, 20.0, 0.0, 10.0, 20.0])  # 100 frames/s, in ms
     with pytest.raises(ValueError, match=r"times t in seconds.*\(0, 1\] s.*Got a median step of 10 s \(a frame rate of 0.1 frame/s\).*milliseconds"):

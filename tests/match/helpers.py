@@ -4,7 +4,7 @@ import pandas as pd
 
 from carromlab.match import GameRecord, MatchRecord
 
-#: Pieces of every variant (RULES.md: ICF-1, HIK-1, CRK-5).
+#: Pieces of every variant (docs/rulebook.md: ICF-1, HIK-1, CRK-5).
 TOTALS = {("icf", 2): 19, ("online", 2): 19, ("hikone", 2): 25, ("hikone", 4): 25, ("crokinole", 2): 24, ("crokinole", 4): 24}
 #: Rule-id prefix of each variant's rulings (online rulings also cite ICF rules they share).
 PREFIXES = {"icf": ("ICF-",), "online": ("ONL-", "ICF-"), "hikone": ("HIK-",), "crokinole": ("CRK-",)}

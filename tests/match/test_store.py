@@ -59,8 +59,10 @@ def test_a_damaged_part_of_any_table_is_played_again_with_a_warning(tmp_path, ta
 
 def test_a_store_of_another_match_is_refused(tmp_path):
     _match(store=tmp_path, chunk_games=5)
-    with pytest.raises(ValueError, match="holds a different sweep .*n_games"):
+    with pytest.raises(ValueError, match=r"holds a different match \(differing: .*n_games \(stored 5, given 6\)"):
         play_match("crokinole", 6, options=SMALL, seed=SEED, store=tmp_path, chunk_games=5)
+    with pytest.raises(ValueError, match=r"holds a different match \(differing: .*seed \(stored \d+, given 12345\)"):
+        play_match("crokinole", 5, options=SMALL, seed=12345, store=tmp_path, chunk_games=5)
     with pytest.raises(ValueError, match="'chunk_games' parameter"):
         _match(chunk_games=0)
 
