@@ -6,7 +6,7 @@ seen from above with the first player ("south") sitting at y < 0. The sides are
 ``"south"`` turned counter-clockwise by 0, 90, 180 or 270 degrees (exact quarter turns, so
 symmetric marks stay bit-for-bit symmetric).
 
-Every size is tagged as in ``PHYSICS.md`` (the project's equipment notes): [SPEC] a rule
+Every size is tagged as in ``docs/equipment.md`` (the project's equipment notes): [SPEC] a rule
 book's number, [EST] an estimate or an interpretation, [CALC] derived here.
 """
 
@@ -166,7 +166,7 @@ class Hole:
 
         A flat disc of radius r over a round hole of radius Rh loses its support, and
         falls, when its centre of mass leaves the board, i.e. when its centre is within
-        sqrt(Rh**2 - r**2) of the hole's centre [CALC, PHYSICS.md "Pockets and holes"]:
+        sqrt(Rh**2 - r**2) of the hole's centre [CALC, docs/equipment.md "Pockets and holes"]:
         0.83 cm for a 4.13 cm striker and 1.56-1.63 cm for a coin in a 4.45 cm pocket.
 
         Parameters
@@ -327,7 +327,7 @@ class Baseline:
         """Half-width of the band around the centre line in which the centre of a striker
         of ``radius`` touches both baselines (rule ICF-3), m: ``radius - gap / 2``.
 
-        The lines have zero width (PHYSICS.md, "ICF carrom board and pieces"): a 4.13 cm
+        The lines have zero width (docs/equipment.md, "ICF carrom board and pieces"): a 4.13 cm
         striker between lines 3.18 cm apart may sit 0.475 cm either side of the midline.
         Negative when the striker is narrower than the gap (it cannot touch both).
 
@@ -347,7 +347,7 @@ class Baseline:
     def striker_allowed(self, x: npt.ArrayLike, y: npt.ArrayLike, radius: float) -> BoolArray:
         """Whether a striker centred at (x, y) is legally placed on this side (rule ICF-3).
 
-        The reading of ICF-3 implemented here (docs/rulebook.md, PHYSICS.md): the striker touches
+        The reading of ICF-3 implemented here (docs/rulebook.md, docs/equipment.md): the striker touches
         both baselines, i.e. both line segments come within one striker radius of its
         centre (boundaries included; between the base circles: the centre lies within
         :meth:`striker_band` of the centre line); each base circle is either covered
@@ -489,7 +489,7 @@ class IcfMarks:
     arrow_length : float
         Length of each diagonal arrow line, m. [SPEC, second-hand: at most 26.7 cm]
 
-    Lines are treated as having zero width. PHYSICS.md, "ICF carrom board and pieces".
+    Lines are treated as having zero width. docs/equipment.md, "ICF carrom board and pieces".
     """
 
     baseline_offset: float
@@ -634,7 +634,7 @@ class CrokinoleMarks:
 
     The four quadrant lines lie on the diagonals (45, 135, 225, 315 degrees), from the 10
     ring to the edge of the surface, so that each player's quadrant faces them [EST].
-    PHYSICS.md, "Crokinole (NCA standard)".
+    docs/equipment.md, "Crokinole (NCA standard)".
     """
 
     ring_15_radius: float
@@ -990,7 +990,7 @@ class Board:
         arrow_length: float = 0.267,
         arrow_pocket_gap: float = 0.05,
     ) -> Board:
-        """ICF carrom board (PHYSICS.md, "ICF carrom board and pieces"). Sizes in m.
+        """ICF carrom board (docs/equipment.md, "ICF carrom board and pieces"). Sizes in m.
 
         Parameters
         ----------
@@ -1055,7 +1055,7 @@ class Board:
         area_line_length: float = 0.40,
         tee_spot_diameter: float = 0.032,
     ) -> Board:
-        """Hikone carrom board. Sizes in m; every one is an [EST] (PHYSICS.md, "Hikone carrom").
+        """Hikone carrom board. Sizes in m; every one is an [EST] (docs/equipment.md, "Hikone carrom").
 
         Parameters
         ----------
@@ -1099,7 +1099,7 @@ class Board:
         peg_offset: float = math.pi / 8,
         frame_width: float = 1 * _INCH,
     ) -> Board:
-        """Crokinole board, NCA standard (PHYSICS.md, "Crokinole (NCA standard)"). Sizes in m.
+        """Crokinole board, NCA standard (docs/equipment.md, "Crokinole (NCA standard)"). Sizes in m.
 
         Parameters
         ----------

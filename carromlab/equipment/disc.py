@@ -1,6 +1,6 @@
 """Disc specifications: strikers, coins, pucks, jacks and crokinole discs (SI units).
 
-Every number is tagged as in ``PHYSICS.md`` (the project's equipment notes): [SPEC] a rule
+Every number is tagged as in ``docs/equipment.md`` (the project's equipment notes): [SPEC] a rule
 book's number, [EST] an estimate, [CALC] derived here. Masses of wooden pieces whose rule
 books give no mass are [EST] values computed from the size and the density of hard maple
 (see :data:`WOOD_DENSITY`).
@@ -17,7 +17,7 @@ from .._validation import check_choice, check_real
 
 __all__ = ["DiscSpec", "WOOD_DENSITY"]
 
-#: Density of the hard wood of Hikone pieces, kg/m^3 [EST]. PHYSICS.md estimates a maple
+#: Density of the hard wood of Hikone pieces, kg/m^3 [EST]. docs/equipment.md estimates a maple
 #: crokinole disc (1 1/4 in diameter, 3/8 in thick) at about 5.4 g, i.e. 716 kg/m^3; hard
 #: maple and beech are tabulated at 650-750 kg/m^3. Rounded down to 700 kg/m^3.
 WOOD_DENSITY: float = 700.0
@@ -108,7 +108,7 @@ class DiscSpec:
         radius 20.65 mm [SPEC: diameter at most 4.13 cm, the maximum is what players use];
         mass 15 g [SPEC: at most 15 g, the board run test of the ICF laws is made with
         15 g]; thickness 7.2 mm [EST: inside the 6.5-8.0 mm of competition strikers].
-        Source: PHYSICS.md, "ICF carrom board and pieces".
+        Source: docs/equipment.md, "ICF carrom board and pieces".
         """
         return cls("striker", radius=0.02065, mass=0.015, thickness=0.0072)
 
@@ -116,7 +116,7 @@ class DiscSpec:
     def icf_coin(cls, kind: str = "white") -> DiscSpec:
         """ICF carromman (coin), kind ``"white"`` or ``"black"``.
 
-        Mid-specification values (PHYSICS.md, "ICF carrom board and pieces"):
+        Mid-specification values (docs/equipment.md, "ICF carrom board and pieces"):
         diameter 3.10 cm [SPEC 3.02-3.18 cm], thickness 8.0 mm [SPEC 7.0-9.0 mm],
         mass 5.25 g [SPEC 5.0-5.5 g; the ICF text reads 5.25-5.50 g, sources differ].
 
@@ -141,7 +141,7 @@ class DiscSpec:
     def hikone_puck(cls, kind: str = "red") -> DiscSpec:
         """Hikone carrom puck, kind ``"red"`` or ``"green"``.
 
-        diameter 3.0 cm [EST: "about 3 cm", press reports, PHYSICS.md "Hikone carrom"];
+        diameter 3.0 cm [EST: "about 3 cm", press reports, docs/equipment.md "Hikone carrom"];
         thickness 10 mm [EST: a little below the 10.5-12.0 mm of the striker, seed 001];
         mass 4.95 g [EST: WOOD_DENSITY 700 kg/m^3 times the cylinder volume].
 
@@ -158,7 +158,7 @@ class DiscSpec:
     def hikone_jack(cls) -> DiscSpec:
         """Hikone carrom jack, kind ``"jack"``.
 
-        diameter 3.4 cm [EST: "3.4 cm", press reports, PHYSICS.md "Hikone carrom"];
+        diameter 3.4 cm [EST: "3.4 cm", press reports, docs/equipment.md "Hikone carrom"];
         thickness 11 mm [EST: the jack is the "large piece", taken as tall as a mid-size
         striker]; mass 7.0 g [EST: WOOD_DENSITY 700 kg/m^3 times the cylinder volume].
         """
@@ -183,7 +183,7 @@ class DiscSpec:
         ``"green"``, ``"red"``, ``"black"`` or ``"white"`` for four (rule CRK-5).
 
         diameter 1 1/4 in = 3.175 cm, thickness 3/8 in = 9.525 mm, mass 5.4 g (maple)
-        [EST: PHYSICS.md "Crokinole (NCA standard)"].
+        [EST: docs/equipment.md "Crokinole (NCA standard)"].
 
         Parameters
         ----------

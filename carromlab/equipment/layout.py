@@ -72,7 +72,7 @@ def icf_break(
     The three remaining whites sit at d*sqrt(3) just counter-clockwise of each arm, so
     that the outer ring reads white, white, black, black, ... (the mirror image is the
     same frame with x negated). Outer diameter 5d, e.g. 15.5 cm for the default coin,
-    inside the 17 cm outer circle [CALC, PHYSICS.md].
+    inside the 17 cm outer circle [CALC, docs/equipment.md].
 
     Parameters
     ----------
