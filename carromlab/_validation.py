@@ -16,6 +16,7 @@ import pandas as pd
 __all__ = [
     "check_real",
     "check_int",
+    "check_bool",
     "check_choice",
     "check_array",
     "check_type",
@@ -100,6 +101,14 @@ def check_int(name: str, value: Any, *, low: int | None = None, high: int | None
         rng = _range_text(low, high, False, False)  # built only for a bad value (checks run on every shot)
         raise ValueError(f"The {name!r} parameter must be an int in the range {rng}. Got {value!r} instead.")
     return int(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Return ``value`` if it is a bool (or a NumPy bool), else raise ValueError: a
+    truthy string such as ``"no"`` is no answer."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"The {name!r} parameter must be a bool (True or False). Got {value!r} instead.")
+    return bool(value)
 
 
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:

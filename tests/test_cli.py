@@ -1,9 +1,15 @@
 """The command line: every subcommand on tiny inputs writes its tables and PNG, bad input
 is one line with exit status 2, and every --help has examples."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
+import carromlab
 from carromlab.cli import main
 
 SUBCOMMANDS = ["simulate", "break-study", "success-map", "best-shot", "fouls", "fit-friction", "match"]
@@ -53,6 +59,20 @@ def test_break_study_hikone_parquet_powder_and_resumable_store(tmp_path, capsys)
     run_ok(capsys, *args)  # the rerun reads the finished store
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "break_cells.parquet"), first)
 
+
+
+def test_a_store_warning_is_one_line(tmp_path, capsys):
+    """A damaged part of a --store is reported as one line, without Python's file, line
+    number and source line."""
+    args = ["break-study", "--small", "--replicas", "2", "--quiet", "--store", str(tmp_path / "store"), "--out", str(tmp_path)]
+    run_ok(capsys, *args)
+    (tmp_path / "store" / "part-000000.parquet").write_text("torn")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(carromlab.__file__).parents[1]), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-W", "default", "-m", "carromlab.cli", *args], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"carromlab break-study: warning: The part '{tmp_path / 'store' / 'part-000000.parquet'}' is unreadable")
+    assert line.endswith("ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
 
 def test_break_study_on_a_dask_scheduler_gives_the_local_numbers(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
@@ -192,9 +212,9 @@ def test_fit_friction_compares_laws_and_saves_the_calibration(tmp_path, capsys, 
 
 # -- bad input: one line naming the parameter, exit status 2 ----------------------------------
 BAD = {
-    "simulate": (["--speed", "-1"], "'speed'"),
+    "simulate": (["--speed", "-1"], "'--speed' option"),
     "break-study": (["--small", "--replicas", "0"], "--replicas"),
-    "break-study seed": (["--small", "--seed", "-1"], "'seed'"),
+    "break-study seed": (["--small", "--seed", "-1"], "'--seed' option"),
     "break-study scheduler": (["--small", "--scheduler", "not-an-address"], "--scheduler"),
     "success-map": (["--target", "7", "--replicas", "2"], "--target"),
     "success-map example": (["--variant", "hikone", "--example", "midgame", "--target", "9", "--replicas", "2"], "--target"),

@@ -1,6 +1,8 @@
 """Bad input on the command line: a table of cases, each exit status 2 and one line on
 stderr holding the expected words."""
 
+import importlib
+
 import pytest
 
 from carromlab.cli import main
@@ -14,6 +16,9 @@ def files(tmp_path):
     cal = save_calibration(PhysicsParams(), tmp_path / "ok.toml", name="ok").read_text()
     out = {
         "empty.csv": "",
+        "nopieces.csv": "kind,x,y\n",
+        "crokinole_shots.csv": "variant,players,seat,intended_x,intended_y,intended_angle,intended_speed,intended_spin\n"
+                               "crokinole,2,0,0.0,-0.2,1.5,2.0,0.0\n",
         "bad_value.csv": "kind,x,y\nwhite,0.1,0.2\nblack,abc,0\n",
         "bad.json": '{"format": "carromlab-position",\n "board": }',
         "bad.toml": cal.replace("mu = 0.12", "mu = "),
@@ -30,14 +35,14 @@ def files(tmp_path):
 
 CASES = [
     # (argv, substring of the one-line message); {d} is the folder of the files
-    (["simulate", "--mu", "-1"], "'--mu' parameter must be a finite real number in the range [1e-06, 2]"),
+    (["simulate", "--mu", "-1"], "'--mu' option must be a finite real number in the range [1e-06, 2]"),
     (["simulate", "--mu", "5"], "Got 5.0"),
     (["simulate", "--mu", "abc"], "invalid float value: 'abc'"),
-    (["simulate", "--striker-radius", "0.5"], "'--striker-radius' parameter must be a finite real number in the range (0, 0.1] m"),
-    (["simulate", "--striker-mass", "0"], "'--striker-mass' parameter must be a finite real number in the range (0, 1] kg"),
+    (["simulate", "--striker-radius", "0.5"], "'--striker-radius' option must be a finite real number in the range (0, 0.1] m"),
+    (["simulate", "--striker-mass", "0"], "'--striker-mass' option must be a finite real number in the range (0, 1] kg"),
     (["simulate", "--jack-radius", "0.02"], "'--jack-radius' option sets pieces of hikone; this run plays icf"),
     (["simulate", "--coin-radius", "0.016"], "queen"),
-    (["simulate", "--speed", "100"], "'speed' parameter must be a finite real number in the range [0, 30] m/s"),
+    (["simulate", "--speed", "100"], "'--speed' option must be a finite real number in the range [0, 30] m/s"),
     (["simulate", "--layout", "crokinole", "--x", "0.003", "--y", "0"], "capture circle of hole '20'"),
     (["simulate", "--layout", "crokinole", "--x", "0.045", "--y", "0.0939"], "overlapping the peg at"),
     (["simulate", "--x", "0.3475", "--y", "0.3475", "--angle-deg", "180"], "capture circle of hole 'ne'"),
@@ -48,11 +53,17 @@ CASES = [
     (["simulate", "--calibration", "{d}/bad.toml"], "bad.toml' must be valid TOML. Got an error: Invalid value (at line 9"),
     (["simulate", "--calibration", "{d}/noparams.toml"], "must have a [params] table"),
     (["success-map", "--position", "{d}/empty.csv"], "Got an empty file"),
-    (["best-shot", "--coin-mass", "2"], "'--coin-mass' parameter must be a finite real number in the range (0, 1] kg. Got 2.0"),
-    (["break-study", "--puck-radius", "-0.01", "--variant", "hikone"], "'--puck-radius' parameter"),
-    (["break-study", "--mu", "0"], "'--mu' parameter"),
-    (["match", "--mu", "0"], "'--mu' parameter"),
-    (["fouls", "--mu", "3"], "'--mu' parameter"),
+    (["success-map", "--position", "{d}/nopieces.csv"], "nopieces.csv' must hold the target piece. Got a position with no pieces instead"),
+    # the options the user typed, not the library's names for them
+    (["fouls", "--seed", "-1"], "The '--seed' option must be an int in the range [0, inf). Got -1 instead"),
+    (["match", "--seed", "-1", "--games", "1"], "The '--seed' option must be an int in the range [0, 9223372036854775807]. Got -1"),
+    (["simulate", "--calibration", "{d}/missing.toml"], "The '--calibration' option must be a registered calibration name"),
+    (["fouls", "--shots", "{d}/crokinole_shots.csv"], "The '--shots' option's 'variant' column must hold variants played on the icf board"),
+    (["best-shot", "--coin-mass", "2"], "'--coin-mass' option must be a finite real number in the range (0, 1] kg. Got 2.0"),
+    (["break-study", "--puck-radius", "-0.01", "--variant", "hikone"], "'--puck-radius' option"),
+    (["break-study", "--mu", "0"], "'--mu' option"),
+    (["match", "--mu", "0"], "'--mu' option"),
+    (["fouls", "--mu", "3"], "'--mu' option"),
     (["fouls", "--angle-range-deg", "-400,400"], "'--angle-range-deg' option must be a range LOW,HIGH with -180 <= LOW <= HIGH <= 180 degrees. Got -400,400"),
     (["fouls", "--angle-range-deg", "30,-30"], "'--angle-range-deg' option must be a range LOW,HIGH with -180 <= LOW <= HIGH <= 180 degrees. Got 30,-30"),
     (["fouls", "--speed-range", "5,1"], "'--speed-range' option must be a range LOW,HIGH with 0 <= LOW <= HIGH <= 30 m/s. Got 5,1"),
@@ -89,3 +100,33 @@ def test_bad_input_is_one_line_with_status_2(files, tmp_path, capsys, argv, expe
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert expected in lines[0]
+
+
+#: The function each subcommand computes with (a bad --out must stop it before it is called).
+COMPUTE = {
+    "simulate": ("carromlab.engine.simulate", "simulate"),
+    "break-study": ("carromlab.analysis", "break_study"),
+    "success-map": ("carromlab.analysis", "success_map"),
+    "best-shot": ("carromlab.analysis", "plan_shots"),
+    "fouls": ("carromlab.analysis", "foul_probabilities"),
+    "match": ("carromlab.match", "play_match"),
+    "fit-friction": ("carromlab.fitting", "segment_tracks"),
+}
+
+
+@pytest.mark.parametrize("command", list(COMPUTE))
+@pytest.mark.parametrize("bad", ["file", "under_a_file"])
+def test_a_bad_out_folder_fails_before_the_computation(tmp_path, capsys, monkeypatch, command, bad):
+    def computing(*args, **kwargs):
+        raise AssertionError("computed before --out was checked")
+
+    monkeypatch.setattr(importlib.import_module(COMPUTE[command][0]), COMPUTE[command][1], computing)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    out = afile if bad == "file" else afile / "sub"
+    extra = ["--example", "cushion"] if command == "fit-friction" else []
+    status = main([command, *extra, "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    why = "(a file)" if bad == "file" else "(Not a directory)"
+    assert f"carromlab {command}: error: The '--out' option must be a writable folder (created if missing). Got '{out}' {why}" in err

@@ -17,17 +17,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import __version__
 from .._angles import with_deg_columns
 from .._validation import check_int, check_real
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
-from .execution import Execution, build_execution
+from .execution import Execution, build_execution, check_scene
 from .goals import BasicFouls, FoulCheck
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
-from .store import describe
+from .store import sweep_manifest
 from .sweep import check_backend, run_sweep
 
 __all__ = ["BreakWeights", "BreakStudy", "break_study", "default_break_grid"]
@@ -440,8 +439,7 @@ def break_study(
     >>> len(study.shots), len(study.cells)
     (16, 2)
     """
-    if not isinstance(scene, Scene):
-        raise ValueError(f"The 'scene' parameter must be a Scene. Got {type(scene).__name__} instead.")
+    scene = check_scene(scene)
     grid = default_break_grid(scene) if grid is None else grid
     if not isinstance(grid, ShotGrid):
         raise ValueError(f"The 'grid' parameter must be a ShotGrid or None. Got {grid!r} instead.")
@@ -458,11 +456,8 @@ def break_study(
         final_positions=fouls.needs_final_positions,
     )  # fmt: skip
     cells = grid.cells(scene, execution.line)
-    manifest = {
-        "carromlab_version": __version__,
-        "seed": seed,
-        "parameters": {"execution": describe(execution), "fouls": describe(fouls), "grid": describe(grid)},
-    }
+    # described only for a store (the seed as an int, whatever int type was given)
+    manifest = {} if store is None else sweep_manifest(execution.seed, {"execution": execution, "fouls": fouls, "grid": grid})
     shots = run_sweep(
         "break_study", _BreakTask(execution, fouls), cells, manifest=manifest, replicas=execution.replicas,
         chunk_cells=chunk_cells, client=client, workers=workers, store=store, progress=progress,

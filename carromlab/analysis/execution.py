@@ -17,7 +17,7 @@ from .aiming import wrap_angle
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 
-__all__ = ["Execution", "Executed", "build_execution", "placement_clear"]
+__all__ = ["Execution", "Executed", "build_execution", "check_scene", "placement_clear"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,6 +123,14 @@ class Execution:
         return Executed(replicas, batch)
 
 
+def check_scene(scene: object) -> Scene:
+    """Return ``scene`` if it is a :class:`~carromlab.Scene`, else raise ValueError naming
+    the 'scene' parameter (checked first: the goal and the line read it)."""
+    if not isinstance(scene, Scene):
+        raise ValueError(f"The 'scene' parameter must be a Scene. Got {type(scene).__name__} instead.")
+    return scene
+
+
 def build_execution(
     scene: Scene,
     *,
@@ -147,8 +155,7 @@ def build_execution(
     >>> ex.noise == NoiseModel.preset("club"), round(ex.line.half_length, 4)
     (True, 0.2191)
     """
-    if not isinstance(scene, Scene):
-        raise ValueError(f"The 'scene' parameter must be a Scene. Got {type(scene).__name__} instead.")
+    scene = check_scene(scene)
     params = PhysicsParams() if params is None else params
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")

@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .. import __version__
 from .._angles import angle_array, with_deg_columns
 from .._validation import check_array, check_choice, check_int, check_real
 from ..engine.batch import simulate_batch_arrays
@@ -35,10 +34,10 @@ from ._random import MAX_REPLICAS
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 from .stats import CI_METHODS, binomial_ci
-from .store import describe
+from .store import describe, sweep_manifest
 from .sweep import check_backend, run_sweep
 
-__all__ = ["FOULS", "ANY_FOUL", "ShotPopulation", "comparable_states", "foul_probabilities"]
+__all__ = ["FOULS", "ANY_FOUL", "MAX_POPULATION", "ShotPopulation", "comparable_states", "foul_probabilities"]
 
 #: The fouls each variant's rules can call (``Ruling.fouls[i].rule``), with a short
 #: description. Fouls of different variants for the same event share a description, so
@@ -69,6 +68,10 @@ FOULS: dict[str, dict[str, str]] = {
 ANY_FOUL = "any"
 
 _SHOT_COLUMNS = ("x", "y", "angle", "speed", "spin")
+
+#: Largest number of shots of a :class:`ShotPopulation` (its draws and every state's
+#: shots are held in memory); for more executions of each shot, raise ``replicas``.
+MAX_POPULATION = 10**6
 
 
 def _range(name: str, value: Any, *, low: float | None = None, high: float | None = None, unit: str) -> tuple[float, float]:
@@ -125,7 +128,7 @@ class ShotPopulation:
     speed : tuple of float
         Range of the striker speed, m/s, within [0, 30].
     n : int
-        Number of shots, >= 1.
+        Number of shots, in [1, 10**6] (:data:`MAX_POPULATION`).
     placement : tuple of float, optional
         Range of the placement, m along the shooter's line from its middle, positive to
         the shooter's right: the centre line of the baselines (ICF-3, ONL-1), the area
@@ -141,8 +144,8 @@ class ShotPopulation:
     Raises
     ------
     ValueError
-        If a range is not a pair (low <= high) inside its bounds, or ``n`` < 1; the
-        message names the parameter.
+        If a range is not a pair (low <= high) inside its bounds, or ``n`` is outside
+        [1, 10**6]; the message names the parameter.
 
     Examples
     --------
@@ -155,7 +158,7 @@ class ShotPopulation:
     >>> ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 2.0), n=0)
     Traceback (most recent call last):
     ...
-    ValueError: The 'n' parameter must be an int in the range [1, inf). Got 0 instead.
+    ValueError: The 'n' parameter must be an int in the range [1, 1000000]. Got 0 instead.
     """
 
     angle: tuple[float, float]
@@ -178,7 +181,7 @@ class ShotPopulation:
         put(self, "speed", _range("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
         put(self, "spin", _range("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))
         put(self, "placement", None if placement is None else _range("placement", placement, unit="m"))
-        put(self, "n", check_int("n", n, low=1))
+        put(self, "n", check_int("n", n, low=1, high=MAX_POPULATION))
         put(self, "seed", check_int("seed", seed, low=0))
 
     def shots(self, state: GameState) -> pd.DataFrame:
@@ -222,10 +225,62 @@ class ShotPopulation:
         return {"placement": u, "x": x, "y": y, "angle": angle, "speed": speed, "spin": spin}
 
 
+def _new_game(variant: str, players: int) -> GameState:
+    """A new game of ``variant`` with ``players`` seats (the online rules have only 2)."""
+    return VARIANTS[variant].new_game() if players == 2 else VARIANTS[variant].new_game(players)
+
+
+def _origins(shots: pd.DataFrame) -> dict[str, npt.NDArray[Any]]:
+    """Where the rows of a match's shots table were played: ``variant``, its ``board``
+    and, with a ``seat`` column, the ``seat`` and its ``side`` (None without); {} for a
+    table without a ``variant`` column."""
+    if "variant" not in shots.columns:
+        return {}
+    n = len(shots)
+    players = shots["players"].to_numpy() if "players" in shots.columns else np.full(n, 2)
+    seats = shots["seat"].to_numpy() if "seat" in shots.columns else np.full(n, None)
+    out = {"variant": shots["variant"].to_numpy(dtype=object), "board": np.empty(n, dtype=object), "seat": seats,
+           "side": np.full(n, None, dtype=object)}  # fmt: skip
+    groups = pd.DataFrame({"v": out["variant"], "p": players, "s": seats}).groupby(["v", "p", "s"], dropna=False).indices
+    for (variant, p, seat), rows in groups.items():
+        check_choice("shots.variant", variant, VARIANTS)
+        p = check_int("shots.players", p, low=2, high=2 if variant == "online" else 4)
+        if p == 3:
+            raise ValueError("The 'shots.players' parameter must be 2 or 4. Got 3 instead.")
+        game = _new_game(variant, p)
+        out["board"][rows] = game.board.name
+        if seat is not None and not pd.isna(seat):
+            out["side"][rows] = game.seat_sides[check_int("shots.seat", seat, low=0, high=p - 1)]
+    return out
+
+
+def _check_origins(key: str, state: GameState, shots: dict[str, npt.NDArray[Any]]) -> None:
+    """Refuse a match's shots played on another board than ``states[key]``'s, or from a
+    seat on another side than its shooter's: their placements are not on the shooter's
+    line, and snapping them onto it would move them silently."""
+    if "board" not in shots:
+        return
+    side = state.seat_sides[state.shooter]
+    for column, off, want, hint in (
+        ("variant", shots["board"] != state.board.name, f"variants played on the {state.board.name} board",
+         "give the shots of a match on that board"),
+        ("seat", pd.notna(shots["side"]) & (shots["side"] != side), f"seats on the shooter's side ({side})",
+         "keep the rows of the seats on that side, e.g. shots[shots['seat'] == 0]"),
+    ):  # fmt: skip
+        if off.any():
+            i = int(np.argmax(off))
+            got = f"{shots['variant'][i]!r} ({shots['board'][i]} board)" if column == "variant" else f"seat {shots['seat'][i]} ({shots['side'][i]})"
+            raise ValueError(
+                f"The 'shots' parameter's {column!r} column must hold {want} of states[{key!r}]. Got {got} in row "
+                f"{shots['row'][i : i + 1].tolist()[0]!r} ({np.count_nonzero(off)} of {len(off)} rows) instead; {hint}."
+            )
+
+
 def _shot_table(shots: Any) -> dict[str, npt.NDArray[Any]] | ShotPopulation:
     """Validate the ``shots`` parameter: a population, or a table of intended shots (its
     columns :data:`_SHOT_COLUMNS`, the angle in rad or as ``angle_deg``, checked; with the
-    table's index as ``row``)."""
+    table's index as ``row``, and a match's ``variant``, ``board``, ``seat`` and ``side``
+    of every row, :func:`_origins`)."""
     if isinstance(shots, ShotPopulation):
         return shots
     if not isinstance(shots, pd.DataFrame):
@@ -252,6 +307,7 @@ def _shot_table(shots: Any) -> dict[str, npt.NDArray[Any]] | ShotPopulation:
         "speed": check_array(f"shots.{prefix}speed", shots[f"{prefix}speed"], low=0.0, high=MAX_SPEED, unit="m/s"),
         "spin": np.broadcast_to(check_array(f"shots.{prefix}spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"), len(shots)),
         "row": shots.index.to_numpy(),
+        **_origins(shots),
     }
 
 
@@ -436,7 +492,10 @@ def foul_probabilities(
         [0, 30]) and optionally ``spin`` (rad/s, default 0). A match's shots table
         (:mod:`carromlab.match`) works as it is: its ``intended_*`` columns are used.
         Table shots are played as given by every state's shooter: keep the rows of the
-        seats on the shooter's side.
+        seats on the shooter's side. A table with a ``variant`` column (a match's) is
+        checked: its variants must be played on every state's board, and with a
+        ``seat`` column (and ``players``, default 2) every seat must sit on the side of
+        the state's shooter.
     noise : NoiseModel, optional
         Execution errors: ``placement`` to the shooter's right and ``depth`` forward (m),
         ``angle`` (rad), ``speed`` (relative), ``spin`` (rad/s). Default
@@ -459,7 +518,9 @@ def foul_probabilities(
         Local threads. Default all cores.
     store : str or os.PathLike, optional
         Directory of a Parquet dataset the shots stream to (one row per noisy shot:
-        ``variant``, ``state``, ``cell``, ``shot``, ``replica``, the executed ``x``,
+        ``variant`` (the state's name), ``state`` (its index among the names sorted:
+        the states are played in that order, so a rerun that gives them in another
+        order resumes the store), ``cell``, ``shot``, ``replica``, the executed ``x``,
         ``y`` (m), ``angle`` (rad), ``angle_deg``, ``speed`` (m/s), ``spin`` (rad/s),
         ``snapped``, ``truncated`` and ``fouls``,
         the ``;``-separated rule ids); a rerun skips the chunks already written.
@@ -485,8 +546,9 @@ def foul_probabilities(
     ValueError
         For an invalid input (a key that is not a str, an empty population, replicas
         < 1, a finished game, a placement range beyond the line, a table's angle in
-        radians beyond +-2 pi or placement off the board, naming the row, ...), naming
-        the parameter; or if the rules reject an outcome.
+        radians beyond +-2 pi, placement off the board, variant of another board or
+        seat on another side, naming the row, ...), naming the parameter; or if the
+        rules reject an outcome.
 
     Examples
     --------
@@ -516,10 +578,13 @@ def foul_probabilities(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)
 
-    keys, values, scenes = tuple(checked), tuple(st for st, _ in checked.values()), tuple(sc for _, sc in checked.values())
-    states = dict(zip(keys, values))
+    # played in the order of the names: a store's rows do not depend on the order the
+    # states are given in, so a rerun in another order resumes it; reported as given
+    keys = tuple(sorted(checked))
+    values, scenes = tuple(checked[k][0] for k in keys), tuple(checked[k][1] for k in keys)
     if not isinstance(population, ShotPopulation):
-        for key, (sc, _) in zip(keys, scenes):
+        for key, st, (sc, _) in zip(keys, values, scenes):
+            _check_origins(key, st, population)
             _check_placements(key, sc, population)
     intended = [population._drawn(st, sc) if isinstance(population, ShotPopulation) else population for st, (sc, _) in zip(values, scenes)]
     sizes = [len(t["x"]) for t in intended]
@@ -533,27 +598,30 @@ def foul_probabilities(
         copy=False,
     )
     task = _FoulTask(keys, values, scenes, noise, replicas, seed, params)
-    # the manifest of the store (run_sweep reads it only there)
-    manifest = {} if store is None else {
-        "carromlab_version": __version__,
-        "seed": seed,
-        "parameters": {
-            "states": {k: describe(st) for k, st in states.items()},
-            # a table of shots is fingerprinted by the cells' digest, not copied into the manifest
-            "shots": describe(population) if isinstance(population, ShotPopulation) else {"table_rows": len(population["x"])},
-            "noise": describe(noise), "params": describe(params), "replicas": replicas,
-        },
-    }  # fmt: skip
+    # the manifest of the store (described only there): the states as (name, state) pairs in
+    # the order they are played; a table of shots is fingerprinted by the cells' digest
+    manifest = {} if store is None else sweep_manifest(seed, {
+        "states": [[k, describe(st, f"states[{k!r}]")] for k, st in zip(keys, values)],
+        "shots": population if isinstance(population, ShotPopulation) else {"table_rows": len(population["x"])},
+        "noise": noise, "params": params, "replicas": replicas,
+    })  # fmt: skip
     rows = run_sweep(
         "foul_probabilities", task, cells, manifest=manifest, replicas=replicas, chunk_cells=chunk_cells,
         client=client, workers=workers, store=store, progress=progress,
     )  # fmt: skip
-    state, fouls = rows["state"].to_numpy(), rows["fouls"]
+    # each row names its state: the rows of a state are found by its name, and counted
+    names, fouls = rows["variant"].to_numpy(dtype=object), rows["fouls"]
     snapped, truncated = rows["snapped"].to_numpy(), rows["truncated"].to_numpy()
     table = []
-    for s, (key, st) in enumerate(zip(keys, values)):
-        mine = state == s
-        table += _tally(key, st.variant, fouls[mine], snapped[mine], truncated[mine])
+    for key in checked:  # in the order given
+        mine = names == key
+        expected = replicas * sizes[keys.index(key)]
+        if np.count_nonzero(mine) != expected:
+            raise ValueError(
+                f"The 'store' parameter's directory must hold {expected} shots of states[{key!r}]. Got "
+                f"{np.count_nonzero(mine)} instead: its rows are not this study's; use a new directory."
+            )
+        table += _tally(key, checked[key][0].variant, fouls[mine], snapped[mine], truncated[mine])
     col = {name: [row[name] for row in table] for name in table[0]}
     k, n = np.array(col["k"], dtype=np.int64), np.array(col["n"], dtype=np.int64)
     low, high = binomial_ci(k, n, method=ci, confidence=confidence)
@@ -632,7 +700,7 @@ def comparable_states(
         check_choice("variants", name, VARIANTS)
         if name == "online" and players != 2:
             raise ValueError(f"The 'players' parameter must be 2 for the online rules. Got {players} instead.")
-        game = VARIANTS[name].new_game() if players == 2 else VARIANTS[name].new_game(players)
+        game = _new_game(name, players)
         spare: dict[str, list[int]] = {}
         for p in game.pieces:
             spare.setdefault(p.kind, []).append(p.id)

@@ -232,6 +232,8 @@ class PocketPiece:
         return self.pocket is not None or self.fouls.needs_final_positions
 
     def _piece_id(self, scene: Scene) -> int:
+        if scene.n_pieces == 0:  # (not "an int in the range [0, -1]")
+            raise ValueError(f"The 'piece' parameter must name a piece of the position, which has no pieces. Got {self.piece!r} instead.")
         if isinstance(self.piece, str):
             ids = np.flatnonzero(scene.pieces["kind"].to_numpy() == self.piece)
             if len(ids) != 1:

@@ -28,7 +28,8 @@ AIM_MODES = ("absolute", "ghost", "cut", "pack")
 
 
 def _axis(name: str, values: npt.ArrayLike, *, low: float | None = None, high: float | None = None, unit: str) -> tuple[float, ...]:
-    arr = check_array(name, np.atleast_1d(np.asarray(values, dtype=float)), shape=(None,), low=low, high=high, unit=unit)
+    # the values checked as given (text, a ragged list: an error naming the parameter), then the shape
+    arr = check_array(name, np.atleast_1d(check_array(name, values, low=low, high=high, unit=unit)), shape=(None,))
     if arr.size == 0:
         raise ValueError(f"The {name!r} parameter must have at least one value. Got an empty array instead.")
     return tuple(float(v) for v in arr)

@@ -36,7 +36,7 @@ from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
-from .execution import Execution, build_execution
+from .execution import Execution, build_execution, check_scene
 from .goals import Goal, PocketAny, PocketPiece
 from .grid import ShotGrid
 from .noise import NoiseModel
@@ -275,7 +275,7 @@ def plan_shots(
     """
     if not isinstance(goal, (PocketPiece, PocketAny)):
         raise ValueError(f"The 'goal' parameter must be a pocketing goal (PocketPiece or PocketAny). Got {goal!r} instead.")
-    goal.check(scene)
+    goal.check(check_scene(scene))
     routes = tuple(routes)
     for r in routes:
         if r not in ROUTES:

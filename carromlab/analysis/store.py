@@ -9,11 +9,13 @@ Layout of a store directory::
 
 A part is written under a temporary name starting with "." and moved into place with
 :func:`os.replace` (atomic on POSIX and Windows), so a part file either is complete or
-does not exist; leftover temporary files are ignored (pyarrow and pandas skip names
-starting with "." or "_" when reading the directory as a dataset). Parts carry page
+does not exist; a temporary file left by a killed write is ignored (pyarrow and pandas
+skip names starting with "." or "_" when reading the directory as a dataset) and deleted
+when the store is next opened, once it is :data:`STALE_SECONDS` old. Parts carry page
 checksums; on resume every part is read in full and its chunk index and fingerprint (from
 its own metadata) checked against its name and the manifest: a part that fails is
-recomputed, with a :class:`StoreWarning` naming it.
+ignored, with a :class:`StoreWarning` naming it, and its chunk (if it is one of the
+sweep's) recomputed by a rerun.
 
 The manifest is created under a lock (``.carromlab_sweep.lock``, :mod:`filelock`) and
 written to a temporary name then renamed, so two writers starting together on a new
@@ -23,12 +25,15 @@ directory agree on one sweep: the one with other parameters gets the mismatch er
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import inspect
 import json
 import math
 import os
 import re
+import sys
+import time
 import types
 import uuid
 import warnings
@@ -42,39 +47,98 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock
 
-__all__ = ["MANIFEST", "StoreWarning", "SweepStore", "describe", "read_store"]
+from .. import __version__
+
+__all__ = ["MANIFEST", "STALE_SECONDS", "StoreWarning", "SweepStore", "describe", "read_store", "store_directory", "sweep_manifest"]
 
 #: Name of the manifest file of a store directory.
 MANIFEST = "_carromlab_sweep.json"
 _LOCK = ".carromlab_sweep.lock"
 _PART = re.compile(r"^part-(\d{6})\.parquet$")
 _META_KEY = b"carromlab.sweep"
+#: The temporary name of a part or manifest being written (:func:`_atomic_write`).
+_TEMPORARY = re.compile(rf"^\.(part-\d{{6}}\.parquet|{re.escape(MANIFEST)})\.[0-9a-f]{{32}}\.tmp$")
+#: Age, s, after which a temporary file of a store is taken for a killed write's and deleted.
+STALE_SECONDS = 600.0
+#: Files of carromlab itself (a StoreWarning is shown at the first caller outside them).
+_PACKAGE = str(Path(__file__).parents[1]) + os.sep
 
 
-def describe(obj: Any) -> Any:
+def describe(obj: Any, name: str | None = None) -> Any:
     """A JSON-ready description of a parameter object, for manifests and fingerprints.
 
     Dataclasses become ``{"type": name, field: ...}`` (fields not in ``__init__``
     skipped), DataFrames lists of records, arrays lists, non-finite floats strings.
-    Any other object (a custom foul check that is not a dataclass, say) is described by
-    its class name, the SHA-256 of its class's code (source, or bytecode where the source
-    is not available) and its attributes (its ``repr`` if it has none), so that a changed
-    class or instance never matches an old manifest.
+    A function is described by its qualified name, the SHA-256 of its code object
+    (bytecode, constants and names: a new Python version may change it, so a store is
+    then not resumed), its defaults and the values of its closure's cells (described
+    in turn); a :func:`functools.partial` by its function, arguments and keywords; a
+    bound method by its function and its object; a class by its name and code. Any
+    other object (a custom foul check that is not a dataclass, say) is described by its
+    class name, the SHA-256 of its class's code (source, or bytecode where the source
+    is not available) and its attributes (its ``repr`` if it has none), so that a
+    changed function, class or instance never matches an old manifest. The globals a
+    function reads are not part of its description. A mapping is described by its
+    keys and values, not their order.
+
+    Parameters
+    ----------
+    obj : object
+        The value to describe.
+    name : str, optional
+        The parameter it is, for the error message. The entries of a mapping described
+        without a name are named by their keys (``describe({"policies": ...})``).
+
+    Returns
+    -------
+    object
+        Nested dicts, lists, str, int, float, bool and None.
+
+    Raises
+    ------
+    ValueError
+        For an object that has no attributes and whose ``repr`` is only its type and
+        memory address (a lock, a generator): nothing would tell two of them apart, so
+        a store cannot tell whether a rerun has the same parameters. The message names
+        the parameter (``name`` and the path to the object inside it).
 
     Examples
     --------
     >>> from carromlab.analysis.noise import NoiseModel
     >>> describe(NoiseModel(angle=0.01))["angle"]
     0.01
+    >>> describe(lambda x: x + 1) != describe(lambda x: x + 2)
+    True
     """
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {"type": type(obj).__name__}
-        out.update({f.name: describe(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.init})
-        return out
-    if isinstance(obj, pd.DataFrame):
-        return describe(obj.to_dict(orient="list"))
-    if isinstance(obj, np.ndarray):
-        return describe(obj.tolist())
+    return _describe(obj, name, frozenset())
+
+
+def sweep_manifest(seed: Any, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The manifest of an analysis's store: the carromlab version, the seed and the
+    parameters, each described by :func:`describe` under its name (an object that
+    cannot be described is a ValueError naming it).
+
+    Examples
+    --------
+    >>> sweep_manifest(3, {"replicas": 10})["parameters"]
+    {'replicas': 10}
+    """
+    return {"carromlab_version": __version__, "seed": describe(seed, "seed"), "parameters": describe(parameters)}
+
+
+def _item(name: str | None, key: object) -> str:
+    """The name of an entry of a mapping or sequence ``name`` (the key alone at the top)."""
+    return str(key) if name is None else f"{name}[{key!r}]"
+
+
+def _attribute(name: str | None, attr: str) -> str:
+    return attr if name is None else f"{name}.{attr}"
+
+
+def _describe(obj: Any, name: str | None, active: frozenset[int]) -> Any:
+    """:func:`describe`; ``active`` holds the ids of the objects being described around
+    ``obj``, so that an object reached again through itself (a closure's recursion)
+    is named rather than followed."""
     if isinstance(obj, (bool, np.bool_)):
         return bool(obj)
     if isinstance(obj, (int, np.integer)):
@@ -83,12 +147,94 @@ def describe(obj: Any) -> Any:
         return float(obj) if math.isfinite(obj) else repr(float(obj))
     if isinstance(obj, str) or obj is None:
         return obj
+    if id(obj) in active:
+        return {"cycle": type(obj).__qualname__}
+    active = active | {id(obj)}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out = {"type": type(obj).__name__}
+        out.update({f.name: _describe(getattr(obj, f.name), _attribute(name, f.name), active) for f in dataclasses.fields(obj) if f.init})
+        return out
+    if isinstance(obj, pd.DataFrame):
+        return _describe(obj.to_dict(orient="list"), name, active)
+    if isinstance(obj, np.ndarray):
+        return _describe(obj.tolist(), name, active)
     if isinstance(obj, Mapping):
-        return {str(k): describe(v) for k, v in obj.items()}
+        return {str(k): _describe(v, _item(name, k), active) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [describe(v) for v in obj]
-    state = vars(obj) if hasattr(obj, "__dict__") else {"repr": repr(obj)}
-    return {"type": type(obj).__qualname__, "code_sha256": _code_digest(type(obj)), "state": describe(state)}
+        return [_describe(v, _item(name, i), active) for i, v in enumerate(obj)]
+    code = _describe_code(obj, name, active) if callable(obj) or isinstance(obj, types.ModuleType) else None
+    return code if code is not None else _describe_object(obj, name, active)
+
+
+def _describe_object(obj: Any, name: str | None, active: frozenset[int]) -> dict[str, Any]:
+    """An object by its class's name and code and its attributes (or its repr), or a
+    ValueError naming the parameter if it has neither attributes nor a telling repr."""
+    state = _attributes(obj)
+    if state is None:
+        text = repr(obj)
+        if type(obj).__repr__ is object.__repr__ or _ADDRESS.search(text):
+            raise ValueError(
+                f"The '{name or 'value'}' parameter must be an object a store can describe (a dataclass, a function, "
+                f"an object with attributes or with a repr of its settings). Got {text} ({type(obj).__qualname__}, no "
+                "attributes, a repr of its memory address) instead; run without a store, or pass an object of its settings."
+            )
+        state = {"repr": text}
+    return {"type": type(obj).__qualname__, "code_sha256": _code_digest(type(obj)),
+            "state": {k: _describe(v, _attribute(name, k), active) for k, v in state.items()}}  # fmt: skip
+
+
+#: The repr of an object that says only where it is in memory.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _attributes(obj: Any) -> dict[str, Any] | None:
+    """The instance attributes of ``obj`` (``__dict__`` and ``__slots__``), or None if it has none."""
+    state = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
+    for cls in type(obj).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                state[slot] = getattr(obj, slot)
+    return state if state or hasattr(obj, "__dict__") else None
+
+
+def _describe_code(obj: Any, name: str | None, active: frozenset[int]) -> Any:
+    """The description of a function, partial, method, class or module (see
+    :func:`describe`); None for another callable."""
+    if isinstance(obj, functools.partial):
+        return {"partial": _describe(obj.func, _attribute(name, "func"), active),
+                "args": _describe(list(obj.args), _attribute(name, "args"), active),
+                "keywords": _describe(dict(obj.keywords), _attribute(name, "keywords"), active)}  # fmt: skip
+    if isinstance(obj, types.MethodType):
+        return {"method": obj.__func__.__qualname__, "self": _describe(obj.__self__, _attribute(name, "__self__"), active),
+                "function": _describe(obj.__func__, _attribute(name, "__func__"), active)}  # fmt: skip
+    if isinstance(obj, types.FunctionType):
+        h = hashlib.sha256()
+        _hash_code(h, obj.__code__)
+        cells = dict(zip(obj.__code__.co_freevars, obj.__closure__ or ()))
+        return {
+            "function": f"{obj.__module__}.{obj.__qualname__}", "code_sha256": h.hexdigest(),
+            "defaults": _describe(list(obj.__defaults__ or ()), _attribute(name, "__defaults__"), active),
+            "kwdefaults": _describe(dict(obj.__kwdefaults__ or {}), _attribute(name, "__kwdefaults__"), active),
+            "closure": {var: _describe(_cell(cell), _attribute(name, var), active) for var, cell in cells.items()},
+        }  # fmt: skip
+    if isinstance(obj, types.ModuleType):
+        return {"module": obj.__name__}
+    if isinstance(obj, type):
+        return {"class": f"{obj.__module__}.{obj.__qualname__}", "code_sha256": _code_digest(obj)}
+    if isinstance(obj, types.BuiltinFunctionType):  # compiled code: its name; a bound one, its object too
+        owner = obj.__self__
+        bound = owner is not None and not isinstance(owner, types.ModuleType)
+        out = {"builtin": f"{getattr(obj, '__module__', None) or type(owner).__qualname__}.{obj.__qualname__}"}
+        return {**out, "self": _describe(owner, _attribute(name, "__self__"), active)} if bound else out
+    return None  # a callable instance (a ufunc, a class with __call__): described as any object
+
+
+def _cell(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # a cell not yet filled (a name assigned later in the enclosing function)
+        return "<empty cell>"
 
 
 def _code_digest(cls: type) -> str:
@@ -119,8 +265,14 @@ def _hash_code(h: Any, value: Any) -> None:
         h.update(repr(value.co_names).encode())
         for const in value.co_consts:
             _hash_code(h, const)
-    elif not callable(value):
-        h.update(repr(value).encode())
+    elif isinstance(value, (tuple, frozenset)):  # a frozenset's repr follows the string hash seed: sorted
+        h.update(b"(")
+        for item in value if isinstance(value, tuple) else sorted(value, key=repr):
+            _hash_code(h, item)
+        h.update(b")")
+    elif not callable(value):  # a repr with a memory address changes from run to run: the type instead
+        text = repr(value)
+        h.update((type(value).__qualname__ if _ADDRESS.search(text) else text).encode())
 
 
 def _atomic_write(path: Path, write: Any) -> None:
@@ -138,7 +290,52 @@ def _atomic_write(path: Path, write: Any) -> None:
 
 class StoreWarning(UserWarning):
     """A part file of a store failed its check (full read, chunk index, fingerprint): it is
-    left out, and recomputed when the sweep resumes."""
+    ignored (left out of what is read), and a rerun of the sweep recomputes its chunk if
+    that is one of the sweep's chunks."""
+
+
+def _warn(message: str) -> None:
+    """A :class:`StoreWarning` shown at the first caller outside carromlab (the line of
+    code that ran the sweep or read the store), not at carromlab's own lines."""
+    level, frame = 1, sys._getframe(0)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, StoreWarning, stacklevel=level)
+
+
+def store_directory(path: Any) -> Path:
+    """The directory of a store (the ``store`` parameter), created if missing.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a str or os.PathLike, names a file, or cannot be created
+        (a parent is a file, no permission).
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"The 'store' parameter must be a directory path (a str or os.PathLike). Got {path!r} ({type(path).__name__}) instead.")
+    root = Path(path)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"The 'store' parameter must be a directory. Got the file {str(root)!r} instead.")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"The 'store' parameter must be a directory that can be created. Got {str(root)!r} ({exc.strerror or exc}) instead.") from None
+    return root
+
+
+def _remove_stale_temporaries(root: Path) -> None:
+    """Delete the temporary files of writes that were killed (the names :func:`_atomic_write`
+    gives a part or the manifest) untouched for :data:`STALE_SECONDS`; a younger one may be
+    another writer's, being written."""
+    old = time.time() - STALE_SECONDS
+    for p in root.iterdir():
+        if _TEMPORARY.match(p.name):
+            try:
+                if p.stat().st_mtime < old:
+                    p.unlink()
+            except FileNotFoundError:  # renamed into place or removed by its writer meanwhile
+                pass
 
 
 class SweepStore:
@@ -174,15 +371,13 @@ class SweepStore:
     """
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any], *, holds: str = "sweep") -> None:
-        self.path = Path(path)
+        self.path = store_directory(path)
         text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
         self.fingerprint = hashlib.sha256(text.encode()).hexdigest()
         self.manifest = {**manifest, "fingerprint": self.fingerprint}
-        if self.path.exists() and not self.path.is_dir():
-            raise ValueError(f"The 'store' parameter must be a directory. Got the file {str(self.path)!r} instead.")
-        self.path.mkdir(parents=True, exist_ok=True)
         existing = self.path / MANIFEST
         with FileLock(self.path / _LOCK):
+            _remove_stale_temporaries(self.path)
             if not existing.exists():
                 body = json.dumps(self.manifest, indent=1, sort_keys=True).encode()
                 _atomic_write(existing, lambda fh: fh.write(body))
@@ -200,7 +395,7 @@ class SweepStore:
 
     def completed(self) -> set[int]:
         """Chunks whose part file is present, reads in full and is of this sweep and chunk;
-        every other part file is named in a :class:`StoreWarning` (it will be recomputed)."""
+        every other part file is named in a :class:`StoreWarning` (and ignored)."""
         return set(_parts(self.path, self.fingerprint))
 
     def write(self, chunk: int, frame: pd.DataFrame) -> None:
@@ -265,8 +460,7 @@ def _parts(root: Path, fingerprint: str) -> dict[int, pa.Table]:
             continue
         table, problem = _load(p, fingerprint, int(m.group(1)))
         if table is None:
-            message = f"The part {str(p)!r} {problem}: left out, and recomputed by a rerun of its sweep."
-            warnings.warn(message, StoreWarning, stacklevel=3)
+            _warn(f"The part {str(p)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
         else:
             found[int(m.group(1))] = table
     return found

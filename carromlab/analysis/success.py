@@ -16,19 +16,18 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .. import __version__
 from .._angles import with_deg_columns
 from .._validation import check_choice, check_real
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from .aiming import target_geometry
-from .execution import Execution, build_execution
+from .execution import Execution, build_execution, check_scene
 from .goals import Goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
 from .stats import CI_METHODS, binomial_ci
-from .store import describe
+from .store import sweep_manifest
 from .sweep import check_backend, run_sweep
 
 __all__ = ["success_map", "margin_of_error"]
@@ -145,11 +144,8 @@ def _evaluate(
     progress: bool,
 ) -> pd.DataFrame:
     task = _SuccessTask(execution, goal, ci, confidence)
-    manifest = {
-        "carromlab_version": __version__,
-        "seed": describe(execution.seed),
-        "parameters": {"execution": describe(execution), "goal": describe(goal), "ci": ci, "confidence": confidence, **extra},
-    }
+    parameters = {"execution": execution, "goal": goal, "ci": ci, "confidence": confidence, **extra}
+    manifest = {} if store is None else sweep_manifest(execution.seed, parameters)  # described only for a store
     return run_sweep(
         analysis, task, cells, manifest=manifest, replicas=execution.replicas, chunk_cells=chunk_cells,
         client=client, workers=workers, store=store, progress=progress,
@@ -157,6 +153,7 @@ def _evaluate(
 
 
 def _check_goal(goal: Any, scene: Scene) -> Goal:
+    check_scene(scene)
     if not isinstance(goal, Goal):
         raise ValueError(f"The 'goal' parameter must follow the Goal protocol (e.g. PocketPiece). Got {goal!r} instead.")
     goal.check(scene)
@@ -278,7 +275,7 @@ def success_map(
     )  # fmt: skip
     cells = grid.cells(scene, execution.line, goal.target(scene))
     table = _SuccessMap(_evaluate(
-        "success_map", execution, goal, cells, ci=ci, confidence=confidence, extra={"grid": describe(grid)},
+        "success_map", execution, goal, cells, ci=ci, confidence=confidence, extra={"grid": grid},
         client=client, workers=workers, store=store, chunk_cells=chunk_cells, progress=progress,
     ))  # fmt: skip
     table.scene = scene

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._validation import check_int
+from .._validation import check_bool, check_int
 from ._random import MAX_CELLS
 from .store import SweepStore
 
@@ -146,7 +146,7 @@ def run_sweep(
         Parquet store directory: finished chunks are skipped, new ones written as they
         complete.
     progress : bool
-        Show a tqdm bar (after the first second).
+        Show a tqdm bar (after the first second). A value that is not a bool is an error.
 
     Returns
     -------
@@ -162,6 +162,7 @@ def run_sweep(
     ...           store=None, progress=False)["twice"].tolist()
     [0, 2, 4, 6, 8]
     """
+    progress = check_bool("progress", progress)
     n_cells = len(cells)
     if not 1 <= n_cells <= MAX_CELLS:
         raise ValueError(f"A sweep must have between 1 and {MAX_CELLS} cells. Got {n_cells} instead.")

@@ -3,8 +3,9 @@
 One subcommand per job (``simulate``, ``break-study``, ``success-map``, ``best-shot``,
 ``fouls``, ``fit-friction``, ``match``). Every subcommand writes its tables (CSV, or
 Parquet with ``--format parquet``) and a PNG into ``--out``, prints a short summary,
-shows progress bars unless ``--quiet``, and on bad input prints one line and exits with
-status 2. ``carromlab <subcommand> --help`` ends with examples. See ``docs/cli.md``.
+shows progress bars unless ``--quiet``, and on bad input prints one line (naming the
+option) and exits with status 2; a warning (a damaged part of a ``--store``) is one line
+too. ``carromlab <subcommand> --help`` ends with examples. See ``docs/cli.md``.
 
 Layout: ``_common.py`` holds what the subcommands share (options, backend, files),
 ``_positions.py`` the positions of the analyses, and each ``_<job>.py`` one job.
@@ -12,8 +13,12 @@ Layout: ``_common.py`` holds what the subcommands share (options, backend, files
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from . import _breaks, _fitting, _fouls, _maps, _match, _simulate
 from ._common import CliParser, HelpFormatter, UsageError
@@ -45,19 +50,54 @@ def _parser() -> CliParser:
     return p
 
 
+#: Library parameters set by an option of another name (else the option is ``--<dest>``).
+_OPTION_OF = {"path_or_name": "calibration", "n_games": "games"}
+
+
+def _in_option_names(message: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """``message`` with "The 'seed' parameter" read as "The '--seed' option" where the
+    parameter is set by an option the user gave: the library names its parameters, the
+    user typed options."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
+    given = {a.dest: max(a.option_strings, key=len) for a in sub._actions
+             if a.option_strings and getattr(args, a.dest, None) != sub.get_default(a.dest)}  # fmt: skip
+
+    def option(m: re.Match[str]) -> str:
+        name = m.group(1)
+        flag = name if name.startswith("--") else given.get(_OPTION_OF.get(name, name))
+        return f"The '{flag}' option" if flag else m.group(0)
+
+    return re.sub(r"The '([\w-]+)' parameter", option, message)
+
+
+@contextmanager
+def _one_line_warnings(command: str) -> Iterator[None]:
+    """Warnings shown as one line, ``carromlab <command>: warning: ...``, without the
+    file, line and source line of Python's format (the user ran a command, not code)."""
+    shown = warnings.formatwarning
+    warnings.formatwarning = lambda message, *_, **__: f"carromlab {command}: warning: {' '.join(str(message).split())}\n"
+    try:
+        yield
+    finally:
+        warnings.formatwarning = shown
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 on bad input, 130 when
     interrupted with Ctrl-C)."""
+    parser = _parser()
     try:
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
     try:
-        return int(args.func(args))
+        with _one_line_warnings(args.command):
+            return int(args.func(args))
     except (ValueError, OSError) as exc:
         # one line whatever the message: bad input is reported, not traced back
-        print(f"carromlab {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        message = _in_option_names(" ".join(str(exc).split()), parser, args)
+        print(f"carromlab {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         # what a store holds is whole (parts are written atomically), so a rerun resumes

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.analysis import plot_break_heatmap, plot_break_outcomes
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     specs = disc_specs(args, args.variant)
     scene = Scene.icf_break(specs=specs) if args.variant == "icf" else Scene.hikone_start(specs=specs)
     grid = _small_grid(scene) if args.small else default_break_grid(scene)
@@ -68,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     with backend(args) as run_on:
         study = break_study(scene, grid, noise=noise_model(args.noise), replicas=replicas, params=params,
                             seed=args.seed, store=args.store, **run_on)  # fmt: skip
-    out = output_dir(args)
     files = write_tables(out, {"break_cells": study.ranking(), "break_shots": study.shots}, args.format)
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(13.0, 4.8), gridspec_kw={"width_ratios": [1.0, 1.15]})

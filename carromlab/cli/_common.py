@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -286,8 +287,15 @@ def backend(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
 
 # -- files -----------------------------------------------------------------------------------
 def output_dir(args: argparse.Namespace) -> Path:
+    """The --out folder, created if missing and checked writable; every subcommand calls it
+    before computing, so that a bad --out fails at once, not after the work."""
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out).close()  # the one sure test of writing there
+    except OSError as exc:
+        why = "a file" if out.is_file() else exc.strerror or str(exc)
+        raise ValueError(f"The '--out' option must be a writable folder (created if missing). Got {args.out!r} ({why}) instead.") from None
     return out
 
 

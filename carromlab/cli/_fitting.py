@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.fitting import plot_residuals, plot_speed
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     tracks, path = _tracks(args)
     laws = [law.strip() for law in args.laws.split(",") if law.strip()]
     unknown = [law for law in laws if law not in FRICTION_LAWS]
@@ -85,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"fitting {len(laws)} friction laws to {len(seg.usable)} free-sliding segments of {path.name} ...", file=sys.stderr)
     comp = compare_laws(seg, laws, criterion=args.criterion, params=physics(args), loss=args.loss, max_passes=args.max_passes)
     fits = [comp.fits[law] for law in comp.criteria["law"]]  # best first
-    out = output_dir(args)
     tables = {"friction_laws": comp.table(), "friction_parameters": pd.concat([f.table() for f in fits], ignore_index=True)}
     files = write_tables(out, tables, args.format)
 

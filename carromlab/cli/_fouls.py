@@ -135,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.analysis import plot_foul_probabilities
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     specs = _specs(args.variants)
     frame = position(args, board_name(specs[0][1]))
     states = _states(frame, specs, changed_discs(args, board_name(specs[0][1])))
@@ -142,7 +143,6 @@ def run(args: argparse.Namespace) -> int:
     with backend(args) as run_on:
         df = foul_probabilities(states, shots, noise=noise_model(args.noise), replicas=args.replicas,
                                 params=physics(args), seed=args.seed, store=args.store, **run_on)  # fmt: skip
-    out = output_dir(args)
     files = write_tables(out, {"fouls": df}, args.format)
     files.append(save_figure(plot_foul_probabilities(df).get_figure(), out / "fouls.png"))
 

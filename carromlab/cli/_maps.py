@@ -123,6 +123,8 @@ def _routes(text: str) -> list[str]:
 def _goal(args: argparse.Namespace, scene: Any) -> Any:
     from ..analysis import PocketPiece
 
+    if scene.n_pieces == 0:  # a file with no rows (the examples all hold pieces)
+        raise ValueError(f"The '--position' file {args.position!r} must hold the target piece. Got a position with no pieces instead.")
     target: int | str = int(args.target) if args.target.lstrip("-").isdigit() else args.target
     goal = PocketPiece(target, None if args.pocket == "any" else args.pocket,
                        opponent_falls=getattr(args, "opponent_falls", "spoils"))  # fmt: skip
@@ -149,6 +151,7 @@ def run_success_map(args: argparse.Namespace) -> int:
     from ..plotting.analysis import plot_parameter_heatmap, plot_success_board
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene = scene_of(args, args.variant)
     goal = _goal(args, scene)
     h = StrikerLine.for_scene(scene).half_length
@@ -160,7 +163,6 @@ def run_success_map(args: argparse.Namespace) -> int:
     with backend(args) as run_on:
         df = success_map(scene, goal, grid, noise=noise_model(args.noise), replicas=args.replicas, params=physics(args),
                          seed=args.seed, store=args.store, **run_on)  # fmt: skip
-    out = output_dir(args)
     files = write_tables(out, {"success_map": df}, args.format)
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(13.0, 5.6), gridspec_kw={"width_ratios": [1.0, 1.1]})
@@ -190,6 +192,7 @@ def run_best_shot(args: argparse.Namespace) -> int:
     from ..plotting.analysis import plot_best_shot
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene, params = scene_of(args, args.variant), physics(args)
     goal = _goal(args, scene)
     step = args.angle_step_deg
@@ -208,7 +211,6 @@ def run_best_shot(args: argparse.Namespace) -> int:
     if plan.empty:
         raise ValueError("The planner found no shot that pockets the target when played exactly (try more --placements, "
                          "a smaller --angle-step-deg or more --speed values).")  # fmt: skip
-    out = output_dir(args)
     files = write_tables(out, {"best_shots": plan}, args.format)
     ax = plot_best_shot(plan, scene, params=params)
     files.append(save_figure(ax.get_figure(), out / "best_shot.png"))

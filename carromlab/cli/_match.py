@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.match import plot_match_summary
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     params = physics(args)
     policies = _policies(args.policy, args.players, params)
     discs = changed_discs(args, board_name(args.variant))
@@ -86,7 +87,6 @@ def run(args: argparse.Namespace) -> int:
         max_boards=args.max_boards, workers=workers, progress=not args.quiet, store=args.store,
         chunk_games=args.chunk_games,
     )  # fmt: skip
-    out = output_dir(args)
     files = [Path(args.store)] if args.store else write_tables(
         out, {"match_shots": rec.shots, "match_boards": rec.boards, "match_games": rec.games}, args.format)
     ax = plot_match_summary(rec.boards)

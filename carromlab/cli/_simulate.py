@@ -76,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
     from ..plotting.shot import plot_shot
 
     started = time.perf_counter()
+    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene = _scene(args)
     shot = Shot.from_deg(args.x, _default_y(scene.board) if args.y is None else args.y,
                          angle_deg=args.angle_deg, speed=args.speed, spin=args.spin)  # fmt: skip
     res = simulate(scene, shot, physics(args))
-    out = output_dir(args)
     files = write_tables(out, {"events": res.events, "final": res.final}, args.format)
     files.append(save_figure(plot_shot(res).get_figure(), out / "trajectories.png"))
     if args.gif:

@@ -16,12 +16,11 @@ played again and its three parts rewritten, with a
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ..analysis.store import SweepStore
+from ..analysis.store import SweepStore, store_directory
 from .records import BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GameRecord, MatchRecord, frame
 
 __all__ = ["TABLES", "MatchStore"]
@@ -47,7 +46,8 @@ class MatchStore:
     ------
     ValueError
         If the directory holds a different match; the message names what differs (with
-        the stored and the given value when they are short).
+        the stored and the given value when they are short). If ``path`` is not a directory
+        path that exists or can be created (naming ``store``).
 
     Examples
     --------
@@ -62,13 +62,14 @@ class MatchStore:
     """
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
-        self.path = Path(path)
+        self.path = store_directory(path)  # a file or a path that is no directory: an error naming 'store'
         self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}, holds="match") for name in TABLES}
 
     def completed(self) -> set[int]:
         """Chunks whose parts of every table are present, read in full and are of this
         match and chunk; every other part file is named in a
-        :class:`~carromlab.analysis.store.StoreWarning` (its chunk will be played again)."""
+        :class:`~carromlab.analysis.store.StoreWarning` (a rerun plays its chunk again if it
+        is one of the match's)."""
         return set.intersection(*(db.completed() for db in self._stores.values()))
 
     def write(self, chunk: int, records: list[GameRecord]) -> None:

@@ -122,6 +122,45 @@ def test_same_result_whatever_the_chunking_and_backend(carrom_states, tmp_path):
     assert not other_seed[["k", "n_snapped"]].equals(one[["k", "n_snapped"]])
 
 
+
+def test_a_store_resumed_with_the_states_in_another_order_gives_each_state_its_fouls(carrom_states, tmp_path):
+    # every shot pockets the striker: ICF-11 under the ICF rules, ONL-3 under the online rules
+    pop = ShotPopulation(speed=(2.0, 4.0), n=6, **AT_POCKET)
+    args = dict(noise=AIM_ONLY, replicas=2, progress=False)
+    forward = {"icf": carrom_states["icf"], "online": carrom_states["online"]}
+    backward = {"online": carrom_states["online"], "icf": carrom_states["icf"]}
+    first = foul_probabilities(forward, pop, store=tmp_path, chunk_cells=4, **args)
+    kept = {p: p.stat().st_mtime_ns for p in tmp_path.glob("part-*.parquet")}
+    resumed = foul_probabilities(backward, pop, store=tmp_path, chunk_cells=4, **args)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept  # resumed: no chunk played again
+    pd.testing.assert_frame_equal(resumed, foul_probabilities(backward, pop, **args))
+    assert resumed["variant"].tolist()[0] == "online"  # reported in the order given
+    assert row(resumed, "online", "ONL-3")["k"] == 12 and not resumed.loc[resumed["variant"] == "online", "rule"].str.startswith("ICF").any()
+    for name in forward:  # each state's rows as in the first run
+        mine = [df[df["variant"] == name].reset_index(drop=True) for df in (resumed, first)]
+        pd.testing.assert_frame_equal(*mine)
+
+
+def test_a_match_table_of_another_board_or_side_is_refused(carrom_states):
+    table = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=4, seed=2).shots(carrom_states["icf"])
+    match = table.rename(columns={c: f"intended_{c}" for c in ("x", "y", "angle", "speed", "spin")}).assign(variant="icf", players=2, seat=0)
+    args = dict(noise=NONE, progress=False)
+    expected = foul_probabilities(carrom_states, table, **args)
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, match, **args), expected)  # seat 0: the shooter's side
+    pd.testing.assert_frame_equal(foul_probabilities(carrom_states, match.assign(variant="online"), **args), expected)  # same board
+    with pytest.raises(ValueError, match=r"'shots' parameter's 'variant' column must hold variants played on the icf board of "
+                                         r"states\['icf'\]\. Got 'crokinole' \(crokinole board\) in row 0 \(4 of 4 rows\)"):
+        foul_probabilities(carrom_states, match.assign(variant="crokinole"), **args)
+    with pytest.raises(ValueError, match=r"'shots' parameter's 'seat' column must hold seats on the shooter's side \(south\) of "
+                                         r"states\['icf'\]\. Got seat 1 \(north\) in row 1 \(2 of 4 rows\)"):
+        foul_probabilities(carrom_states, match.assign(seat=[0, 1, 0, 1]), **args)
+    with pytest.raises(ValueError, match=r"Got seat 1 \(east\) in row 0"):  # doubles: seat 1 sits east
+        foul_probabilities(carrom_states, match.assign(players=4, seat=1), **args)
+    with pytest.raises(ValueError, match=r"'shots.variant' parameter must be one of .*Got 'pool'"):
+        foul_probabilities(carrom_states, match.assign(variant="pool"), **args)
+    with pytest.raises(ValueError, match=r"'shots.seat' parameter must be an int in the range \[0, 1\]. Got 2"):
+        foul_probabilities(carrom_states, match.assign(seat=2), **args)
+
 def test_a_table_of_shots_plays_like_the_population(carrom_states):
     pop = ShotPopulation(angle=(-0.5, 0.5), speed=(1.0, 4.0), n=15, seed=2)
     table = pop.shots(carrom_states["icf"])
@@ -198,6 +237,8 @@ def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, nam
 def test_bad_population_and_position():
     with pytest.raises(ValueError, match="'n' parameter"):
         ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 2.0), n=0)
+    with pytest.raises(ValueError, match=r"'n' parameter must be an int in the range \[1, 1000000\]. Got 1000000000"):
+        ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 2.0), n=10**9)  # not a MemoryError later
     with pytest.raises(ValueError, match="'speed' parameter must be a range"):
         ShotPopulation(angle=(0.0, 0.0), speed=(2.0, 1.0), n=5)
     with pytest.raises(ValueError, match="'variants' parameter"):

@@ -16,6 +16,7 @@ from carromlab.analysis import (
     ShotGrid,
     StrikerLine,
     margin_of_error,
+    plan_shots,
     success_map,
 )
 
@@ -119,6 +120,23 @@ def test_bad_inputs_name_the_parameter(straight_scene):
         success_map(straight_scene, PocketPiece(0), grid, ci="wald", **run)
     with pytest.raises(ValueError, match="no straight striker line"):
         StrikerLine.for_scene(Scene.crokinole_empty())
+
+
+def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
+    grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0], aim="ghost")
+    with pytest.raises(ValueError, match="'scene' parameter must be a Scene. Got NoneType"):
+        success_map(None, PocketPiece(0), grid, progress=False, replicas=2)
+    with pytest.raises(ValueError, match="'scene' parameter must be a Scene. Got NoneType"):
+        plan_shots(None, PocketPiece(0))
+    with pytest.raises(TypeError, match="'placement' parameter must hold real numbers .*Got 'a'"):
+        ShotGrid(placement=["a"], angle=[0.0], speed=[2.0])
+    with pytest.raises(ValueError, match="'progress' parameter must be a bool .*Got 'yes'"):
+        success_map(straight_scene, PocketPiece(0), grid, progress="yes", replicas=2)
+    with pytest.raises(ValueError, match="'store' parameter must be a directory path .*Got 123 \\(int\\)"):
+        success_map(straight_scene, PocketPiece(0), grid, progress=False, replicas=2, store=123)
+    empty = Scene.from_frame(straight_scene.board, straight_scene.pieces.iloc[:0][["kind", "x", "y"]])
+    with pytest.raises(ValueError, match="'piece' parameter must name a piece of the position, which has no pieces. Got 0"):
+        success_map(empty, PocketPiece(0), ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0]), progress=False, replicas=2)
 
 
 def test_margin_of_error_of_a_straight_shot(straight_scene):

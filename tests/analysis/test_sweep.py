@@ -1,8 +1,10 @@
 """Backends, chunking and the resumable Parquet store give identical results."""
 
+import functools
 import json
 import os
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -277,3 +279,87 @@ def test_a_custom_foul_check_is_fingerprinted_by_its_state_and_code(two_coin_sce
         made.append(describe(space["Check"]()))
     assert made[0] == made[2] != made[1]
     assert describe(_Fussy(1.0)) == describe(_Fussy(1.0)) != describe(_Fussy(2.0))
+
+
+def _value_a(states, scene, which, batch):
+    return np.zeros(len(batch))
+
+
+def _value_b(states, scene, which, batch):
+    return np.ones(len(batch))
+
+
+def _scaled(k):
+    def value(states, scene, which, batch):
+        return k * np.ones(len(batch))
+
+    return value
+
+
+def _recursive():
+    def count(n):
+        return 0 if n == 0 else 1 + count(n - 1)
+
+    return count
+
+
+def test_functions_are_described_by_code_defaults_and_closure():
+    assert describe(_value_a) == describe(_value_a) != describe(_value_b)
+    assert describe(_value_a)["function"].endswith("test_sweep._value_a")
+    assert describe(_scaled(1)) != describe(_scaled(2))  # the same code, another closure value
+    assert describe(functools.partial(_value_a, 1)) != describe(functools.partial(_value_a, 2))
+    assert describe(lambda x=1: x) != describe(lambda x=2: x)  # defaults
+    assert describe(_recursive())["closure"]["count"] == {"cycle": "function"}  # named, not followed forever
+
+
+def test_an_object_that_cannot_be_described_is_refused_with_a_store(two_coin_scene, tmp_path):
+    class Silent:  # no attributes, and the default repr: only a memory address
+        __slots__ = ()
+        needs_final_positions = False
+
+        def __call__(self, scene, batch):
+            return np.zeros(len(batch), bool)
+
+    grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0], aim="ghost")
+    kw = dict(replicas=2, progress=False)
+    success_map(two_coin_scene, PocketPiece(0, fouls=Silent()), grid, **kw)  # without a store: fine
+    with pytest.raises(ValueError, match=r"'goal\.fouls' parameter must be an object a store can describe.*Silent"):
+        success_map(two_coin_scene, PocketPiece(0, fouls=Silent()), grid, store=tmp_path / "s", **kw)
+    with pytest.raises(ValueError, match=r"'value\.__self__' parameter .*Generator"):
+        describe(np.random.default_rng(0).random, "value")
+
+
+def test_break_study_stores_a_numpy_seed(tmp_path):
+    grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack")
+    kw = dict(replicas=2, progress=False)
+    stored = break_study(Scene.icf_break(), grid, seed=np.int64(2), store=tmp_path, **kw)
+    assert read_store(tmp_path).attrs["carromlab"]["seed"] == 2
+    pd.testing.assert_frame_equal(stored.shots, break_study(Scene.icf_break(), grid, seed=2, **kw).shots)
+
+
+def test_stale_temporary_files_of_killed_writes_are_removed_on_open(run_map, tmp_path):
+    store = tmp_path / "map"
+    ref = run_map(store=store, chunk_cells=24)
+    hour_ago = time.time() - 3600
+    stale = [store / f".part-000001.parquet.{'a' * 32}.tmp", store / f".{MANIFEST}.{'b' * 32}.tmp"]
+    young = store / f".part-000000.parquet.{'c' * 32}.tmp"  # perhaps another writer's, being written
+    foreign = store / ".notes.tmp"  # not a name the store gives
+    for p in [*stale, young, foreign]:
+        p.write_bytes(b"half a chunk")
+    for p in [*stale, foreign]:
+        os.utime(p, (hour_ago, hour_ago))
+    pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=24), ref)
+    assert not any(p.exists() for p in stale) and young.exists() and foreign.exists()
+
+
+def test_a_stray_part_is_ignored_and_the_warning_points_at_the_caller(run_map, tmp_path):
+    store = tmp_path / "map"
+    ref = run_map(store=store, chunk_cells=24)
+    (store / "part-000099.parquet").write_bytes((store / "part-000001.parquet").read_bytes())
+    with pytest.warns(StoreWarning, match=r"part-000099.parquet' holds the rows of chunk 1, not 99: ignored") as record:
+        pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=24), ref)
+    assert "recomputed by a rerun" not in str(record[0].message)
+    assert record[0].filename == __file__  # the user's line, not carromlab's
+    with pytest.warns(StoreWarning, match="part-000099.parquet' .*ignored") as record:
+        read_store(store)
+    assert record[0].filename == __file__

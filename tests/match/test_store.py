@@ -9,7 +9,8 @@ import pytest
 from carromlab.analysis.store import StoreWarning
 
 from carromlab.cli import main
-from carromlab.match import play_match
+from carromlab.match import GreedyPolicy, play_match
+from carromlab.match.value import shot_values
 from carromlab.rules.crokinole import CrokinoleOptions
 
 from .conftest import SEED
@@ -88,3 +89,33 @@ def test_chunks_are_of_one_size_so_no_worker_waits_on_a_long_one(tmp_path):
     assert sizes == [3, 2]
     memory = _match(workers=2)
     pd.testing.assert_frame_equal(stored.games.drop(columns=TIMES), memory.games.drop(columns=TIMES))
+
+
+def _value_a(states, scene, which, batch):
+    return shot_values(states, scene, which, batch)
+
+
+def _value_b(states, scene, which, batch):
+    return -shot_values(states, scene, which, batch)
+
+
+def test_a_resume_with_another_value_function_is_refused(tmp_path):
+    def greedy(value):
+        return play_match("crokinole", 2, options=SMALL, seed=SEED, store=tmp_path, chunk_games=1,
+                          policies=GreedyPolicy(n_candidates=4, placements=1, value=value))  # fmt: skip
+
+    first = greedy(_value_a)
+    with pytest.raises(ValueError, match=r"holds a different sweep \(differing: .*policies\.value\.code_sha256"):
+        greedy(_value_b)
+    pd.testing.assert_frame_equal(greedy(_value_a).shots, first.shots)  # the same function resumes
+
+
+def test_the_store_must_be_a_directory_path(tmp_path):
+    file = tmp_path / "notes.txt"
+    file.write_text("x")
+    with pytest.raises(ValueError, match="'store' parameter must be a directory. Got the file '.*notes.txt'"):
+        _match(store=file)
+    with pytest.raises(ValueError, match="'store' parameter must be a directory that can be created. Got '.*notes.txt/games'"):
+        _match(store=file / "games")
+    with pytest.raises(ValueError, match=r"'store' parameter must be a directory path .*Got 123 \(int\)"):
+        _match(store=123)
