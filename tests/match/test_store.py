@@ -105,7 +105,7 @@ def test_a_resume_with_another_value_function_is_refused(tmp_path):
                           policies=GreedyPolicy(n_candidates=4, placements=1, value=value))  # fmt: skip
 
     first = greedy(_value_a)
-    with pytest.raises(ValueError, match=r"holds a different sweep \(differing: .*policies\.value\.code_sha256"):
+    with pytest.raises(ValueError, match=r"holds a different match \(differing: .*policies\.value\.code_sha256"):
         greedy(_value_b)
     pd.testing.assert_frame_equal(greedy(_value_a).shots, first.shots)  # the same function resumes
 
