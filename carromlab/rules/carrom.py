@@ -227,18 +227,25 @@ def _carrom_area(board: Board, side: str, radius: float, rule: str, centre_line:
 
 # ---------------------------------------------------------------------------- adjudication
 def _opening(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling | None:
-    """The ruling on a failed break (ICF-16, ONL-9), or None when the break counts."""
+    """The ruling on a failed break (ICF-16, ONL-9), or None when the break counts.
+
+    Under ICF-16 a striker that falls without leaving the baseline area (placed at the
+    end of the baseline, it can reach the corner pocket behind it) is not retaken: the
+    shot counts and ICF-11 rules it as a striker foul. A striker that leaves the board
+    without leaving the area is retaken, as one that stays (leaving the board is no foul).
+    """
     moved = bool(outcome.pocketed_ids or outcome.left_board)
     if p.opening == "baseline":
         if outcome.striker_left_baseline:
             return None
-        if moved or outcome.striker_touched or outcome.striker_fate != "board":
+        if moved or outcome.striker_touched:
             raise ValueError(
                 "The 'outcome' parameter is inconsistent with the game state: a striker that never left "
-                f"the baseline area cannot touch or pocket a coin, nor fall or leave the board itself (striker_fate "
-                f"must be 'board'). Got striker_fate {outcome.striker_fate!r}, striker_touched "
+                f"the baseline area cannot touch, pocket or move a coin. Got striker_touched "
                 f"{list(outcome.striker_touched)}, pocketed {list(outcome.pocketed_ids)}, left_board {list(outcome.left_board)}."
             )
+        if outcome.striker_fate == "pocketed":
+            return None
     elif outcome.first_touch is not None or moved:
         return None
     led = Ledger(state, outcome)

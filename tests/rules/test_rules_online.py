@@ -201,6 +201,10 @@ def test_onl_9_opening_miss_with_striker_dropped_passes_nothing_returned():
     s = online.new_game()
     r = online.adjudicate(s, ShotOutcome(striker_fate="pocketed"))
     assert not r.retake and r.next_shooter == 1 and r.fouls == () and r.dues == (0, 0)
+    # the striker may drop into the corner pocket behind its baseline without leaving the
+    # baseline area (ICF-16's condition, which ONL-9 does not use): the same ruling
+    behind = online.adjudicate(s, ShotOutcome(striker_fate="pocketed", striker_left_baseline=False))
+    assert (behind.applied, behind.fouls, behind.next_shooter, behind.state) == (r.applied, r.fouls, r.next_shooter, r.state)
 
 
 def test_onl_9_opening_that_touches_a_coin_counts():

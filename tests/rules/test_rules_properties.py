@@ -48,8 +48,9 @@ def _carrom_like(data, state: GameState) -> ShotOutcome:
         on_frame=tuple(frame_ids),
         first_touch=touched,
         cushion_first=data.draw(st.booleans()),
-        # rule ICF-16: a striker that never left the baseline area touched nothing and stayed on the board
-        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None) or fate != "board",
+        # rules ICF-16, ICF-11: a striker that never left the baseline area touched nothing
+        # (it may fall into the pocket behind it)
+        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None),
     )
 
 
