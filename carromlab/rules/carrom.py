@@ -422,7 +422,9 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
 
 def _put_back(state: GameState, led: Ledger, p: CarromPolicy, seat: int) -> None:
     """Place the returned pieces on the return circle, else beyond it as seen by ``seat``
-    (ICF-13, ONL-3)."""
+    (ICF-13, ONL-3): a returned queen first, so that it takes the centre (ICF-5, ONL-2:
+    it returns to the centre), then the coins in the order they were sent back."""
+    led.lead(next(pc.id for pc in state.pieces if pc.kind == "queen"))
     marks = state.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + state.radius("white")

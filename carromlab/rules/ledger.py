@@ -313,6 +313,11 @@ class Ledger:
         """Whether a piece is queued to be put back under ``rule``."""
         return any(r == rule for _, r in self._queue)
 
+    def lead(self, pid: int) -> None:
+        """Put piece ``pid`` first among the pieces to be placed, if it is queued (the
+        others keep their order)."""
+        self._queue.sort(key=lambda item: item[0] != pid)
+
     def drop_returns(self) -> None:
         """Forget the queued pieces (the board is being reset)."""
         self._queue.clear()

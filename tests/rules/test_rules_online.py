@@ -76,11 +76,22 @@ def test_onl_2_failed_cover_cites_onl_2_not_the_striker_rule(game):
     r = online.adjudicate(s, failed)
     assert r.applied == ("ONL-2",) and [(p.piece_id, p.rule) for p in r.returned] == [(0, "ONL-2")]
     r2 = online.adjudicate(s, foul)
-    assert r2.applied == ("ONL-3", "ONL-2") and [(p.piece_id, p.rule) for p in r2.returned] == [(1, "ONL-3"), (0, "ONL-2")]
+    # the queen is placed first, so that it takes the centre (rule ONL-2: it returns to the centre)
+    assert r2.applied == ("ONL-3", "ONL-2") and [(p.piece_id, p.rule) for p in r2.returned] == [(0, "ONL-2"), (1, "ONL-3")]
     owing = game.with_(dues=(1, 0))
     paid = shot(owing, 1)
     assert online.adjudicate(owing, paid).applied == ("ONL-4", "ONL-3")
     assert_arrays_agree([s, s, owing], [failed, foul, paid])
+
+
+def test_onl_2_onl_3_queen_returns_to_the_centre_before_the_penalty_coin(game):
+    # rules ONL-2, ONL-3: the striker falls on the cover shot: the queen goes back to the
+    # centre spot and the penalty coin beside it, on the outer circle (coin 2 of the break
+    # layout, which overlaps the centre spot by 3e-18 m of rounding, is pocketed)
+    s = move(game, "pocketed", 0, 1, 2).with_(queen_status="pending", queen_team=0)
+    r = online.adjudicate(s, shot(s, 19))
+    (queen, coin) = r.returned
+    assert (queen.piece_id, queen.x, queen.y) == (0, 0.0, 0.0) and coin.piece_id == 1 and (coin.x, coin.y) != (0.0, 0.0)
 
 
 def test_onl_2_queen_alone_before_any_own_coin_returns(game):

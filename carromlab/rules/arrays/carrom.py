@@ -132,6 +132,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     reach = circle + dict(games.radii)["white"]
     led.note(put & led.returning & cites_return_place(p, led.queued_under(ids["striker"])), ids["return_place"])
     far = np.array([side_direction(s) for s in games.seat_sides])[towards] * -reach
+    led.lead(queen)  # a returned queen takes the centre (ICF-5, ONL-2), then the coins
     led.place(put, (0.0, 0.0), within=reach, far=far, enabled=place)
     led.change(play | game_over, queen_status=status, queen_team=qteam)  # a game that ends keeps the queen's last status
     next_shooter = np.where(over, np.where(game_over, seat, first), nxt)

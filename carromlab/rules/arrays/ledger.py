@@ -377,6 +377,16 @@ class ArrayLedger:
         """Games with a piece queued to be put back under ``rule``, shape (N,)."""
         return (self._queue_rule == self.rules.index(rule)).any(axis=1)
 
+    def lead(self, j: int) -> None:
+        """Put piece ``j`` first among the pieces to be placed in the games where it is
+        queued (the others keep their order); see :meth:`carromlab.rules.ledger.Ledger.lead`."""
+        g = np.flatnonzero(self._queue[:, j] > 0)
+        if g.size:
+            queue = self._queue[g]
+            queue += (queue > 0) & (queue < queue[:, j, None])
+            queue[:, j] = 1
+            self._queue[g] = queue
+
     def drop_returns(self, m: BoolArray | npt.NDArray[np.intp]) -> None:
         """Forget the queued pieces of the games ``m`` (a mask or rows; their board is being reset)."""
         self._queue[m] = 0
