@@ -411,7 +411,7 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
                     status, qteam = "pending", team
                     cont = True
                     led.note(ids["queen"])
-        led.pay_dues(ids["striker"])
+        led.pay_dues(ids["striker"], shooter_only=True)  # "the next coin you pocket" (seed 002, ONL-3; ICF-11)
         result = _board_result(state, led, p, team, own_now, opp_now, status, qteam)
         if result is not None:
             return _close_board(state, led, p, *result, status, qteam)

@@ -303,5 +303,5 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
         led.foul("HIK-5", "jack pocketed before all own pucks" if jack_now else "jack off the board or on the frame")
         led.penalty(own, 5, "HIK-5")
     cont = bool(led.still_pocketed(own_now)) and not (striker_foul or jack_now or jack_off)
-    led.pay_dues("HIK-5")
+    led.pay_dues("HIK-5", shooter_only=False)  # seed 001: the next pucks of the colour to fall, whoever pockets them
     return _finish(state, led, cont)

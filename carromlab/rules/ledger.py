@@ -270,8 +270,13 @@ class Ledger:
                 self.dues_from[team] |= 1 << DEBT_RULES.index(rule)
             self.note(rule)
 
-    def pay_dues(self, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in this shot (by anyone).
+    def pay_dues(self, rule: str, *, shooter_only: bool) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in this shot.
+
+        Who pays is the variant's reading: in carrom (``shooter_only``) a team's due is
+        paid only by its own coins pocketed on its own shot (ICF-11, ONL-3: "the next coin
+        you pocket"), so the shooter's team alone can pay; in Hikone any puck of an owing
+        colour pays, whoever pocketed it (seed 001).
 
         A payment cites the rules the team's debt came from (``dues_from``): every
         origin of the debts paid in the shot is noted among the applied rules, in
@@ -284,14 +289,17 @@ class Ledger:
         ----------
         rule : str
             The rule cited for a debt of no recorded origin.
+        shooter_only : bool
+            Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
         paid = 0
+        shooter_team = self.state.team_of(self.state.shooter)
         for pid in self.outcome.pocketed_ids:
             piece = self.pieces[pid]
             if piece.kind not in self.state.colours or piece.where != "pocketed":
                 continue
             team = self.colour_team(piece.kind)
-            if self.dues[team] > 0:
+            if self.dues[team] > 0 and not (shooter_only and team != shooter_team):
                 origins = self.dues_from[team]
                 paid |= origins
                 self.dues[team] -= 1

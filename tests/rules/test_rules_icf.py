@@ -276,6 +276,25 @@ def test_icf_11_no_coin_to_return_becomes_a_due_paid_later(game):
     assert r2.dues == (0, 0) and r2.state.piece(1).where == "board" and r2.turn_continues
 
 
+def test_icf_11_due_is_paid_only_by_an_own_coin_on_an_own_shot(game):
+    # rules ICF-11, ICF-4: the due is "paid with the next own coin pocketed" (RULES.md;
+    # seed 000 only says the penalty becomes a debt): a white coin that black pockets
+    # stays pocketed for white and pays nothing; white's own next coin pays
+    s = game.with_(dues=(1, 0), shooter=1)
+    r = icf.adjudicate(s, shot(s, 1))
+    assert r.state.piece(1).where == "pocketed" and r.dues == (1, 0) and r.returned == () and not r.turn_continues
+    r2 = icf.adjudicate(r.state, shot(r.state, 3))
+    assert r2.dues == (0, 0) and r2.state.piece(3).where == "board" and [p.rule for p in r2.returned] == ["ICF-11"]
+
+
+def test_icf_14_opponents_last_coin_ends_the_board_even_when_the_opponent_owes(game):
+    # rules ICF-14, ICF-11: the opponent's last coin does not pay the opponent's due (only
+    # the opponent's own shot does), so it stays pocketed and the shooter loses the board
+    s = endgame(game, 1, 3).with_(dues=(1, 0), shooter=1)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_over and r.board_winner == 0 and [f.rule for f in r.fouls] == ["ICF-14"] and r.board_points == (3, -3)
+
+
 def test_icf_11_striker_with_queen_returns_the_queen(game):
     s = move(game, "pocketed", 1)
     r = icf.adjudicate(s, shot(s, 0, 19))

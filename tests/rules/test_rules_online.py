@@ -126,6 +126,24 @@ def test_onl_3_no_coin_available_next_own_coin_is_returned(game):
     assert r2.dues == (0, 0) and r2.state.piece(5).where == "board"
 
 
+def test_onl_3_due_is_paid_only_by_the_owing_players_own_pocketed_coin(game):
+    # rules ONL-3, ONL-4: seed 002 says "return the next coin you pocket": a white coin
+    # that black pockets stays pocketed for white (ONL-4) and white still owes the coin
+    s = game.with_(dues=(1, 0), shooter=1)
+    r = online.adjudicate(s, ShotOutcome(pocketed=[(1, "white", "sw", 0.5)]))
+    assert r.state.piece(1).where == "pocketed" and r.dues == (1, 0) and r.returned == () and r.applied == ("ONL-4",)
+
+
+@pytest.mark.parametrize(("queen", "fouls"), [("board", ["ONL-5"]), ("covered", [])])
+def test_onl_5_opponents_last_coin_ends_the_board_even_when_the_opponent_owes(game, queen, fouls):
+    # rules ONL-5, ONL-3: white owes a coin; black pockets white's last coin, which pays
+    # nothing (only white's own shot does): before the cover black loses the board, after
+    # the cover white wins it (seed FAQ)
+    s = endgame(game, 1, 3, queen=queen, queen_team=None if queen == "board" else 1).with_(dues=(1, 0), shooter=1)
+    r = online.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_over and r.board_winner == 0 and [f.rule for f in r.fouls] == fouls
+
+
 # ---------------------------------------------------------------------------- ONL-4
 def test_onl_4_only_opponent_coins_pass_and_count_for_opponent(game):
     r = online.adjudicate(game, shot(game, 2))

@@ -116,7 +116,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     status[later], qteam[later] = Q_PENDING, team[later]
     cont |= later
     led.note(later, ids["queen"])
-    led.pay_dues(m, ids["striker"])
+    led.pay_dues(m, ids["striker"], shooter_only=True)
 
     over, winner, points = _board_result(games, led, p, m, own, opp, own_now, opp_now, status, qteam)
     game_over, first = _close_board(games, led, p, over, winner, points)

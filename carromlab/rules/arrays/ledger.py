@@ -324,9 +324,10 @@ class ArrayLedger:
                 self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
         self.note(short, rule)
 
-    def pay_dues(self, m: BoolArray, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone),
-        in the games ``m``, citing the rules the debts came from (``dues_from``) as
+    def pay_dues(self, m: BoolArray, rule: str, *, shooter_only: bool) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in the shot, in the
+        games ``m`` (with ``shooter_only``, the shooter's team's dues only: carrom; else
+        every owing colour's, whoever pocketed the pieces: Hikone), citing the rules the debts came from (``dues_from``) as
         :meth:`carromlab.rules.ledger.Ledger.pay_dues` does: their origins noted in
         rule-id order, each piece under its team's first origin; ``rule`` for a debt of
         no recorded origin (noting nothing).
@@ -337,13 +338,15 @@ class ArrayLedger:
             The games where dues are paid.
         rule : str
             The rule cited for a debt of no recorded origin.
+        shooter_only : bool
+            Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
         pay = np.zeros_like(self.fell)
         track = bool(self.dues_from.any())  # some debt of a recorded origin (never in carrom)
         cite = np.full(self.fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
         paid = np.zeros(len(self.rows), np.int8)  # the origins of the debts paid in each game
         for t in range(self.g.n_teams):
-            owing = m & (self.dues[:, t] > 0)
+            owing = m & (self.dues[:, t] > 0) & ((self.g.team == t) | (not shooter_only))
             if not owing.any():
                 continue
             cand = owing[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
