@@ -377,12 +377,17 @@ class Ledger:
         **changes
             Other fields of the new state; ``pieces``, ``dues``, ``dues_from`` and
             ``shooter`` default to the ledger's, and the shot counters advance unless given.
+            A retake or a timed-out turn (ONL-8, HIK-10: the turn passes with no shot) does
+            not count as a shot on the board or of the seat (``board_shots``,
+            ``seat_shots``), so the next shot keeps the opening (ONL-9) or the tee spot
+            (HIK-2) it would have had.
         """
         if self._queue:
             raise RuntimeError("Queued pieces were not placed.")
         s = self.state
+        played = not retake and not self.outcome.timed_out
         seat_shots = list(s.seat_shots)
-        if not retake:
+        if played:
             seat_shots[s.shooter] += 1
         if retake:
             shot_in_turn = s.shot_in_turn
@@ -394,7 +399,7 @@ class Ledger:
             "dues_from": tuple(self.dues_from),
             "shooter": next_shooter,
             "shot_in_turn": shot_in_turn,
-            "board_shots": s.board_shots + (0 if retake else 1),
+            "board_shots": s.board_shots + played,
             "break_attempts": s.break_attempts + 1 if retake else 0,
             "seat_shots": tuple(seat_shots),
         }

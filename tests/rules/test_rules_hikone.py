@@ -342,6 +342,18 @@ def test_hik_10_equal_pucks_play_another_round(game):
     assert r2.game_over and r2.game_winner == 0
 
 
+def test_hik_10_hik_2_a_skipped_turn_keeps_the_seats_tee_spot_shot(game):
+    # rules HIK-10, HIK-2: a turn skipped by the 10-second clock is no shot ("その手番は飛ばされる"),
+    # so the seat's first shot, from its tee spot, is still to come
+    r = hikone.adjudicate(game, ShotOutcome(timed_out=True))
+    assert r.next_shooter == 1 and r.state.seat_shots == (0, 0) and r.state.board_shots == 0
+    back = hikone.adjudicate(r.state, ShotOutcome()).state  # green shoots and misses: red again
+    tee = game.board.area_line("south").tee_spot
+    assert back.shooter == 0 and hikone.check_placement(back, tee.x, tee.y, R_STRIKER).ok
+    line = game.board.area_line("south").line
+    assert not hikone.check_placement(back, 0.1, line.y0, R_STRIKER).ok
+
+
 def test_hik_10_call_time_needs_a_hikone_game_in_progress():
     from carromlab.rules import icf
 

@@ -210,6 +210,25 @@ def test_onl_8_timeout_passes_the_turn_without_returning_a_coin(timed):
     assert r.state.count("white", "pocketed") == 2
 
 
+def test_onl_8_onl_9_a_timed_out_opening_leaves_the_opponent_a_full_opening():
+    # rules ONL-8, ONL-9: a turn that runs out is passed "without a shot", so the board has
+    # still had no shot: the opponent's opening that misses every coin is retaken, with
+    # all its attempts (the breaker's retake before the timeout is not counted against it)
+    s = online.new_game(rules=OnlineHouseRules(turn_time=30))
+    retaken = online.adjudicate(s, ShotOutcome())
+    r = online.adjudicate(retaken.state, ShotOutcome(timed_out=True))
+    assert r.next_shooter == 1 and (r.state.board_shots, r.state.break_attempts, r.state.seat_shots) == (0, 0, (0, 0))
+    r3 = play(r.state, ShotOutcome(), ShotOutcome())
+    assert r3.retake and r3.state.break_attempts == 2 and r3.next_shooter == 1 and "ONL-9" in r3.applied
+
+
+def test_onl_8_timeout_does_not_count_as_a_shot(timed):
+    # rule ONL-8: board_shots and seat_shots count shots; a timed-out turn is none
+    s = timed.with_(seat_shots=(3, 2), board_shots=5)
+    r = online.adjudicate(s, ShotOutcome(timed_out=True))
+    assert (r.state.board_shots, r.state.seat_shots, r.state.shot_in_turn) == (5, (3, 2), 0)
+
+
 def test_onl_8_timeout_on_the_cover_shot_returns_the_queen(timed):
     s = move(timed, "pocketed", 1)
     pending = online.adjudicate(s, shot(s, 0)).state

@@ -450,7 +450,7 @@ class ArrayLedger:
         if self.returning.any():
             raise RuntimeError("Queued pieces were not placed.")
         g, n = self.g, len(self.rows)
-        played = ~retake
+        played = ~retake & ~self.o.timed_out  # a timed-out turn is no shot (ONL-8, HIK-10)
         seat_shots = g.seat_shots.copy()
         seat_shots[self.rows, g.shooter] += played
         new: dict[str, Any] = {
