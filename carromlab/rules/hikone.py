@@ -258,7 +258,7 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if outcome.timed_out:
         led.note("HIK-10")
         return _finish(state, led, False)
-    direct = outcome.touched_before_frame
+    direct = outcome.touched_before_frame or ()  # None (unknown) only in singles: check_outcome refuses it in doubles
     if not state.options.every_direct_hit:
         direct = tuple(pid for pid in direct if pid == outcome.first_touch)
     inside = [pid for pid in direct if state.n_players == 4 and _lies_inside(state, seat, pid)]

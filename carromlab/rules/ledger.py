@@ -49,22 +49,31 @@ def _bad(message: str) -> ValueError:
     return ValueError(f"The 'outcome' parameter is inconsistent with the game state: {message}.")
 
 
-def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "outcome") -> None:
-    """Raise ValueError if the outcome names a pocket the board lacks or puts a piece on
-    the board outside the playing surface (the checks of one outcome against the board,
-    shared by :func:`check_outcome` and ``OutcomeArrays.from_outcomes``).
+def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "outcome", *, players: int) -> None:
+    """Raise ValueError if the outcome names a pocket the board lacks, puts a piece on
+    the board outside the playing surface, or in Hikone doubles leaves the direct hits
+    unknown (the checks of one outcome against the board and the game's set-up, shared
+    by :func:`check_outcome` and ``OutcomeArrays.from_outcomes``).
 
     Parameters
     ----------
     board : Board
         The board of the game.
     variant : str
-        The game's variant (for the message).
+        The game's variant.
     outcome : ShotOutcome
         The shot.
     name : str
         The outcome parameter's name in the message (e.g. ``"outcomes[3]"``).
+    players : int
+        Players in the game (HIK-9 applies to Hikone doubles).
     """
+    if variant == "hikone" and players == 4 and outcome.touched_before_frame is None:
+        raise ValueError(
+            f"The '{name}.touched_before_frame' parameter must be given in Hikone doubles when cushion_first is "
+            "True and the striker touched pieces (HIK-9: a bounce off the shooter's own frame leaves the next hit "
+            "direct, one off a side or front frame makes it indirect). Got None instead."
+        )
     holes = board.holes
     names = [h.name for h in holes] + ["centre" for h in holes if h.x == 0.0 and h.y == 0.0]
     for i, p in enumerate(outcome.pocketed):
@@ -105,7 +114,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         kind, a piece not on the board (e.g. pocketing a piece already pocketed), the
         wrong striker, a striker fate the variant does not have (:data:`FATES_OF`), a
         pocket the board lacks, or has contradictory final positions or positions off
-        the board.
+        the board, or (Hikone doubles) leaves its direct hits unknown (HIK-9).
     """
     if not isinstance(outcome, ShotOutcome):
         raise ValueError(f"The 'outcome' parameter must be a ShotOutcome. Got {type(outcome).__name__} instead.")
@@ -113,7 +122,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
     if outcome.striker_fate not in FATES_OF[state.variant]:
         raise _bad(f"striker_fate must be one of {list(FATES_OF[state.variant])} under the {state.variant} rules, got {outcome.striker_fate!r}")
-    check_record(state.board, state.variant, outcome)
+    check_record(state.board, state.variant, outcome, players=state.n_players)
     striker = state.striker_id if shot_piece is None else shot_piece
     if outcome.striker is not None and outcome.striker != striker:
         raise _bad(f"the shot piece must be {striker}, got {outcome.striker}")

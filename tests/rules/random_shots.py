@@ -150,11 +150,14 @@ def _moving_outcome(rng: np.random.Generator, s: GameState, *, fates: tuple[str,
         "x": [_xy(rng, reach)[0] for _ in moved] + [0.0] * len(fell), "y": [_xy(rng, reach)[1] for _ in moved] + [0.0] * len(fell),
         "on_board": [True] * len(moved) + [False] * len(fell),
     })  # fmt: skip
+    cushion = bool(rng.random() < 0.3)
+    # rule HIK-9: after a cushion first, Hikone doubles must say which hits came before a side or front frame
+    needed = cushion and bool(touched) and s.variant == "hikone" and s.n_players == 4
     return ShotOutcome(
         pocketed=tuple(pocketed), striker_fate=fate, left_board=tuple(left), on_frame=tuple(on_frame),
-        striker_touched=tuple(touched), cushion_first=bool(rng.random() < 0.3),
-        # the frame beyond the area line after some of the hits (HIK-9), or derived
-        touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 else None,
+        striker_touched=tuple(touched), cushion_first=cushion,
+        # the frame beyond the area line after some of the hits (HIK-9), or derived (unknown after a cushion first)
+        touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 or needed else None,
         # rules ICF-16, ICF-11: a striker that stays in its area moves no coin, but may fall
         # into the pocket behind it or leave the board
         striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left else True,

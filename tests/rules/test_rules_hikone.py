@@ -261,7 +261,7 @@ def test_hik_9_direct_hit_inside_own_area_voids_the_shot(doubles):
 
 
 def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
-    assert hikone.adjudicate(doubles, shot(doubles, 1, cushion_first=True)).fouls == ()
+    assert hikone.adjudicate(doubles, shot(doubles, 1, cushion_first=True, touched_before_frame=())).fouls == ()
     line_y = doubles.board.area_line("south").line.y0
     on_line = put(doubles, 1, 0.1, line_y - 0.01)
     assert hikone.adjudicate(on_line, shot(on_line, 1)).fouls == ()
@@ -304,6 +304,27 @@ def test_hik_9_option_every_direct_hit_counts_unless_the_frame_came_between(doub
     assert [f.rule for f in r.fouls] == ["HIK-9"] and not r.turn_continues and r.next_shooter == 1
     framed = ShotOutcome(striker_touched=(5, 1), touched_before_frame=(5,))
     assert hikone.adjudicate(s, framed).fouls == ()
+
+
+def test_hik_9_a_cushion_first_must_say_which_frame_in_doubles(doubles):
+    """rule HIK-9: ``cushion_first`` alone does not say whether the striker bounced off
+    its own frame (the hit stays direct: a foul) or off a side or front frame (indirect):
+    Hikone doubles refuse a scripted outcome that leaves ``touched_before_frame`` to be
+    derived, in both paths; singles (no HIK-9) and the other variants ignore it."""
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays, adjudicate_arrays
+
+    unsaid = ShotOutcome(striker_touched=(1,), cushion_first=True)
+    assert unsaid.touched_before_frame is None
+    match = "'outcome.touched_before_frame' parameter must be given in Hikone doubles when cushion_first is True.*Got None"
+    with pytest.raises(ValueError, match=match):
+        hikone.adjudicate(doubles, unsaid)
+    games = GameArrays.from_states([doubles])
+    with pytest.raises(ValueError, match=match.replace("outcome", "outcomes\\[0\\]")):
+        adjudicate_arrays(games, OutcomeArrays.from_outcomes([unsaid], games))
+    own_frame = ShotOutcome(striker_touched=(1,), cushion_first=True, touched_before_frame=(1,))
+    assert [f.rule for f in hikone.adjudicate(doubles, own_frame).fouls] == ["HIK-9"]
+    assert hikone.adjudicate(put(hikone.new_game(), 1, 0.1, -0.26), unsaid).fouls == ()
+    assert ShotOutcome(cushion_first=True).touched_before_frame == ()  # nothing touched: nothing unknown
 
 
 @pytest.mark.parametrize("pid", [JACK, 2], ids=["jack", "opponent puck"])
