@@ -408,7 +408,7 @@ class Ledger:
             "dues_from": tuple(self.dues_from),
             "shooter": next_shooter,
             "shot_in_turn": shot_in_turn,
-            "board_shots": s.board_shots + played,
+            "board_shots": s.board_shots + int(played),
             "break_attempts": s.break_attempts + 1 if retake else 0,
             "seat_shots": tuple(seat_shots),
         }

@@ -327,7 +327,8 @@ class ArrayLedger:
     def pay_dues(self, m: BoolArray, rule: str, *, shooter_only: bool) -> None:
         """Pay dues with the pieces of the owing colour pocketed in the shot, in the
         games ``m`` (with ``shooter_only``, the shooter's team's dues only: carrom; else
-        every owing colour's, whoever pocketed the pieces: Hikone), citing the rules the debts came from (``dues_from``) as
+        every owing colour's, whoever pocketed the pieces: Hikone), citing the rules the
+        debts came from (``dues_from``) as
         :meth:`carromlab.rules.ledger.Ledger.pay_dues` does: their origins noted in
         rule-id order, each piece under its team's first origin; ``rule`` for a debt of
         no recorded origin (noting nothing).
