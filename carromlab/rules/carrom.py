@@ -227,18 +227,25 @@ def _carrom_area(board: Board, side: str, radius: float, rule: str, centre_line:
 
 # ---------------------------------------------------------------------------- adjudication
 def _opening(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling | None:
-    """The ruling on a failed break (ICF-16, ONL-9), or None when the break counts."""
+    """The ruling on a failed break (ICF-16, ONL-9), or None when the break counts.
+
+    Under ICF-16 a striker that falls without leaving the baseline area (placed at the
+    end of the baseline, it can reach the corner pocket behind it) is not retaken: the
+    shot counts and ICF-11 rules it as a striker foul. A striker that leaves the board
+    without leaving the area is retaken, as one that stays (leaving the board is no foul).
+    """
     moved = bool(outcome.pocketed_ids or outcome.left_board)
     if p.opening == "baseline":
         if outcome.striker_left_baseline:
             return None
-        if moved or outcome.striker_touched or outcome.striker_fate != "board":
+        if moved or outcome.striker_touched:
             raise ValueError(
                 "The 'outcome' parameter is inconsistent with the game state: a striker that never left "
-                f"the baseline area cannot touch or pocket a coin, nor fall or leave the board itself (striker_fate "
-                f"must be 'board'). Got striker_fate {outcome.striker_fate!r}, striker_touched "
+                f"the baseline area cannot touch, pocket or move a coin. Got striker_touched "
                 f"{list(outcome.striker_touched)}, pocketed {list(outcome.pocketed_ids)}, left_board {list(outcome.left_board)}."
             )
+        if outcome.striker_fate == "pocketed":
+            return None
     elif outcome.first_touch is not None or moved:
         return None
     led = Ledger(state, outcome)
@@ -404,7 +411,7 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
                     status, qteam = "pending", team
                     cont = True
                     led.note(ids["queen"])
-        led.pay_dues(ids["striker"])
+        led.pay_dues(ids["striker"], shooter_only=True)  # "the next coin you pocket" (seed 002, ONL-3; ICF-11)
         result = _board_result(state, led, p, team, own_now, opp_now, status, qteam)
         if result is not None:
             return _close_board(state, led, p, *result, status, qteam)
@@ -415,7 +422,9 @@ def adjudicate_carrom(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -
 
 def _put_back(state: GameState, led: Ledger, p: CarromPolicy, seat: int) -> None:
     """Place the returned pieces on the return circle, else beyond it as seen by ``seat``
-    (ICF-13, ONL-3)."""
+    (ICF-13, ONL-3): a returned queen first, so that it takes the centre (ICF-5, ONL-2:
+    it returns to the centre), then the coins in the order they were sent back."""
+    led.lead(next(pc.id for pc in state.pieces if pc.kind == "queen"))
     marks = state.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + state.radius("white")

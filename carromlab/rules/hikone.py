@@ -258,7 +258,7 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     if outcome.timed_out:
         led.note("HIK-10")
         return _finish(state, led, False)
-    direct = outcome.touched_before_frame
+    direct = outcome.touched_before_frame or ()  # None (unknown) only in singles: check_outcome refuses it in doubles
     if not state.options.every_direct_hit:
         direct = tuple(pid for pid in direct if pid == outcome.first_touch)
     inside = [pid for pid in direct if state.n_players == 4 and _lies_inside(state, seat, pid)]
@@ -303,5 +303,5 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
         led.foul("HIK-5", "jack pocketed before all own pucks" if jack_now else "jack off the board or on the frame")
         led.penalty(own, 5, "HIK-5")
     cont = bool(led.still_pocketed(own_now)) and not (striker_foul or jack_now or jack_off)
-    led.pay_dues("HIK-5")
+    led.pay_dues("HIK-5", shooter_only=False)  # seed 001: the next pucks of the colour to fall, whoever pockets them
     return _finish(state, led, cont)

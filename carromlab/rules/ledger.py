@@ -49,22 +49,31 @@ def _bad(message: str) -> ValueError:
     return ValueError(f"The 'outcome' parameter is inconsistent with the game state: {message}.")
 
 
-def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "outcome") -> None:
-    """Raise ValueError if the outcome names a pocket the board lacks or puts a piece on
-    the board outside the playing surface (the checks of one outcome against the board,
-    shared by :func:`check_outcome` and ``OutcomeArrays.from_outcomes``).
+def check_record(board: Board, variant: str, outcome: ShotOutcome, name: str = "outcome", *, players: int) -> None:
+    """Raise ValueError if the outcome names a pocket the board lacks, puts a piece on
+    the board outside the playing surface, or in Hikone doubles leaves the direct hits
+    unknown (the checks of one outcome against the board and the game's set-up, shared
+    by :func:`check_outcome` and ``OutcomeArrays.from_outcomes``).
 
     Parameters
     ----------
     board : Board
         The board of the game.
     variant : str
-        The game's variant (for the message).
+        The game's variant.
     outcome : ShotOutcome
         The shot.
     name : str
         The outcome parameter's name in the message (e.g. ``"outcomes[3]"``).
+    players : int
+        Players in the game (HIK-9 applies to Hikone doubles).
     """
+    if variant == "hikone" and players == 4 and outcome.touched_before_frame is None:
+        raise ValueError(
+            f"The '{name}.touched_before_frame' parameter must be given in Hikone doubles when cushion_first is "
+            "True and the striker touched pieces (HIK-9: a bounce off the shooter's own frame leaves the next hit "
+            "direct, one off a side or front frame makes it indirect). Got None instead."
+        )
     holes = board.holes
     names = [h.name for h in holes] + ["centre" for h in holes if h.x == 0.0 and h.y == 0.0]
     for i, p in enumerate(outcome.pocketed):
@@ -105,7 +114,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         kind, a piece not on the board (e.g. pocketing a piece already pocketed), the
         wrong striker, a striker fate the variant does not have (:data:`FATES_OF`), a
         pocket the board lacks, or has contradictory final positions or positions off
-        the board.
+        the board, or (Hikone doubles) leaves its direct hits unknown (HIK-9).
     """
     if not isinstance(outcome, ShotOutcome):
         raise ValueError(f"The 'outcome' parameter must be a ShotOutcome. Got {type(outcome).__name__} instead.")
@@ -113,7 +122,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
     if outcome.striker_fate not in FATES_OF[state.variant]:
         raise _bad(f"striker_fate must be one of {list(FATES_OF[state.variant])} under the {state.variant} rules, got {outcome.striker_fate!r}")
-    check_record(state.board, state.variant, outcome)
+    check_record(state.board, state.variant, outcome, players=state.n_players)
     striker = state.striker_id if shot_piece is None else shot_piece
     if outcome.striker is not None and outcome.striker != striker:
         raise _bad(f"the shot piece must be {striker}, got {outcome.striker}")
@@ -270,8 +279,13 @@ class Ledger:
                 self.dues_from[team] |= 1 << DEBT_RULES.index(rule)
             self.note(rule)
 
-    def pay_dues(self, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in this shot (by anyone).
+    def pay_dues(self, rule: str, *, shooter_only: bool) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in this shot.
+
+        Who pays is the variant's reading: in carrom (``shooter_only``) a team's due is
+        paid only by its own coins pocketed on its own shot (ICF-11, ONL-3: "the next coin
+        you pocket"), so the shooter's team alone can pay; in Hikone any puck of an owing
+        colour pays, whoever pocketed it (seed 001).
 
         A payment cites the rules the team's debt came from (``dues_from``): every
         origin of the debts paid in the shot is noted among the applied rules, in
@@ -284,14 +298,17 @@ class Ledger:
         ----------
         rule : str
             The rule cited for a debt of no recorded origin.
+        shooter_only : bool
+            Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
         paid = 0
+        shooter_team = self.state.team_of(self.state.shooter)
         for pid in self.outcome.pocketed_ids:
             piece = self.pieces[pid]
             if piece.kind not in self.state.colours or piece.where != "pocketed":
                 continue
             team = self.colour_team(piece.kind)
-            if self.dues[team] > 0:
+            if self.dues[team] > 0 and not (shooter_only and team != shooter_team):
                 origins = self.dues_from[team]
                 paid |= origins
                 self.dues[team] -= 1
@@ -312,6 +329,11 @@ class Ledger:
     def queued_under(self, rule: str) -> bool:
         """Whether a piece is queued to be put back under ``rule``."""
         return any(r == rule for _, r in self._queue)
+
+    def lead(self, pid: int) -> None:
+        """Put piece ``pid`` first among the pieces to be placed, if it is queued (the
+        others keep their order)."""
+        self._queue.sort(key=lambda item: item[0] != pid)
 
     def drop_returns(self) -> None:
         """Forget the queued pieces (the board is being reset)."""
@@ -364,12 +386,17 @@ class Ledger:
         **changes
             Other fields of the new state; ``pieces``, ``dues``, ``dues_from`` and
             ``shooter`` default to the ledger's, and the shot counters advance unless given.
+            A retake or a timed-out turn (ONL-8, HIK-10: the turn passes with no shot) does
+            not count as a shot on the board or of the seat (``board_shots``,
+            ``seat_shots``), so the next shot keeps the opening (ONL-9) or the tee spot
+            (HIK-2) it would have had.
         """
         if self._queue:
             raise RuntimeError("Queued pieces were not placed.")
         s = self.state
+        played = not retake and not self.outcome.timed_out
         seat_shots = list(s.seat_shots)
-        if not retake:
+        if played:
             seat_shots[s.shooter] += 1
         if retake:
             shot_in_turn = s.shot_in_turn
@@ -381,7 +408,7 @@ class Ledger:
             "dues_from": tuple(self.dues_from),
             "shooter": next_shooter,
             "shot_in_turn": shot_in_turn,
-            "board_shots": s.board_shots + (0 if retake else 1),
+            "board_shots": s.board_shots + int(played),
             "break_attempts": s.break_attempts + 1 if retake else 0,
             "seat_shots": tuple(seat_shots),
         }

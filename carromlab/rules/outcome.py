@@ -128,9 +128,13 @@ class ShotOutcome:
     touched_before_frame : tuple of int or None
         Ids of the pieces of ``striker_touched`` that the striker hit before its first
         hit on a frame other than the shooter's own (Hikone: the sides or the front;
-        elsewhere: before its first cushion hit): the direct hits of HIK-9. None (default) derives it from
-        the other fields: none if ``cushion_first``, else every piece of
-        ``striker_touched``.
+        elsewhere: before its first cushion hit): the direct hits of HIK-9. None (default)
+        derives it from the other fields when they settle it: every piece of
+        ``striker_touched`` if the striker met no frame before its first contact (not
+        ``cushion_first``), none if it touched nothing. After ``cushion_first`` with
+        pieces touched it stays None (unknown: a bounce off the shooter's own frame keeps
+        the next hit direct, one off a side or front frame does not), which the Hikone
+        doubles adjudication refuses (HIK-9 needs it) and the other games ignore.
     chain : tuple of int
         Crokinole: ids of the discs the disc played struck directly or through a chain
         of the shooter's own discs (CRK-3).
@@ -197,7 +201,8 @@ class ShotOutcome:
         put(self, "striker_touched", touched or ((first,) if first is not None else ()))
         put(self, "first_touch", first if first is not None else (touched[0] if touched else None))
         if self.touched_before_frame is None:
-            before = () if self.cushion_first else tuple(dict.fromkeys(self.striker_touched))
+            # which frame the striker met first is not said: left unknown (HIK-9)
+            before = None if self.cushion_first and self.striker_touched else tuple(dict.fromkeys(self.striker_touched))
         else:
             before = _ids("touched_before_frame", self.touched_before_frame)
             if not set(before) <= set(self.striker_touched):

@@ -163,11 +163,13 @@ class GameState:
     shot_in_turn : int
         Shots already taken in the current turn.
     board_shots : int
-        Shots completed on the current board (break retakes excluded).
+        Shots completed on the current board (break retakes and timed-out turns, ONL-8
+        and HIK-10, excluded).
     break_attempts : int
         Failed attempts at the current break (ICF-16, ONL-9).
     seat_shots : tuple of int
-        Shots taken on this board by each seat (HIK-2: the first is from the tee spot).
+        Shots taken on this board by each seat (HIK-2: the first is from the tee spot;
+        retakes and timed-out turns excluded).
     queen_status : str
         One of :data:`QUEEN_STATUSES`.
     queen_team : int or None

@@ -51,6 +51,27 @@ def test_striker_into_a_pocket_is_a_foul_rule_icf11():
     assert "ICF-11" in ruling.rule_ids and not ruling.turn_continues
 
 
+def test_break_striker_backwards_into_the_own_corner_pocket_rule_icf11_icf16():
+    """rules ICF-11, ICF-16: a legal break placement on a base circle (ICF-3), shot back
+    into the shooter's own corner pocket: the striker falls without leaving the baseline
+    area, a striker foul (a due, the turn passes), not an impossible outcome, both in the
+    one-game reference and through Game.shoot (the array path)."""
+    from carromlab.match import RandomPolicy
+    from carromlab.match.game import Game
+
+    state = icf.new_game()
+    c, hole = state.board.baseline("south").base_circles[0], state.board.holes[0]
+    shot = Shot(c.x, c.y, math.atan2(hole.y - c.y, hole.x - c.x), 1.5)
+    assert icf.check_placement(state, c.x, c.y, state.radius("striker")).ok
+    res, out = _play(state, shot)
+    assert out.striker_fate == "pocketed" and not out.striker_left_baseline and out.pocketed_ids == ()
+    reference = adjudicate(state, out)
+    assert [f.rule for f in reference.fouls] == ["ICF-11"] and not reference.retake and reference.state.dues == (1, 0)
+    played = Game(state, RandomPolicy(), seed=0).shoot(shot)
+    assert played.striker_fate == "pocketed" and played.fouls == ("ICF-11",) and not played.retake
+    assert played.after == reference.state
+
+
 def test_hikone_cushion_first_rule_hik9():
     """rule HIK-9 reads whether the striker met the frame before any puck."""
     state = hikone.new_game()

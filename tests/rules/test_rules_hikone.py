@@ -261,7 +261,7 @@ def test_hik_9_direct_hit_inside_own_area_voids_the_shot(doubles):
 
 
 def test_hik_9_allowed_via_the_frame_or_on_the_line_or_in_singles(doubles):
-    assert hikone.adjudicate(doubles, shot(doubles, 1, cushion_first=True)).fouls == ()
+    assert hikone.adjudicate(doubles, shot(doubles, 1, cushion_first=True, touched_before_frame=())).fouls == ()
     line_y = doubles.board.area_line("south").line.y0
     on_line = put(doubles, 1, 0.1, line_y - 0.01)
     assert hikone.adjudicate(on_line, shot(on_line, 1)).fouls == ()
@@ -306,6 +306,27 @@ def test_hik_9_option_every_direct_hit_counts_unless_the_frame_came_between(doub
     assert hikone.adjudicate(s, framed).fouls == ()
 
 
+def test_hik_9_a_cushion_first_must_say_which_frame_in_doubles(doubles):
+    """rule HIK-9: ``cushion_first`` alone does not say whether the striker bounced off
+    its own frame (the hit stays direct: a foul) or off a side or front frame (indirect):
+    Hikone doubles refuse a scripted outcome that leaves ``touched_before_frame`` to be
+    derived, in both paths; singles (no HIK-9) and the other variants ignore it."""
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays, adjudicate_arrays
+
+    unsaid = ShotOutcome(striker_touched=(1,), cushion_first=True)
+    assert unsaid.touched_before_frame is None
+    match = "'outcome.touched_before_frame' parameter must be given in Hikone doubles when cushion_first is True.*Got None"
+    with pytest.raises(ValueError, match=match):
+        hikone.adjudicate(doubles, unsaid)
+    games = GameArrays.from_states([doubles])
+    with pytest.raises(ValueError, match=match.replace("outcome", "outcomes\\[0\\]")):
+        adjudicate_arrays(games, OutcomeArrays.from_outcomes([unsaid], games))
+    own_frame = ShotOutcome(striker_touched=(1,), cushion_first=True, touched_before_frame=(1,))
+    assert [f.rule for f in hikone.adjudicate(doubles, own_frame).fouls] == ["HIK-9"]
+    assert hikone.adjudicate(put(hikone.new_game(), 1, 0.1, -0.26), unsaid).fouls == ()
+    assert ShotOutcome(cushion_first=True).touched_before_frame == ()  # nothing touched: nothing unknown
+
+
 @pytest.mark.parametrize("pid", [JACK, 2], ids=["jack", "opponent puck"])
 def test_hik_9_the_jack_or_either_colour_inside_counts(doubles, pid):
     """rule HIK-9: a puck of either colour or the jack lying wholly inside the own area."""
@@ -340,6 +361,18 @@ def test_hik_10_equal_pucks_play_another_round(game):
     assert not r.game_over and r.next_shooter == 0
     r2 = play(r.state, shot(r.state, 1), ShotOutcome(), ShotOutcome())
     assert r2.game_over and r2.game_winner == 0
+
+
+def test_hik_10_hik_2_a_skipped_turn_keeps_the_seats_tee_spot_shot(game):
+    # rules HIK-10, HIK-2: a turn skipped by the 10-second clock is no shot ("その手番は飛ばされる"),
+    # so the seat's first shot, from its tee spot, is still to come
+    r = hikone.adjudicate(game, ShotOutcome(timed_out=True))
+    assert r.next_shooter == 1 and r.state.seat_shots == (0, 0) and r.state.board_shots == 0
+    back = hikone.adjudicate(r.state, ShotOutcome()).state  # green shoots and misses: red again
+    tee = game.board.area_line("south").tee_spot
+    assert back.shooter == 0 and hikone.check_placement(back, tee.x, tee.y, R_STRIKER).ok
+    line = game.board.area_line("south").line
+    assert not hikone.check_placement(back, 0.1, line.y0, R_STRIKER).ok
 
 
 def test_hik_10_call_time_needs_a_hikone_game_in_progress():

@@ -276,6 +276,25 @@ def test_icf_11_no_coin_to_return_becomes_a_due_paid_later(game):
     assert r2.dues == (0, 0) and r2.state.piece(1).where == "board" and r2.turn_continues
 
 
+def test_icf_11_due_is_paid_only_by_an_own_coin_on_an_own_shot(game):
+    # rules ICF-11, ICF-4: the due is "paid with the next own coin pocketed" (RULES.md;
+    # seed 000 only says the penalty becomes a debt): a white coin that black pockets
+    # stays pocketed for white and pays nothing; white's own next coin pays
+    s = game.with_(dues=(1, 0), shooter=1)
+    r = icf.adjudicate(s, shot(s, 1))
+    assert r.state.piece(1).where == "pocketed" and r.dues == (1, 0) and r.returned == () and not r.turn_continues
+    r2 = icf.adjudicate(r.state, shot(r.state, 3))
+    assert r2.dues == (0, 0) and r2.state.piece(3).where == "board" and [p.rule for p in r2.returned] == ["ICF-11"]
+
+
+def test_icf_14_opponents_last_coin_ends_the_board_even_when_the_opponent_owes(game):
+    # rules ICF-14, ICF-11: the opponent's last coin does not pay the opponent's due (only
+    # the opponent's own shot does), so it stays pocketed and the shooter loses the board
+    s = endgame(game, 1, 3).with_(dues=(1, 0), shooter=1)
+    r = icf.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_over and r.board_winner == 0 and [f.rule for f in r.fouls] == ["ICF-14"] and r.board_points == (3, -3)
+
+
 def test_icf_11_striker_with_queen_returns_the_queen(game):
     s = move(game, "pocketed", 1)
     r = icf.adjudicate(s, shot(s, 0, 19))
@@ -299,6 +318,26 @@ def test_icf_13_returned_coin_covers_the_free_centre_circle(game):
     s = put(move(game, "pocketed", *range(19)), 1, 0.2, 0.2)
     r = icf.adjudicate(s, ShotOutcome(left_board=(1,)))
     assert (r.returned[0].x, r.returned[0].y) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [ShotOutcome(left_board=(2,)), ShotOutcome(pocketed=[(19, "striker", 0, 0.5)], striker_fate="pocketed")],
+    ids=["coin-off-the-board", "striker-foul"],
+)
+def test_icf_5_icf_13_returned_queen_takes_the_centre_before_coins_returned_with_it(game, outcome):
+    # rules ICF-5, ICF-12, ICF-11, ICF-13: the cover fails and a coin comes back in the same
+    # shot (off the board, or the striker's penalty coin): the queen returns to the centre
+    # spot, the coin elsewhere (here beyond the circle, which the queen covers). (Coin 2 of the break
+    # layout overlaps the centre spot by 3e-18 m of rounding, so it is off the board or
+    # pocketed here, leaving the spot free.)
+    s = move(game, "pocketed", 0, 1).with_(queen_status="pending", queen_team=0)
+    if not outcome.left_board:
+        s = move(s, "pocketed", 2)
+    r = icf.adjudicate(s, outcome)
+    (queen, coin) = r.returned
+    assert (queen.piece_id, queen.rule, queen.x, queen.y) == (0, "ICF-5", 0.0, 0.0)
+    assert (coin.piece_id, coin.rule) in ((2, "ICF-12"), (1, "ICF-11")) and (coin.x, coin.y) != (0.0, 0.0)
 
 
 def test_icf_13_covered_centre_circle_far_side_for_next_shooter(game):
@@ -386,6 +425,25 @@ def test_icf_16_contradictory_outcome_is_rejected():
     s = icf.new_game()
     with pytest.raises(ValueError, match="baseline"):
         icf.adjudicate(s, ShotOutcome(striker_left_baseline=False, pocketed=pocket(s, 1)))
+
+
+def test_icf_11_icf_16_break_striker_falling_behind_its_baseline_is_a_striker_foul():
+    # rules ICF-11, ICF-16: a striker placed on a base circle can fall into the corner pocket
+    # behind it without leaving the baseline area; the break is not retaken, the striker
+    # foul costs a due (no own coin is down yet) and the turn passes
+    s = icf.new_game()
+    r = icf.adjudicate(s, shot(s, s.striker_id, striker_left_baseline=False))
+    assert [f.rule for f in r.fouls] == ["ICF-11"] and "ICF-16" not in r.applied
+    assert not r.retake and not r.turn_continues and r.next_shooter == 1 and r.returned == ()
+    assert r.state.dues == (1, 0) and r.state.board_shots == 1 and r.state.break_attempts == 0
+
+
+def test_icf_16_break_striker_leaving_the_board_from_its_area_is_retaken():
+    # rules ICF-16, ICF-11: leaving the board is no foul, so a striker that left the board
+    # without leaving the baseline area is retaken as one that stayed on it
+    s = icf.new_game().with_(break_attempts=1)
+    r = icf.adjudicate(s, ShotOutcome(striker_fate="off_board", striker_left_baseline=False))
+    assert r.retake and r.fouls == () and r.applied == ("ICF-16",) and r.state.break_attempts == 2
 
 
 def test_icf_timed_out_shot_is_rejected(game):

@@ -76,11 +76,22 @@ def test_onl_2_failed_cover_cites_onl_2_not_the_striker_rule(game):
     r = online.adjudicate(s, failed)
     assert r.applied == ("ONL-2",) and [(p.piece_id, p.rule) for p in r.returned] == [(0, "ONL-2")]
     r2 = online.adjudicate(s, foul)
-    assert r2.applied == ("ONL-3", "ONL-2") and [(p.piece_id, p.rule) for p in r2.returned] == [(1, "ONL-3"), (0, "ONL-2")]
+    # the queen is placed first, so that it takes the centre (rule ONL-2: it returns to the centre)
+    assert r2.applied == ("ONL-3", "ONL-2") and [(p.piece_id, p.rule) for p in r2.returned] == [(0, "ONL-2"), (1, "ONL-3")]
     owing = game.with_(dues=(1, 0))
     paid = shot(owing, 1)
     assert online.adjudicate(owing, paid).applied == ("ONL-4", "ONL-3")
     assert_arrays_agree([s, s, owing], [failed, foul, paid])
+
+
+def test_onl_2_onl_3_queen_returns_to_the_centre_before_the_penalty_coin(game):
+    # rules ONL-2, ONL-3: the striker falls on the cover shot: the queen goes back to the
+    # centre spot and the penalty coin beside it, on the outer circle (coin 2 of the break
+    # layout, which overlaps the centre spot by 3e-18 m of rounding, is pocketed)
+    s = move(game, "pocketed", 0, 1, 2).with_(queen_status="pending", queen_team=0)
+    r = online.adjudicate(s, shot(s, 19))
+    (queen, coin) = r.returned
+    assert (queen.piece_id, queen.x, queen.y) == (0, 0.0, 0.0) and coin.piece_id == 1 and (coin.x, coin.y) != (0.0, 0.0)
 
 
 def test_onl_2_queen_alone_before_any_own_coin_returns(game):
@@ -113,6 +124,24 @@ def test_onl_3_no_coin_available_next_own_coin_is_returned(game):
     s = r.state.with_(shooter=0)
     r2 = online.adjudicate(s, shot(s, 5))
     assert r2.dues == (0, 0) and r2.state.piece(5).where == "board"
+
+
+def test_onl_3_due_is_paid_only_by_the_owing_players_own_pocketed_coin(game):
+    # rules ONL-3, ONL-4: seed 002 says "return the next coin you pocket": a white coin
+    # that black pockets stays pocketed for white (ONL-4) and white still owes the coin
+    s = game.with_(dues=(1, 0), shooter=1)
+    r = online.adjudicate(s, ShotOutcome(pocketed=[(1, "white", "sw", 0.5)]))
+    assert r.state.piece(1).where == "pocketed" and r.dues == (1, 0) and r.returned == () and r.applied == ("ONL-4",)
+
+
+@pytest.mark.parametrize(("queen", "fouls"), [("board", ["ONL-5"]), ("covered", [])])
+def test_onl_5_opponents_last_coin_ends_the_board_even_when_the_opponent_owes(game, queen, fouls):
+    # rules ONL-5, ONL-3: white owes a coin; black pockets white's last coin, which pays
+    # nothing (only white's own shot does): before the cover black loses the board, after
+    # the cover white wins it (seed FAQ)
+    s = endgame(game, 1, 3, queen=queen, queen_team=None if queen == "board" else 1).with_(dues=(1, 0), shooter=1)
+    r = online.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_over and r.board_winner == 0 and [f.rule for f in r.fouls] == fouls
 
 
 # ---------------------------------------------------------------------------- ONL-4
@@ -181,6 +210,25 @@ def test_onl_8_timeout_passes_the_turn_without_returning_a_coin(timed):
     assert r.state.count("white", "pocketed") == 2
 
 
+def test_onl_8_onl_9_a_timed_out_opening_leaves_the_opponent_a_full_opening():
+    # rules ONL-8, ONL-9: a turn that runs out is passed "without a shot", so the board has
+    # still had no shot: the opponent's opening that misses every coin is retaken, with
+    # all its attempts (the breaker's retake before the timeout is not counted against it)
+    s = online.new_game(rules=OnlineHouseRules(turn_time=30))
+    retaken = online.adjudicate(s, ShotOutcome())
+    r = online.adjudicate(retaken.state, ShotOutcome(timed_out=True))
+    assert r.next_shooter == 1 and (r.state.board_shots, r.state.break_attempts, r.state.seat_shots) == (0, 0, (0, 0))
+    r3 = play(r.state, ShotOutcome(), ShotOutcome())
+    assert r3.retake and r3.state.break_attempts == 2 and r3.next_shooter == 1 and "ONL-9" in r3.applied
+
+
+def test_onl_8_timeout_does_not_count_as_a_shot(timed):
+    # rule ONL-8: board_shots and seat_shots count shots; a timed-out turn is none
+    s = timed.with_(seat_shots=(3, 2), board_shots=5)
+    r = online.adjudicate(s, ShotOutcome(timed_out=True))
+    assert (r.state.board_shots, r.state.seat_shots, r.state.shot_in_turn) == (5, (3, 2), 0)
+
+
 def test_onl_8_timeout_on_the_cover_shot_returns_the_queen(timed):
     s = move(timed, "pocketed", 1)
     pending = online.adjudicate(s, shot(s, 0)).state
@@ -201,6 +249,10 @@ def test_onl_9_opening_miss_with_striker_dropped_passes_nothing_returned():
     s = online.new_game()
     r = online.adjudicate(s, ShotOutcome(striker_fate="pocketed"))
     assert not r.retake and r.next_shooter == 1 and r.fouls == () and r.dues == (0, 0)
+    # the striker may drop into the corner pocket behind its baseline without leaving the
+    # baseline area (ICF-16's condition, which ONL-9 does not use): the same ruling
+    behind = online.adjudicate(s, ShotOutcome(striker_fate="pocketed", striker_left_baseline=False))
+    assert (behind.applied, behind.fouls, behind.next_shooter, behind.state) == (r.applied, r.fouls, r.next_shooter, r.state)
 
 
 def test_onl_9_opening_that_touches_a_coin_counts():

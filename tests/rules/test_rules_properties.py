@@ -41,15 +41,20 @@ def _carrom_like(data, state: GameState) -> ShotOutcome:
     if timed_out:
         return ShotOutcome(timed_out=True)
     frame_ids = gone if state.variant == "hikone" and data.draw(st.booleans()) else []
+    cushion = data.draw(st.booleans())
+    # rule HIK-9: after a cushion first, Hikone doubles must say whether the hit came before a side or front frame
+    needed = cushion and touched is not None and state.variant == "hikone" and state.n_players == 4
     return ShotOutcome(
         pocketed=recs,
         striker_fate=fate,
         left_board=tuple(i for i in gone if i not in frame_ids),
         on_frame=tuple(frame_ids),
         first_touch=touched,
-        cushion_first=data.draw(st.booleans()),
-        # rule ICF-16: a striker that never left the baseline area touched nothing and stayed on the board
-        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None) or fate != "board",
+        cushion_first=cushion,
+        touched_before_frame=data.draw(st.sampled_from([(), (touched,)])) if needed else None,
+        # rules ICF-16, ICF-11: a striker that never left the baseline area touched nothing
+        # (it may fall into the pocket behind it)
+        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None),
     )
 
 

@@ -319,12 +319,14 @@ def test_impossible_outcomes_raise_in_both_paths(game, outcome, match):
     _both_raise(game, outcome, match)
 
 
-def test_icf_16_striker_that_never_left_the_baseline_cannot_fall(game):
-    # rule ICF-16: a striker that never left the baseline area is not pocketed nor off the board
-    for fate in ("pocketed", "off_board"):
-        recs = [(19, "striker", 0, 0.5)] if fate == "pocketed" else []
-        _both_raise(icf.new_game(), ShotOutcome(striker_left_baseline=False, striker_fate=fate, pocketed=recs), "never left the baseline")
-    assert adjudicate(icf.new_game(), ShotOutcome(striker_left_baseline=False)).retake
+def test_icf_16_striker_that_never_left_the_baseline_cannot_move_a_coin(game):
+    # rule ICF-16: a striker that never left the baseline area touches, pockets and moves no
+    # coin; it may fall (into the corner pocket behind a base circle: ICF-11) or leave the
+    # board (retaken), see test_rules_icf.py
+    s = icf.new_game()
+    for bad in ({"striker_touched": (3,)}, {"pocketed": pocket(s, 3)}, {"left_board": (3,)}):
+        _both_raise(s, ShotOutcome(striker_left_baseline=False, **bad), "never left the baseline area cannot touch, pocket or move a coin")
+    assert adjudicate(s, ShotOutcome(striker_left_baseline=False)).retake
 
 
 def test_onl_8_timeout_needs_a_time_limit():

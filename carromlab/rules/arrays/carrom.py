@@ -63,15 +63,16 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     breaking = ~timed & (games.board_shots == 0)
     moved = led.fell.any(axis=1) | (o.left_board > 0).any(axis=1)
     if p.opening == "baseline":
-        failed = breaking & ~o.striker_left_baseline
-        bad = failed & (moved | o.touched.any(axis=1) | (o.fate != FATES.index("board")))
+        stayed = breaking & ~o.striker_left_baseline
+        bad = stayed & (moved | o.touched.any(axis=1))
         if bad.any():
             g = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"The 'outcomes' parameter is inconsistent with the game state of game {g}: a striker that never left "
-                "the baseline area cannot touch or pocket a coin, nor fall or leave the board itself (striker_fate "
-                f"must be 'board'). Got striker_fate {FATES[o.fate[g]]!r}."
+                "the baseline area cannot touch, pocket or move a coin."
             )
+        # a striker that falls from its area is not retaken: ICF-11 rules the shot
+        failed = stayed & (o.fate != FATES.index("pocketed"))
     else:
         failed = breaking & (o.first_touch < 0) & ~moved
     dropped = (p.opening == "miss") & (o.fate == FATES.index("pocketed"))
@@ -115,7 +116,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     status[later], qteam[later] = Q_PENDING, team[later]
     cont |= later
     led.note(later, ids["queen"])
-    led.pay_dues(m, ids["striker"])
+    led.pay_dues(m, ids["striker"], shooter_only=True)
 
     over, winner, points = _board_result(games, led, p, m, own, opp, own_now, opp_now, status, qteam)
     game_over, first = _close_board(games, led, p, over, winner, points)
@@ -131,6 +132,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     reach = circle + dict(games.radii)["white"]
     led.note(put & led.returning & cites_return_place(p, led.queued_under(ids["striker"])), ids["return_place"])
     far = np.array([side_direction(s) for s in games.seat_sides])[towards] * -reach
+    led.lead(queen)  # a returned queen takes the centre (ICF-5, ONL-2), then the coins
     led.place(put, (0.0, 0.0), within=reach, far=far, enabled=place)
     led.change(play | game_over, queen_status=status, queen_team=qteam)  # a game that ends keeps the queen's last status
     next_shooter = np.where(over, np.where(game_over, seat, first), nxt)

@@ -109,7 +109,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.foul(jacked, "HIK-5")
     led.penalty(jacked, team, 5, "HIK-5")
     cont = r & row_any(led.still_pocketed(own_now)) & ~(striker_foul | jack_now | jack_off)
-    led.pay_dues(r, "HIK-5")
+    led.pay_dues(r, "HIK-5", shooter_only=False)
 
     # _finish: every game but the won ones
     play = ~won

@@ -324,9 +324,11 @@ class ArrayLedger:
                 self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
         self.note(short, rule)
 
-    def pay_dues(self, m: BoolArray, rule: str) -> None:
-        """Pay dues with the pieces of the owing colour pocketed in the shot (by anyone),
-        in the games ``m``, citing the rules the debts came from (``dues_from``) as
+    def pay_dues(self, m: BoolArray, rule: str, *, shooter_only: bool) -> None:
+        """Pay dues with the pieces of the owing colour pocketed in the shot, in the
+        games ``m`` (with ``shooter_only``, the shooter's team's dues only: carrom; else
+        every owing colour's, whoever pocketed the pieces: Hikone), citing the rules the
+        debts came from (``dues_from``) as
         :meth:`carromlab.rules.ledger.Ledger.pay_dues` does: their origins noted in
         rule-id order, each piece under its team's first origin; ``rule`` for a debt of
         no recorded origin (noting nothing).
@@ -337,13 +339,15 @@ class ArrayLedger:
             The games where dues are paid.
         rule : str
             The rule cited for a debt of no recorded origin.
+        shooter_only : bool
+            Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
         pay = np.zeros_like(self.fell)
         track = bool(self.dues_from.any())  # some debt of a recorded origin (never in carrom)
         cite = np.full(self.fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
         paid = np.zeros(len(self.rows), np.int8)  # the origins of the debts paid in each game
         for t in range(self.g.n_teams):
-            owing = m & (self.dues[:, t] > 0)
+            owing = m & (self.dues[:, t] > 0) & ((self.g.team == t) | (not shooter_only))
             if not owing.any():
                 continue
             cand = owing[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
@@ -376,6 +380,16 @@ class ArrayLedger:
     def queued_under(self, rule: str) -> BoolArray:
         """Games with a piece queued to be put back under ``rule``, shape (N,)."""
         return (self._queue_rule == self.rules.index(rule)).any(axis=1)
+
+    def lead(self, j: int) -> None:
+        """Put piece ``j`` first among the pieces to be placed in the games where it is
+        queued (the others keep their order); see :meth:`carromlab.rules.ledger.Ledger.lead`."""
+        g = np.flatnonzero(self._queue[:, j] > 0)
+        if g.size:
+            queue = self._queue[g]
+            queue += (queue > 0) & (queue < queue[:, j, None])
+            queue[:, j] = 1
+            self._queue[g] = queue
 
     def drop_returns(self, m: BoolArray | npt.NDArray[np.intp]) -> None:
         """Forget the queued pieces of the games ``m`` (a mask or rows; their board is being reset)."""
@@ -437,7 +451,7 @@ class ArrayLedger:
         if self.returning.any():
             raise RuntimeError("Queued pieces were not placed.")
         g, n = self.g, len(self.rows)
-        played = ~retake
+        played = ~retake & ~self.o.timed_out  # a timed-out turn is no shot (ONL-8, HIK-10)
         seat_shots = g.seat_shots.copy()
         seat_shots[self.rows, g.shooter] += played
         new: dict[str, Any] = {

@@ -152,7 +152,8 @@ class OutcomeArrays:
         ------
         ValueError
             If the lengths differ, an outcome names an id outside 0..P-1 (the striker
-            aside), a pocket the board lacks or a final position off the board
+            aside), a pocket the board lacks or a final position off the board, or a
+            Hikone doubles outcome leaves its direct hits unknown
             (:func:`carromlab.rules.ledger.check_record`).
         """
         outcomes = list(outcomes)
@@ -171,7 +172,7 @@ class OutcomeArrays:
             return pid
 
         for g, o in enumerate(outcomes):
-            check_record(games.board, games.variant, o, f"outcomes[{g}]")
+            check_record(games.board, games.variant, o, f"outcomes[{g}]", players=games.n_players)
             for k, f in enumerate(o.pocketed, 1):
                 fell[g, p if f.kind == "striker" and not crokinole else col(f.piece_id, "pocketed")] = k
             for k, pid in enumerate(o.left_board, 1):
@@ -180,7 +181,7 @@ class OutcomeArrays:
                 frame[g, col(pid, "on_frame")] = k
             for pid in o.striker_touched:
                 touched[g, col(pid, "striker_touched")] = True
-            for pid in o.touched_before_frame:
+            for pid in o.touched_before_frame or ():  # None (unknown) only where HIK-9 does not apply
                 before[g, col(pid, "touched_before_frame")] = True
             for pid in o.chain:
                 chain[g, col(pid, "chain")] = True
