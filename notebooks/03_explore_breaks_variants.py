@@ -115,9 +115,9 @@ match.boards.head()
 # Greedy players with club execution noise play 1,000 games of each variant (two
 # players). Each variant's games go to a Parquet store under `match-stores/`, so an
 # interrupted run resumes where it stopped. This is long work: a greedy game with club
-# noise costs about 0.5 s (Hikone), 0.8 s (crokinole), 2.4 s (ICF) and 2.7 s (online) of
-# CPU, so the four thousand games take about 1.8 CPU-hours (a progress bar shows each
-# variant). If opening a board were worth nothing, the team
+# noise costs about 0.2 s (Hikone), 0.3 s (crokinole) and 1.2 s (ICF, online) of CPU, so
+# the four thousand games take about 45 CPU-minutes (a progress bar shows each variant,
+# advancing as games end). If opening a board were worth nothing, the team
 # that breaks would win its fair share of the decided boards (one half with two teams).
 
 # %%
