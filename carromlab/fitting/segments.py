@@ -60,7 +60,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int, check_real
-from .tracks import Tracks
+from .tracks import Tracks, first_bad
 
 __all__ = ["Segmentation", "segment_tracks", "breaks_from_events"]
 
@@ -384,8 +384,8 @@ def _check_breaks(breaks: pd.DataFrame, tracks: Tracks) -> pd.DataFrame:
         raise ValueError(f"The 'breaks' parameter must be a DataFrame with columns disc and t (s). Got {got} instead.")
     t = pd.to_numeric(breaks["t"], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(t)):
-        row = int(np.argmax(~np.isfinite(t)))
-        raise ValueError(f"The 'breaks' parameter must contain finite times t. Got {breaks['t'].iat[row]!r} at row {row} instead.")
+        row, got = first_bad(breaks["t"], ~np.isfinite(t))
+        raise ValueError(f"The 'breaks' parameter must contain finite times t. Got {got!r} at row {row} instead.")
     ids = tracks.discs
     for col in ("disc", "other"):
         if col not in breaks:
@@ -394,9 +394,7 @@ def _check_breaks(breaks: pd.DataFrame, tracks: Tracks) -> pd.DataFrame:
         # 'other' is -1 (no other disc) for cushion and peg impacts
         bad = ~np.isin(d, ids) if col == "disc" else ~(np.isin(d, ids) | (d < 0))
         if bad.any():
-            row = int(np.argmax(bad))
-            got = breaks[col].iat[row]
-            got = got.item() if isinstance(got, np.generic) else got
+            row, got = first_bad(breaks[col], bad)
             raise ValueError(
                 f"The 'breaks' parameter must name tracked discs in column {col!r}, one of {ids}"
                 f"{' (or -1 for none)' if col == 'other' else ''}. Got {got!r} at row {row} instead."

@@ -58,15 +58,21 @@ def _second_differences(t: np.ndarray, z: np.ndarray, *, wrap: bool) -> np.ndarr
     return (d2 / np.sqrt(h1**2 + (h1 + h2) ** 2 + h2**2)).ravel()
 
 
+def first_bad(column: pd.Series, bad: np.ndarray) -> tuple[int, Any]:
+    """The first row (0-based position) where ``bad`` holds, and ``column``'s value there
+    as the user typed it (a NumPy scalar as its Python value), for an error message."""
+    row = int(np.argmax(bad))
+    got = column.iat[row]
+    return row, got.item() if isinstance(got, np.generic) else got
+
+
 def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None) -> np.ndarray:
     """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite
     number and the column as ``shown`` (its name in the user's table; default ``c``)."""
     col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float).to_numpy()
     bad = ~np.isfinite(col)
     if bad.any():
-        row = int(np.argmax(bad))
-        got = df[c].iat[row]
-        got = got.item() if isinstance(got, np.generic) else got
+        row, got = first_bad(df[c], bad)
         raise ValueError(
             f"The 'tracks' parameter must contain finite numbers in column {shown or c!r} (drop rows of "
             f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."

@@ -8,8 +8,8 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from queue import Empty
 from dataclasses import dataclass
+from queue import Empty
 from typing import Any
 
 import numpy as np
@@ -576,7 +576,7 @@ def _records(
     workers report through a queue, read while the chunks are awaited), each chunk's
     once it is done.
 
-    On an error or an interrupt the workers stop within a second (``_watch``) and the
+    On an error or an interrupt the workers stop within a second (``_worker_init``) and the
     chunks not yet done are dropped; a worker whose parent dies stops too."""
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
