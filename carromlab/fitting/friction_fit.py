@@ -746,9 +746,9 @@ def _pack(model: _Model, base: PhysicsParams, starts: list[dict[str, float]]) ->
 
 
 def _single_thread_blas() -> AbstractContextManager[object]:
-    """One BLAS thread while solving, when ``threadpoolctl`` is installed: the solver's SVDs
-    are small (a few thousand by a few dozen), and threaded OpenBLAS makes each of them
-    hundreds of times slower as soon as another process keeps a core busy."""
+    """One BLAS thread while solving and for the covariance, when ``threadpoolctl`` is
+    installed: their SVDs are small (a few thousand by a few dozen), and threaded OpenBLAS
+    makes each of them hundreds of times slower as soon as another process keeps a core busy."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
@@ -846,7 +846,8 @@ def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss, channel: np.ndarray)
     norms = np.linalg.norm(J, axis=0)
     norms[norms == 0.0] = 1.0
     Js = J / norms
-    U, sv, vt = np.linalg.svd(np.sqrt(dpsi)[:, None] * Js, full_matrices=False)
+    with _single_thread_blas():
+        U, sv, vt = np.linalg.svd(np.sqrt(dpsi)[:, None] * Js, full_matrices=False)
     null = sv < 1e-9 * sv[0]
     h = np.minimum(np.sum(U[:, ~null] ** 2, axis=1), 0.99)
     m, s2 = np.empty(n), np.empty(n)
@@ -857,7 +858,8 @@ def _covariance(J: np.ndarray, u: np.ndarray, lossfn: Loss, channel: np.ndarray)
     K = 1.0 + p / n * float(np.var(dpsi)) / float(np.mean(dpsi)) ** 2
     # with sqrt(m) Js = W S V^T: A^-1 B A^-1 = C C^T, C = V S^-1 W^T diag(sqrt(s2 / m)),
     # positive semi-definite by construction, where forming A and B would cancel
-    W, sa, va = np.linalg.svd(np.sqrt(m)[:, None] * Js, full_matrices=False)
+    with _single_thread_blas():
+        W, sa, va = np.linalg.svd(np.sqrt(m)[:, None] * Js, full_matrices=False)
     keep = sa >= 1e-9 * sa[0]
     C = va[keep].T @ ((W[:, keep] * np.sqrt(s2 / m)[:, None]).T / sa[keep][:, None])
     cov = K**2 * (C @ C.T) / np.outer(norms, norms)
