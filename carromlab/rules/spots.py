@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..equipment.board import Board
+from ..equipment.layout import OVERLAP_TOL
 from ._spots import clear_distance as _clear_distance
 from ._spots import window_spots
 from .state import Piece
@@ -128,6 +129,11 @@ def nearest_free_spots(
     found when free), widening from 4 disc radii to the whole board; the spacing is
     :data:`GRID_STEP` and grows with the window to keep each grid at most 401 x 401
     points; the grid's points are tested nearest first. Spots over a hole are excluded.
+    A spot counts as clear of a disc that it overlaps by at most
+    :data:`~carromlab.equipment.layout.OVERLAP_TOL` (1e-9 m, the overlap a layout may
+    have; ``clear_of(..., margin=-OVERLAP_TOL)``): rounding in the positions does not
+    block a spot (the inner coins of the ICF break layout overlap the centre disc by up
+    to 3.5e-18 m, and a queen returned to the centre spot must still land on it, ICF-5).
 
     Parameters
     ----------
@@ -152,7 +158,8 @@ def nearest_free_spots(
     t = np.asarray(target, dtype=float).reshape(-1, 2)
     n_spots = len(t)
     r = np.broadcast_to(np.asarray(radius, dtype=float), (n_spots,))
-    d = np.asarray(discs, dtype=float).reshape(n_spots, -1, 3)
+    d = np.array(discs, dtype=float).reshape(n_spots, -1, 3)
+    d[..., 2] -= OVERLAP_TOL  # the overlap a spot may have with a disc
     far = np.full(n_spots, np.inf) if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n_spots,))
     limit = np.where(np.isfinite(far), far, board.size)
     span = 4.0 * r

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carromlab.equipment.board import Board
+from carromlab.equipment.layout import OVERLAP_TOL
 from carromlab.rules.spots import GRID_STEP, clear_distance, clear_of, nearest_free_spots
 
 R = 0.0159  # m, an ICF coin
@@ -73,17 +74,18 @@ def test_icf_13_clear_distance_hand_computed_pair():
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 10))
 def test_icf_13_returned_coin_goes_to_the_nearest_free_grid_point(seed, k):
     """ICF-13 (a returned coin on the centre, or the nearest free spot): the spot found is
-    free, on the board, and no point of the target's grid (GRID_STEP) nearer the target
-    is free: every grid point out to the spot is tested here, none skipped."""
+    free (to the overlap OVERLAP_TOL that rounding may leave), on the board, and no point
+    of the target's grid (GRID_STEP) nearer the target is free: every grid point out to
+    the spot is tested here, none skipped."""
     board = Board.icf()
     target, discs = _cluster(seed, k, 0.02)
     spot = nearest_free_spots(board, target[None], R, discs[None])[0]
     reach = np.hypot(*(spot - target))
     assert reach <= 4 * R  # found in the first window, where the grid step is GRID_STEP
-    assert clear_of(spot[:1], spot[1:], R, discs)[0] and board.contains(spot[:1], spot[1:], R)[0]
+    assert clear_of(spot[:1], spot[1:], R, discs, -OVERLAP_TOL)[0] and board.contains(spot[:1], spot[1:], R)[0]
     n = int(np.ceil(reach / GRID_STEP)) + 1
     i, j = np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1))
     gx, gy = target[0] + i.ravel() * GRID_STEP, target[1] + j.ravel() * GRID_STEP
     nearer = np.hypot(i.ravel(), j.ravel()) * GRID_STEP < reach - 1e-12
-    free = clear_of(gx[nearer], gy[nearer], R, discs) & board.contains(gx[nearer], gy[nearer], R)
+    free = clear_of(gx[nearer], gy[nearer], R, discs, -OVERLAP_TOL) & board.contains(gx[nearer], gy[nearer], R)
     assert not free.any()
