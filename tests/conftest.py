@@ -2,11 +2,8 @@
 
 import os
 
-import matplotlib
 import numpy as np
 import pytest
-
-matplotlib.use("Agg")
 
 SEED = int(os.environ.get("CARROMLAB_TEST_SEED", "20261129"))
 

@@ -134,8 +134,6 @@ def plot_parameter_heatmap(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> df = pd.DataFrame({"placement": [0.0, 0.0, 0.1, 0.1], "aim": [0.0, 0.1] * 2, "p_success": [0.2, 0.9, 0.5, 0.4]})
     >>> ax = plot_parameter_heatmap(df)
     >>> ax.get_xlabel()
@@ -213,8 +211,6 @@ def plot_success_board(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from carromlab import Board
     >>> from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, success_map
     >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
@@ -300,8 +296,6 @@ def plot_best_shot(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> best = pd.DataFrame({"rank": [1], "x": [0.0], "y": [-0.2526], "angle": [np.pi / 2], "speed": [6.0],
     ...                      "spin": [0.0], "p_success": [0.8]})
     >>> plot_best_shot(best, Scene.icf_break()).get_title().splitlines()[-1]
@@ -345,8 +339,6 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> m = pd.DataFrame({"placement": [0.0, 0.1], "best_aim": [0.0, 0.01], "aim_low": [-0.01, 0.0],
     ...                   "aim_high": [0.02, 0.015]})
     >>> plot_margins(m).get_ylabel()
@@ -386,8 +378,6 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from carromlab.analysis import ShotGrid
     >>> from carromlab.analysis.breaks import break_study
     >>> study = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack"),
@@ -447,8 +437,6 @@ def plot_break_heatmap(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from carromlab.analysis import ShotGrid
     >>> from carromlab.analysis.breaks import break_study
     >>> grid = ShotGrid(placement=[-0.1, 0.1], angle=np.radians([-2.0, 2.0]), speed=[6.0], aim="pack")
@@ -489,8 +477,6 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> table = pd.DataFrame({"variant": ["icf", "icf", "online", "online"], "rule": ["ICF-11", "any", "ONL-3", "any"],
     ...                       "foul": ["striker pocketed", "any foul"] * 2, "n": [100] * 4, "p": [0.2, 0.2, 0.25, 0.25],
     ...                       "ci_low": [0.13, 0.13, 0.17, 0.17], "ci_high": [0.29, 0.29, 0.34, 0.34]})

@@ -139,8 +139,6 @@ def draw_board(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> ax = draw_board(Board.icf())
     >>> ax.get_aspect()
     1.0

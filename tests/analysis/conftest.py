@@ -1,17 +1,12 @@
-"""Shared scenes of the analysis tests; plots are drawn off-screen and closed."""
+"""Shared scenes of the analysis tests."""
 
 import math
 
-import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-
-from carromlab import Board, Scene  # noqa: E402
+from carromlab import Board, Scene
 
 BOARD = Board.icf()
 #: Right end of the south striker line and the NE pocket.
@@ -21,12 +16,6 @@ NE = next(h for h in BOARD.holes if h.name == "ne")
 STRAIGHT = math.atan2(NE.y - PLACE[1], NE.x - PLACE[0])
 #: Speed at which the straight shot pockets the coin and the striker stops short, m/s.
 SOFT = 1.3
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,6 @@
-"""Plot tests draw off-screen and close every figure they open."""
+"""Every test and every docstring example of the package (collected with
+``--doctest-modules``, see pyproject.toml) draws off-screen and closes the figures it
+opens."""
 
 import matplotlib
 
