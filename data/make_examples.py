@@ -68,7 +68,14 @@ def main() -> None:
     )  # fmt: skip
     syn.write(HERE / "trackpy_frames.csv", layout="trackpy", notes="SYNTHETIC. Stribeck law, mu = 0.10, mu_static = 0.16, v_s = 0.3 m/s.")
 
-    # 4. A calibration preset fitted to file 1.
+    # 4. The striker alone, Coulomb friction, one cushion: a short file for fast docstring examples.
+    syn = make_synthetic_tracks(
+        Scene.from_frame(BOARD, pd.DataFrame({"kind": [], "x": [], "y": []})), Shot(0.0, -0.2526, 1.3963, 2.0),
+        PhysicsParams(friction_law="coulomb", mu=0.12), seed=401,
+    )  # fmt: skip
+    syn.write(HERE / "slide_shot.csv", notes="SYNTHETIC. Coulomb law, mu = 0.12; the striker alone, off one cushion.")
+
+    # 5. A calibration preset fitted to file 1.
     tracks = read_tracks(HERE / "cushion_shot.csv")
     friction = fit_friction(tracks, "coulomb")
     impacts = fit_restitution(tracks, deceleration=friction.params.deceleration)

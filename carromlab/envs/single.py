@@ -67,6 +67,7 @@ class CarromEnv(gymnasium.Env):
     --------
     >>> env = CarromEnv("crokinole", opponent="random")
     >>> obs, info = env.reset(seed=1)
+    >>> _ = env.action_space.seed(1)
     >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
     >>> info["shots"] >= 1
     True

@@ -56,6 +56,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
     --------
     >>> envs = CarromVectorEnv(4, "crokinole", opponent="random")
     >>> obs, info = envs.reset(seed=1)
+    >>> _ = envs.action_space.seed(1)
     >>> obs["positions"].shape[0], envs.action_space.shape
     (4, (4, 4))
     >>> obs, rewards, terminated, truncated, info = envs.step(envs.action_space.sample())

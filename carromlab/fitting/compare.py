@@ -86,7 +86,7 @@ class LawComparison:
         Examples
         --------
         >>> from carromlab.fitting import read_tracks, data_path
-        >>> comp = compare_laws(read_tracks(data_path("cushion_shot.csv")), ["coulomb", "linear"])
+        >>> comp = compare_laws(read_tracks(data_path("slide_shot.csv")), ["coulomb", "linear"])
         >>> comp.table()[["law", "mu"]].shape
         (2, 2)
         """
@@ -134,7 +134,7 @@ def compare_laws(
     Examples
     --------
     >>> from carromlab.fitting import read_tracks, data_path
-    >>> comp = compare_laws(read_tracks(data_path("cushion_shot.csv")), ["coulomb", "linear"])
+    >>> comp = compare_laws(read_tracks(data_path("slide_shot.csv")), ["coulomb", "linear"])
     >>> comp.best
     'coulomb'
     """

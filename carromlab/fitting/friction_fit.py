@@ -210,7 +210,7 @@ class FrictionFit:
         Examples
         --------
         >>> from carromlab.fitting import read_tracks, data_path
-        >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+        >>> fit = fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb")
         >>> fit.table().columns.tolist()
         ['law', 'parameter', 'estimate', 'std_error', 'ci_low', 'ci_high', 'at_bound']
         """
@@ -233,7 +233,7 @@ class FrictionFit:
         Examples
         --------
         >>> from carromlab.fitting import read_tracks, data_path
-        >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+        >>> fit = fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb")
         >>> float(fit.curves()["speed"].min()) >= 0.0
         True
         """
@@ -586,7 +586,7 @@ def fit_friction(
     Examples
     --------
     >>> from carromlab.fitting import read_tracks, data_path
-    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> fit = fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb")
     >>> row = fit.estimates.iloc[0]
     >>> bool(row.ci_low < 0.12 < row.ci_high)   # the file was made with mu = 0.12
     True

@@ -78,7 +78,7 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     Examples
     --------
     >>> from carromlab.fitting import fit_friction, read_tracks, data_path
-    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> fit = fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb")
     >>> plot_residuals(fit).get_ylabel()
     'residual along the path (mm)'
     """
@@ -177,7 +177,7 @@ def plot_speed(
     Examples
     --------
     >>> from carromlab.fitting import fit_friction, read_tracks, data_path
-    >>> fit = fit_friction(read_tracks(data_path("cushion_shot.csv")), "coulomb")
+    >>> fit = fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb")
     >>> plot_speed(fit).get_ylabel()
     'speed (m/s)'
     """
