@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import math
 import os
-import tomllib
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, published as tomli before it joined the standard library
+    import tomli as tomllib
 
 __all__ = [
     "check_real",

@@ -2,7 +2,7 @@
 the game record, and illegal actions."""
 
 import math
-import tomllib
+import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -20,6 +20,11 @@ from carromlab.rules.crokinole import CrokinoleOptions
 from carromlab.match.scene import shot_radius
 
 from .conftest import SEED
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 SMALL_CROKINOLE = CrokinoleOptions(discs_per_player=2, game_target=5)
 
