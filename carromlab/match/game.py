@@ -497,9 +497,10 @@ def play_match(
         chunk of ``chunk_games`` games are written there as Parquet when the chunk is
         done, and a rerun with the same parameters plays only the chunks still missing.
         In memory are only the chunks done and not yet written (seldom more than one;
-        each worker holds the chunk it plays), and the returned record reads each table back from the store when it is
-        first used: the boards and games of 10,000 random ICF games are about 16 MB, their
-        shots 3.5 GB (see :class:`~carromlab.match.store.MatchStore` for piecewise reads).
+        each worker holds the chunk it plays), and the returned record reads each table
+        back from the store when it is first used: the boards and games of 10,000 random
+        ICF games are about 16 MB, their shots 3.5 GB (see
+        :class:`~carromlab.match.store.MatchStore` for piecewise reads).
         Default: every table kept in memory.
     chunk_games : int
         Most games per chunk, played in lockstep (one engine batch per step, see
