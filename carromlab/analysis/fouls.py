@@ -608,6 +608,7 @@ def foul_probabilities(
     rows = run_sweep(
         "foul_probabilities", task, cells, manifest=manifest, replicas=replicas, chunk_cells=chunk_cells,
         client=client, workers=workers, store=store, progress=progress,
+        columns=["variant", "fouls", "snapped", "truncated"],  # what the tally reads (the store keeps every column)
     )  # fmt: skip
     # each row names its state: the rows of a state are found by its name, and counted
     names, fouls = rows["variant"].to_numpy(dtype=object), rows["fouls"]

@@ -37,7 +37,7 @@ import time
 import types
 import uuid
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -395,8 +395,9 @@ class SweepStore:
 
     def completed(self) -> set[int]:
         """Chunks whose part file is present, reads in full and is of this sweep and chunk;
-        every other part file is named in a :class:`StoreWarning` (and ignored)."""
-        return set(_parts(self.path, self.fingerprint))
+        every other part file is named in a :class:`StoreWarning` (and ignored). The parts
+        are read one at a time and none is kept."""
+        return {chunk for chunk, _ in _parts(self.path, self.fingerprint)}
 
     def write(self, chunk: int, frame: pd.DataFrame) -> None:
         """Write one chunk's rows atomically."""
@@ -406,16 +407,24 @@ class SweepStore:
         table = table.replace_schema_metadata(meta)
         _atomic_write(self._part(chunk), lambda fh: pq.write_table(table, fh, write_page_checksum=True))
 
-    def read(self, chunk: int) -> pd.DataFrame:
+    def read(self, chunk: int, columns: Sequence[str] | None = None) -> pd.DataFrame:
         """The rows of one chunk.
+
+        Parameters
+        ----------
+        chunk : int
+            The chunk.
+        columns : sequence of str, optional
+            Read only these columns of the part (in this order). Default: every column.
 
         Raises
         ------
         ValueError
-            If the part is missing, damaged, or not of this sweep and chunk.
+            If the part is missing, damaged, or not of this sweep and chunk, or lacks one
+            of ``columns``.
         """
         path = self._part(chunk)
-        table, problem = _load(path, self.fingerprint, chunk)
+        table, problem = _load(path, self.fingerprint, chunk, columns)
         if table is None:
             raise ValueError(f"The part {str(path)!r} {problem}.")
         return table.to_pandas()
@@ -437,10 +446,14 @@ def _read_manifest(root: Path) -> dict[str, Any]:
     return manifest
 
 
-def _load(path: Path, fingerprint: str, chunk: int) -> tuple[pa.Table | None, str]:
-    """The table of a part file read in full, or None and what is wrong with it."""
+def _load(path: Path, fingerprint: str, chunk: int, columns: Sequence[str] | None = None) -> tuple[pa.Table | None, str]:
+    """The table of a part file read in full (only ``columns``, if given), or None and what
+    is wrong with it."""
     try:
-        table = pq.read_table(path, page_checksum_verification=True)
+        missing = [] if columns is None else sorted(set(columns) - set(pq.read_schema(path).names))
+        if missing:
+            return None, f"has no column {', '.join(map(repr, missing))} (named by the 'columns' parameter)"
+        table = pq.read_table(path, columns=None if columns is None else list(columns), page_checksum_verification=True)
         meta = json.loads((table.schema.metadata or {}).get(_META_KEY, b"{}"))
     except (OSError, ValueError, pa.ArrowException) as exc:
         return None, f"is unreadable ({type(exc).__name__}: {exc})"
@@ -451,9 +464,10 @@ def _load(path: Path, fingerprint: str, chunk: int) -> tuple[pa.Table | None, st
     return table, ""
 
 
-def _parts(root: Path, fingerprint: str) -> dict[int, pa.Table]:
-    """Tables of the part files that pass their check, by chunk; the others are warned of."""
-    found = {}
+def _parts(root: Path, fingerprint: str) -> Iterator[tuple[int, pa.Table]]:
+    """The chunk and table of each part file that passes its check, in chunk order, read
+    one at a time (the caller keeps what it needs: a large store does not fit in memory
+    at once); the others are warned of."""
     for p in sorted(root.iterdir()):
         m = _PART.match(p.name)
         if m is None:
@@ -462,8 +476,7 @@ def _parts(root: Path, fingerprint: str) -> dict[int, pa.Table]:
         if table is None:
             _warn(f"The part {str(p)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
         else:
-            found[int(m.group(1))] = table
-    return found
+            yield int(m.group(1)), table
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -523,8 +536,7 @@ def read_store(path: str | os.PathLike[str]) -> pd.DataFrame:
     if not (root / MANIFEST).is_file():
         raise ValueError(f"The 'path' parameter must be a store directory with a {MANIFEST} file. Got {str(root)!r} instead.")
     manifest = _read_manifest(root)
-    parts = _parts(root, manifest["fingerprint"])
-    frames = [parts[k].to_pandas() for k in sorted(parts)]
+    frames = [table.to_pandas() for _, table in _parts(root, manifest["fingerprint"])]
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     out.attrs["carromlab"] = manifest
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Protocol
 
@@ -119,6 +119,7 @@ def run_sweep(
     workers: int,
     store: str | os.PathLike[str] | None,
     progress: bool,
+    columns: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Evaluate every cell in chunks and return the rows of all chunks in cell order.
 
@@ -147,11 +148,16 @@ def run_sweep(
         complete.
     progress : bool
         Show a tqdm bar (after the first second). A value that is not a bool is an error.
+    columns : sequence of str, optional
+        The columns the caller needs: only these are kept of each chunk's rows as it is
+        done, and read back from the store (which holds every column), so the returned
+        frame takes only their memory. Default: every column.
 
     Returns
     -------
     pandas.DataFrame
-        The concatenated rows of the chunks, in chunk order.
+        The concatenated rows of the chunks, in chunk order (only ``columns``, if given).
+        The rows of every chunk are held at once (twice, while they are concatenated).
 
     Examples
     --------
@@ -183,9 +189,9 @@ def run_sweep(
             if db is not None:
                 db.write(k, rows)
             else:
-                results[k] = rows
+                results[k] = rows if columns is None else rows[list(columns)]
             sl = bounds[k][1]
             bar.update(replicas * (sl.stop - sl.start))
     # a stored sweep is always read back, so resumed and uninterrupted runs return the same frame
-    frames = [db.read(k) if db is not None else results[k] for k, _ in bounds]
+    frames = [db.read(k, columns) if db is not None else results[k] for k, _ in bounds]
     return pd.concat(frames, ignore_index=True)

@@ -495,8 +495,13 @@ def play_match(
     store : str or os.PathLike, optional
         Directory of a :class:`~carromlab.match.store.MatchStore`: the tables of every
         chunk of ``chunk_games`` games are written there as Parquet when the chunk is
-        done, and a rerun with the same parameters plays only the chunks still missing
-        (the returned tables are read back from the store). Default: kept in memory.
+        done, and a rerun with the same parameters plays only the chunks still missing.
+        In memory are only the chunks done and not yet written (seldom more than one;
+        each worker holds the chunk it plays), and the returned record reads each table
+        back from the store when it is first used: the boards and games of 10,000 random
+        ICF games are about 16 MB, their shots 3.5 GB (see
+        :class:`~carromlab.match.store.MatchStore` for piecewise reads).
+        Default: every table kept in memory.
     chunk_games : int
         Most games per chunk, played in lockstep (one engine batch per step, see
         :func:`carromlab.match.lockstep.step`), in [1, 10**7]. Default 256 (a step's fixed
@@ -507,6 +512,7 @@ def play_match(
     Returns
     -------
     MatchRecord
+        The tables of every game; with ``store``, read from the store when first used.
 
     Raises
     ------
@@ -574,7 +580,8 @@ def _records(
     """Each task's chunk and its records as each chunk is done, played here (in task
     order) or by ``workers`` processes; ``ended`` is told of the games as they end (the
     workers report through a queue, read while the chunks are awaited), each chunk's
-    once it is done.
+    once it is done. A chunk's records are not kept here once the next chunk is asked for,
+    so a caller that writes each chunk away holds one at a time.
 
     On an error or an interrupt the workers stop within a second (``_worker_init``) and the
     chunks not yet done are dropped; a worker whose parent dies stops too."""
@@ -606,11 +613,11 @@ def _records(
             while pending:
                 done, pending = wait(pending, timeout=_WATCH_S, return_when=FIRST_COMPLETED)
                 drain()
-                for future in done:
-                    k = chunk_of[future]
-                    recs = future.result()
+                while done:  # a done future holds its chunk's records: each is dropped once handed on
+                    future = done.pop()
+                    k = chunk_of.pop(future)
                     tell(k, len(tasks[k][0]))
-                    yield tasks[k][0], recs
+                    yield tasks[k][0], future.result()
         except BaseException:
             stop.set()  # a failed game or an interrupt: the workers stop, no chunk starts
             pool.shutdown(wait=False, cancel_futures=True)

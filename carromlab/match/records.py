@@ -496,7 +496,11 @@ class MatchRecord:
     Attributes
     ----------
     shots, boards, games : pandas.DataFrame
-        As in :class:`GameRecord`, with one block per game.
+        As in :class:`GameRecord`, with one block per game. The record of a store
+        (:func:`~carromlab.match.play_match` with ``store``,
+        :meth:`~carromlab.match.store.MatchStore.read`) reads each table from the store
+        when it is first used: its boards and games can be looked at without loading
+        its shots.
     """
 
     shots: pd.DataFrame
@@ -508,7 +512,7 @@ class MatchRecord:
         wins = g["winner"].value_counts().sort_index()
         won = ", ".join(f"team {int(t)}: {n}" for t, n in wins.items()) or "none"
         variants = ", ".join(f"{v} {p}p" for v, p in g[["variant", "players"]].drop_duplicates().itertuples(index=False))
-        return f"MatchRecord({len(g)} games of {variants}; wins {won}; {len(self.boards)} boards, {len(self.shots)} shots)"
+        return f"MatchRecord({len(g)} games of {variants}; wins {won}; {len(self.boards)} boards, {int(g['n_shots'].sum())} shots)"
 
     def _repr_html_(self) -> str:
         from ..plotting.display import figure_png, rich_html
@@ -516,7 +520,7 @@ class MatchRecord:
 
         g = self.games
         rows = {"games": len(g), "complete": int((g["end"] == "complete").sum()), "boards": len(self.boards),
-                "shots": len(self.shots)}  # fmt: skip
+                "shots": int(g["n_shots"].sum())}  # the games' count: a stored record's shots stay unread
         rows |= {f"wins of team {int(t)}": n for t, n in g["winner"].value_counts().sort_index().items()}
 
         def draw(ax: Any) -> None:

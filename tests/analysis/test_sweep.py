@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -16,7 +17,8 @@ from carromlab import Scene
 from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, read_store, success_map
 from carromlab.analysis import success as success_module
 from carromlab.analysis.breaks import break_study
-from carromlab.analysis.store import MANIFEST, StoreWarning, describe
+from carromlab.analysis import store as store_module
+from carromlab.analysis.store import MANIFEST, StoreWarning, SweepStore, describe
 from carromlab.analysis.sweep import run_sweep
 
 distributed = pytest.importorskip("distributed")
@@ -363,3 +365,34 @@ def test_a_stray_part_is_ignored_and_the_warning_points_at_the_caller(run_map, t
     with pytest.warns(StoreWarning, match="part-000099.parquet' .*ignored") as record:
         read_store(store)
     assert record[0].filename == __file__
+
+
+def test_a_store_is_checked_one_part_at_a_time(tmp_path, monkeypatch):
+    """completed() reads every part in full (the check) but keeps none: the Arrow memory in
+    use when a part is loaded is never more than about one part, however many parts."""
+    db = SweepStore(tmp_path, {"analysis": "demo"})
+    rows = pd.DataFrame({"x": np.arange(250_000, dtype=float)})  # 2 MB a part
+    for k in range(6):
+        db.write(k, rows)
+    in_use = []
+    load = store_module._load
+    monkeypatch.setattr(store_module, "_load", lambda *a: in_use.append(pa.total_allocated_bytes()) or load(*a))
+    before = pa.total_allocated_bytes()
+    assert db.completed() == set(range(6)) and len(in_use) == 6
+    assert max(in_use) - before < 1.5 * rows.memory_usage().sum(), in_use
+
+
+@pytest.mark.parametrize("stored", [False, True])
+def test_a_sweep_keeps_only_the_columns_asked_for_and_its_store_every_column(tmp_path, stored):
+    cells = pd.DataFrame({"cell": np.arange(10)})
+
+    def sweep(**kw):
+        return run_sweep("demo", _Rows(4), cells, manifest={}, replicas=1, chunk_cells=3, client=None, workers=1,
+                         store=tmp_path if stored else None, progress=False, **kw)  # fmt: skip
+
+    full = sweep()
+    pd.testing.assert_frame_equal(sweep(columns=["seed"]), full[["seed"]])
+    if stored:
+        assert list(pd.read_parquet(tmp_path)) == ["cell", "seed"]
+        with pytest.raises(ValueError, match=r"part-000000.parquet' has no column 'z' \(named by the 'columns' parameter\)"):
+            sweep(columns=["z"])
