@@ -18,7 +18,7 @@ import numpy.typing as npt
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
 from ._placement import advance, midpoints, nearest_clear
-from .spots import GRID_STEP, clear_of
+from .spots import GRID_STEP, clear_distance, clear_of
 from .state import GameState
 
 __all__ = ["PlacementCheck", "Area", "Region", "Regions", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
@@ -103,14 +103,17 @@ class Area:
         return cx[keep], cy[keep]
 
     @cached_property
-    def sweep(self) -> tuple[FloatArray, npt.NDArray[np.intp]]:
-        """The coordinate of :attr:`allowed` along the area's longer side (x or y), sorted,
-        and the order that sorts it: the candidates within a distance of a centre lie in
-        one slice of it. Built once per area."""
+    def sweep(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """:attr:`allowed` sorted along the area's longer side (x or y), then along the
+        other: the coordinates along each side in that order, the order, and where each run
+        of one coordinate along the longer side starts (and the end). The candidates
+        within a distance of a centre lie in one slice of it, and in a slice of each run.
+        Built once per area."""
         x0, x1, y0, y1 = self.box
-        key = self.allowed[0] if not x1 - x0 < y1 - y0 else self.allowed[1]
-        order = np.argsort(key, kind="stable")
-        return key[order], order
+        key, other = self.allowed if not x1 - x0 < y1 - y0 else self.allowed[::-1]
+        order = np.lexsort((other, key))
+        runs = np.flatnonzero(np.diff(key[order], prepend=np.nan, append=np.nan) != 0)
+        return key[order], other[order], order, runs
 
     @cached_property
     def box(self) -> tuple[float, float, float, float]:
@@ -337,12 +340,15 @@ def _nearest_clear(
     comparison. The compiled scan
     (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`Area.sweep` outward
     from each centre and stops where the offset along the sweep alone is farther than
-    the best clear candidate."""
+    the best clear candidate; it steps over the candidates nearer a centre than its
+    :func:`~carromlab.rules.spots.clear_distance` less 1e-9 m (all blocked, as in
+    :func:`~carromlab.rules.spots.nearest_free_spots`)."""
     cx, cy = area.allowed
-    key, order = area.sweep
+    key, other, order, runs = area.sweep
     x0, x1, y0, y1 = area.box
-    qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    return nearest_clear(cx, cy, key, order, qx, qy, qkey, disc_x, disc_y, reach**2)
+    qkey, qother = (qx, qy) if not x1 - x0 < y1 - y0 else (qy, qx)  # as Area.sweep chose
+    bound = clear_distance(np.column_stack([qx, qy]), np.stack([disc_x, disc_y], axis=-1), reach) - 1e-9
+    return nearest_clear(cx, cy, key, other, order, runs, qx, qy, qkey, qother, bound, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.
