@@ -139,6 +139,25 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
     return best_arr, found_arr
 
 
+def clear(const double[::1] x, const double[::1] y, const Py_ssize_t[::1] which, const double[:, :, ::1] discs,
+          const double[::1] radius):
+    """Whether each centre (x[q], y[q]) (m) keeps clear of the discs of its region
+    ``which[q]``: at least ``discs[w, k, 2] + radius[q] + discs[w, k, 3]`` (m) from each
+    disc's centre ``discs[w, k, :2]`` (rows as in ``Regions.discs``; unused: ``x = inf``),
+    by :func:`~carromlab.rules.spots.clear_of`'s comparison. Returns bool, shape (Q,)."""
+    cdef Py_ssize_t q, k, w
+    out = np.ones(x.shape[0], dtype=bool)
+    cdef cython.uchar[::1] ok = out.view(np.uint8)
+    with nogil:
+        for q in range(x.shape[0]):
+            w = which[q]
+            for k in range(discs.shape[1]):
+                if not hypot(x[q] - discs[w, k, 0], y[q] - discs[w, k, 1]) >= discs[w, k, 2] + radius[q] + discs[w, k, 3]:
+                    ok[q] = 0
+                    break
+    return out
+
+
 def midpoints(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
               const double[::1] lo, double width, int steps, double[::1] px, double[::1] py):
     """The midpoints the next ``steps`` bisection steps of each centre may test, into

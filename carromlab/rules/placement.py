@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
-from ._placement import advance, midpoints, nearest_clear
+from ._placement import advance, clear, midpoints, nearest_clear
 from .spots import GRID_STEP, clear_distance, clear_of
 from .state import GameState
 
@@ -188,15 +188,6 @@ def _reach(discs: FloatArray, radius: float) -> FloatArray:
     return discs[..., 2] + radius + discs[..., 3]
 
 
-def _clear(x: FloatArray, y: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray) -> npt.NDArray[np.bool_]:
-    """Whether each centre (x[q], y[q]) keeps clear of its discs, centred at
-    ``(disc_x[q], disc_y[q])`` (m) and to be kept ``reach[q]`` (m, :func:`_reach`) away,
-    as :func:`~carromlab.rules.spots.clear_of` does for one set; ``x`` and ``y`` may
-    have more axes than the discs have before their last one (the discs are broadcast
-    against them)."""
-    return np.asarray((np.hypot(x[..., None] - disc_x, y[..., None] - disc_y) >= reach).all(axis=-1))
-
-
 @dataclass(frozen=True, eq=False)
 class Regions:
     """The legal regions of many shooters (any games, any seats) as arrays: region ``k``
@@ -296,18 +287,14 @@ def nearest_spots(
         regions = Regions.of(regions)
     of_query = regions.area[which]
     groups = [(area, q) for a, area in enumerate(regions.areas) if (q := np.flatnonzero(of_query == a)).size]
-    ok = np.zeros(sx.shape, dtype=bool)
+    # only the centres on the marks are tested against the discs of their regions (compiled)
+    on = np.zeros(sx.shape, dtype=bool)
     for area, q in groups:
-        # only the centres on the marks are tested against the discs, each against the
-        # discs of its region that come near any of them
-        on = q[area.legal(sx[q], sy[q])]
-        if on.size:
-            box = (sx[on].min(), sx[on].max(), sy[on].min(), sy[on].max())
-            # (a disc is left out only when clear of each of them by more than round-off)
-            near = regions.discs[which[on]]
-            if np.isfinite(box).all():
-                near = near[:, np.flatnonzero(_reaching(near, area.radius, box, 1e-9).any(axis=0))]
-            ok[on] = _clear(sx[on], sy[on], near[..., 0], near[..., 1], _reach(near, area.radius))
+        on[q] = area.legal(sx[q], sy[q])
+    ok = on.copy()
+    q = np.flatnonzero(on)
+    radius = np.array([area.radius for area in regions.areas])[of_query[q]]
+    ok[q] = clear(sx[q], sy[q], which[q], np.ascontiguousarray(regions.discs), radius)
     if not search or ok.all():
         return sx, sy, ok
     for area, q in groups:
@@ -317,12 +304,12 @@ def nearest_spots(
     return sx, sy, ok
 
 
-def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float], slack: float = 0.0) -> npt.NDArray[np.bool_]:
+def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float]) -> npt.NDArray[np.bool_]:
     """Which discs (rows x, y, radius, margin in the last axis; m) a disc of ``radius``
-    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach plus
-    ``slack`` (m) extends into it."""
+    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach
+    extends into it."""
     x0, x1, y0, y1 = box
-    reach = _reach(discs, radius) + slack
+    reach = _reach(discs, radius)
     return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
