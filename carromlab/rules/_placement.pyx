@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Compiled kernels of the striker placement search (called by
-:mod:`carromlab.rules.placement`): the nearest clear candidate of each centre, and the
-array work of the bisection towards it around the area's constraints (evaluated in
+:mod:`carromlab.rules.placement`): whether centres clear their regions' discs, the
+nearest clear candidate of each centre, and the array work of the bisection towards it around the area's constraints (evaluated in
 Python between the two bisection kernels).
 
 The arithmetic is NumPy's, operation for operation (squares as products, sums left to
