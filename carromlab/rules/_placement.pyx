@@ -1,24 +1,28 @@
 # cython: language_level=3
 """Compiled kernels of the striker placement search (called by
-:mod:`carromlab.rules.placement`): the nearest clear candidate of each centre, and the
-array work of the bisection towards it around the area's constraints (evaluated in
+:mod:`carromlab.rules.placement`): whether centres clear their regions' discs, the
+nearest clear candidate of each centre, and the array work of the bisection towards it around the area's constraints (evaluated in
 Python between the two bisection kernels).
 
 The arithmetic is NumPy's, operation for operation (squares as products, sums left to
 right, ``hypot`` from the C library as NumPy's; the package is built without
 ``-march``, so without fused multiply-adds): the same spots as the array code.
 
-The nearest clear candidate: the candidates of an area, sorted along one axis, are
-scanned outward from each centre, the nearer side first, until the offset along the
-axis alone exceeds the squared distance of the best clear candidate found (every
-candidate beyond is farther). Only a candidate that would beat the best is tested
-against the centre's discs.
+The nearest clear candidate: the candidates of an area, sorted along one axis (runs
+of candidates at one coordinate on it, each sorted along the other axis), are scanned run
+by run outward from each centre, the nearer side first, until the offset along the axis
+alone exceeds the squared distance of the best clear candidate found (every candidate
+beyond is farther). Within a run the squared distance grows with the offset along the
+other axis, so each run is walked outward from the centre on both sides until a
+candidate is farther than the best; the candidates nearer the centre than its lower
+bound (:func:`carromlab.rules.spots.clear_distance`: all blocked) are stepped over.
+Only a candidate that would beat the best is tested against the centre's discs.
 """
 
 import numpy as np
 
 cimport cython
-from libc.math cimport INFINITY, hypot
+from libc.math cimport INFINITY, hypot, sqrt
 
 
 cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
@@ -31,8 +35,23 @@ cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1]
     return False
 
 
-def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] key, const Py_ssize_t[::1] order,
-                  const double[::1] qx, const double[::1] qy, const double[::1] qkey,
+cdef inline Py_ssize_t _first_at_least(const double[::1] values, Py_ssize_t lo, Py_ssize_t hi, double v,
+                                      bint strict) noexcept nogil:
+    """The first index in [lo, hi) of the sorted ``values`` at least ``v`` (more than
+    ``v`` when ``strict``); ``hi`` if none."""
+    cdef Py_ssize_t i
+    while lo < hi:
+        i = (lo + hi) // 2
+        if values[i] < v or (strict and values[i] == v):
+            lo = i + 1
+        else:
+            hi = i
+    return lo
+
+
+def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] key, const double[::1] other,
+                  const Py_ssize_t[::1] order, const Py_ssize_t[::1] runs, const double[::1] qx,
+                  const double[::1] qy, const double[::1] qkey, const double[::1] qother, const double[::1] bound,
                   const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach2):
     """Index of the candidate nearest each centre among those clearing its discs.
 
@@ -40,14 +59,20 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
     ----------
     cx, cy : numpy.ndarray of float64, shape (C,)
         The candidates, m.
-    key : numpy.ndarray of float64, shape (C,)
-        Their coordinate along the sweep axis (``cx`` or ``cy``), sorted, m.
+    key, other : numpy.ndarray of float64, shape (C,)
+        Their coordinates along the sweep axis (``cx`` or ``cy``) and along the other
+        axis, sorted by ``key`` then ``other``, m.
     order : numpy.ndarray of intp, shape (C,)
         The candidate of each entry of ``key``.
+    runs : numpy.ndarray of intp, shape (R + 1,)
+        Where each run of equal ``key`` starts, and C.
     qx, qy : numpy.ndarray of float64, shape (Q,)
         The centres, m.
-    qkey : numpy.ndarray of float64, shape (Q,)
-        Their coordinate along the sweep axis, m.
+    qkey, qother : numpy.ndarray of float64, shape (Q,)
+        Their coordinates along the sweep axis and the other, m.
+    bound : numpy.ndarray of float64, shape (Q,)
+        Distance within which every candidate of each centre is blocked, m (a lower
+        bound of the nearest clear one's, less round-off; <= 0: none skipped).
     disc_x, disc_y : numpy.ndarray of float64, shape (Q, K)
         Centres of the discs each centre's candidate must clear, m (unused: ``x = inf``).
     reach2 : numpy.ndarray of float64, shape (Q, K)
@@ -62,8 +87,8 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
     found : numpy.ndarray of bool, shape (Q,)
         Whether any candidate is clear.
     """
-    cdef Py_ssize_t n = key.shape[0], q, lo, hi, i, pos
-    cdef double d2, best_d2, lo_off, hi_off
+    cdef Py_ssize_t n = key.shape[0], n_runs = runs.shape[0] - 1, q, lo, hi, r, s, e, up, down, pos, i, step
+    cdef double best_d2, lo_off, hi_off, off, gap, d2
     best_arr = np.zeros(qx.shape[0], dtype=np.intp)
     found_arr = np.zeros(qx.shape[0], dtype=bool)
     cdef Py_ssize_t[::1] best = best_arr
@@ -71,32 +96,66 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
     with nogil:
         for q in range(qx.shape[0]):
             best_d2, best[q] = INFINITY, n
-            # first entry with key >= qkey: lo walks down from the one before, hi up
-            lo, hi = 0, n
+            # first run with key >= qkey: lo walks down from the one before, hi up
+            lo, hi = 0, n_runs
             while lo < hi:
-                i = (lo + hi) // 2
-                if key[i] < qkey[q]:
-                    lo = i + 1
+                r = (lo + hi) // 2
+                if key[runs[r]] < qkey[q]:
+                    lo = r + 1
                 else:
-                    hi = i
+                    hi = r
             lo, hi = lo - 1, lo
-            while lo >= 0 or hi < n:
-                lo_off = (key[lo] - qkey[q]) * (key[lo] - qkey[q]) if lo >= 0 else INFINITY
-                hi_off = (key[hi] - qkey[q]) * (key[hi] - qkey[q]) if hi < n else INFINITY
+            while lo >= 0 or hi < n_runs:
+                lo_off = (key[runs[lo]] - qkey[q]) * (key[runs[lo]] - qkey[q]) if lo >= 0 else INFINITY
+                hi_off = (key[runs[hi]] - qkey[q]) * (key[runs[hi]] - qkey[q]) if hi < n_runs else INFINITY
                 if not min(lo_off, hi_off) <= best_d2:  # every candidate left is farther
                     break
                 if lo_off <= hi_off:
-                    pos, lo = lo, lo - 1
+                    r, off, lo = lo, lo_off, lo - 1
                 else:
-                    pos, hi = hi, hi + 1
-                i = order[pos]
-                d2 = (cx[i] - qx[q]) * (cx[i] - qx[q]) + (cy[i] - qy[q]) * (cy[i] - qy[q])
-                if (d2 < best_d2 or (d2 == best_d2 and i < best[q])) and not _blocked(cx[i], cy[i], q, disc_x, disc_y, reach2):
-                    best_d2, best[q] = d2, i
+                    r, off, hi = hi, hi_off, hi + 1
+                s, e = runs[r], runs[r + 1]
+                # the walks start at the first entries past the blocked stretch around the centre
+                gap = sqrt(bound[q] * bound[q] - off) if bound[q] > 0.0 and bound[q] * bound[q] > off else 0.0
+                if gap > 0.0:
+                    down = _first_at_least(other, s, e, qother[q] - gap, True) - 1
+                    up = _first_at_least(other, s, e, qother[q] + gap, False)
+                else:
+                    up = _first_at_least(other, s, e, qother[q], False)
+                    down = up - 1
+                for step in range(-1, 2, 2):  # down the run, then up it
+                    pos = down if step < 0 else up
+                    while s <= pos < e:
+                        i = order[pos]
+                        d2 = (cx[i] - qx[q]) * (cx[i] - qx[q]) + (cy[i] - qy[q]) * (cy[i] - qy[q])
+                        if d2 > best_d2:  # and every entry beyond it
+                            break
+                        if (d2 < best_d2 or (d2 == best_d2 and i < best[q])) and not _blocked(cx[i], cy[i], q, disc_x, disc_y, reach2):
+                            best_d2, best[q] = d2, i
+                        pos += step
             found[q] = best[q] < n
             if not found[q]:
                 best[q] = 0
     return best_arr, found_arr
+
+
+def clear(const double[::1] x, const double[::1] y, const Py_ssize_t[::1] which, const double[:, :, ::1] discs,
+          const double[::1] radius):
+    """Whether each centre (x[q], y[q]) (m) keeps clear of the discs of its region
+    ``which[q]``: at least ``discs[w, k, 2] + radius[q] + discs[w, k, 3]`` (m) from each
+    disc's centre ``discs[w, k, :2]`` (rows as in ``Regions.discs``; unused: ``x = inf``),
+    by :func:`~carromlab.rules.spots.clear_of`'s comparison. Returns bool, shape (Q,)."""
+    cdef Py_ssize_t q, k, w
+    out = np.ones(x.shape[0], dtype=bool)
+    cdef cython.uchar[::1] ok = out.view(np.uint8)
+    with nogil:
+        for q in range(x.shape[0]):
+            w = which[q]
+            for k in range(discs.shape[1]):
+                if not hypot(x[q] - discs[w, k, 0], y[q] - discs[w, k, 1]) >= discs[w, k, 2] + radius[q] + discs[w, k, 3]:
+                    ok[q] = 0
+                    break
+    return out
 
 
 def midpoints(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,

@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from .._validation import check_array, check_real
 from ..equipment.board import Board, Segment
-from ._placement import advance, midpoints, nearest_clear
-from .spots import GRID_STEP, clear_of
+from ._placement import advance, clear, midpoints, nearest_clear
+from .spots import GRID_STEP, clear_distance, clear_of
 from .state import GameState
 
 __all__ = ["PlacementCheck", "Area", "Region", "Regions", "nearest_spots", "band_grid", "disc_grid", "arc_grid", "placement_functions"]
@@ -103,14 +103,17 @@ class Area:
         return cx[keep], cy[keep]
 
     @cached_property
-    def sweep(self) -> tuple[FloatArray, npt.NDArray[np.intp]]:
-        """The coordinate of :attr:`allowed` along the area's longer side (x or y), sorted,
-        and the order that sorts it: the candidates within a distance of a centre lie in
-        one slice of it. Built once per area."""
+    def sweep(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """:attr:`allowed` sorted along the area's longer side (x or y), then along the
+        other: the coordinates along each side in that order, the order, and where each run
+        of one coordinate along the longer side starts (and the end). The candidates
+        within a distance of a centre lie in one slice of it, and in a slice of each run.
+        Built once per area."""
         x0, x1, y0, y1 = self.box
-        key = self.allowed[0] if not x1 - x0 < y1 - y0 else self.allowed[1]
-        order = np.argsort(key, kind="stable")
-        return key[order], order
+        key, other = self.allowed if not x1 - x0 < y1 - y0 else self.allowed[::-1]
+        order = np.lexsort((other, key))
+        runs = np.flatnonzero(np.diff(key[order], prepend=np.nan, append=np.nan) != 0)
+        return key[order], other[order], order, runs
 
     @cached_property
     def box(self) -> tuple[float, float, float, float]:
@@ -183,15 +186,6 @@ def _reach(discs: FloatArray, radius: float) -> FloatArray:
     radius, margin in the last axis; m) without overlapping it: its radius, ``radius``
     and its margin, m."""
     return discs[..., 2] + radius + discs[..., 3]
-
-
-def _clear(x: FloatArray, y: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray) -> npt.NDArray[np.bool_]:
-    """Whether each centre (x[q], y[q]) keeps clear of its discs, centred at
-    ``(disc_x[q], disc_y[q])`` (m) and to be kept ``reach[q]`` (m, :func:`_reach`) away,
-    as :func:`~carromlab.rules.spots.clear_of` does for one set; ``x`` and ``y`` may
-    have more axes than the discs have before their last one (the discs are broadcast
-    against them)."""
-    return np.asarray((np.hypot(x[..., None] - disc_x, y[..., None] - disc_y) >= reach).all(axis=-1))
 
 
 @dataclass(frozen=True, eq=False)
@@ -293,18 +287,14 @@ def nearest_spots(
         regions = Regions.of(regions)
     of_query = regions.area[which]
     groups = [(area, q) for a, area in enumerate(regions.areas) if (q := np.flatnonzero(of_query == a)).size]
-    ok = np.zeros(sx.shape, dtype=bool)
+    # only the centres on the marks are tested against the discs of their regions (compiled)
+    on = np.zeros(sx.shape, dtype=bool)
     for area, q in groups:
-        # only the centres on the marks are tested against the discs, each against the
-        # discs of its region that come near any of them
-        on = q[area.legal(sx[q], sy[q])]
-        if on.size:
-            box = (sx[on].min(), sx[on].max(), sy[on].min(), sy[on].max())
-            # (a disc is left out only when clear of each of them by more than round-off)
-            near = regions.discs[which[on]]
-            if np.isfinite(box).all():
-                near = near[:, np.flatnonzero(_reaching(near, area.radius, box, 1e-9).any(axis=0))]
-            ok[on] = _clear(sx[on], sy[on], near[..., 0], near[..., 1], _reach(near, area.radius))
+        on[q] = area.legal(sx[q], sy[q])
+    ok = on.copy()
+    q = np.flatnonzero(on)
+    radius = np.array([area.radius for area in regions.areas])[of_query[q]]
+    ok[q] = clear(sx[q], sy[q], which[q], np.ascontiguousarray(regions.discs), radius)
     if not search or ok.all():
         return sx, sy, ok
     for area, q in groups:
@@ -314,12 +304,12 @@ def nearest_spots(
     return sx, sy, ok
 
 
-def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float], slack: float = 0.0) -> npt.NDArray[np.bool_]:
+def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float]) -> npt.NDArray[np.bool_]:
     """Which discs (rows x, y, radius, margin in the last axis; m) a disc of ``radius``
-    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach plus
-    ``slack`` (m) extends into it."""
+    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach
+    extends into it."""
     x0, x1, y0, y1 = box
-    reach = _reach(discs, radius) + slack
+    reach = _reach(discs, radius)
     return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
 
 
@@ -337,12 +327,15 @@ def _nearest_clear(
     comparison. The compiled scan
     (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`Area.sweep` outward
     from each centre and stops where the offset along the sweep alone is farther than
-    the best clear candidate."""
+    the best clear candidate; it steps over the candidates nearer a centre than its
+    :func:`~carromlab.rules.spots.clear_distance` less 1e-9 m (all blocked, as in
+    :func:`~carromlab.rules.spots.nearest_free_spots`)."""
     cx, cy = area.allowed
-    key, order = area.sweep
+    key, other, order, runs = area.sweep
     x0, x1, y0, y1 = area.box
-    qkey = qx if not x1 - x0 < y1 - y0 else qy  # as Area.sweep chose
-    return nearest_clear(cx, cy, key, order, qx, qy, qkey, disc_x, disc_y, reach**2)
+    qkey, qother = (qx, qy) if not x1 - x0 < y1 - y0 else (qy, qx)  # as Area.sweep chose
+    bound = clear_distance(np.column_stack([qx, qy]), np.stack([disc_x, disc_y], axis=-1), reach) - 1e-9
+    return nearest_clear(cx, cy, key, other, order, runs, qx, qy, qkey, qother, bound, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.

@@ -77,9 +77,11 @@ def placement_regions(games: GameArrays) -> Regions:
     # Hikone (HIK-2): the tee spot for the seat's first shot (its outline when a piece
     # covers it), else the area line; in doubles also clear of the own area's pieces
     first = games.seat_shots[np.arange(n), games.shooter] == 0
-    tee = np.array([[board.area_line(s).tee_spot.x, board.area_line(s).tee_spot.y] for s in sides])[games.shooter]  # type: ignore[arg-type]
-    gap = np.hypot(tee[:, None, 0] - discs[..., 0], tee[:, None, 1] - discs[..., 1])
-    blocked = first & (gap < discs[..., 2] + radius[:, None]).any(axis=1)
+    g = np.flatnonzero(first)  # (a seat's first shot of the board: a few games a step)
+    tee = np.array([[board.area_line(s).tee_spot.x, board.area_line(s).tee_spot.y] for s in sides])[games.shooter[g]]  # type: ignore[arg-type]
+    gap = np.hypot(tee[:, None, 0] - discs[g, :, 0], tee[:, None, 1] - discs[g, :, 1])
+    blocked = np.zeros(n, dtype=bool)
+    blocked[g] = (gap < discs[g, :, 2] + radius[g, None]).any(axis=1)
     if games.n_players == 4:
         depth = np.empty(on.shape)
         for k, s in enumerate(sides):
