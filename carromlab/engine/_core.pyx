@@ -202,7 +202,6 @@ cdef struct Sim:
     int* wprev
     int* wof
     int* slist               # discs to re-predict after an event
-    int* offer               # the partners a prediction offers its pair event (``predict``)
     # impacts at one instant (``settle``): the discs whose motion changed at it (nchg of
     # them, in order), per disc the stamp of the instant it was listed at and its row
     # (gw words: the discs it touches, made when the instant is scanned)
@@ -1221,14 +1220,7 @@ cdef inline void note_apart(Sim* s, int k, int i) noexcept nogil:
 
 
 cdef void predict(Sim* s, int i) noexcept nogil:
-    """Full re-prediction of disc i's next event; its pair events at that time are offered
-    to the partners.
-
-    A pair event after disc i's next event is not offered: it cannot happen before that
-    event, which changes disc i's motion (or, ending an integrated part of its segment,
-    re-predicts it) and so tests the pair again. Offered, it would only have put the
-    partner on disc i's partner list, to be re-predicted for nothing at that event (a
-    tenth of the predictions with 63 random coins).
+    """Full re-prediction of disc i's next event; pair events are offered to partners.
 
     Only discs sharing a grid row and a grid column with i can meet it
     (``grid_candidates``); they are visited in increasing index order, as a scan of all
@@ -1238,7 +1230,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1, q, noffer = 0
+    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1
     cdef bint shrunk
     cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri
@@ -1304,18 +1296,13 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 bp = j
                 reach_box(s, i, &hi, best, rb)
                 shrunk = 1
-                noffer = 0   # the partners listed so far meet disc i later
             if tc < s.tn[j] and not s.stale[j]:
-                if tc == best:
-                    s.offer[noffer] = j
-                    noffer += 1
+                set_event(s, j, tc, EV_DISC, i)
             elif s.stale[j] == 1 and not (tc < INFINITY):
                 note_apart(s, j, i)
     s.apart[2 * i] = -1
     s.apart[2 * i + 1] = -1
     set_event(s, i, best, bk, bp)
-    for q in range(noffer):
-        set_event(s, s.offer[q], best, EV_DISC, i)
 
 
 # ----------------------------------------------------------------------------------
@@ -2003,7 +1990,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 14
-DEF NINT = 21
+DEF NINT = 20
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -2062,7 +2049,6 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.chg = q + 17 * n
     s.mark = q + 18 * n
     s.hit = q + 19 * n
-    s.offer = q + 20 * n
     s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
