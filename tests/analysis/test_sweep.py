@@ -1,6 +1,7 @@
 """Backends, chunking and the resumable Parquet store give identical results."""
 
 import functools
+import gc
 import json
 import os
 import threading
@@ -369,14 +370,23 @@ def test_a_stray_part_is_ignored_and_the_warning_points_at_the_caller(run_map, t
 
 def test_a_store_is_checked_one_part_at_a_time(tmp_path, monkeypatch):
     """completed() reads every part in full (the check) but keeps none: the Arrow memory in
-    use when a part is loaded is never more than about one part, however many parts."""
+    use when a part is loaded is never more than about one part, however many parts.
+    Cyclic garbage is collected before each reading, so that only what the store still
+    references counts (in a long test process a collection may otherwise come late)."""
     db = SweepStore(tmp_path, {"analysis": "demo"})
     rows = pd.DataFrame({"x": np.arange(250_000, dtype=float)})  # 2 MB a part
     for k in range(6):
         db.write(k, rows)
     in_use = []
     load = store_module._load
-    monkeypatch.setattr(store_module, "_load", lambda *a: in_use.append(pa.total_allocated_bytes()) or load(*a))
+
+    def counted(*args):
+        gc.collect()
+        in_use.append(pa.total_allocated_bytes())
+        return load(*args)
+
+    monkeypatch.setattr(store_module, "_load", counted)
+    gc.collect()
     before = pa.total_allocated_bytes()
     assert db.completed() == set(range(6)) and len(in_use) == 6
     assert max(in_use) - before < 1.5 * rows.memory_usage().sum(), in_use
