@@ -364,10 +364,12 @@ class SweepStore:
     Examples
     --------
     >>> import tempfile
-    >>> db = SweepStore(tempfile.mkdtemp(), {"analysis": "demo", "seed": 0})
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> db = SweepStore(tmp.name, {"analysis": "demo", "seed": 0})
     >>> db.write(0, pd.DataFrame({"cell": [0, 1], "p": [0.5, 0.25]}))
     >>> db.completed(), db.read(0)["p"].tolist()
     ({0}, [0.5, 0.25])
+    >>> tmp.cleanup()
     """
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any], *, holds: str = "sweep") -> None:
@@ -525,12 +527,13 @@ def read_store(path: str | os.PathLike[str]) -> pd.DataFrame:
     >>> from carromlab import Scene
     >>> from carromlab.analysis import ShotGrid
     >>> from carromlab.analysis.breaks import break_study
-    >>> where = tempfile.mkdtemp()
+    >>> tmp = tempfile.TemporaryDirectory()
     >>> _ = break_study(Scene.icf_break(), ShotGrid(placement=[0.0], angle=[0.0], speed=[6.0], aim="pack"),
-    ...                 replicas=3, store=where, progress=False)
-    >>> rows = read_store(where)
+    ...                 replicas=3, store=tmp.name, progress=False)
+    >>> rows = read_store(tmp.name)
     >>> len(rows), rows.attrs["carromlab"]["analysis"]
     (3, 'break_study')
+    >>> tmp.cleanup()
     """
     root = Path(path)
     if not (root / MANIFEST).is_file():

@@ -63,10 +63,12 @@ class MatchStore:
     >>> from carromlab.match import play_game, new_state, RandomPolicy
     >>> from carromlab.rules.crokinole import CrokinoleOptions
     >>> rec = play_game(new_state("crokinole", options=CrokinoleOptions(discs_per_player=1, game_target=3)), RandomPolicy())
-    >>> db = MatchStore(tempfile.mkdtemp(), {"demo": 1})
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> db = MatchStore(tmp.name, {"demo": 1})
     >>> db.write(0, [rec])
     >>> db.completed(), len(db.read().games)
     ({0}, 1)
+    >>> tmp.cleanup()
     """
 
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
