@@ -210,6 +210,27 @@ def test_fit_friction_compares_laws_and_saves_the_calibration(tmp_path, capsys, 
     assert f"mu = {mu:g}" in out
 
 
+@pytest.mark.parametrize("name", ["cushion", "slide", "spin", "trackpy"])
+def test_every_fit_friction_example_is_a_bundled_track_file_with_its_sidecar(name):
+    from carromlab.cli._fitting import TRACK_EXAMPLES
+    from carromlab.fitting import data_path, read_tracks
+
+    assert set(TRACK_EXAMPLES) == {"cushion", "slide", "spin", "trackpy"}
+    path = data_path(TRACK_EXAMPLES[name])
+    assert path.with_suffix(".json").is_file()
+    assert len(read_tracks(path).data) > 100
+
+
+def test_fit_friction_slide_example_recovers_the_law_it_was_made_with(tmp_path, capsys):
+    """data/slide_shot.csv is made under Coulomb friction, mu = 0.12 (data/make_examples.py):
+    the short example ranks Coulomb first and its interval covers 0.12."""
+    run_ok(capsys, "fit-friction", "--example", "slide", "--laws", "coulomb,linear", "--out", str(tmp_path))
+    laws = pd.read_csv(tmp_path / "friction_laws.csv")
+    assert laws.sort_values("bic")["law"].iloc[0] == "coulomb"
+    mu = pd.read_csv(tmp_path / "friction_parameters.csv").query("law == 'coulomb' and parameter == 'mu'").iloc[0]
+    assert mu["ci_low"] <= 0.12 <= mu["ci_high"]
+
+
 # -- bad input: one line naming the parameter, exit status 2 ----------------------------------
 BAD = {
     "simulate": (["--speed", "-1"], "'--speed' option"),

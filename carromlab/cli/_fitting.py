@@ -13,14 +13,15 @@ import pandas as pd
 from ._common import add_output_options, add_physics_options, add_subcommand, output_dir, physics, positive_int, pyplot, report, save_figure, write_tables
 
 EXAMPLES = """\
-  carromlab fit-friction --example cushion                  # the bundled synthetic track file (about a minute)
+  carromlab fit-friction --example cushion                  # a bundled synthetic track file (about a minute)
+  carromlab fit-friction --example slide                    # the short one: the striker alone off one cushion (seconds)
   carromlab fit-friction --tracks shot.csv --laws coulomb,linear --save-calibration my_board.toml
   carromlab fit-friction --tracks frames.csv --fps 120 --radius 0.0155 --loss soft_l1
   carromlab break-study --calibration my_board.toml         # then analyse with the fitted physics
 """
 
 #: --example names: the synthetic track files of the data/ folder (see data/README.md).
-TRACK_EXAMPLES = {"cushion": "cushion_shot.csv", "spin": "spin_shot.csv", "trackpy": "trackpy_frames.csv"}
+TRACK_EXAMPLES = {"cushion": "cushion_shot.csv", "slide": "slide_shot.csv", "spin": "spin_shot.csv", "trackpy": "trackpy_frames.csv"}
 
 
 def add_parser(sub: Any) -> None:
