@@ -88,7 +88,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         observations : dict of numpy.ndarray
             Batched as ``observation_space``.
         info : dict
-            ``game_seed`` and ``shots`` (the opponents' shots before the agent's first), per game.
+            ``game_seed`` and ``shots`` (the opponents' shots before the agent's first), per
+            game, each with its Gymnasium mask (``_game_seed``, ``_shots``: all True).
         """
         seeds = list(seed) if isinstance(seed, (list, tuple)) else [None if seed is None else seed + i for i in range(self.num_envs)]
         if len(seeds) != self.num_envs:
@@ -96,8 +97,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         rows = list(range(self.num_envs))
         game_seeds, shots = self._new_games(rows, seeds)
         self._ended[:] = False
-        info = {"game_seed": game_seeds, "shots": shots}
-        return self._observe(), info
+        every = np.ones(self.num_envs, dtype=bool)
+        return self._observe(), _masked({"game_seed": (game_seeds, every), "shots": (shots, every)})
 
     def step(self, actions: Any) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play the agent's shot and the opponents' replies in every game, resetting the
@@ -111,10 +112,14 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         Returns
         -------
         observations, rewards, terminated, truncated, info
-            Batched; ``info`` holds ``shots`` (shots played, replies included; a reset
-            environment's are the opponents' shots before the agent's first),
-            ``snapped`` (the agent's placement was moved) and ``reset`` (the environment
-            was reset instead of stepped).
+            Batched; ``info`` holds, as :class:`gymnasium.vector.SyncVectorEnv` of
+            :class:`~carromlab.envs.single.CarromEnv` would, ``shots`` (shots played,
+            replies included; a reset environment's are the opponents' shots before the
+            agent's first); for the stepped environments ``snapped`` (the agent's
+            placement was moved), ``fouls`` (the agent's shot's rule ids) and ``end``
+            (the game's end or None); for the reset ones ``game_seed``; and ``reset``
+            (the environment was reset instead of stepped). Each key ``k`` has its mask
+            ``_k`` of the environments that have it (Gymnasium's layout).
 
         Raises
         ------
@@ -135,7 +140,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         rewards = np.zeros(self.num_envs)
         shots = np.zeros(self.num_envs, dtype=np.int64)
         snapped = np.zeros(self.num_envs, dtype=bool)
-        _, reset_shots = self._new_games(list(again), [None] * len(again), reply=False)
+        game_seeds = np.zeros(self.num_envs, dtype=np.int64)
+        game_seeds[again] = self._new_games(list(again), [None] * len(again), reply=False)[0]
         # the replies of the stepped and of the reset games, in one lockstep
         rows = np.concatenate([play, again])
         more, replies = opponent_replies([self.games[k] for k in rows], one._agent_seats, one.team, one.rewards)
@@ -150,7 +156,13 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         terminated = np.array([e == "complete" for e in ends]) & ~self._ended
         truncated = np.array([e in ("abandoned", "max_boards") for e in ends]) & ~self._ended
         self._ended = terminated | truncated
-        info = {"shots": shots, "snapped": snapped, "reset": np.isin(np.arange(self.num_envs), again)}
+        fouls, end = np.full(self.num_envs, None, dtype=object), np.full(self.num_envs, None, dtype=object)
+        for k, p in zip(play, played):
+            fouls[k], end[k] = list(p.fouls), self.games[k].end  # type: ignore[union-attr]
+        reset = np.isin(np.arange(self.num_envs), again)
+        info = _masked({"shots": (shots, np.ones(self.num_envs, dtype=bool)), "snapped": (snapped, ~reset),
+                        "fouls": (fouls, ~reset), "end": (end, ~reset), "game_seed": (game_seeds, reset),
+                        "reset": (reset, np.ones(self.num_envs, dtype=bool))})  # fmt: skip
         return self._observe(), rewards, terminated, truncated, info
 
     def _new_games(self, rows: list[int], seeds: list[int | None], reply: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -173,3 +185,10 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
     def _observe(self) -> dict[str, Any]:
         """The batched observations of every game by the agent's seat."""
         return observe_many(stacked(self.games), self._one.seat)  # type: ignore[arg-type]
+
+
+def _masked(items: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
+    """A vector environment's info in Gymnasium's layout: each key's values (one per
+    environment) beside ``_key``, a boolean mask of the environments that have it (as
+    :class:`gymnasium.vector.SyncVectorEnv` gathers its environments' infos)."""
+    return {name: array for key, (values, mask) in items.items() for name, array in ((key, values), (f"_{key}", mask))}
