@@ -3,8 +3,8 @@
 Slow: it runs only when selected with ``-m slow`` or when ``CARROMLAB_MATCH_GAMES``
 (the number of games per variant, default 2000) is set; otherwise it is skipped, so
 that a plain ``pytest tests/match`` stays short. The games run in lockstep on every local
-core. Measured on 2 cores shared with a CI run (2026-12-06): 2,000 games of each of the
-six variants and player counts in 12.5 minutes (34-197 s each); set
+core. Measured on 2 cores (2026-12-06): 2,000 games of each of the six variants and
+player counts in 7.2 minutes (12.5 on cores shared with a CI run); set
 ``CARROMLAB_MATCH_GAMES`` lower for a quicker sample.
 """
 
