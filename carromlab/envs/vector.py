@@ -159,10 +159,9 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         fouls, end = np.full(self.num_envs, None, dtype=object), np.full(self.num_envs, None, dtype=object)
         for k, p in zip(play, played):
             fouls[k], end[k] = list(p.fouls), self.games[k].end  # type: ignore[union-attr]
-        reset = np.isin(np.arange(self.num_envs), again)
-        info = _masked({"shots": (shots, np.ones(self.num_envs, dtype=bool)), "snapped": (snapped, ~reset),
-                        "fouls": (fouls, ~reset), "end": (end, ~reset), "game_seed": (game_seeds, reset),
-                        "reset": (reset, np.ones(self.num_envs, dtype=bool))})  # fmt: skip
+        reset, every = np.isin(np.arange(self.num_envs), again), np.ones(self.num_envs, dtype=bool)
+        info = _masked({"shots": (shots, every), "snapped": (snapped, ~reset), "fouls": (fouls, ~reset),
+                        "end": (end, ~reset), "game_seed": (game_seeds, reset), "reset": (reset, every)})  # fmt: skip
         return self._observe(), rewards, terminated, truncated, info
 
     def _new_games(self, rows: list[int], seeds: list[int | None], reply: bool = True) -> tuple[np.ndarray, np.ndarray]:
