@@ -60,7 +60,6 @@ def test_break_study_hikone_parquet_powder_and_resumable_store(tmp_path, capsys)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "break_cells.parquet"), first)
 
 
-
 def test_a_store_warning_is_one_line(tmp_path, capsys):
     """A damaged part of a --store is reported as one line, without Python's file, line
     number and source line."""
@@ -73,6 +72,7 @@ def test_a_store_warning_is_one_line(tmp_path, capsys):
     [line] = proc.stderr.splitlines()
     assert line.startswith(f"carromlab break-study: warning: The part '{tmp_path / 'store' / 'part-000000.parquet'}' is unreadable")
     assert line.endswith("ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
+
 
 def test_break_study_on_a_dask_scheduler_gives_the_local_numbers(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
