@@ -54,10 +54,12 @@ __all__ = ["MANIFEST", "STALE_SECONDS", "StoreWarning", "SweepStore", "describe"
 #: Name of the manifest file of a store directory.
 MANIFEST = "_carromlab_sweep.json"
 _LOCK = ".carromlab_sweep.lock"
-_PART = re.compile(r"^part-(\d{6})\.parquet$")
+#: The name of a part: its chunk zero-padded to six digits, longer from chunk 1000000 on.
+_PART_NAME = r"part-(\d{6}|[1-9]\d{6,})\.parquet"
+_PART = re.compile(rf"^{_PART_NAME}$")
 _META_KEY = b"carromlab.sweep"
 #: The temporary name of a part or manifest being written (:func:`_atomic_write`).
-_TEMPORARY = re.compile(rf"^\.(part-\d{{6}}\.parquet|{re.escape(MANIFEST)})\.[0-9a-f]{{32}}\.tmp$")
+_TEMPORARY = re.compile(rf"^\.({_PART_NAME}|{re.escape(MANIFEST)})\.[0-9a-f]{{32}}\.tmp$")
 #: Age, s, after which a temporary file of a store is taken for a killed write's and deleted.
 STALE_SECONDS = 600.0
 #: Files of carromlab itself (a StoreWarning is shown at the first caller outside them).
@@ -470,15 +472,14 @@ def _parts(root: Path, fingerprint: str) -> Iterator[tuple[int, pa.Table]]:
     """The chunk and table of each part file that passes its check, in chunk order, read
     one at a time (the caller keeps what it needs: a large store does not fit in memory
     at once); the others are warned of."""
-    for p in sorted(root.iterdir()):
-        m = _PART.match(p.name)
-        if m is None:
-            continue
-        table, problem = _load(p, fingerprint, int(m.group(1)))
+    named = ((_PART.match(p.name), p) for p in root.iterdir())
+    # by chunk number: past chunk 999999 the names are longer and their order is not the chunks'
+    for chunk, p in sorted((int(m.group(1)), p) for m, p in named if m is not None):
+        table, problem = _load(p, fingerprint, chunk)
         if table is None:
             _warn(f"The part {str(p)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
         else:
-            yield int(m.group(1)), table
+            yield chunk, table
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -355,6 +355,22 @@ def test_stale_temporary_files_of_killed_writes_are_removed_on_open(run_map, tmp
     assert not any(p.exists() for p in stale) and young.exists() and foreign.exists()
 
 
+def test_parts_past_chunk_999999_are_found_and_read_in_chunk_order(tmp_path):
+    """A part's name has six digits up to chunk 999999 and more after (part-1000000 sorts
+    before part-100001 by name): every part is found, read in chunk order, and a killed
+    write's temporary file of a long name is removed too."""
+    db = SweepStore(tmp_path, {"analysis": "demo"})
+    chunks = [1_000_001, 7, 999_999, 1_000_000, 100_001, 12_345_678]
+    for k in chunks:
+        db.write(k, pd.DataFrame({"chunk": [k]}))
+    stale = tmp_path / f".part-1000002.parquet.{'a' * 32}.tmp"
+    stale.write_bytes(b"half a chunk")
+    os.utime(stale, (time.time() - 3600,) * 2)
+    assert SweepStore(tmp_path, {"analysis": "demo"}).completed() == set(chunks)
+    assert read_store(tmp_path)["chunk"].tolist() == sorted(chunks)
+    assert not stale.exists()
+
+
 def test_a_stray_part_is_ignored_and_the_warning_points_at_the_caller(run_map, tmp_path):
     store = tmp_path / "map"
     ref = run_map(store=store, chunk_cells=24)
