@@ -37,7 +37,7 @@ import time
 import types
 import uuid
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -397,11 +397,20 @@ class SweepStore:
     def _part(self, chunk: int) -> Path:
         return self.path / f"part-{chunk:06d}.parquet"
 
-    def completed(self) -> set[int]:
+    def completed(self, *, checked: Collection[int] = ()) -> set[int]:
         """Chunks whose part file is present, reads in full and is of this sweep and chunk;
         every other part file is named in a :class:`StoreWarning` (and ignored). The parts
-        are read one at a time and none is kept."""
-        return {chunk for chunk, _ in _parts(self.path, self.fingerprint)}
+        are read one at a time and none is kept.
+
+        Parameters
+        ----------
+        checked : collection of int, optional
+            Chunks the caller has checked or written itself: their part files need only be
+            present, and are not read again. Default: none (every part is read).
+        """
+        files = _part_files(self.path)
+        kept = {chunk for chunk, _ in files if chunk in checked}
+        return kept | {chunk for chunk, _ in _parts([f for f in files if f[0] not in kept], self.fingerprint)}
 
     def write(self, chunk: int, frame: pd.DataFrame) -> None:
         """Write one chunk's rows atomically."""
@@ -468,13 +477,18 @@ def _load(path: Path, fingerprint: str, chunk: int, columns: Sequence[str] | Non
     return table, ""
 
 
-def _parts(root: Path, fingerprint: str) -> Iterator[tuple[int, pa.Table]]:
-    """The chunk and table of each part file that passes its check, in chunk order, read
-    one at a time (the caller keeps what it needs: a large store does not fit in memory
-    at once); the others are warned of."""
+def _part_files(root: Path) -> list[tuple[int, Path]]:
+    """The chunk and path of each part file of a store directory, in chunk order."""
     named = ((_PART.match(p.name), p) for p in root.iterdir())
     # by chunk number: past chunk 999999 the names are longer and their order is not the chunks'
-    for chunk, p in sorted((int(m.group(1)), p) for m, p in named if m is not None):
+    return sorted((int(m.group(1)), p) for m, p in named if m is not None)
+
+
+def _parts(files: Iterable[tuple[int, Path]], fingerprint: str) -> Iterator[tuple[int, pa.Table]]:
+    """The chunk and table of each part file (chunk, path) that passes its check, in the
+    order given, read one at a time (the caller keeps what it needs: a large store does
+    not fit in memory at once); the others are warned of."""
+    for chunk, p in files:
         table, problem = _load(p, fingerprint, chunk)
         if table is None:
             _warn(f"The part {str(p)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
@@ -540,7 +554,7 @@ def read_store(path: str | os.PathLike[str]) -> pd.DataFrame:
     if not (root / MANIFEST).is_file():
         raise ValueError(f"The 'path' parameter must be a store directory with a {MANIFEST} file. Got {str(root)!r} instead.")
     manifest = _read_manifest(root)
-    frames = [table.to_pandas() for _, table in _parts(root, manifest["fingerprint"])]
+    frames = [table.to_pandas() for _, table in _parts(_part_files(root), manifest["fingerprint"])]
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     out.attrs["carromlab"] = manifest
     return out

@@ -74,18 +74,23 @@ class MatchStore:
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
         self.path = store_directory(path)  # a file or a path that is no directory: an error naming 'store'
         self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}, holds="match") for name in TABLES}
+        self._checked: set[int] = set()  # chunks this store found complete or wrote
 
     def completed(self) -> set[int]:
         """Chunks whose parts of every table are present, read in full and are of this
         match and chunk; every other part file is named in a
         :class:`~carromlab.analysis.store.StoreWarning` (a rerun plays its chunk again if it
-        is one of the match's)."""
-        return set.intersection(*(db.completed() for db in self._stores.values()))
+        is one of the match's). The parts of a chunk this store has found complete or
+        written before need only be present: they are not read again (until a table of
+        :meth:`read` is used)."""
+        self._checked = set.intersection(*(db.completed(checked=self._checked) for db in self._stores.values()))
+        return set(self._checked)
 
     def write(self, chunk: int, records: list[GameRecord]) -> None:
         """Write the tables of one chunk's games (the games table last)."""
         for name in TABLES:
             self._stores[name].write(chunk, pd.concat([getattr(r, name) for r in records], ignore_index=True))
+        self._checked.add(chunk)
 
     def read(self) -> MatchRecord:
         """The tables of every complete chunk, each read from the store when first used.
@@ -94,7 +99,8 @@ class MatchStore:
         -------
         MatchRecord
             Its ``shots``, ``boards`` and ``games`` tables hold the chunks complete when
-            ``read`` was called, in chunk order, with the dtypes of
+            ``read`` was called (see :meth:`completed`: a chunk this store has checked or
+            written is not checked again here), in chunk order, with the dtypes of
             :data:`~carromlab.match.records.SHOT_COLUMNS` and its siblings. A table is read
             (every part of it, each checked again) when it is first used and then kept:
             the boards and games of a large match take little memory, its shots about

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
+from carromlab.analysis import store as store_module
 from carromlab.analysis.store import StoreWarning, SweepStore
 
 from carromlab.cli import main
@@ -186,3 +187,40 @@ def test_a_stored_match_holds_no_chunk_after_writing_it(tmp_path, monkeypatch):
     monkeypatch.setattr(MatchStore, "write", spy)
     _match(store=tmp_path, chunk_games=1, workers=2)
     assert sorted(chunk for chunk, _ in written) == [0, 1, 2, 3, 4]
+
+
+@pytest.fixture
+def loads(tmp_path, monkeypatch):
+    """The store paths (relative to tmp_path) of the parts read in full, in order."""
+    read = []
+    load = store_module._load
+    monkeypatch.setattr(store_module, "_load", lambda path, *a: read.append(str(path.relative_to(tmp_path))) or load(path, *a))
+    return read
+
+
+def test_play_match_checks_each_stored_part_once(tmp_path, loads):
+    """The record returned with a store is of the chunks this call checked (at the start)
+    or wrote: no part is read again to check it (each was read twice), only when a table
+    is used."""
+    _match(store=tmp_path, chunk_games=2)
+    assert loads == []  # three chunks written, none read
+    resumed = _match(store=tmp_path, chunk_games=2)
+    assert sorted(loads) == sorted(f"{t}/part-00000{k}.parquet" for t in ("shots", "boards", "games") for k in range(3))
+    loads.clear()
+    assert len(resumed.games) == 5 and loads == [f"games/part-00000{k}.parquet" for k in range(3)]
+
+
+def test_a_store_checks_the_chunks_another_writer_added(tmp_path, loads):
+    """A chunk written by another store of the same match since this one looked is checked
+    when read: a sound one is included, a damaged one left out with a warning."""
+    rec = _match()
+    db, other = MatchStore(tmp_path, {"synthetic": 1}), MatchStore(tmp_path, {"synthetic": 1})
+    db.write(0, [rec])
+    for k in (1, 2):
+        other.write(k, [rec])
+    (tmp_path / "boards" / "part-000002.parquet").write_text("x\n")
+    with pytest.warns(StoreWarning, match="boards/part-000002.parquet' is unreadable"):
+        stored = db.read()
+    assert sorted(loads) == ["boards/part-000001.parquet", "boards/part-000002.parquet", "games/part-000001.parquet",
+                             "games/part-000002.parquet", "shots/part-000001.parquet", "shots/part-000002.parquet"]  # fmt: skip
+    pd.testing.assert_frame_equal(stored.games, pd.concat([rec.games] * 2, ignore_index=True))
