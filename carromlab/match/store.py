@@ -113,7 +113,7 @@ class MatchStore:
             When a table is first used, if one of its parts has gone or changed since
             ``read`` (the message names the part).
         """
-        return _StoredMatch(self, sorted(self.completed()))
+        return _StoredMatch.lazy(self, sorted(self.completed()))
 
     def _table(self, name: str, chunks: list[int]) -> pd.DataFrame:
         """Table ``name`` of some chunks, in that order; a ValueError names a part that is
@@ -124,11 +124,19 @@ class MatchStore:
 
 class _StoredMatch(MatchRecord):
     """A :class:`MatchRecord` of some chunks of a store whose tables are read when first
-    used (:meth:`MatchStore.read`), then kept as attributes of the instance."""
+    used (:meth:`MatchStore.read`), then kept as attributes of the instance.
 
-    def __init__(self, store: MatchStore, chunks: list[int]) -> None:  # no tables yet: not the dataclass's __init__
-        object.__setattr__(self, "_store", store)  # a frozen dataclass: set past its __setattr__
-        object.__setattr__(self, "_chunks", chunks)
+    Made by :meth:`lazy`; its constructor is the dataclass's, so that
+    :func:`dataclasses.replace` (which passes every table, reading those not yet read)
+    makes a record of the tables given."""
+
+    @classmethod
+    def lazy(cls, store: MatchStore, chunks: list[int]) -> _StoredMatch:
+        """The record of ``chunks`` of ``store``, no table read yet."""
+        record = cls.__new__(cls)
+        object.__setattr__(record, "_store", store)  # a frozen dataclass: set past its __setattr__
+        object.__setattr__(record, "_chunks", chunks)
+        return record
 
     def __getattr__(self, name: str) -> pd.DataFrame:
         # called only for an attribute not found: a table not read yet

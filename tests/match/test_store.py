@@ -1,6 +1,7 @@
 """A match written to a Parquet store: the same tables as in memory, resumed after a
 lost chunk by playing only that chunk, refused for different parameters."""
 
+import dataclasses
 import gc
 import tracemalloc
 import warnings
@@ -14,7 +15,7 @@ from carromlab.analysis import store as store_module
 from carromlab.analysis.store import StoreWarning, SweepStore
 
 from carromlab.cli import main
-from carromlab.match import GreedyPolicy, play_match
+from carromlab.match import GreedyPolicy, MatchRecord, play_match
 from carromlab.match.store import MatchStore
 from carromlab.match.value import shot_values
 from carromlab.rules.crokinole import CrokinoleOptions
@@ -224,3 +225,18 @@ def test_a_store_checks_the_chunks_another_writer_added(tmp_path, loads):
     assert sorted(loads) == ["boards/part-000001.parquet", "boards/part-000002.parquet", "games/part-000001.parquet",
                              "games/part-000002.parquet", "shots/part-000001.parquet", "shots/part-000002.parquet"]  # fmt: skip
     pd.testing.assert_frame_equal(stored.games, pd.concat([rec.games] * 2, ignore_index=True))
+
+
+def test_dataclasses_replace_gives_a_record_of_the_stored_tables_and_the_replaced_one(tmp_path):
+    """dataclasses.replace on the record of a store (whose constructor took the store, so
+    replace raised a TypeError) reads the tables not replaced, whether or not read before."""
+    memory = _match()
+    stored = _match(store=tmp_path, chunk_games=2)
+    fresh = dataclasses.replace(stored, shots=memory.shots.head(3))  # no table read yet
+    assert isinstance(fresh, MatchRecord) and fresh.shots is not stored.shots and len(fresh.shots) == 3
+    pd.testing.assert_frame_equal(fresh.boards, memory.boards)
+    pd.testing.assert_frame_equal(fresh.games.drop(columns=TIMES), memory.games.drop(columns=TIMES))
+    games = stored.games.head(2)
+    again = dataclasses.replace(stored, games=games)
+    assert again.games is games and again.boards is stored.boards
+    pd.testing.assert_frame_equal(again.shots, memory.shots)
