@@ -2,6 +2,7 @@
 stderr holding the expected words."""
 
 import importlib
+import re
 
 import pytest
 
@@ -130,3 +131,19 @@ def test_a_bad_out_folder_fails_before_the_computation(tmp_path, capsys, monkeyp
     assert status == 2 and len(err.splitlines()) == 1, err
     why = "(a file)" if bad == "file" else "(Not a directory)"
     assert f"carromlab {command}: error: The '--out' option must be a writable folder (created if missing). Got '{out}' {why}" in err
+
+
+@pytest.mark.parametrize("command", list(COMPUTE))
+def test_every_option_of_the_help_is_offered_for_its_abbreviation(capsys, command):
+    """The parser records its options as they are added, in argument groups and mutually
+    exclusive groups too (argparse keeps its own list private): every option --help lists
+    is offered for its abbreviation."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    options = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", capsys.readouterr().out))
+    assert {"--help", "--out", "--mu", "--calibration"} <= options
+    required = ["--tracks", "t.csv"] if command == "fit-friction" else []  # else the missing --tracks is the error
+    for option in sorted(options):
+        assert main([command, *required, option[:-1]]) == 2
+        err = capsys.readouterr().err
+        assert re.search(rf"unrecognized option '{option[:-1]}'; did you mean [-\w ]*{option}\b", err), err

@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from . import _breaks, _fitting, _fouls, _maps, _match, _simulate
-from ._common import CliParser, HelpFormatter, UsageError
+from ._common import CliParser, HelpFormatter, UsageError, output_dir, report
 
 __all__ = ["main"]
 
@@ -54,13 +55,12 @@ def _parser() -> CliParser:
 _OPTION_OF = {"path_or_name": "calibration", "n_games": "games"}
 
 
-def _in_option_names(message: str, parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+def _in_option_names(message: str, args: argparse.Namespace) -> str:
     """``message`` with "The 'seed' parameter" read as "The '--seed' option" where the
     parameter is set by an option the user gave: the library names its parameters, the
     user typed options."""
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[args.command]
-    given = {a.dest: max(a.option_strings, key=len) for a in sub._actions
-             if a.option_strings and getattr(args, a.dest, None) != sub.get_default(a.dest)}  # fmt: skip
+    sub = args.parser  # the subcommand's (see add_subcommand)
+    given = {a.dest: option for option, a in sub.options.items() if getattr(args, a.dest, None) != sub.get_default(a.dest)}
 
     def option(m: re.Match[str]) -> str:
         name = m.group(1)
@@ -93,10 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _one_line_warnings(args.command):
-            return int(args.func(args))
+            started = time.perf_counter()
+            out = output_dir(args)  # a bad --out fails now, not after the computation
+            report(args.func(args, out), started)
+            return 0
     except (ValueError, OSError) as exc:
         # one line whatever the message: bad input is reported, not traced back
-        message = _in_option_names(" ".join(str(exc).split()), parser, args)
+        message = _in_option_names(" ".join(str(exc).split()), args)
         print(f"carromlab {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
+from pathlib import Path
 from typing import Any
 
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
-                      add_subcommand, backend, disc_specs, noise_model, output_dir, physics, positive_int, pyplot, report,
-                      save_figure, write_tables)  # fmt: skip
+                      add_subcommand, backend, disc_specs, noise_model, physics, positive_int, pyplot, save_figure,
+                      write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab break-study                                  # ICF, default grid (189 breaks), 100 replicas
@@ -25,7 +25,7 @@ SMALL_REPLICAS = 8
 
 def add_parser(sub: Any) -> None:
     s = add_subcommand(
-        sub, "break-study", help="sweep the break: outcomes per placement, aim and speed, best break",
+        sub, "break-study", run=run, help="sweep the break: outcomes per placement, aim and speed, best break",
         description="Play every break of a grid (placement on the line x aim relative to the pack x speed) with "
                     "execution noise; write one row per nominal break (best first) and one per noisy shot, and a PNG "
                     "of the outcome histograms and the expected own pieces over placement x aim.",
@@ -41,7 +41,6 @@ def add_parser(sub: Any) -> None:
     add_disc_options(s, ("icf", "hikone"))
     add_backend_options(s)
     add_output_options(s)
-    s.set_defaults(func=run)
 
 
 def _small_grid(scene: Any) -> Any:
@@ -54,13 +53,11 @@ def _small_grid(scene: Any) -> Any:
     return ShotGrid(placement=placement, angle=np.radians([-2.0, 0.0, 2.0]).tolist(), speed=[6.0], aim="pack")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..analysis import break_study, default_break_grid
     from ..engine.scene import Scene
     from ..plotting.analysis import plot_break_heatmap, plot_break_outcomes
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     specs = disc_specs(args, args.variant)
     scene = Scene.icf_break(specs=specs) if args.variant == "icf" else Scene.hikone_start(specs=specs)
     grid = _small_grid(scene) if args.small else default_break_grid(scene)
@@ -95,5 +92,4 @@ def run(args: argparse.Namespace) -> int:
         f"from the pack (direction {math.degrees(b['angle']):.1f} deg), {b['speed']:g} m/s: {b[f'mean_{own}']:.2f} own "
         f"{own} pieces per break, foul rate {b['p_foul']:.1%}, score {b['mean_score']:.2f} +- {b['sem_score']:.2f}."
     )
-    report(files, started)
-    return 0
+    return files

@@ -52,12 +52,29 @@ class CliParser(argparse.ArgumentParser):
     which reads a negative comma list (``--angle-range-deg -30,30``) as a value, and which
     takes options only as spelled: an abbreviation (``--angle`` for ``--angle-deg``, which
     would read 1.57 as degrees) is refused with the options it may have meant. The
-    subcommands' parsers are of this class too."""
+    subcommands' parsers are of this class too.
+
+    Attributes
+    ----------
+    options : dict of str to argparse.Action
+        Every option of this parser by its long option string (``"--out"``), in its
+        argument groups too, recorded as it is added (argparse keeps its list private).
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.options: dict[str, argparse.Action] = {}  # before argparse's __init__, which adds --help
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
         # argparse's own test for "a negative number, not an option", extended to lists
         self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d+(,-?\d*\.?\d+)+$")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        return _recorded(self.options, super().add_argument(*args, **kwargs))
+
+    def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
+        return _RecordingGroup(super().add_argument_group(*args, **kwargs), self.options)
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> Any:
+        return _RecordingGroup(super().add_mutually_exclusive_group(**kwargs), self.options)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:  # type: ignore[override]
         # a subcommand's parser sees its own options: name the unknown one and what was meant
@@ -71,7 +88,7 @@ class CliParser(argparse.ArgumentParser):
     def _did_you_mean(self, option: str) -> str:
         """``"; did you mean --a or --b?"`` for the options ``option`` abbreviates (or is
         close to); empty when none."""
-        options = sorted(o for o in self._option_string_actions if o.startswith("--"))
+        options = sorted(self.options)
         if longer := [o for o in options if o.startswith(option)]:
             return f"; did you mean {' or '.join(longer)}? (options are not abbreviated)"
         close = difflib.get_close_matches(option, options, n=3)
@@ -79,6 +96,30 @@ class CliParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+def _recorded(options: dict[str, argparse.Action], action: argparse.Action) -> argparse.Action:
+    """``action``, with its long option strings entered in ``options``."""
+    options.update((o, action) for o in action.option_strings if o.startswith("--"))
+    return action
+
+
+class _RecordingGroup:
+    """An argument group (or mutually exclusive group) of a :class:`CliParser` that enters
+    each option added to it in the parser's ``options``; anything else, argparse's own
+    use of the group included, is the group's."""
+
+    def __init__(self, group: Any, options: dict[str, argparse.Action]) -> None:
+        self._group, self._options = group, options
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        return _recorded(self._options, self._group.add_argument(*args, **kwargs))
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> _RecordingGroup:
+        return _RecordingGroup(self._group.add_mutually_exclusive_group(**kwargs), self._options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._group, name)
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -90,12 +131,22 @@ class HelpFormatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
-def add_subcommand(sub: Any, name: str, *, help: str, description: str, examples: str) -> argparse.ArgumentParser:
-    """A subcommand parser whose --help ends with its ``examples:`` block."""
-    return sub.add_parser(  # type: ignore[no-any-return]
+def add_subcommand(
+    sub: Any, name: str, *, run: Callable[[argparse.Namespace, Path], list[Path]], help: str, description: str, examples: str
+) -> CliParser:
+    """A subcommand parser whose --help ends with its ``examples:`` block.
+
+    ``run(args, out)`` does the job: it writes its files into the --out folder ``out``
+    (created and checked writable before it is called), prints its summary and returns
+    the files, which :func:`carromlab.cli.main` reports with the time taken. The parsed
+    arguments hold ``run`` as ``func`` and the parser as ``parser`` (to name its options
+    in messages)."""
+    parser: CliParser = sub.add_parser(
         name, help=help, description=description, epilog="examples:\n" + examples,
         formatter_class=HelpFormatter,
     )  # fmt: skip
+    parser.set_defaults(func=run, parser=parser)
+    return parser
 
 
 # -- argument types: argparse turns their ValueError into a one-line usage error ----------
@@ -287,8 +338,8 @@ def backend(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
 
 # -- files -----------------------------------------------------------------------------------
 def output_dir(args: argparse.Namespace) -> Path:
-    """The --out folder, created if missing and checked writable; every subcommand calls it
-    before computing, so that a bad --out fails at once, not after the work."""
+    """The --out folder, created if missing and checked writable; :func:`carromlab.cli.main`
+    calls it before a subcommand runs, so that a bad --out fails at once, not after the work."""
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ._common import add_output_options, add_physics_options, add_subcommand, output_dir, physics, positive_int, pyplot, report, save_figure, write_tables
+from ._common import add_output_options, add_physics_options, add_subcommand, physics, positive_int, pyplot, save_figure, write_tables
 
 EXAMPLES = """\
   carromlab fit-friction --example cushion                  # a bundled synthetic track file (about a minute)
@@ -26,7 +25,7 @@ TRACK_EXAMPLES = {"cushion": "cushion_shot.csv", "slide": "slide_shot.csv", "spi
 
 def add_parser(sub: Any) -> None:
     s = add_subcommand(
-        sub, "fit-friction", help="fit friction laws to tracked discs, compare them, save a calibration",
+        sub, "fit-friction", run=run, help="fit friction laws to tracked discs, compare them, save a calibration",
         description="Split tracks into free-sliding segments, fit every friction law to them and rank the laws by an "
                     "information criterion; write the comparison and parameter tables, a PNG of the residuals along "
                     "the path per law and a PNG of speed against time.",
@@ -50,7 +49,6 @@ def add_parser(sub: Any) -> None:
     f.add_argument("--name", default=None, help="name of the saved calibration (default: fit-<tracks file name>)")
     add_physics_options(s, what="fixed parameters and starting values")
     add_output_options(s)
-    s.set_defaults(func=run)
 
 
 def _tracks(args: argparse.Namespace) -> Any:
@@ -68,15 +66,13 @@ def _tracks(args: argparse.Namespace) -> Any:
     return read_tracks(path, fps=args.fps, radius=args.radius, board=args.board), path
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..fitting import segment_tracks
     from ..fitting.calibration_io import save_calibration
     from ..fitting.compare import compare_laws
     from ..physics.friction import FRICTION_LAWS
     from ..plotting.fitting import plot_residuals, plot_speed
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     tracks, path = _tracks(args)
     laws = [law.strip() for law in args.laws.split(",") if law.strip()]
     unknown = [law for law in laws if law not in FRICTION_LAWS]
@@ -117,5 +113,4 @@ def run(args: argparse.Namespace) -> int:
         rank = f"delta {args.criterion.upper()} {delta:.1f}, weight {r.weight:.3f}" if r.identifiable else "not identifiable from these tracks, not ranked"
         print(f"  {r.law}: {rank}{flag}; {values}")
     print(f"best law: {comp.best} (position noise {best.noise['position'] * 1e3:.2f} mm).")
-    report(files, started)
-    return 0
+    return files

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import time
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
-                      add_subcommand, backend, changed_discs, float_list, noise_model, output_dir, physics, positive_int, read_table, report,
+                      add_subcommand, backend, changed_discs, float_list, noise_model, physics, positive_int, read_table,
                       save_figure, write_tables)  # fmt: skip
 from ._positions import add_position_options, board_name, position
 
@@ -27,7 +27,7 @@ _TWO = ("-singles", "-2")
 
 def add_parser(sub: Any) -> None:
     s = add_subcommand(
-        sub, "fouls", help="foul probabilities of a population of shots under several rule variants",
+        sub, "fouls", run=run, help="foul probabilities of a population of shots under several rule variants",
         description="Play the same shots, with the same execution errors, from the same position under several "
                     "rule variants and let the rules call the fouls; write one row per (variant, rule) with the "
                     "probability and its confidence interval, and a grouped bar PNG.",
@@ -53,7 +53,6 @@ def add_parser(sub: Any) -> None:
     add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_backend_options(s)
     add_output_options(s)
-    s.set_defaults(func=run)
 
 
 def _specs(text: str) -> list[tuple[str, str, int]]:
@@ -130,12 +129,10 @@ def _shots(args: argparse.Namespace, states: dict[str, Any]) -> Any:
     return table
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..analysis import ANY_FOUL, foul_probabilities
     from ..plotting.analysis import plot_foul_probabilities
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     specs = _specs(args.variants)
     frame = position(args, board_name(specs[0][1]))
     states = _states(frame, specs, changed_discs(args, board_name(specs[0][1])))
@@ -155,5 +152,4 @@ def run(args: argparse.Namespace) -> int:
         any_ = rows[rows["rule"] == ANY_FOUL].iloc[0]
         fouls = ", ".join(f"{r.rule} {r.p:.3f}" for r in rows.itertuples() if r.rule != ANY_FOUL)
         print(f"  {name}: any foul p = {any_['p']:.3f} [{any_['ci_low']:.3f}, {any_['ci_high']:.3f}] of {any_['n']} shots ({fouls})")
-    report(files, started)
-    return 0
+    return files

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
                       add_subcommand,
-                      backend, float_list, noise_model, output_dir, physics, positive_int, pyplot, report,
+                      backend, float_list, noise_model, physics, positive_int, pyplot,
                       save_figure, speed_list, write_tables)  # fmt: skip
 from ._positions import add_position_options, scene_of
 
@@ -52,7 +52,7 @@ def _add_shared(p: argparse.ArgumentParser, *, store: bool) -> None:
 
 def add_parsers(sub: Any) -> None:
     s = add_subcommand(
-        sub, "success-map", help="success probability of a pot over placement x aim x speed",
+        sub, "success-map", run=run_success_map, help="success probability of a pot over placement x aim x speed",
         description="Play every cell of a grid (placement on the line x aim around the ghost-disc aim x speed) with "
                     "execution noise; write one row per cell with the success probability and its confidence "
                     "interval, and a PNG of the map on the board and over placement x aim.",
@@ -66,10 +66,9 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--speed", type=speed_list, default=[3.0],
                    help="speeds, m/s: comma-separated (2.5,3.5) or LOW:HIGH:N geometric (1:8:8) (default 3)")  # fmt: skip
     s.add_argument("--replicas", type=positive_int, default=100, help="noisy shots per cell (default 100)")
-    s.set_defaults(func=run_success_map)
 
     b = add_subcommand(
-        sub, "best-shot", help="the shot planner: the most forgiving shot of each route for a pot",
+        sub, "best-shot", run=run_best_shot, help="the shot planner: the most forgiving shot of each route for a pot",
         description="Plan a pot: search the placements, the whole circle of directions and the speeds for the shots "
                     "that pocket the target when played exactly, refine the most forgiving of each route (direct, "
                     "cut, bank, combination; named from what the simulated shot does), and report each with its "
@@ -94,7 +93,6 @@ def add_parsers(sub: Any) -> None:
                         "(default 32,128,1000,4000)")  # fmt: skip
     g.add_argument("--refine", type=int, default=3, help="refinement rounds (default 3)")
     g.add_argument("--window-replicas", type=positive_int, default=200, help="replicas per aim of the aim-window scan (default 200)")
-    b.set_defaults(func=run_best_shot)
 
 
 def _path(r: Any) -> str:
@@ -146,12 +144,10 @@ def _target_note(scene: Any, goal: Any, pocket: str) -> str:
     return f"the {kind} (piece {target.piece}) into {'any pocket' if pocket == 'any' else 'the ' + pocket.upper() + ' pocket'}"
 
 
-def run_success_map(args: argparse.Namespace) -> int:
+def run_success_map(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..analysis import ShotGrid, StrikerLine, success_map
     from ..plotting.analysis import plot_parameter_heatmap, plot_success_board
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene = scene_of(args, args.variant)
     goal = _goal(args, scene)
     h = StrikerLine.for_scene(scene).half_length
@@ -182,17 +178,14 @@ def run_success_map(args: argparse.Namespace) -> int:
         f"(direction {math.degrees(best['angle']):.2f} deg), {best['speed']:g} m/s: p(success) = {best['p_success']:.3f} "
         f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%}."
     )
-    report(files, started)
-    return 0
+    return files
 
 
-def run_best_shot(args: argparse.Namespace) -> int:
+def run_best_shot(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..analysis import StrikerLine, plan_shots
     from ..analysis.routes import ROUTES
     from ..plotting.analysis import plot_best_shot
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene, params = scene_of(args, args.variant), physics(args)
     goal = _goal(args, scene)
     step = args.angle_step_deg
@@ -223,5 +216,4 @@ def run_best_shot(args: argparse.Namespace) -> int:
             f"aim window {r.aim_window_deg:.2f} deg (margin +-{r.margin_deg:.2f}): placement {r.placement:+.3f} m, "
             f"direction {r.angle_deg:7.2f} deg, {r.speed:.2f} m/s, {r.technique}; {_path(r)}; falls: {r.fell or 'nothing'}"
         )
-    report(files, started)
-    return 0
+    return files

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 from ._common import (add_disc_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
-                      changed_discs, noise_model, output_dir, physics, positive_int, report, save_figure,
+                      changed_discs, noise_model, physics, positive_int, save_figure,
                       write_tables)  # fmt: skip
 from ._positions import board_name
 
@@ -30,7 +29,7 @@ def add_parser(sub: Any) -> None:
     from ..match import MAX_BOARDS, MAX_SHOTS_PER_BOARD
 
     s = add_subcommand(
-        sub, "match", help="play whole games: shots, boards and games tables, score progression PNG",
+        sub, "match", run=run, help="play whole games: shots, boards and games tables, score progression PNG",
         description="Play games of a variant: each seat's policy chooses the intended shot, the noise model "
                     "executes it, the engine plays it and the rules adjudicate it. Write one row per shot, per board "
                     "and per game, and a PNG of the score progression.",
@@ -59,7 +58,6 @@ def add_parser(sub: Any) -> None:
     add_physics_options(s)
     add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_output_options(s)
-    s.set_defaults(func=run)
 
 
 def _policies(text: str, players: int, params: Any) -> list[Any]:
@@ -73,12 +71,10 @@ def _policies(text: str, players: int, params: Any) -> list[Any]:
     return [GreedyPolicy(params=params) if n == "greedy" else RandomPolicy() for n in names]
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..match import play_match
     from ..plotting.match import plot_match_summary
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     params = physics(args)
     policies = _policies(args.policy, args.players, params)
     discs = changed_discs(args, board_name(args.variant))
@@ -104,5 +100,4 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.variant} match, {args.players} players ({', '.join(p.name for p in policies)}; {args.noise} noise): "
           f"{len(g)} game{'s' * (len(g) != 1)} ({ends}), {g['n_boards'].mean():.1f} boards and {g['n_shots'].mean():.0f} shots per game.")  # fmt: skip
     print(f"wins: {wins}, no winner {int(g['winner'].isna().sum())}; mean final score: {scores}.")
-    report(files, started)
-    return 0
+    return files

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import time
+from pathlib import Path
 from typing import Any
 
-from ._common import (add_disc_options, add_output_options, add_physics_options, add_subcommand, disc_specs, output_dir,
-                      physics, report, save_figure, write_tables)  # fmt: skip
+from ._common import (add_disc_options, add_output_options, add_physics_options, add_subcommand, disc_specs,
+                      physics, save_figure, write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab simulate                               # the ICF break, 6 m/s straight up
@@ -34,7 +34,7 @@ def _default_y(board: Any) -> float:
 
 def add_parser(sub: Any) -> None:
     s = add_subcommand(
-        sub, "simulate", help="simulate one shot: events table, final state and a PNG of the paths",
+        sub, "simulate", run=run, help="simulate one shot: events table, final state and a PNG of the paths",
         description="Simulate one shot from a starting layout; write its event log, the final state and a PNG "
                     "of the paths (and a GIF with --gif).",
         examples=EXAMPLES,
@@ -53,7 +53,6 @@ def add_parser(sub: Any) -> None:
     add_physics_options(s)
     add_disc_options(s, ("icf", "hikone", "crokinole"))
     add_output_options(s)
-    s.set_defaults(func=run)
 
 
 def _scene(args: argparse.Namespace) -> Any:
@@ -70,13 +69,11 @@ def _scene(args: argparse.Namespace) -> Any:
     return {"icf": Scene.icf_break, "hikone": Scene.hikone_start, "crokinole": Scene.crokinole_empty}[game](specs=specs)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..engine.scene import Shot
     from ..engine.simulate import simulate
     from ..plotting.shot import plot_shot
 
-    started = time.perf_counter()
-    out = output_dir(args)  # a bad --out fails now, not after the computation
     scene = _scene(args)
     shot = Shot.from_deg(args.x, _default_y(scene.board) if args.y is None else args.y,
                          angle_deg=args.angle_deg, speed=args.speed, spin=args.spin)  # fmt: skip
@@ -99,5 +96,4 @@ def run(args: argparse.Namespace) -> int:
         print(ev.head(SHOWN_EVENTS).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(ev) > SHOWN_EVENTS:
         print(f"... {len(ev) - SHOWN_EVENTS} more events in events.{args.format}")
-    report(files, started)
-    return 0
+    return files
