@@ -132,6 +132,18 @@ def test_malformed_sidecar_names_file_and_line(tmp_path):
         read_tracks(tmp_path / "t.csv")
 
 
+@pytest.mark.parametrize("units", ["cm", "mm", "pixels", None])
+def test_sidecar_units_other_than_px_or_m_are_refused(tmp_path, units):
+    """Units "cm" with a pixel calibration were read as pixels, without a word."""
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,960,540\n0,0.01,970,540\n")
+    cal = {"px_per_m": 1000.0, "origin_px": [960.0, 540.0]}
+    (tmp_path / "t.json").write_text(json.dumps({"units": units, "fps": 100, "calibration": cal}))
+    with pytest.raises(ValueError, match=rf"track sidecar '.*t\.json' must give units \"px\" or \"m\".*Got {units!r} instead"):
+        read_tracks(tmp_path / "t.csv")
+    (tmp_path / "t.json").write_text(json.dumps({"units": "px", "fps": 100, "calibration": cal}))
+    assert read_tracks(tmp_path / "t.csv").data["x"].tolist() == pytest.approx([0.0, 0.01])
+
+
 @pytest.mark.parametrize(
     ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
 )

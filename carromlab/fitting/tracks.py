@@ -431,8 +431,8 @@ def read_tracks(
     Raises
     ------
     ValueError
-        If the file is in pixels and no calibration is known, or a check of
-        :class:`Tracks` fails.
+        If the sidecar's units are neither ``"px"`` nor ``"m"``, the file is in pixels and
+        no calibration is known, or a check of :class:`Tracks` fails.
 
     Examples
     --------
@@ -448,10 +448,16 @@ def read_tracks(
         meta = parse_json(read_text(side, "track sidecar"), side, "track sidecar")
         if not isinstance(meta, dict):
             raise ValueError(f"The track sidecar {str(side)!r} must hold a JSON object (units, fps, calibration, ...). Got {meta!r:.60} instead.")
+    units = meta.get("units", "m")
+    if units not in ("px", "m"):  # "cm", "mm", "pixels" would otherwise pass as pixels or metres
+        raise ValueError(
+            f"The track sidecar {str(side)!r} must give units \"px\" or \"m\" (convert other units to metres "
+            f"or give a pixel calibration). Got {units!r} instead."
+        )
     frame = _read_csv(path)
     if calibration is None and "calibration" in meta:
         calibration = BoardCalibration.from_dict(meta["calibration"])
-    if meta.get("units", "m") == "px" and calibration is None:
+    if units == "px" and calibration is None:
         raise ValueError(
             f"The 'calibration' parameter must be given for track files in pixels ({path.name} has units 'px' "
             "and its sidecar has no calibration). Got None instead."
