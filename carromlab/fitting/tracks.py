@@ -235,6 +235,8 @@ class Tracks:
     >>> df = pd.DataFrame({"disc": 0, "t": [0.0, 0.1, 0.2], "x": [0.0, 0.1, 0.19], "y": 0.0})
     >>> Tracks(df).discs
     [0]
+    >>> Tracks(df, fps=10.0)
+    Tracks(1 disc, 3 points over 0.2 s, 10 frames/s)
     >>> Tracks(df.assign(t=[0.0, 0.2, 0.1]))
     Traceback (most recent call last):
     ...
@@ -331,6 +333,17 @@ class Tracks:
             df["frame"] = np.round(df["t"].to_numpy() * fps).astype(np.int64)
         radius_map = _radius_map(radius, df["disc"].unique())
         return cls(df, radius_map, board, fps, source)
+
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed the whole table and the board
+        t = self.data["t"]
+        parts = [
+            f"{len(self.discs)} disc{'s' * (len(self.discs) != 1)}, {len(self.data)} points over {t.max() - t.min():.3g} s",
+            *([f"{self.board.name} board"] if self.board is not None else []),
+            *([f"{self.fps:g} frames/s"] if self.fps is not None else []),
+            *(["angles"] if self.has_angle else []),
+        ]
+        return f"Tracks({self.source + ': ' if self.source else ''}{', '.join(parts)})"
 
     # -- derived -------------------------------------------------------------------
     @property
