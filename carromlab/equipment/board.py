@@ -138,7 +138,7 @@ class Hole:
     capture_speed_max : float or None
         A disc crossing the capture circle faster than this passes over the hole, m/s,
         > 0. Default None: no limit (every crossing falls: a pocket's open side and net
-        take any disc); the crokinole 20-hole sets one (:meth:`Board.crokinole`). The
+        take any disc); the crokinole 20-hole sets one (:meth:`.Board.crokinole`). The
         engine uses the smaller of this and ``PhysicsParams.capture_speed_max``.
 
     Examples
@@ -461,7 +461,7 @@ class ShootingLine:
 # ---------------------------------------------------------------------------- mark sets
 @dataclass(frozen=True)
 class IcfMarks:
-    """Mark geometry of an ICF carrom board, m. Use :meth:`Board.icf` to build one.
+    """Mark geometry of an ICF carrom board, m. Use :meth:`.Board.icf` to build one.
 
     Parameters
     ----------
@@ -485,7 +485,7 @@ class IcfMarks:
         Diameter of the outer circle, m. [SPEC 17 cm]
     arrow_start : float
         Distance from the board centre of the pocket-side end of each arrow, m. [CALC in
-        :meth:`Board.icf` from the pocket and the SPEC 5.0 cm gap to the pocket]
+        :meth:`.Board.icf` from the pocket and the SPEC 5.0 cm gap to the pocket]
     arrow_length : float
         Length of each diagonal arrow line, m. [SPEC, second-hand: at most 26.7 cm]
 
@@ -548,7 +548,7 @@ class IcfMarks:
 
 @dataclass(frozen=True)
 class HikoneMarks:
-    """Mark geometry of a Hikone carrom board, m. Use :meth:`Board.hikone` to build one.
+    """Mark geometry of a Hikone carrom board, m. Use :meth:`.Board.hikone` to build one.
 
     Seed 001 names the marks (jack spot at the centre, centre circle carrying the 24
     pucks, each side's area line and tee spot) but gives no sizes: every size is [EST].
@@ -619,7 +619,7 @@ class HikoneMarks:
 
 @dataclass(frozen=True)
 class CrokinoleMarks:
-    """Mark geometry of a crokinole board, m. Use :meth:`Board.crokinole` to build one.
+    """Mark geometry of a crokinole board, m. Use :meth:`.Board.crokinole` to build one.
 
     Parameters
     ----------
@@ -1009,7 +1009,7 @@ class Board:
             Outer to inner baseline. [SPEC 3.18 cm]
         baseline_length : float
             Overall length of a baseline mark including its base circles. [SPEC 47 cm;
-            the "overall" reading is an EST, see :class:`IcfMarks`]
+            the "overall" reading is an EST, see :class:`.IcfMarks`]
         base_circle_diameter, base_fill_diameter : float
             Base circles and their red fill. [SPEC 3.18 cm, 2.54 cm]
         centre_circle_diameter, outer_circle_diameter : float
@@ -1069,7 +1069,7 @@ class Board:
         frame_width : float
             Width of the frame, drawing only. [EST 4 cm]
         centre_circle_diameter, jack_spot_diameter, area_line_offset, area_line_length, tee_spot_diameter : float
-            See :class:`HikoneMarks` for each [EST] and its reasoning.
+            See :class:`.HikoneMarks` for each [EST] and its reasoning.
         """
         s = check_real("size", size, low=0.0, low_open=True, unit="m")
         rh = 0.5 * check_real("pocket_diameter", pocket_diameter, low=0.0, high=0.5 * s, low_open=True, unit="m")
@@ -1106,7 +1106,7 @@ class Board:
         size : float
             Diameter of the playing surface. [SPEC 26 in = 66.04 cm]
         ring_15_radius, ring_10_radius, shooting_line_radius, ditch_width : float
-            [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`CrokinoleMarks`.
+            [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`.CrokinoleMarks`.
         hole_diameter : float
             Diameter of the 20-hole at the centre. [SPEC 1 3/8 in = 3.49 cm]
         hole_capture_speed : float

@@ -95,7 +95,7 @@ _REL_STEP = 1e-4  # forward differences: truncation ~1e-4 relative, engine error
 
 @dataclass(frozen=True, eq=False)
 class FrictionFit:
-    """Result of :func:`fit_friction`.
+    """Result of :func:`.fit_friction`.
 
     Attributes
     ----------

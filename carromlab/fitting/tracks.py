@@ -200,7 +200,7 @@ def _radius_map(radius: float | Mapping[Any, float] | None, discs: np.ndarray) -
 class Tracks:
     """Positions of discs over time, in board metres.
 
-    Build with :meth:`from_frame` (a DataFrame in pixels or metres) or :func:`read_tracks`
+    Build with :meth:`from_frame` (a DataFrame in pixels or metres) or :func:`.read_tracks`
     (a CSV file and its sidecar).
 
     Parameters
@@ -510,7 +510,7 @@ def write_tracks(
     board: Board | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
-    """Write a track table as CSV with a JSON sidecar that :func:`read_tracks` understands.
+    """Write a track table as CSV with a JSON sidecar that :func:`.read_tracks` understands.
 
     Parameters
     ----------
