@@ -43,6 +43,11 @@ __all__ = [
 Side = Literal["south", "east", "north", "west"]
 #: The four sides, counter-clockwise from the first player's.
 SIDES: tuple[Side, ...] = ("south", "east", "north", "west")
+#: Largest size (side or diameter) of a preset game board (``Board.icf``, ``hikone``,
+#: ``crokinole``), m: theirs are 0.6-0.74 m, and a size typed in centimetres (74 for the
+#: ICF board) made a 74 m board without a word. A plain ``Board`` has no bound (an open
+#: board for a long free slide).
+MAX_SIZE = 5.0
 _T = TypeVar("_T")
 
 
@@ -995,7 +1000,7 @@ class Board:
         Parameters
         ----------
         size : float
-            Side of the playing surface. [SPEC 73.5-74.0 cm; default the maximum]
+            Side of the playing surface, in (0, 5] m. [SPEC 73.5-74.0 cm; default the maximum]
         pocket_diameter : float
             Diameter of the four corner pockets. [SPEC 4.45 cm +- 0.15] Each pocket
             circle touches both cushions of its corner, centre (+-(h - Rh), +-(h - Rh))
@@ -1021,7 +1026,7 @@ class Board:
             Distance from the pocket's rim, along the diagonal, to the arrow's end.
             [SPEC second-hand, 5.0 cm]
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         rh = 0.5 * check_real("pocket_diameter", pocket_diameter, low=0.0, high=0.5 * s, low_open=True, unit="m")
         gap = check_real("arrow_pocket_gap", arrow_pocket_gap, low=0.0, unit="m")
         h = 0.5 * s
@@ -1060,7 +1065,7 @@ class Board:
         Parameters
         ----------
         size : float
-            Side of the playing surface. [EST 60 cm: press reports "about 60 cm
+            Side of the playing surface, in (0, 5] m. [EST 60 cm: press reports "about 60 cm
             square"; makers quote 60 cm inside the frame]
         pocket_diameter : float
             Diameter of the corner pockets, placed as on the ICF board (tangent to both
@@ -1071,7 +1076,7 @@ class Board:
         centre_circle_diameter, jack_spot_diameter, area_line_offset, area_line_length, tee_spot_diameter : float
             See :class:`.HikoneMarks` for each [EST] and its reasoning.
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         rh = 0.5 * check_real("pocket_diameter", pocket_diameter, low=0.0, high=0.5 * s, low_open=True, unit="m")
         marks = HikoneMarks(
             centre_circle_diameter=centre_circle_diameter,
@@ -1104,7 +1109,7 @@ class Board:
         Parameters
         ----------
         size : float
-            Diameter of the playing surface. [SPEC 26 in = 66.04 cm]
+            Diameter of the playing surface, in (0, 5] m. [SPEC 26 in = 66.04 cm]
         ring_15_radius, ring_10_radius, shooting_line_radius, ditch_width : float
             [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`.CrokinoleMarks`.
         hole_diameter : float
@@ -1128,7 +1133,7 @@ class Board:
         frame_width : float
             Width of the rail outside the ditch, drawing only. [EST 1 in]
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         marks = CrokinoleMarks(
             ring_15_radius=ring_15_radius,
             ring_10_radius=ring_10_radius,
