@@ -444,8 +444,9 @@ def read_tracks(
     Raises
     ------
     ValueError
-        If the sidecar's units are neither ``"px"`` nor ``"m"``, the file is in pixels and
-        no calibration is known, or a check of :class:`Tracks` fails.
+        If the sidecar's units are neither ``"px"`` nor ``"m"``, the sidecar says ``"m"``
+        and a calibration is given, the file is in pixels and no calibration is known, or a
+        check of :class:`Tracks` fails.
 
     Examples
     --------
@@ -470,6 +471,12 @@ def read_tracks(
     frame = _read_csv(path)
     if calibration is None and "calibration" in meta:
         calibration = BoardCalibration.from_dict(meta["calibration"])
+    if meta.get("units") == "m" and calibration is not None:
+        # a pixel calibration applied to metres moves every point near the image origin
+        raise ValueError(
+            f"The track sidecar {str(side)!r} gives units \"m\" and a pixel calibration is given too (in the "
+            "sidecar or as 'calibration'): tracks in metres take no calibration, pixel tracks need units \"px\"."
+        )
     if units == "px" and calibration is None:
         raise ValueError(
             f"The 'calibration' parameter must be given for track files in pixels ({path.name} has units 'px' "
@@ -521,7 +528,7 @@ def write_tracks(
     units : {"px", "m"}
         Units of the ``x``, ``y`` columns.
     calibration : BoardCalibration, optional
-        Required for ``units="px"``.
+        Required for ``units="px"``; not allowed for ``units="m"``.
     fps : float, optional
         Frame rate, frames/s.
     radius : mapping of int to float, optional
@@ -548,6 +555,8 @@ def write_tracks(
         raise ValueError(f"The 'units' parameter must be one of ['m', 'px']. Got {units!r} instead.")
     if units == "px" and calibration is None:
         raise ValueError("The 'calibration' parameter must be given for units='px'. Got None instead.")
+    if units == "m" and calibration is not None:  # read_tracks would refuse the file
+        raise ValueError(f"The 'calibration' parameter must be None for units='m'. Got {calibration!r} instead.")
     path = Path(path)
     meta: dict[str, Any] = {"format": SIDECAR_FORMAT[0], "version": SIDECAR_FORMAT[1], "units": units}
     if fps is not None:
