@@ -45,7 +45,7 @@ class ShotExplorer:
     params : PhysicsParams, optional
         Physics. Default ``PhysicsParams()``.
     line : StrikerLine, optional
-        Where the striker is placed. Default the south line (:meth:`StrikerLine.for_scene`).
+        Where the striker is placed. Default the south line (:meth:`.StrikerLine.for_scene`).
     noise : str
         Starting noise preset, one of :data:`~carromlab.analysis.noise.NOISE_PRESETS`.
         Default ``"club"``.

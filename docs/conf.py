@@ -2,9 +2,14 @@
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
-import carromlab
+# Document this checkout, not whichever carromlab is installed: sphinx-build (unlike
+# python -m sphinx run from the root) does not put the checkout on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import carromlab  # noqa: E402
 
 project = "carromlab"
 author = "carromlab developers"

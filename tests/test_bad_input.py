@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
 from carromlab.fitting.calibration_io import read_calibration, save_calibration
-from carromlab.fitting.tracks import Tracks, read_tracks
+from carromlab.fitting.camera import BoardCalibration
+from carromlab.fitting.tracks import Tracks, read_tracks, write_tracks
 from carromlab.rules import GameState, icf
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -130,6 +131,32 @@ def test_malformed_sidecar_names_file_and_line(tmp_path):
     (tmp_path / "t.json").write_text('{"fps": 100,\n')
     with pytest.raises(ValueError, match=r"track sidecar '.*t\.json' must be valid JSON.*line 2"):
         read_tracks(tmp_path / "t.csv")
+
+
+@pytest.mark.parametrize("units", ["cm", "mm", "pixels", None])
+def test_sidecar_units_other_than_px_or_m_are_refused(tmp_path, units):
+    """Units "cm" with a pixel calibration were read as pixels, without a word."""
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,960,540\n0,0.01,970,540\n")
+    cal = {"px_per_m": 1000.0, "origin_px": [960.0, 540.0]}
+    (tmp_path / "t.json").write_text(json.dumps({"units": units, "fps": 100, "calibration": cal}))
+    with pytest.raises(ValueError, match=rf"track sidecar '.*t\.json' must give units \"px\" or \"m\".*Got {units!r} instead"):
+        read_tracks(tmp_path / "t.csv")
+    (tmp_path / "t.json").write_text(json.dumps({"units": "px", "fps": 100, "calibration": cal}))
+    assert read_tracks(tmp_path / "t.csv").data["x"].tolist() == pytest.approx([0.0, 0.01])
+
+
+def test_metre_tracks_with_a_pixel_calibration_are_refused(tmp_path):
+    """A sidecar saying units "m" that also holds a calibration (a copied template) put every
+    point near (-0.96, 0.54) m: the metres went through the pixel map, without a word."""
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0.0,-0.2\n0,0.01,0.01,-0.2\n0,0.02,0.02,-0.2\n")
+    cal = {"px_per_m": 1000.0, "origin_px": [960.0, 540.0]}
+    (tmp_path / "t.json").write_text(json.dumps({"units": "m", "fps": 100, "calibration": cal}))
+    with pytest.raises(ValueError, match=r"track sidecar '.*t\.json' gives units \"m\" and a pixel calibration is given too"):
+        read_tracks(tmp_path / "t.csv")
+    (tmp_path / "t.json").write_text(json.dumps({"units": "m", "fps": 100}))
+    assert read_tracks(tmp_path / "t.csv").data["y"].tolist() == [-0.2, -0.2, -0.2]
+    with pytest.raises(ValueError, match=r"'calibration' parameter must be None for units='m'"):
+        write_tracks(pd.read_csv(tmp_path / "t.csv"), tmp_path / "w.csv", units="m", calibration=BoardCalibration.from_dict(cal))
 
 
 @pytest.mark.parametrize(

@@ -281,6 +281,16 @@ def test_help_has_examples(command, capsys):
     assert "examples:" in text and f"carromlab {command[0] if command else ''}".strip() in text.split("examples:")[1]
 
 
+@pytest.mark.parametrize("module", ["carromlab", "carromlab.cli"])
+def test_python_dash_m_runs_the_command(module):
+    """``python -m carromlab`` (what a user types first) and ``python -m carromlab.cli`` are
+    the ``carromlab`` command."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(carromlab.__file__).parents[1]), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("usage: carromlab ") and "break-study" in proc.stdout
+
+
 def test_simulate_replays_a_saved_position_with_changed_discs_and_prints_events(tmp_path, capsys):
     from carromlab import Board, DiscSpec, Scene, Shot, simulate
 

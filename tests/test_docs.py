@@ -58,6 +58,16 @@ def test_every_public_name_is_in_the_api_reference():
     assert not missing, f"not in docs/api.rst: {missing}"
 
 
+def test_conf_documents_this_checkout_from_any_directory(tmp_path):
+    """sphinx-build runs conf.py with the checkout off sys.path; another installed carromlab
+    (a non-editable install, another clone) was documented instead, without a warning."""
+    code = "import runpy, sys; runpy.run_path(sys.argv[1]); print(sys.modules['carromlab'].__file__)"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", code, str(DOCS / "conf.py")], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(proc.stdout.strip()).resolve() == Path(carromlab.__file__).resolve()
+
+
 def test_sphinx_build_has_no_warnings(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", str(DOCS), str(tmp_path)],

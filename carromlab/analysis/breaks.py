@@ -116,7 +116,7 @@ class BreakWeights:
         fall with the first own coin, which covers it (ONL-2); alone, or with the
         striker, it goes back. A covered queen is a job done (no board is won before
         it, ONL-5), but its points go to the board's winner whoever covered it (ONL-6):
-        half an own coin [EST]. Pass it to :func:`break_study` with
+        half an own coin [EST]. Pass it to :func:`.break_study` with
         ``weights=BreakWeights.online()``: the ICF board's default is :meth:`icf`.
 
         Examples
@@ -244,7 +244,7 @@ class _BreakTask:
 
 @dataclass(frozen=True, eq=False)
 class BreakStudy:
-    """Result of :func:`break_study`.
+    """Result of :func:`.break_study`.
 
     Attributes
     ----------

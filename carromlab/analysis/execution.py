@@ -158,7 +158,8 @@ def build_execution(
     scene = check_scene(scene)
     params = PhysicsParams() if params is None else params
     if not isinstance(params, PhysicsParams):
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
+        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
     line = StrikerLine.for_scene(scene) if line is None else line
     if not isinstance(line, StrikerLine):
         raise ValueError(f"The 'line' parameter must be a StrikerLine or None. Got {line!r} instead.")
@@ -166,7 +167,9 @@ def build_execution(
     thumb_noise = noise if thumb_noise is None else thumb_noise
     for name, value in (("noise", noise), ("thumb_noise", thumb_noise)):
         if not isinstance(value, NoiseModel):
-            raise ValueError(f"The {name!r} parameter must be a NoiseModel or None. Got {value!r} instead.")
+            # a preset name is the likely mistake: say how to turn it into a model
+            hint = f" (e.g. NoiseModel.preset({value!r}))" if isinstance(value, str) else ""
+            raise ValueError(f"The {name!r} parameter must be a NoiseModel or None{hint}. Got {value!r} instead.")
     return Execution(
         scene=scene, params=params, line=line, noise=noise, thumb_noise=thumb_noise,
         replicas=check_int("replicas", replicas, low=1, high=MAX_REPLICAS),

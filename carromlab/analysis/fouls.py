@@ -570,10 +570,12 @@ def foul_probabilities(
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     noise = NoiseModel.preset("club") if noise is None else noise
     if not isinstance(noise, NoiseModel):
-        raise ValueError(f"The 'noise' parameter must be a NoiseModel or None. Got {noise!r} instead.")
+        hint = f" (e.g. NoiseModel.preset({noise!r}))" if isinstance(noise, str) else ""
+        raise ValueError(f"The 'noise' parameter must be a NoiseModel or None{hint}. Got {noise!r} instead.")
     params = PhysicsParams() if params is None else params
     if not isinstance(params, PhysicsParams):
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
+        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
     check_choice("ci", ci, CI_METHODS)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)
@@ -664,7 +666,7 @@ def comparable_states(
     players : {2, 4}
         Seats. Default 2 (the online rules have only 2).
     **state_changes
-        Further :class:`GameState` fields, applied to every state (e.g.
+        Further :class:`.GameState` fields, applied to every state (e.g.
         ``queen_status="covered", queen_team=0``). A carrom position without the queen
         must say where the queen is (``queen_status``).
 

@@ -63,7 +63,7 @@ class StrikerLine:
         """The placement line of a side of the scene's board.
 
         ICF board: the middle of the two baselines between the base-circle centres, with
-        :meth:`Baseline.striker_band` as band (the striker touches both baselines, rule
+        :meth:`.Baseline.striker_band` as band (the striker touches both baselines, rule
         ICF-3: 4.75 mm for the 4.13 cm striker). Hikone
         board: the area line, the striker's centre within one striker radius of it (HIK-2).
 

@@ -214,12 +214,12 @@ def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype
 
 @dataclass(frozen=True, eq=False)
 class BatchArrays:
-    """The result of :func:`simulate_batch_arrays`: a batch's columns as arrays.
+    """The result of :func:`.simulate_batch_arrays`: a batch's columns as arrays.
 
     Parameters
     ----------
     columns : dict of str to numpy.ndarray
-        The columns of :func:`simulate_batch`, one entry per shot, by name; a
+        The columns of :func:`.simulate_batch`, one entry per shot, by name; a
         categorical column holds its codes (int8) into ``categories[name]``.
     categories : dict of str to list of str
         The categories of the categorical columns (``striker_fate``,
@@ -241,7 +241,7 @@ class BatchArrays:
         return len(self.columns["x"])
 
     def frame(self) -> pd.DataFrame:
-        """The :func:`simulate_batch` frame of these arrays (sharing them): the columns,
+        """The :func:`.simulate_batch` frame of these arrays (sharing them): the columns,
         categorical ones as categoricals, and ``attrs`` ``final_xy``, ``pocket`` and
         ``t_out`` where present."""
         cols = {k: _categorical(v, self.categories[k]) if k in self.categories else v for k, v in self.columns.items()}
@@ -349,8 +349,8 @@ def simulate_batch(
     Shot k is the shot ``simulate`` plays on the scene holding the pieces of
     ``on_board[k]`` at ``positions[k]`` (the same results, with the pieces keeping this
     scene's ids).
-    The frame is built on the arrays of :func:`simulate_batch_arrays` (the same call
-    without the frame: :meth:`BatchArrays.frame`).
+    The frame is built on the arrays of :func:`.simulate_batch_arrays` (the same call
+    without the frame: :meth:`.BatchArrays.frame`).
 
     Parameters
     ----------
@@ -476,17 +476,17 @@ def simulate_batch_arrays(
     carriers: tuple[str, ...] | None = None,
     frame_reach: float = -np.inf,
 ) -> BatchArrays:
-    """:func:`simulate_batch` as arrays: the engine's outputs without a table.
+    """:func:`.simulate_batch` as arrays: the engine's outputs without a table.
 
-    The shots and parameters are those of :func:`simulate_batch` (and checked alike);
-    :func:`simulate_batch` is this call and one frame built on its result. For callers
+    The shots and parameters are those of :func:`.simulate_batch` (and checked alike);
+    :func:`.simulate_batch` is this call and one frame built on its result. For callers
     that read a few columns of many shots (the lockstep games, the foul statistics):
     no frame, no categoricals.
 
     Returns
     -------
     BatchArrays
-        The columns of :func:`simulate_batch` as arrays (categorical columns as their
+        The columns of :func:`.simulate_batch` as arrays (categorical columns as their
         int8 codes, with ``categories``), and the final positions, pockets and capture
         times when asked for.
 

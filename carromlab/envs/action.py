@@ -24,7 +24,7 @@ SPIN_LIMIT = 50.0
 
 
 def action_space() -> spaces.Box:
-    """The action space: four numbers in [-1, 1] (float32), mapped by :func:`shot_of_action`.
+    """The action space: four numbers in [-1, 1] (float32), mapped by :func:`.shot_of_action`.
 
     Returns
     -------
@@ -35,7 +35,7 @@ def action_space() -> spaces.Box:
 
 def shot_of_action(state: GameState, action: Any) -> Shot:
     """The intended shot of an action of ``state.shooter``: the one-game case of
-    :func:`shots_of_actions`.
+    :func:`.shots_of_actions`.
 
     ``action = (placement, aim, speed, spin)``, each in [-1, 1]:
 
@@ -87,7 +87,7 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
 
 
 def shots_of_actions(games: GameArrays, actions: Any) -> npt.NDArray[np.float64]:
-    """The intended shots of N actions, one per game, mapped as :func:`shot_of_action`
+    """The intended shots of N actions, one per game, mapped as :func:`.shot_of_action`
     maps one (the same shots), on arrays: the placements and facing directions of all
     games at once (:func:`~carromlab.match.geometry.placement_targets`,
     :func:`~carromlab.match.geometry.facings`), and the shots checked at once

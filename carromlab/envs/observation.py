@@ -93,7 +93,7 @@ def observation_space(state: GameState) -> spaces.Dict:
 
 def observe(state: GameState, seat: int) -> dict[str, Any]:
     """The observation of ``state`` by ``seat`` (see :func:`observation_space`): the
-    one-game case of :func:`observe_many`.
+    one-game case of :func:`.observe_many`.
 
     Parameters
     ----------

@@ -43,6 +43,11 @@ __all__ = [
 Side = Literal["south", "east", "north", "west"]
 #: The four sides, counter-clockwise from the first player's.
 SIDES: tuple[Side, ...] = ("south", "east", "north", "west")
+#: Largest size (side or diameter) of a preset game board (``Board.icf``, ``hikone``,
+#: ``crokinole``), m: theirs are 0.6-0.74 m, and a size typed in centimetres (74 for the
+#: ICF board) made a 74 m board without a word. A plain ``Board`` has no bound (an open
+#: board for a long free slide).
+MAX_SIZE = 5.0
 _T = TypeVar("_T")
 
 
@@ -138,7 +143,7 @@ class Hole:
     capture_speed_max : float or None
         A disc crossing the capture circle faster than this passes over the hole, m/s,
         > 0. Default None: no limit (every crossing falls: a pocket's open side and net
-        take any disc); the crokinole 20-hole sets one (:meth:`Board.crokinole`). The
+        take any disc); the crokinole 20-hole sets one (:meth:`.Board.crokinole`). The
         engine uses the smaller of this and ``PhysicsParams.capture_speed_max``.
 
     Examples
@@ -461,7 +466,7 @@ class ShootingLine:
 # ---------------------------------------------------------------------------- mark sets
 @dataclass(frozen=True)
 class IcfMarks:
-    """Mark geometry of an ICF carrom board, m. Use :meth:`Board.icf` to build one.
+    """Mark geometry of an ICF carrom board, m. Use :meth:`.Board.icf` to build one.
 
     Parameters
     ----------
@@ -485,7 +490,7 @@ class IcfMarks:
         Diameter of the outer circle, m. [SPEC 17 cm]
     arrow_start : float
         Distance from the board centre of the pocket-side end of each arrow, m. [CALC in
-        :meth:`Board.icf` from the pocket and the SPEC 5.0 cm gap to the pocket]
+        :meth:`.Board.icf` from the pocket and the SPEC 5.0 cm gap to the pocket]
     arrow_length : float
         Length of each diagonal arrow line, m. [SPEC, second-hand: at most 26.7 cm]
 
@@ -548,7 +553,7 @@ class IcfMarks:
 
 @dataclass(frozen=True)
 class HikoneMarks:
-    """Mark geometry of a Hikone carrom board, m. Use :meth:`Board.hikone` to build one.
+    """Mark geometry of a Hikone carrom board, m. Use :meth:`.Board.hikone` to build one.
 
     Seed 001 names the marks (jack spot at the centre, centre circle carrying the 24
     pucks, each side's area line and tee spot) but gives no sizes: every size is [EST].
@@ -619,7 +624,7 @@ class HikoneMarks:
 
 @dataclass(frozen=True)
 class CrokinoleMarks:
-    """Mark geometry of a crokinole board, m. Use :meth:`Board.crokinole` to build one.
+    """Mark geometry of a crokinole board, m. Use :meth:`.Board.crokinole` to build one.
 
     Parameters
     ----------
@@ -995,7 +1000,7 @@ class Board:
         Parameters
         ----------
         size : float
-            Side of the playing surface. [SPEC 73.5-74.0 cm; default the maximum]
+            Side of the playing surface, in (0, 5] m. [SPEC 73.5-74.0 cm; default the maximum]
         pocket_diameter : float
             Diameter of the four corner pockets. [SPEC 4.45 cm +- 0.15] Each pocket
             circle touches both cushions of its corner, centre (+-(h - Rh), +-(h - Rh))
@@ -1009,7 +1014,7 @@ class Board:
             Outer to inner baseline. [SPEC 3.18 cm]
         baseline_length : float
             Overall length of a baseline mark including its base circles. [SPEC 47 cm;
-            the "overall" reading is an EST, see :class:`IcfMarks`]
+            the "overall" reading is an EST, see :class:`.IcfMarks`]
         base_circle_diameter, base_fill_diameter : float
             Base circles and their red fill. [SPEC 3.18 cm, 2.54 cm]
         centre_circle_diameter, outer_circle_diameter : float
@@ -1021,7 +1026,7 @@ class Board:
             Distance from the pocket's rim, along the diagonal, to the arrow's end.
             [SPEC second-hand, 5.0 cm]
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         rh = 0.5 * check_real("pocket_diameter", pocket_diameter, low=0.0, high=0.5 * s, low_open=True, unit="m")
         gap = check_real("arrow_pocket_gap", arrow_pocket_gap, low=0.0, unit="m")
         h = 0.5 * s
@@ -1060,7 +1065,7 @@ class Board:
         Parameters
         ----------
         size : float
-            Side of the playing surface. [EST 60 cm: press reports "about 60 cm
+            Side of the playing surface, in (0, 5] m. [EST 60 cm: press reports "about 60 cm
             square"; makers quote 60 cm inside the frame]
         pocket_diameter : float
             Diameter of the corner pockets, placed as on the ICF board (tangent to both
@@ -1069,9 +1074,9 @@ class Board:
         frame_width : float
             Width of the frame, drawing only. [EST 4 cm]
         centre_circle_diameter, jack_spot_diameter, area_line_offset, area_line_length, tee_spot_diameter : float
-            See :class:`HikoneMarks` for each [EST] and its reasoning.
+            See :class:`.HikoneMarks` for each [EST] and its reasoning.
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         rh = 0.5 * check_real("pocket_diameter", pocket_diameter, low=0.0, high=0.5 * s, low_open=True, unit="m")
         marks = HikoneMarks(
             centre_circle_diameter=centre_circle_diameter,
@@ -1104,9 +1109,9 @@ class Board:
         Parameters
         ----------
         size : float
-            Diameter of the playing surface. [SPEC 26 in = 66.04 cm]
+            Diameter of the playing surface, in (0, 5] m. [SPEC 26 in = 66.04 cm]
         ring_15_radius, ring_10_radius, shooting_line_radius, ditch_width : float
-            [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`CrokinoleMarks`.
+            [SPEC 4 in, 8 in, 12 in, 2 in]; see :class:`.CrokinoleMarks`.
         hole_diameter : float
             Diameter of the 20-hole at the centre. [SPEC 1 3/8 in = 3.49 cm]
         hole_capture_speed : float
@@ -1128,7 +1133,7 @@ class Board:
         frame_width : float
             Width of the rail outside the ditch, drawing only. [EST 1 in]
         """
-        s = check_real("size", size, low=0.0, low_open=True, unit="m")
+        s = check_real("size", size, low=0.0, high=MAX_SIZE, low_open=True, unit="m")
         marks = CrokinoleMarks(
             ring_15_radius=ring_15_radius,
             ring_10_radius=ring_10_radius,

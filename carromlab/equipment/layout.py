@@ -82,10 +82,10 @@ def icf_break(
     rotation_deg : float, optional
         The rotation in degrees instead, in [-360, 360].
     coin : DiscSpec, optional
-        Coin whose radius sets the spacing. Default :meth:`DiscSpec.icf_coin`.
+        Coin whose radius sets the spacing. Default :meth:`.DiscSpec.icf_coin`.
     queen : DiscSpec, optional
         The queen; its radius must equal the coin's (a hexagonal pack needs equal
-        discs). Default :meth:`DiscSpec.icf_queen`.
+        discs). Default :meth:`.DiscSpec.icf_queen`.
     gap : float
         Clearance added to every touching distance, m, in [0, 0.01]. Default 0
         (touching pieces).
@@ -144,17 +144,17 @@ def hikone_start(
     """The Hikone starting layout: 24 pucks alternating on the centre circle, the jack on
     the jack spot (rule HIK-1).
 
-    The pucks' centres lie on the board's puck spots (:meth:`Board.puck_spots`), a red
+    The pucks' centres lie on the board's puck spots (:meth:`.Board.puck_spots`), a red
     one first, nearest the first (red, south) player, then alternating counter-clockwise.
 
     Parameters
     ----------
     puck : DiscSpec, optional
-        Puck size. Default :meth:`DiscSpec.hikone_puck`.
+        Puck size. Default :meth:`.DiscSpec.hikone_puck`.
     jack : DiscSpec, optional
-        Jack size. Default :meth:`DiscSpec.hikone_jack`.
+        Jack size. Default :meth:`.DiscSpec.hikone_jack`.
     board : Board, optional
-        A board with Hikone marks. Default :meth:`Board.hikone`.
+        A board with Hikone marks. Default :meth:`.Board.hikone`.
 
     Returns
     -------
@@ -242,7 +242,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
 
     Checks, in order: ``df`` has the columns ``kind``, ``x``, ``y``; every kind is a key of
     ``specs``; every coordinate is a finite real number; every disc lies on the board
-    (:meth:`Board.contains`); no disc centre lies within a hole's capture radius (it
+    (:meth:`.Board.contains`); no disc centre lies within a hole's capture radius (it
     would already have fallen); no disc overlaps a peg, or another disc, by more than
     ``OVERLAP_TOL`` = 1e-9 m. Rows are named by their position (0-based).
 

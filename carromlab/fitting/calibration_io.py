@@ -19,7 +19,7 @@ only ``[params]`` is required::
     [uncertainty]
     mu = 0.0004
 
-A file becomes a named preset with :func:`register_calibration`; :func:`load_calibration`
+A file becomes a named preset with :func:`.register_calibration`; :func:`.load_calibration`
 accepts a registered name or a path. The registry lives in the running process only: no
 preset is read from a home directory or any other implicit place.
 """
@@ -163,7 +163,7 @@ def save_calibration(
 
 
 def read_calibration(path: str | Path) -> Calibration:
-    """Read a calibration file written by :func:`save_calibration` (or by hand).
+    """Read a calibration file written by :func:`.save_calibration` (or by hand).
 
     Parameters
     ----------
@@ -180,7 +180,7 @@ def read_calibration(path: str | Path) -> Calibration:
         If the file is missing, is not valid JSON/TOML (the message names the file and
         line), says it is another format (``[calibration] format``), has no ``[params]``
         table, names an unknown parameter, or a value is out of its range (the message of
-        :class:`PhysicsParams`).
+        :class:`.PhysicsParams`).
 
     Notes
     -----
@@ -248,7 +248,7 @@ def read_calibration(path: str | Path) -> Calibration:
 
 
 def register_calibration(path: str | Path, *, name: str | None = None) -> str:
-    """Make a calibration file available by name to :func:`load_calibration`.
+    """Make a calibration file available by name to :func:`.load_calibration`.
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def register_calibration(path: str | Path, *, name: str | None = None) -> str:
 
 
 def calibration_names() -> list[str]:
-    """Names registered with :func:`register_calibration`, sorted."""
+    """Names registered with :func:`.register_calibration`, sorted."""
     return sorted(_REGISTRY)
 
 
@@ -289,7 +289,7 @@ def load_calibration(path_or_name: str | Path) -> PhysicsParams:
     Parameters
     ----------
     path_or_name : str or Path
-        A name registered with :func:`register_calibration`, or a file path.
+        A name registered with :func:`.register_calibration`, or a file path.
 
     Returns
     -------

@@ -128,8 +128,8 @@ def compare_laws(
     Raises
     ------
     ValueError
-        For an unknown law or criterion, an empty or repeated list of laws, or any error
-        of :func:`~carromlab.fitting.fit_friction`.
+        For an unknown law or criterion, an empty or repeated list of laws (or a string
+        instead of a list), or any error of :func:`~carromlab.fitting.fit_friction`.
 
     Examples
     --------
@@ -139,7 +139,12 @@ def compare_laws(
     'coulomb'
     """
     check_choice("criterion", criterion, ("aic", "bic"))
-    names = list(FRICTION_LAWS) if laws is None else [get_law(n).name for n in laws]
+    if isinstance(laws, str):  # else each letter would be taken for a law name
+        raise ValueError(
+            f"The 'laws' parameter must be a sequence of friction law names, e.g. {[n.strip() for n in laws.split(',')]}. "
+            f"Got the string {laws!r} instead."
+        )
+    names = list(FRICTION_LAWS) if laws is None else [get_law(n, parameter="laws").name for n in laws]
     if not names or len(set(names)) != len(names):
         raise ValueError(f"The 'laws' parameter must name distinct friction laws. Got {laws!r} instead.")
     if "parameters" in fit_options:

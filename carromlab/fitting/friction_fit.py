@@ -95,7 +95,7 @@ _REL_STEP = 1e-4  # forward differences: truncation ~1e-4 relative, engine error
 
 @dataclass(frozen=True, eq=False)
 class FrictionFit:
-    """Result of :func:`fit_friction`.
+    """Result of :func:`.fit_friction`.
 
     Attributes
     ----------
@@ -591,12 +591,13 @@ def fit_friction(
     >>> bool(row.ci_low < 0.12 < row.ci_high)   # the file was made with mu = 0.12
     True
     """
-    friction = get_law(law)
+    friction = get_law(law, parameter="law")
     names = _check_parameters(friction, parameters)
     lossfn = get_loss(loss)
-    base = (params or PhysicsParams()).with_(friction_law=friction.name, **dict(initial or {}))
+    # checked before use, so an error names initial['mu'], not PhysicsParams' mu
     for n, v in (initial or {}).items():
         check_real(f"initial[{n!r}]", v, low=FITTABLE[check_choice("initial", n, FITTABLE)][0], high=FITTABLE[n][1])
+    base = (params or PhysicsParams()).with_(friction_law=friction.name, **dict(initial or {}))
     if not isinstance(max_passes, int) or isinstance(max_passes, bool) or max_passes < 1:
         raise ValueError(f"The 'max_passes' parameter must be an int in the range [1, inf). Got {max_passes!r} instead.")
     seg = data if isinstance(data, Segmentation) else segment_tracks(_check_tracks(data))

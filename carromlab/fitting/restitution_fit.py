@@ -60,7 +60,7 @@ _MEET_SLACK = 2e-3
 
 @dataclass(frozen=True, eq=False)
 class RestitutionFit:
-    """Result of :func:`fit_restitution`.
+    """Result of :func:`.fit_restitution`.
 
     Attributes
     ----------

@@ -196,6 +196,14 @@ class Segmentation:
     impacts: pd.DataFrame
     noise: float
 
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed the tracks and all three tables
+        source = f"{self.tracks.source}: " if self.tracks.source else ""
+        return (
+            f"Segmentation({source}{len(self.segments)} segments ({len(self.usable)} usable), "
+            f"{len(self.impacts)} impact{'s' * (len(self.impacts) != 1)}, position noise {self.noise * 1e3:.2g} mm)"
+        )
+
     def segment_points(self, segment: int) -> pd.DataFrame:
         """Rows of one segment, in time order."""
         return self.points[self.points["segment"] == segment].reset_index(drop=True)

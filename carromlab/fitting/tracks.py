@@ -200,7 +200,7 @@ def _radius_map(radius: float | Mapping[Any, float] | None, discs: np.ndarray) -
 class Tracks:
     """Positions of discs over time, in board metres.
 
-    Build with :meth:`from_frame` (a DataFrame in pixels or metres) or :func:`read_tracks`
+    Build with :meth:`from_frame` (a DataFrame in pixels or metres) or :func:`.read_tracks`
     (a CSV file and its sidecar).
 
     Parameters
@@ -235,6 +235,8 @@ class Tracks:
     >>> df = pd.DataFrame({"disc": 0, "t": [0.0, 0.1, 0.2], "x": [0.0, 0.1, 0.19], "y": 0.0})
     >>> Tracks(df).discs
     [0]
+    >>> Tracks(df, fps=10.0)
+    Tracks(1 disc, 3 points over 0.2 s, 10 frames/s)
     >>> Tracks(df.assign(t=[0.0, 0.2, 0.1]))
     Traceback (most recent call last):
     ...
@@ -331,6 +333,17 @@ class Tracks:
             df["frame"] = np.round(df["t"].to_numpy() * fps).astype(np.int64)
         radius_map = _radius_map(radius, df["disc"].unique())
         return cls(df, radius_map, board, fps, source)
+
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed the whole table and the board
+        t = self.data["t"]
+        parts = [
+            f"{len(self.discs)} disc{'s' * (len(self.discs) != 1)}, {len(self.data)} points over {t.max() - t.min():.3g} s",
+            *([f"{self.board.name} board"] if self.board is not None else []),
+            *([f"{self.fps:g} frames/s"] if self.fps is not None else []),
+            *(["angles"] if self.has_angle else []),
+        ]
+        return f"Tracks({self.source + ': ' if self.source else ''}{', '.join(parts)})"
 
     # -- derived -------------------------------------------------------------------
     @property
@@ -431,8 +444,9 @@ def read_tracks(
     Raises
     ------
     ValueError
-        If the file is in pixels and no calibration is known, or a check of
-        :class:`Tracks` fails.
+        If the sidecar's units are neither ``"px"`` nor ``"m"``, the sidecar says ``"m"``
+        and a calibration is given, the file is in pixels and no calibration is known, or a
+        check of :class:`Tracks` fails.
 
     Examples
     --------
@@ -448,10 +462,22 @@ def read_tracks(
         meta = parse_json(read_text(side, "track sidecar"), side, "track sidecar")
         if not isinstance(meta, dict):
             raise ValueError(f"The track sidecar {str(side)!r} must hold a JSON object (units, fps, calibration, ...). Got {meta!r:.60} instead.")
+    units = meta.get("units", "m")
+    if units not in ("px", "m"):  # "cm", "mm", "pixels" would otherwise pass as pixels or metres
+        raise ValueError(
+            f"The track sidecar {str(side)!r} must give units \"px\" or \"m\" (convert other units to metres "
+            f"or give a pixel calibration). Got {units!r} instead."
+        )
     frame = _read_csv(path)
     if calibration is None and "calibration" in meta:
         calibration = BoardCalibration.from_dict(meta["calibration"])
-    if meta.get("units", "m") == "px" and calibration is None:
+    if meta.get("units") == "m" and calibration is not None:
+        # a pixel calibration applied to metres moves every point near the image origin
+        raise ValueError(
+            f"The track sidecar {str(side)!r} gives units \"m\" and a pixel calibration is given too (in the "
+            "sidecar or as 'calibration'): tracks in metres take no calibration, pixel tracks need units \"px\"."
+        )
+    if units == "px" and calibration is None:
         raise ValueError(
             f"The 'calibration' parameter must be given for track files in pixels ({path.name} has units 'px' "
             "and its sidecar has no calibration). Got None instead."
@@ -491,7 +517,7 @@ def write_tracks(
     board: Board | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
-    """Write a track table as CSV with a JSON sidecar that :func:`read_tracks` understands.
+    """Write a track table as CSV with a JSON sidecar that :func:`.read_tracks` understands.
 
     Parameters
     ----------
@@ -502,7 +528,7 @@ def write_tracks(
     units : {"px", "m"}
         Units of the ``x``, ``y`` columns.
     calibration : BoardCalibration, optional
-        Required for ``units="px"``.
+        Required for ``units="px"``; not allowed for ``units="m"``.
     fps : float, optional
         Frame rate, frames/s.
     radius : mapping of int to float, optional
@@ -529,6 +555,8 @@ def write_tracks(
         raise ValueError(f"The 'units' parameter must be one of ['m', 'px']. Got {units!r} instead.")
     if units == "px" and calibration is None:
         raise ValueError("The 'calibration' parameter must be given for units='px'. Got None instead.")
+    if units == "m" and calibration is not None:  # read_tracks would refuse the file
+        raise ValueError(f"The 'calibration' parameter must be None for units='m'. Got {calibration!r} instead.")
     path = Path(path)
     meta: dict[str, Any] = {"format": SIDECAR_FORMAT[0], "version": SIDECAR_FORMAT[1], "units": units}
     if fps is not None:

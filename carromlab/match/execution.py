@@ -46,7 +46,7 @@ class Executed:
 def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, shot_index: int) -> Executed:
     """Play an intended shot with execution errors.
 
-    The errors are :meth:`NoiseModel.errors` keyed by ``(seed, cell=shot_index,
+    The errors are :meth:`.NoiseModel.errors` keyed by ``(seed, cell=shot_index,
     replica=0)``, so a shot's errors depend only on the game's seed and the shot's
     number in the game. The placement error has two parts, ``placement`` along the
     shooter's line (positive to the shooter's right) and ``depth`` across it (positive
@@ -95,7 +95,7 @@ def execute_many(
     games: GameArrays, intended: npt.ArrayLike, noise: Sequence[NoiseModel], *, seeds: Sequence[int],
     shot_indices: Sequence[int],
 ) -> tuple[FloatArray, FloatArray]:  # fmt: skip
-    """Play N intended shots, one per game, with execution errors (:func:`execute` of
+    """Play N intended shots, one per game, with execution errors (:func:`.execute` of
     each game; the errors of the games sharing a noise model drawn in one
     :meth:`~carromlab.analysis.noise.NoiseModel.errors` call, and the placements made
     illegal by the errors moved back by one

@@ -54,7 +54,7 @@ _DEFAULT_PARAMS, _NO_NOISE = PhysicsParams(), NoiseModel()
 
 class GameError(RuntimeError):
     """A simulated game failed; the message says where, ``state_json`` holds the
-    position (:meth:`GameState.from_json`) and ``__cause__`` the original error.
+    position (:meth:`.GameState.from_json`) and ``__cause__`` the original error.
 
     Parameters
     ----------
@@ -162,7 +162,7 @@ def _per_seat(name: str, value: Any, cls: type | tuple[type, ...], n: int) -> tu
 
 @dataclass(frozen=True)
 class _Settings:
-    """The validated parameters of :func:`play_game`, shared by every shot."""
+    """The validated parameters of :func:`.play_game`, shared by every shot."""
 
     policies: tuple[Policy, ...]
     noise: tuple[NoiseModel, ...]
@@ -276,12 +276,12 @@ def play_game(
 
 
 class Game:
-    """A game in progress, played one shot at a time; :func:`play_game` plays one to its end.
+    """A game in progress, played one shot at a time; :func:`.play_game` plays one to its end.
 
     Parameters
     ----------
     state, policies, params, noise, seed, max_shots_per_board, max_boards, record, game
-        As in :func:`play_game`.
+        As in :func:`.play_game`.
 
     Attributes
     ----------
@@ -290,7 +290,7 @@ class Game:
         of :attr:`arrays` when first asked for).
     end : str or None
         None while the game runs; then ``"complete"``, ``"abandoned"`` or
-        ``"max_boards"`` (see :func:`play_game`).
+        ``"max_boards"`` (see :func:`.play_game`).
     n_shots : int
         Shots played so far.
     seconds, cpu_seconds : float
@@ -365,7 +365,7 @@ class Game:
         ValueError
             If the game is over.
         GameError
-            If the shot fails (see :func:`play_game`).
+            If the shot fails (see :func:`.play_game`).
         """
         return step([self], None if intended is None else [intended], policy=policy)[0]
 
@@ -461,7 +461,7 @@ def play_match(
 ) -> MatchRecord:
     """Play many games of a variant.
 
-    Game ``g`` starts from :func:`new_state` and is played by :func:`play_game` with
+    Game ``g`` starts from :func:`new_state` and is played by :func:`.play_game` with
     ``seed=game_seed(seed, g)``, so each game is reproducible on its own and the tables
     do not depend on ``workers``.
 
@@ -481,7 +481,7 @@ def play_match(
     policies : Policy or sequence of Policy, optional
         One for every seat or one per seat. Default :class:`RandomPolicy` for all.
     params, noise, max_shots_per_board, max_boards, record
-        As in :func:`play_game`.
+        As in :func:`.play_game`.
     seed : int
         Seed of the match, in [0, 2**63).
     workers : int

@@ -38,7 +38,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     """Play the next shot of every game at once.
 
     The games' states are stacked as one struct of arrays (:func:`stacked`), on which
-    everything else works: the seats' policies choose (:meth:`Policy.choose_many`, one
+    everything else works: the seats' policies choose (:meth:`.Policy.choose_many`, one
     call per policy with the arrays of all the games it shoots in, giving an array of
     shots), each game's noise executes its shot
     (:func:`~carromlab.match.execution.execute_many`; the policies'
@@ -50,11 +50,11 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
     shot; each game then records its shot (:func:`~carromlab.match.game.record_step`) and keeps the step's arrays
-    (:attr:`Game.arrays`), from which the next step stacks its rows. The step's shots
+    (:attr:`.Game.arrays`), from which the next step stacks its rows. The step's shots
     are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
-    each game's :class:`Played` a view of its row; no GameState and no per-shot object
-    is built unless asked for (:attr:`Game.state`, :attr:`Played.before`,
-    :attr:`Played.after` and :attr:`Played.executed` are built from the arrays on first
+    each game's :class:`.Played` a view of its row; no GameState and no per-shot object
+    is built unless asked for (:attr:`.Game.state`, :attr:`.Played.before`,
+    :attr:`.Played.after` and :attr:`.Played.executed` are built from the arrays on first
     use; the shots table is read from the arrays too).
 
     Parameters
@@ -151,7 +151,7 @@ def play_games(games: Sequence[Game], ended: Callable[[int], object] | None = No
 def stacked(games: Sequence[Game]) -> GameArrays:
     """The games' states as one :class:`~carromlab.rules.arrays.GameArrays`, row per game.
 
-    A game that has played gives its row of its last step's arrays (:attr:`Game.arrays`);
+    A game that has played gives its row of its last step's arrays (:attr:`.Game.arrays`);
     only the games without arrays (new) are built from their states
     (:meth:`GameArrays.from_states`, once per distinct state object), and the rows are
     taken at once from those arrays (joined with :meth:`GameArrays.concat` when there

@@ -182,7 +182,7 @@ FRICTION_LAWS: dict[str, FrictionLaw] = {
 }  # fmt: skip
 
 
-def get_law(name: str) -> FrictionLaw:
+def get_law(name: str, *, parameter: str = "friction_law") -> FrictionLaw:
     """A friction law by name.
 
     Parameters
@@ -190,6 +190,9 @@ def get_law(name: str) -> FrictionLaw:
     name : str
         A key of :data:`FRICTION_LAWS` (``"slide_spin"``, ``"coulomb"``, ``"linear"``,
         ``"stribeck"``).
+    parameter : str
+        The caller's name for ``name``, shown in the error message. Default
+        ``"friction_law"`` (the field of :class:`~carromlab.PhysicsParams`).
 
     Returns
     -------
@@ -200,10 +203,9 @@ def get_law(name: str) -> FrictionLaw:
     ValueError
         If the name is unknown (the message lists the known names).
     """
-    if name not in FRICTION_LAWS:
-        raise ValueError(
-            f"The 'friction_law' parameter must be one of {sorted(FRICTION_LAWS)}. Got {name!r} instead."
-        )
+    # a list or None is refused by name, not with a raw "unhashable type" TypeError
+    if not isinstance(name, str) or name not in FRICTION_LAWS:
+        raise ValueError(f"The {parameter!r} parameter must be one of {sorted(FRICTION_LAWS)}. Got {name!r} instead.")
     return FRICTION_LAWS[name]
 
 

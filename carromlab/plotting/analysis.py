@@ -111,7 +111,7 @@ def plot_parameter_heatmap(
     Parameters
     ----------
     table : pandas.DataFrame
-        One row per cell, e.g. a :func:`success_map` result or ``BreakStudy.cells``.
+        One row per cell, e.g. a :func:`.success_map` result or ``BreakStudy.cells``.
     x, y : str
         Columns on the axes (angles in rad are shown in degrees). Default placement
         and aim.
@@ -181,7 +181,7 @@ def plot_success_board(
     Parameters
     ----------
     success : pandas.DataFrame
-        A :func:`success_map` result.
+        A :func:`.success_map` result.
     scene : Scene
         The scene of the map (board and pieces are drawn).
     value : str
@@ -288,7 +288,7 @@ def plot_best_shot(
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
-        Passed to :func:`plot_shot`.
+        Passed to :func:`.plot_shot`.
 
     Returns
     -------
@@ -324,7 +324,7 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
     Parameters
     ----------
     margins : pandas.DataFrame
-        A :func:`margin_of_error` result.
+        A :func:`.margin_of_error` result.
     x : str
         Column on the horizontal axis: ``"placement"`` (default), ``"cut"`` or
         ``"target_distance"`` when present.
@@ -366,7 +366,7 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     Parameters
     ----------
     study : BreakStudy
-        A :func:`break_study` result.
+        A :func:`.break_study` result.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
@@ -425,7 +425,7 @@ def plot_break_heatmap(
     Parameters
     ----------
     study : BreakStudy
-        A :func:`break_study` result.
+        A :func:`.break_study` result.
     value : str, optional
         Column of ``study.cells``. Default ``mean_<own kind>`` of the study's weights.
     x, y, reduce, aim, ax, **kwargs

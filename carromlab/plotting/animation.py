@@ -128,7 +128,7 @@ class ShotAnimation:
 
 
 def shot_animation(result: ShotResult, *, fps: float = 25.0, slowdown: float = 1.0, dpi: int = 80) -> ShotAnimation:
-    """An animation of the shot that Jupyter shows inline and :meth:`ShotAnimation.save` writes.
+    """An animation of the shot that Jupyter shows inline and :meth:`.ShotAnimation.save` writes.
 
     Parameters
     ----------

@@ -227,6 +227,8 @@ GOOD_SHOTS = ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2)
         (lambda st: {"icf": st}, GOOD_SHOTS, {"replicas": -1}, "'replicas'"),
         (lambda st: {"icf": st}, ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2, placement=(0.0, 0.5)), {},
          "'placement'"),
+        (lambda st: {"icf": st}, GOOD_SHOTS, {"noise": "club"}, r"'noise' .* \(e\.g\. NoiseModel\.preset\('club'\)\)"),
+        (lambda st: {"icf": st}, GOOD_SHOTS, {"params": "boric"}, r"'params' .* \(e\.g\. PhysicsParams\.from_powder\('boric'\)\)"),
     ],
 )  # fmt: skip
 def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, name):

@@ -137,6 +137,13 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
     empty = Scene.from_frame(straight_scene.board, straight_scene.pieces.iloc[:0][["kind", "x", "y"]])
     with pytest.raises(ValueError, match="'piece' parameter must name a piece of the position, which has no pieces. Got 0"):
         success_map(empty, PocketPiece(0), ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0]), progress=False, replicas=2)
+    # the names a coach types for the CLI's --noise and --powder: the message says how to pass them
+    with pytest.raises(ValueError, match=r"'noise' parameter must be a NoiseModel or None \(e\.g\. NoiseModel\.preset\('club'\)\)\. Got 'club'"):
+        success_map(straight_scene, PocketPiece(0), grid, noise="club", progress=False, replicas=2)
+    with pytest.raises(ValueError, match=r"'thumb_noise' parameter .* \(e\.g\. NoiseModel\.preset\('expert'\)\)"):
+        success_map(straight_scene, PocketPiece(0), grid, thumb_noise="expert", progress=False, replicas=2)
+    with pytest.raises(ValueError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('starch'\)\)\. Got 'starch'"):
+        success_map(straight_scene, PocketPiece(0), grid, params="starch", progress=False, replicas=2)
 
 
 def test_margin_of_error_of_a_straight_shot(straight_scene):

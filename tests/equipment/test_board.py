@@ -505,3 +505,19 @@ def test_a_side_that_is_not_a_name_is_a_clear_error(board, marks, side):
     """The cached marks of a side refuse an unhashable or non-text side by name."""
     with pytest.raises(ValueError, match=r"'side' parameter must be one of .*Got "):
         getattr(board(), marks)(side)
+
+
+@pytest.mark.parametrize(
+    ("make", "got"),
+    [
+        (lambda: Board.icf(size=74), "74"),  # the ICF board in cm
+        (lambda: Board.hikone(size=60), "60"),
+        (lambda: Board.crokinole(size=660.4), "660.4"),  # in mm
+    ],
+)
+def test_a_preset_board_size_in_cm_or_mm_is_refused(make, got):
+    """Board.icf(size=74) made a 74 m board without a word (holes at +-36.98 m); a plain
+    Board stays unbounded, for open-board experiments."""
+    with pytest.raises(ValueError, match=rf"'size' parameter must be a finite real number in the range \(0, 5\] m\. Got {got} instead"):
+        make()
+    assert Board("open", "square", 74.0).half_size == 37.0

@@ -75,8 +75,12 @@ def test_result_tables():
 
 def test_bad_input_is_named():
     tracks = shot(0, "coulomb").tracks()
-    with pytest.raises(ValueError, match=r"'friction_law' parameter must be one of \['coulomb'"):
+    with pytest.raises(ValueError, match=r"The 'law' parameter must be one of \['coulomb'.*Got 'viscous'"):
         fit_friction(tracks, "viscous")
+    with pytest.raises(ValueError, match=r"The 'law' parameter must be one of \['coulomb'.*Got \['coulomb'\]"):
+        fit_friction(tracks, ["coulomb"])  # not a raw "unhashable type: 'list'"
+    with pytest.raises(ValueError, match=r'The "initial\[.mu.\]" parameter must be .* \[1e-06, 2\]\. Got -1'):
+        fit_friction(tracks, initial={"mu": -1})
     with pytest.raises(ValueError, match=r"'loss' parameter must be one of \['huber', 'linear', 'soft_l1'\]"):
         fit_friction(tracks, loss="cauchy")
     with pytest.raises(ValueError, match="'parameters' parameter must be one of"):
@@ -91,6 +95,11 @@ def test_bad_input_is_named():
         compare_laws(tracks, parameters=("mu",))
     with pytest.raises(ValueError, match="distinct friction laws"):
         compare_laws(tracks, ["coulomb", "coulomb"])
+    with pytest.raises(ValueError, match=r"The 'laws' parameter must be one of \['coulomb'.*Got 'colomb'"):
+        compare_laws(tracks, ["coulomb", "colomb"])
+    # a string is not iterated letter by letter ("Got 'c'"): the message shows the list meant
+    with pytest.raises(ValueError, match=r"sequence of friction law names, e\.g\. \['coulomb', 'linear'\]\. Got the string 'coulomb,linear'"):
+        compare_laws(tracks, "coulomb,linear")
 
 
 def test_too_few_points():

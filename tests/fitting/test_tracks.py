@@ -130,3 +130,14 @@ def test_times_in_milliseconds_are_rejected():
     with pytest.raises(ValueError, match=r"times t in seconds.*\(0, 1\] s.*Got a median step of 10 s \(a frame rate of 0.1 frame/s\).*milliseconds"):
         Tracks(ms)
     assert Tracks(frame(t=[0.0, 0.5, 1.0, 0.0, 0.5, 1.0])).discs == [0, 1]  # 2 frames/s: still seconds
+
+
+def test_repr_is_one_short_line_for_tracks_and_their_segmentation():
+    """What Jupyter shows for ``tr`` and ``segment_tracks(tr)``: the dataclass repr printed
+    the whole table, the board and (for a segmentation) three more tables."""
+    from carromlab.fitting import data_path, segment_tracks
+
+    tr = read_tracks(data_path("spin_shot.csv"))
+    assert repr(tr) == "Tracks(spin_shot.csv: 2 discs, 618 points over 2.68 s, icf board, 120 frames/s, angles)"
+    seg = repr(segment_tracks(tr))
+    assert seg.startswith("Segmentation(spin_shot.csv: ") and seg.endswith(" mm)") and "\n" not in seg and len(seg) < 120
