@@ -26,6 +26,28 @@ from libc.string cimport memcpy, memset
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
+cdef extern from *:
+    """
+    /* Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi): b's low corner
+       beyond r's high one or b's high corner below r's low one on an axis. The four
+       comparisons of doubles (false on NaN, as C's) two at a time where SSE2 is there
+       (every x86-64): half the instructions of the scalar test in the box loop of
+       ``predict``, which runs for every candidate. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline int carromlab_box_misses(const double* b, const double* r) {
+        __m128d m = _mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(b), _mm_loadu_pd(r + 2)),
+                              _mm_cmplt_pd(_mm_loadu_pd(b + 2), _mm_loadu_pd(r)));
+        return _mm_movemask_pd(m) != 0;
+    }
+    #else
+    static inline int carromlab_box_misses(const double* b, const double* r) {
+        return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1]);
+    }
+    #endif
+    """
+    bint box_misses "carromlab_box_misses"(const double* b, const double* r) noexcept nogil
+
 from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
                                             seg_decel_range, seg_extend, seg_free, seg_init,
                                             seg_start, seg_time_at)
@@ -123,7 +145,8 @@ cdef struct Cap:
     # one record per disc. A disc's motion (x0, y0, ux, uy, v0, t0) changes only in an
     # event, after which ``run_sim`` registers it again before any prediction, so the
     # record mirrors the disc's current segment whenever a prediction reads it.
-    double xlo, xhi, ylo, yhi    # bounding box of the capsule, m (empty: xlo = INF, xhi = -INF)
+    double box[4]                # bounding box of the capsule: x_lo, y_lo, x_hi, y_hi, m (empty:
+                                 # the lows INF, the highs -INF); ``box_misses`` reads it
     double x0, y0, ux, uy        # start (m) and unit direction of the segment
     double len                   # length of the registered part of the segment from (x0, y0), m
     double v0, t0                # speed at the start (m/s) and start time (s) of the segment
@@ -1113,10 +1136,10 @@ cdef void capsule_set(Sim* s, int i) noexcept nogil:
     cp.t0 = s.t0[i]
     cp.rr = rr
     if s.status[i] != ST_BOARD:
-        cp.xlo = INFINITY   # an empty box
-        cp.xhi = -INFINITY
-        cp.ylo = INFINITY
-        cp.yhi = -INFINITY
+        cp.box[0] = INFINITY   # an empty box
+        cp.box[1] = INFINITY
+        cp.box[2] = -INFINITY
+        cp.box[3] = -INFINITY
         cp.len = 0.0
         return
     if s.v0[i] > 0.0:
@@ -1135,10 +1158,10 @@ cdef void capsule_set(Sim* s, int i) noexcept nogil:
     cp.len = s1
     xb = x0 + ux * s1
     yb = y0 + uy * s1
-    cp.xlo = (x0 if x0 < xb else xb) - rr
-    cp.xhi = (xb if x0 < xb else x0) + rr
-    cp.ylo = (y0 if y0 < yb else yb) - rr
-    cp.yhi = (yb if y0 < yb else y0) + rr
+    cp.box[0] = (x0 if x0 < xb else xb) - rr
+    cp.box[1] = (y0 if y0 < yb else yb) - rr
+    cp.box[2] = (xb if x0 < xb else x0) + rr
+    cp.box[3] = (yb if y0 < yb else y0) + rr
 
 
 cdef void grid_set(Sim* s, int i) noexcept nogil:
@@ -1163,8 +1186,8 @@ cdef void grid_set(Sim* s, int i) noexcept nogil:
     cdef Cap* cp = &s.cap[i]
     capsule_set(s, i)
     if s.status[i] == ST_BOARD:
-        grid_run(rows, sp, grid_index(s, cp.ylo), grid_index(s, cp.yhi), bit)
-        grid_run(rows + s.gn, sp + 2, grid_index(s, cp.xlo), grid_index(s, cp.xhi), bit)
+        grid_run(rows, sp, grid_index(s, cp.box[1]), grid_index(s, cp.box[3]), bit)
+        grid_run(rows + s.gn, sp + 2, grid_index(s, cp.box[0]), grid_index(s, cp.box[2]), bit)
     else:
         grid_run(rows, sp, 0, -1, bit)
         grid_run(rows + s.gn, sp + 2, 0, -1, bit)
@@ -1190,7 +1213,7 @@ cdef void grid_candidates(Sim* s, int i) noexcept nogil:
 
 
 cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double* rb) noexcept nogil:
-    """rb = the box (x_lo, x_hi, y_lo, y_hi, m) that disc i, now in state hi, covers before
+    """rb = the box (x_lo, y_lo, x_hi, y_hi, m) that disc i, now in state hi, covers before
     ``horizon``: the part of its registered capsule (``s.cap``) within the distance v T it
     can slide in the time T left (its speed never rises), widened by its radius; rb[4] =
     the length of its path from hi in that part, m.
@@ -1201,10 +1224,10 @@ cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double
     cdef Cap* ci = &s.cap[i]
     cdef double L = hi.v * (horizon - s.t) if hi.v > 0.0 else 0.0
     cdef double rr = ci.rr
-    rb[0] = ci.xlo if ci.xlo > hi.x - L - rr else hi.x - L - rr
-    rb[1] = ci.xhi if ci.xhi < hi.x + L + rr else hi.x + L + rr
-    rb[2] = ci.ylo if ci.ylo > hi.y - L - rr else hi.y - L - rr
-    rb[3] = ci.yhi if ci.yhi < hi.y + L + rr else hi.y + L + rr
+    rb[0] = ci.box[0] if ci.box[0] > hi.x - L - rr else hi.x - L - rr
+    rb[1] = ci.box[1] if ci.box[1] > hi.y - L - rr else hi.y - L - rr
+    rb[2] = ci.box[2] if ci.box[2] < hi.x + L + rr else hi.x + L + rr
+    rb[3] = ci.box[3] if ci.box[3] < hi.y + L + rr else hi.y + L + rr
     rb[4] = ci.len - hi.d if ci.len - hi.d < L else L
     if not (rb[4] > 0.0):
         rb[4] = 0.0
@@ -1261,14 +1284,14 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             b = __builtin_ctzll(bits)
             bits &= bits - 1
             cj = &s.cap[64 * w + b]
-            keep |= (<cnp.uint64_t> ((cj.xlo > rb[1]) | (cj.xhi < rb[0]) | (cj.ylo > rb[3]) | (cj.yhi < rb[2])) ^ 1) << b
+            keep |= (<cnp.uint64_t> box_misses(cj.box, rb) ^ 1) << b
         bits = keep
         shrunk = 0
         while bits:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
             cj = &s.cap[j]
-            if shrunk and (cj.xlo > rb[1] or cj.xhi < rb[0] or cj.ylo > rb[3] or cj.yhi < rb[2]):
+            if shrunk and box_misses(cj.box, rb):
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
