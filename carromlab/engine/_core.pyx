@@ -1791,16 +1791,15 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
                 row[w] |= (<cnp.uint64_t> 1) << (l & 63)
 
 
-cdef inline double delay(Sim* s, int d, int l) noexcept nogil:
-    """Time (s) until discs d and l, touching, meet: 0 when they overlap by rounding or
-    meet exactly, else their gap (at most TOUCH) over the speed they close at; INF when
-    they do not approach faster than V_EPS."""
-    cdef double x, y, v, xl, yl, vl, dx, dy, dist, u, gap
-    state_at(s, d, s.t, &x, &y, &v)
+cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy, int l) noexcept nogil:
+    """Time (s) until discs d, now at (x, y) with velocity (vx, vy), and l, touching, meet:
+    0 when they overlap by rounding or meet exactly, else their gap (at most TOUCH) over
+    the speed they close at; INF when they do not approach faster than V_EPS."""
+    cdef double xl, yl, vl, dx, dy, dist, u, gap
     state_at(s, l, s.t, &xl, &yl, &vl)
     dx = xl - x
     dy = yl - y
-    u = (v * s.ux[d] - vl * s.ux[l]) * dx + (v * s.uy[d] - vl * s.uy[l]) * dy
+    u = (vx - vl * s.ux[l]) * dx + (vy - vl * s.uy[l]) * dy
     if not (u > 0.0):
         return INFINITY   # separating (half the pairs after an impact)
     dist = sqrt(dx * dx + dy * dy)
@@ -1828,9 +1827,13 @@ cdef void pend(Sim* s, int d) noexcept nogil:
     pending impacts (a pair of two discs just changed once, from its lower index)."""
     cdef cnp.uint64_t bits
     cdef int w, l
-    cdef double dl
+    cdef double dl, x, y, v, vx, vy
     if s.status[d] != ST_BOARD:
         return
+    # d's state, once for all the discs it touches
+    state_at(s, d, s.t, &x, &y, &v)
+    vx = v * s.ux[d]
+    vy = v * s.uy[d]
     for w in range(s.gw):
         bits = s.touch[d * s.gw + w]
         while bits:
@@ -1838,7 +1841,7 @@ cdef void pend(Sim* s, int d) noexcept nogil:
             bits &= bits - 1
             if s.status[l] != ST_BOARD or (s.hit[l] == s.n_events and l < d):
                 continue
-            dl = delay(s, d, l)
+            dl = delay(s, d, x, y, vx, vy, l)
             if dl < INFINITY and s.npend < s.cpend:
                 s.pk[s.npend] = d if d < l else l
                 s.pl[s.npend] = l if d < l else d
