@@ -85,6 +85,27 @@ def test_a_billion_shots_are_refused_up_front_with_the_memory_needed():
         simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, speed)
 
 
+# -- copies with changed fields: an unknown field is named, with the close and valid ones ------------
+@pytest.mark.parametrize(
+    ("make", "where", "close"),
+    [
+        (lambda: PhysicsParams().with_(muu=0.1), r"PhysicsParams\.with_", "'mu'"),
+        (lambda: PhysicsParams.from_powder("club", e_dsc=0.8), r"PhysicsParams\.from_powder", "'e_disc'"),
+        (lambda: DiscSpec.icf_coin().with_(radus=0.016), r"DiscSpec\.with_", "'radius'"),
+        (lambda: icf.new_game(2).with_(shoter=1), r"GameState\.with_", "'shooter'"),
+    ],
+)
+def test_with_an_unknown_field_names_it_and_the_close_and_valid_fields(make, where, close):
+    # dataclasses.replace said only "__init__() got an unexpected keyword argument"
+    with pytest.raises(TypeError, match=rf"{where} got an unknown field '\w+' \(did you mean {close}.*\)\. The fields of \w+ are \["):
+        make()
+
+
+def test_with_a_far_off_name_lists_the_fields_without_a_guess():
+    with pytest.raises(TypeError, match=r"unknown field 'zzz'\. The fields of PhysicsParams are \['mu', 'g', "):
+        PhysicsParams().with_(zzz=1)
+
+
 # -- calibration files ------------------------------------------------------------------------
 @pytest.fixture
 def calibration_text(tmp_path):

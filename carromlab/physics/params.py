@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real
 
 __all__ = ["PhysicsParams", "POWDERS", "MU_MIN", "check_params"]
 
@@ -189,6 +189,7 @@ class PhysicsParams:
             If the powder is unknown, ``mu`` is given, or a field is out of range.
         """
         check_choice("powder", powder, POWDERS)
+        check_fields("PhysicsParams.from_powder", cls, overrides)
         if "mu" in overrides:
             raise ValueError(
                 f"The 'mu' parameter is set by the powder ({powder!r}: mu = {POWDERS[powder][0]}); give a powder or "
@@ -213,8 +214,18 @@ class PhysicsParams:
         ValueError
             If a value is out of its range (the message names the field).
         TypeError
-            If a name is not a field.
+            If a name is not a field (the message lists the close and the valid names).
+
+        Examples
+        --------
+        >>> PhysicsParams().with_(mu=0.1).mu
+        0.1
+        >>> PhysicsParams().with_(muu=0.1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: PhysicsParams.with_ got an unknown field 'muu' (did you mean 'mu'?). The fields of PhysicsParams are [...].
         """
+        check_fields("PhysicsParams.with_", type(self), changes)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

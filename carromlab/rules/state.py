@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
@@ -391,7 +391,9 @@ class GameState:
         return self.with_(radii=radii, masses=tuple(sorted(masses.items())))
 
     def with_(self, **changes: Any) -> GameState:
-        """A copy with some fields replaced (validated again)."""
+        """A copy with some fields replaced (validated again); an unknown field is a
+        TypeError listing the close and the valid names."""
+        check_fields("GameState.with_", type(self), changes)
         return replace(self, **changes)
 
     # ------------------------------------------------------------------ JSON
