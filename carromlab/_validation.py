@@ -30,6 +30,7 @@ __all__ = [
     "check_table",
     "check_memory",
     "check_fields",
+    "check_suffix",
     "read_text",
     "parse_json",
     "parse_toml",
@@ -233,6 +234,20 @@ def check_fields(where: str, cls: type, names: Iterable[str]) -> None:
         close = difflib.get_close_matches(str(bad), valid, n=3)
         hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
         raise TypeError(f"{where} got an unknown field {bad!r}{hint}. The fields of {cls.__name__} are {valid}.")
+
+
+def check_suffix(name: str, path: str | Path, suffixes: Iterable[str]) -> str:
+    """The lower-case suffix of the file ``path`` if it is one of ``suffixes`` (which
+    chooses the file's format), else a ValueError naming the parameter, the path and the
+    suffixes allowed."""
+    allowed = list(suffixes)
+    suffix = Path(path).suffix.lower()
+    if suffix not in allowed:
+        raise ValueError(
+            f"The {name!r} parameter must be a file name ending in one of {allowed} (the suffix chooses the format). "
+            f"Got {str(path)!r} instead."
+        )
+    return suffix
 
 
 def physical_memory() -> int:
