@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from .._validation import check_choice, check_fields, check_int, check_real
 
@@ -161,6 +161,42 @@ class PhysicsParams:
         else:
             real("capture_speed_max", low=0.0, low_open=True, unit="m/s")
         object.__setattr__(self, "max_events", check_int("max_events", self.max_events, low=1, high=10**8))
+
+    # -- display -----------------------------------------------------------------
+    #: Shown by the repr whatever their values; every other field only when it differs
+    #: from its default, so that the repr's fields rebuild the parameters.
+    _SHOWN: ClassVar[tuple[str, ...]] = ("friction_law", "mu", "e_disc", "e_cushion")
+    _UNITS: ClassVar[dict[str, str]] = {
+        "g": "m/s^2", "mu_v": "s/m", "stribeck_speed": "m/s", "air_drag": "1/m", "plastic_speed": "m/s",
+        "contact_duration": "s", "capture_speed_max": "m/s",
+    }  # fmt: skip
+
+    def _changed(self) -> list[str]:
+        """Names of the fields that differ from their defaults."""
+        return [f.name for f in fields(self) if getattr(self, f.name) != f.default]
+
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed all 20 fields (340 characters)
+        names = [*self._SHOWN, *(n for n in self._changed() if n not in self._SHOWN)]
+        return f"PhysicsParams({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html
+
+        changed = set(self._changed())
+        defaults = {f.name: f.default for f in fields(self)}
+
+        def shown(value: Any) -> str:
+            return f"{value:g}" if isinstance(value, float) else str(value)
+
+        def text(name: str) -> str:
+            unit = self._UNITS.get(name, "")
+            return f"{shown(getattr(self, name))}{f' {unit}' if unit else ''}" + (
+                f" (default {shown(defaults[name])})" if name in changed else "")  # fmt: skip
+
+        rows = {name: text(name) for name in defaults}
+        title = f"PhysicsParams: {self.friction_law} friction, mu = {self.mu:g}; {len(changed)} field{'s' * (len(changed) != 1)} changed"
+        return rich_html(title, rows)
 
     @property
     def deceleration(self) -> float:
