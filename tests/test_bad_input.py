@@ -180,6 +180,39 @@ def test_metre_tracks_with_a_pixel_calibration_are_refused(tmp_path):
         write_tracks(pd.read_csv(tmp_path / "t.csv"), tmp_path / "w.csv", units="m", calibration=BoardCalibration.from_dict(cal))
 
 
+BACKWARDS = pd.DataFrame({"disc": 0, "t": [0.0, 0.2, 0.1], "x": [0.0, 0.1, 0.19], "y": 0.0})
+
+
+def test_track_errors_name_the_argument_passed(tmp_path):
+    # every check said "The 'tracks' parameter", a parameter no one passed
+    times = r"must have strictly increasing times t within each disc"
+    with pytest.raises(ValueError, match=rf"^The 'data' parameter {times}"):
+        Tracks(data=BACKWARDS)
+    with pytest.raises(ValueError, match=r"^The 'data' parameter must be a pandas DataFrame"):
+        Tracks(data=[1, 2])
+    with pytest.raises(ValueError, match=rf"^The 'frame' parameter {times}"):
+        Tracks.from_frame(BACKWARDS)
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must hold board coordinates in metres"):
+        Tracks.from_frame(BACKWARDS.assign(t=[0.0, 0.1, 0.2], x=[0.0, 900.0, 0.0]))
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must give times t in seconds"):
+        Tracks.from_frame(BACKWARDS.assign(t=[0.0, 1000.0, 2000.0]))
+    BACKWARDS.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(ValueError, match=rf"^The track file '.*b\.csv' {times}"):
+        read_tracks(tmp_path / "b.csv")
+
+
+@pytest.mark.parametrize("read", [True, False])
+def test_an_unknown_board_name_names_the_board_parameter(tmp_path, read):
+    # it said "The 'name' parameter" (Board.preset's), a parameter no one passed
+    tracks = BACKWARDS.assign(t=[0.0, 0.1, 0.2])
+    tracks.to_csv(tmp_path / "ok.csv", index=False)
+    with pytest.raises(ValueError, match=r"^The 'board' parameter must be one of \['crokinole', 'hikone', 'icf'\]\. Got 'icff' instead\.$"):
+        read_tracks(tmp_path / "ok.csv", board="icff") if read else Tracks(tracks, board="icff")
+    (tmp_path / "ok.json").write_text(json.dumps({"units": "m", "board": "icff"}))
+    with pytest.raises(ValueError, match=r"track sidecar '.*ok\.json' must give a valid board: The 'board' parameter .*Got 'icff'"):
+        read_tracks(tmp_path / "ok.csv")
+
+
 @pytest.mark.parametrize(
     ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
 )
