@@ -214,7 +214,7 @@ class PocketPiece:
         Piece id (row of ``scene.pieces``), or a kind of which the scene has exactly one
         piece (``"queen"``, ``"jack"``).
     pocket : str, optional
-        Name of the hole, one of :data:`POCKET_NAMES` (``"sw"``, ``"se"``, ``"ne"``,
+        Name of the hole, one of :data:`.POCKET_NAMES` (``"sw"``, ``"se"``, ``"ne"``,
         ``"nw"``; ``"20"`` in crokinole), checked when the goal is made; the scene's board
         must have it. Default None: any pocket.
     allow_foul : bool
@@ -223,10 +223,10 @@ class PocketPiece:
         Default :class:`BasicFouls`.
     opponent : str or sequence of str, optional
         The opponent's kinds. Default None: the other side of the piece's kind
-        (:data:`OPPONENT_KINDS`: white <-> black, red <-> green, dark <-> light; none for
+        (:data:`.OPPONENT_KINDS`: white <-> black, red <-> green, dark <-> light; none for
         the queen or the jack).
     opponent_falls : {"spoils", "allowed"}
-        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        How an opponent piece falling in the same shot counts (:data:`.OPPONENT_FALLS`).
         Default ``"spoils"``: the shot is no success.
 
     Notes
@@ -324,9 +324,9 @@ class PocketAny:
         Default :class:`BasicFouls`.
     opponent : str or sequence of str, optional
         The opponent's kinds. Default None: the other side of each of ``kinds``
-        (:data:`OPPONENT_KINDS`).
+        (:data:`.OPPONENT_KINDS`).
     opponent_falls : {"spoils", "allowed"}
-        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        How an opponent piece falling in the same shot counts (:data:`.OPPONENT_FALLS`).
         Default ``"spoils"``: the shot is no success.
 
     Notes

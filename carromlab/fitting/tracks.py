@@ -131,7 +131,7 @@ MAX_MEDIAN_STEP = 1.0
 
 def _check_time_unit(data: pd.DataFrame, who: str = _DATA) -> None:
     """Raise if the median time step between consecutive points of a disc exceeds
-    :data:`MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
+    :data:`.MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
     steps = [np.diff(g.to_numpy()) for _, g in data.groupby("disc", sort=False)["t"] if len(g) >= 2]
     dt = np.concatenate(steps) if steps else np.empty(0)
     if dt.size and (median := float(np.median(dt))) > MAX_MEDIAN_STEP:
@@ -232,7 +232,7 @@ class Tracks:
         id, a time that does not increase within a disc or a position off the board (pixel
         coordinates taken as metres); the message names the column, the first offending
         row (0-based position in the input) and the value. Also if the median time step
-        between consecutive points of a disc exceeds :data:`MAX_MEDIAN_STEP` (1 s): times
+        between consecutive points of a disc exceeds :data:`.MAX_MEDIAN_STEP` (1 s): times
         not in seconds.
 
     Examples
