@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import json
 import math
 import os
@@ -27,6 +29,8 @@ __all__ = [
     "check_type",
     "check_table",
     "check_memory",
+    "check_fields",
+    "check_suffix",
     "read_text",
     "parse_json",
     "parse_toml",
@@ -216,6 +220,34 @@ def check_table(name: str, value: Any, columns: Iterable[str], what: str = "a Da
     if rows and value.empty:
         raise ValueError(f"The {name!r} parameter must have at least one row. Got an empty table instead.")
     return value
+
+
+def check_fields(where: str, cls: type, names: Iterable[str]) -> None:
+    """Raise TypeError if a name in ``names`` is not an init field of the dataclass ``cls``;
+    the message names ``where`` (e.g. ``"PhysicsParams.with_"``), the unknown name, the
+    close field names and all of them (``dataclasses.replace`` said only "unexpected
+    keyword argument")."""
+    valid = [f.name for f in dataclasses.fields(cls) if f.init]
+    unknown = [n for n in names if n not in valid]
+    if unknown:
+        bad = unknown[0]
+        close = difflib.get_close_matches(str(bad), valid, n=3)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        raise TypeError(f"{where} got an unknown field {bad!r}{hint}. The fields of {cls.__name__} are {valid}.")
+
+
+def check_suffix(name: str, path: str | Path, suffixes: Iterable[str]) -> str:
+    """The lower-case suffix of the file ``path`` if it is one of ``suffixes`` (which
+    chooses the file's format), else a ValueError naming the parameter, the path and the
+    suffixes allowed."""
+    allowed = list(suffixes)
+    suffix = Path(path).suffix.lower()
+    if suffix not in allowed:
+        raise ValueError(
+            f"The {name!r} parameter must be a file name ending in one of {allowed} (the suffix chooses the format). "
+            f"Got {str(path)!r} instead."
+        )
+    return suffix
 
 
 def physical_memory() -> int:

@@ -85,6 +85,27 @@ def test_a_billion_shots_are_refused_up_front_with_the_memory_needed():
         simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, speed)
 
 
+# -- copies with changed fields: an unknown field is named, with the close and valid ones ------------
+@pytest.mark.parametrize(
+    ("make", "where", "close"),
+    [
+        (lambda: PhysicsParams().with_(muu=0.1), r"PhysicsParams\.with_", "'mu'"),
+        (lambda: PhysicsParams.from_powder("club", e_dsc=0.8), r"PhysicsParams\.from_powder", "'e_disc'"),
+        (lambda: DiscSpec.icf_coin().with_(radus=0.016), r"DiscSpec\.with_", "'radius'"),
+        (lambda: icf.new_game(2).with_(shoter=1), r"GameState\.with_", "'shooter'"),
+    ],
+)
+def test_with_an_unknown_field_names_it_and_the_close_and_valid_fields(make, where, close):
+    # dataclasses.replace said only "__init__() got an unexpected keyword argument"
+    with pytest.raises(TypeError, match=rf"{where} got an unknown field '\w+' \(did you mean {close}.*\)\. The fields of \w+ are \["):
+        make()
+
+
+def test_with_a_far_off_name_lists_the_fields_without_a_guess():
+    with pytest.raises(TypeError, match=r"unknown field 'zzz'\. The fields of PhysicsParams are \['mu', 'g', "):
+        PhysicsParams().with_(zzz=1)
+
+
 # -- calibration files ------------------------------------------------------------------------
 @pytest.fixture
 def calibration_text(tmp_path):
@@ -157,6 +178,39 @@ def test_metre_tracks_with_a_pixel_calibration_are_refused(tmp_path):
     assert read_tracks(tmp_path / "t.csv").data["y"].tolist() == [-0.2, -0.2, -0.2]
     with pytest.raises(ValueError, match=r"'calibration' parameter must be None for units='m'"):
         write_tracks(pd.read_csv(tmp_path / "t.csv"), tmp_path / "w.csv", units="m", calibration=BoardCalibration.from_dict(cal))
+
+
+BACKWARDS = pd.DataFrame({"disc": 0, "t": [0.0, 0.2, 0.1], "x": [0.0, 0.1, 0.19], "y": 0.0})
+
+
+def test_track_errors_name_the_argument_passed(tmp_path):
+    # every check said "The 'tracks' parameter", a parameter no one passed
+    times = r"must have strictly increasing times t within each disc"
+    with pytest.raises(ValueError, match=rf"^The 'data' parameter {times}"):
+        Tracks(data=BACKWARDS)
+    with pytest.raises(ValueError, match=r"^The 'data' parameter must be a pandas DataFrame"):
+        Tracks(data=[1, 2])
+    with pytest.raises(ValueError, match=rf"^The 'frame' parameter {times}"):
+        Tracks.from_frame(BACKWARDS)
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must hold board coordinates in metres"):
+        Tracks.from_frame(BACKWARDS.assign(t=[0.0, 0.1, 0.2], x=[0.0, 900.0, 0.0]))
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must give times t in seconds"):
+        Tracks.from_frame(BACKWARDS.assign(t=[0.0, 1000.0, 2000.0]))
+    BACKWARDS.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(ValueError, match=rf"^The track file '.*b\.csv' {times}"):
+        read_tracks(tmp_path / "b.csv")
+
+
+@pytest.mark.parametrize("read", [True, False])
+def test_an_unknown_board_name_names_the_board_parameter(tmp_path, read):
+    # it said "The 'name' parameter" (Board.preset's), a parameter no one passed
+    tracks = BACKWARDS.assign(t=[0.0, 0.1, 0.2])
+    tracks.to_csv(tmp_path / "ok.csv", index=False)
+    with pytest.raises(ValueError, match=r"^The 'board' parameter must be one of \['crokinole', 'hikone', 'icf'\]\. Got 'icff' instead\.$"):
+        read_tracks(tmp_path / "ok.csv", board="icff") if read else Tracks(tracks, board="icff")
+    (tmp_path / "ok.json").write_text(json.dumps({"units": "m", "board": "icff"}))
+    with pytest.raises(ValueError, match=r"track sidecar '.*ok\.json' must give a valid board: The 'board' parameter .*Got 'icff'"):
+        read_tracks(tmp_path / "ok.csv")
 
 
 @pytest.mark.parametrize(

@@ -110,3 +110,21 @@ def test_every_rule_id_cited_by_the_rules_layer_is_in_the_rulebook():
     package = Path(carromlab.__file__).parent / "rules"
     cited = {m for p in package.glob("*.py") for m in re.findall(r"\b(?:ICF|ONL|HIK|CRK)-\d+\b", p.read_text())}
     assert cited and not cited - defined, sorted(cited - defined)
+
+
+
+def test_the_constants_the_api_pages_cite_are_listed_with_a_docstring():
+    """The :data: references of the API pages to these constants showed as plain code (sphinx
+    -n: "target not found"): each is listed where it is defined, with a ``#:`` comment for
+    its docstring (what autodata shows)."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    listed = re.findall(r"^   (\S+)$", (DOCS / "api.rst").read_text(), re.M)
+    cited = ["physics.friction.FRICTION_LAWS", "analysis.noise.NOISE_PRESETS", "analysis.noise.DIMENSIONS",
+             "match.records.SHOT_COLUMNS", "match.records.BOARD_COLUMNS", "analysis.goals.OPPONENT_KINDS",
+             "analysis.goals.POCKET_NAMES", "rules.state.QUEEN_STATUSES", "envs.registration.ENV_IDS"]  # fmt: skip
+    for name in cited:
+        assert name in listed, name
+        module, _, attr = f"carromlab.{name}".rpartition(".")
+        comments = ModuleAnalyzer.for_module(module).find_attr_docs()
+        assert any(comment for (_, a), comment in comments.items() if a == attr), f"{name} has no #: comment"

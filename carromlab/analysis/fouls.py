@@ -128,7 +128,7 @@ class ShotPopulation:
     speed : tuple of float
         Range of the striker speed, m/s, within [0, 30].
     n : int
-        Number of shots, in [1, 10**6] (:data:`MAX_POPULATION`).
+        Number of shots, in [1, 10**6] (:data:`.MAX_POPULATION`).
     placement : tuple of float, optional
         Range of the placement, m along the shooter's line from its middle, positive to
         the shooter's right: the centre line of the baselines (ICF-3, ONL-1), the area
@@ -533,13 +533,13 @@ def foul_probabilities(
     -------
     pandas.DataFrame
         One row per (state, foul), states in the order given: ``variant`` (the state's
-        name), ``rule`` (rule id, or :data:`ANY_FOUL` for the last row of each state:
-        any foul), ``foul`` (short description, :data:`FOULS`), ``n`` (shots),
+        name), ``rule`` (rule id, or :data:`.ANY_FOUL` for the last row of each state:
+        any foul), ``foul`` (short description, :data:`.FOULS`), ``n`` (shots),
         ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high``,
         ``n_snapped`` (shots whose noisy placement was illegal and moved) and
         ``n_truncated`` (shots that used up the engine's event budget). Every foul the
         variant defines has a row, observed or not (p = 0); a foul called by the rules
-        but missing from :data:`FOULS` gets a row described by its id.
+        but missing from :data:`.FOULS` gets a row described by its id.
 
     Raises
     ------

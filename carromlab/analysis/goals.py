@@ -17,12 +17,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._validation import check_choice, check_int
+from .._validation import check_bool, check_choice, check_int
 from ..engine.scene import Scene
 
 __all__ = [
     "FoulCheck", "Goal", "GoalOutcome", "Target", "BasicFouls", "PocketPiece", "PocketAny", "AvoidFoul",
-    "OPPONENT_KINDS", "OPPONENT_FALLS",
+    "OPPONENT_KINDS", "OPPONENT_FALLS", "POCKET_NAMES",
 ]  # fmt: skip
 
 BoolArray = npt.NDArray[np.bool_]
@@ -34,6 +34,11 @@ OPPONENT_KINDS = {"white": "black", "black": "white", "red": "green", "green": "
 #: success: the piece is the opponent's gain, and its last coin is a foul in carrom, ICF-14)
 #: or ``"allowed"`` (the goal looks only at its own pieces).
 OPPONENT_FALLS = ("spoils", "allowed")
+#: Names of the holes a pocketing goal can name: the corner pockets of the carrom and Hikone
+#: boards (``"sw"``, ``"se"``, ``"ne"``, ``"nw"``) and the crokinole 20-hole (``"20"``).
+#: :class:`PocketPiece` checks its ``pocket`` against them when it is made, and against the
+#: scene's board when it is used.
+POCKET_NAMES = ("sw", "se", "ne", "nw", "20")
 
 
 class GoalOutcome(NamedTuple):
@@ -111,6 +116,10 @@ class BasicFouls:
     striker_pocketed: bool = True
     no_contact: bool = True
 
+    def __post_init__(self) -> None:
+        check_bool("striker_pocketed", self.striker_pocketed)
+        check_bool("no_contact", self.no_contact)
+
     @property
     def needs_final_positions(self) -> bool:
         """False: the batch columns suffice."""
@@ -149,6 +158,26 @@ def _verdict(achieved: BoolArray, foul: BoolArray, value: npt.ArrayLike, allow_f
     return GoalOutcome(success, foul, np.asarray(value, dtype=float))
 
 
+def _check_piece(piece: object) -> None:
+    """A piece id (int >= 0) or a kind (non-empty str); whether the scene has it is
+    checked when the goal is used."""
+    if isinstance(piece, str) and piece:
+        return
+    if isinstance(piece, bool) or not isinstance(piece, (int, np.integer)) or piece < 0:
+        raise ValueError(
+            f"The 'piece' parameter must be a piece id (an int in the range [0, inf)) or a kind with one "
+            f"piece on the board (e.g. 'queen'). Got {piece!r} instead."
+        )
+
+
+def _check_pocket(pocket: object) -> None:
+    if pocket is not None and pocket not in POCKET_NAMES:
+        raise ValueError(
+            f"The 'pocket' parameter must be None (any pocket) or a hole name, one of {list(POCKET_NAMES)} "
+            f"(the corner pockets and the crokinole 20-hole). Got {pocket!r} instead."
+        )
+
+
 def _check_opponent(goal: PocketPiece | PocketAny) -> None:
     check_choice("opponent_falls", goal.opponent_falls, OPPONENT_FALLS)
     if goal.opponent is not None:
@@ -185,18 +214,19 @@ class PocketPiece:
         Piece id (row of ``scene.pieces``), or a kind of which the scene has exactly one
         piece (``"queen"``, ``"jack"``).
     pocket : str, optional
-        Name of the hole (``"sw"``, ``"se"``, ``"ne"``, ``"nw"``; ``"20"`` in crokinole).
-        Default None: any pocket.
+        Name of the hole, one of :data:`.POCKET_NAMES` (``"sw"``, ``"se"``, ``"ne"``,
+        ``"nw"``; ``"20"`` in crokinole), checked when the goal is made; the scene's board
+        must have it. Default None: any pocket.
     allow_foul : bool
         Count a pocketing with a foul as a success. Default False.
     fouls : FoulCheck
         Default :class:`BasicFouls`.
     opponent : str or sequence of str, optional
         The opponent's kinds. Default None: the other side of the piece's kind
-        (:data:`OPPONENT_KINDS`: white <-> black, red <-> green, dark <-> light; none for
+        (:data:`.OPPONENT_KINDS`: white <-> black, red <-> green, dark <-> light; none for
         the queen or the jack).
     opponent_falls : {"spoils", "allowed"}
-        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        How an opponent piece falling in the same shot counts (:data:`.OPPONENT_FALLS`).
         Default ``"spoils"``: the shot is no success.
 
     Notes
@@ -212,6 +242,10 @@ class PocketPiece:
     Traceback (most recent call last):
     ...
     ValueError: The 'piece' parameter must be an int in the range [0, 18]. Got 30 instead.
+    >>> PocketPiece(0, pocket="north-east")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'pocket' parameter must be None (any pocket) or a hole name, one of ['sw', 'se', 'ne', 'nw', '20'] (the corner pockets and the crokinole 20-hole). Got 'north-east' instead.
     """
 
     piece: int | str
@@ -222,6 +256,9 @@ class PocketPiece:
     opponent_falls: str = "spoils"
 
     def __post_init__(self) -> None:
+        _check_piece(self.piece)
+        _check_pocket(self.pocket)
+        check_bool("allow_foul", self.allow_foul)
         _check_fouls(self.fouls)
         _check_opponent(self)
 
@@ -287,9 +324,9 @@ class PocketAny:
         Default :class:`BasicFouls`.
     opponent : str or sequence of str, optional
         The opponent's kinds. Default None: the other side of each of ``kinds``
-        (:data:`OPPONENT_KINDS`).
+        (:data:`.OPPONENT_KINDS`).
     opponent_falls : {"spoils", "allowed"}
-        How an opponent piece falling in the same shot counts (:data:`OPPONENT_FALLS`).
+        How an opponent piece falling in the same shot counts (:data:`.OPPONENT_FALLS`).
         Default ``"spoils"``: the shot is no success.
 
     Notes
@@ -314,10 +351,11 @@ class PocketAny:
 
     def __post_init__(self) -> None:
         kinds = (self.kinds,) if isinstance(self.kinds, str) else tuple(self.kinds)
-        if not kinds or not all(isinstance(k, str) for k in kinds):
+        if not kinds or not all(isinstance(k, str) and k for k in kinds):
             raise ValueError(f"The 'kinds' parameter must be a kind or a non-empty sequence of kinds. Got {self.kinds!r} instead.")
         object.__setattr__(self, "kinds", kinds)
         check_int("min_count", self.min_count, low=1)
+        check_bool("allow_foul", self.allow_foul)
         _check_fouls(self.fouls)
         _check_opponent(self)
 

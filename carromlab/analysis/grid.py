@@ -56,7 +56,7 @@ class ShotGrid:
     spin : array_like
         Striker spins, rad/s, in [-5000, 5000]. Default (0,).
     aim : {"absolute", "ghost", "cut", "pack"}
-        Meaning of ``angle`` (:data:`AIM_MODES`). Default ``"absolute"``.
+        Meaning of ``angle`` (:data:`.AIM_MODES`). Default ``"absolute"``.
     angle_deg : array_like, optional
         The aim values in degrees, instead of ``angle`` (stored as radians).
 

@@ -2,7 +2,7 @@
 
 A shot is intended as (placement along the striker line, depth across it, aim angle,
 speed, spin); the player executes it with random errors in each. :class:`NoiseModel`
-holds the spread (standard deviation) of each error, :data:`NOISE_PRESETS` names typical
+holds the spread (standard deviation) of each error, :data:`.NOISE_PRESETS` names typical
 players, and :func:`fit_noise` estimates the spreads from a player's recorded shots.
 """
 
@@ -121,7 +121,7 @@ class NoiseModel:
 
     @classmethod
     def preset(cls, name: str) -> NoiseModel:
-        """A named player from :data:`NOISE_PRESETS`: ``"none"``, ``"expert"``,
+        """A named player from :data:`.NOISE_PRESETS`: ``"none"``, ``"expert"``,
         ``"club"`` or ``"beginner"``.
 
         Examples
@@ -140,7 +140,7 @@ class NoiseModel:
 
     @property
     def spreads(self) -> dict[str, float]:
-        """The spread of every dimension of :data:`DIMENSIONS`, in its unit."""
+        """The spread of every dimension of :data:`.DIMENSIONS`, in its unit."""
         return {name: getattr(self, name) for name in DIMENSIONS}
 
     def scaled(self, factor: float) -> NoiseModel:
@@ -169,7 +169,7 @@ class NoiseModel:
         Returns
         -------
         dict of str to numpy.ndarray
-            One array per dimension of :data:`DIMENSIONS`, in its unit (``speed``
+            One array per dimension of :data:`.DIMENSIONS`, in its unit (``speed``
             relative); zeros where the spread is zero.
 
         Examples
@@ -246,7 +246,7 @@ def fit_noise(
 ) -> NoiseFit:
     """Estimate the execution spreads of a player from recorded shots.
 
-    For each dimension of :data:`DIMENSIONS` present as a pair of columns
+    For each dimension of :data:`.DIMENSIONS` present as a pair of columns
     ``intended_<name>`` and ``executed_<name>`` (placement and depth in m along and across
     the striker line, see :meth:`StrikerLine.coordinates`; angle in rad; speed in m/s;
     spin in rad/s), the error is executed - intended (the smallest signed angle for the

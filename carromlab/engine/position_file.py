@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_type, parse_json, read_text
+from .._validation import check_suffix, check_type, parse_json, read_text
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from .scene import Scene
@@ -38,8 +38,8 @@ _TAG = "# " + FORMAT[0] + " "
 _SUFFIXES = (".json", ".csv", ".parquet")
 
 
-def _suffix(path: Path) -> str:
-    return check_choice("position file suffix", path.suffix.lower(), _SUFFIXES)
+def _suffix(path: Path, allowed: tuple[str, ...] = _SUFFIXES) -> str:
+    return check_suffix("path", path, allowed)
 
 
 def _header(scene: Scene) -> dict[str, Any]:
@@ -59,8 +59,7 @@ def write_position(scene: Scene, path: str | Path) -> Path:
     """
     check_type("scene", scene, Scene)
     path = Path(path)
-    if _suffix(path) == ".parquet":
-        raise ValueError(f"The position file suffix must be .json or .csv to save a position. Got {str(path)!r} instead.")
+    _suffix(path, (".json", ".csv"))  # a position is saved with its header: not as Parquet
     pieces = scene.pieces[["kind", "x", "y"]]
     if path.suffix.lower() == ".json":
         body = {**_header(scene), "pieces": pieces.to_dict(orient="records")}

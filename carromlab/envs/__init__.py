@@ -13,7 +13,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ``turns.py``          :func:`agent_shots`, :func:`opponent_replies` (N games' turns)
 ``vector.py``         :class:`CarromVectorEnv` (``gymnasium.vector.VectorEnv``)
 ``multi.py``          :class:`CarromAECEnv` (``pettingzoo.AECEnv``)
-``registration.py``   :func:`register_envs`, :data:`ENV_IDS`
+``registration.py``   :func:`register_envs`, :data:`.ENV_IDS`
 ====================  ==========================================================
 """
 

@@ -54,7 +54,7 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
         :data:`carromlab.match.policies.SPEED_RANGES`, m/s (carrom 0.5-6, Hikone
         0.5-5, crokinole 0.3-1.6).
     spin
-        ``spin * SPIN_LIMIT`` rad/s (:data:`SPIN_LIMIT`), counter-clockwise positive.
+        ``spin * SPIN_LIMIT`` rad/s (:data:`.SPIN_LIMIT`), counter-clockwise positive.
 
     Parameters
     ----------

@@ -39,7 +39,7 @@ def observation_space(state: GameState) -> spaces.Dict:
 
     ``positions`` : float32 (n, 2)
         Centre of each piece in the board frame (origin at the centre), m; 0 for a
-        piece not on the board. Bounded by :data:`POSITION_LIMIT`.
+        piece not on the board. Bounded by :data:`.POSITION_LIMIT`.
     ``on_board`` : MultiBinary(n)
         1 where the piece is on the board.
     ``own`` : MultiBinary(n)
@@ -59,7 +59,7 @@ def observation_space(state: GameState) -> spaces.Dict:
         The seat to shoot next: the side of the board its placement line is on (in
         doubles the observing team shoots from two sides).
     ``queen`` : Discrete(4)
-        Queen status (:data:`QUEEN_CODES`).
+        Queen status (:data:`.QUEEN_CODES`).
     ``queen_team`` : Discrete(3)
         Team whose cover is pending or who covered the queen: 0 none, 1 own, 2 others.
 

@@ -24,9 +24,9 @@ def opponent(name: str = "greedy", skill: str = "club", params: PhysicsParams | 
     Parameters
     ----------
     name : {"random", "greedy"}
-        The policy (:data:`OPPONENTS`). Default ``"greedy"``.
+        The policy (:data:`.OPPONENTS`). Default ``"greedy"``.
     skill : {"none", "expert", "club", "beginner"}
-        The noise preset (:data:`SKILLS`). Default ``"club"``.
+        The noise preset (:data:`.SKILLS`). Default ``"club"``.
     params : PhysicsParams, optional
         The physics the greedy opponent believes in. Default ``PhysicsParams()``.
 

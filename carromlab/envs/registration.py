@@ -13,7 +13,7 @@ ENV_IDS = {"icf": "carromlab/ICF-v0", "online": "carromlab/Online-v0", "hikone":
 
 
 def register_envs() -> None:
-    """Register every id of :data:`ENV_IDS` with Gymnasium (again, harmlessly, if already there):
+    """Register every id of :data:`.ENV_IDS` with Gymnasium (again, harmlessly, if already there):
     ``gymnasium.make`` builds a :class:`~carromlab.envs.single.CarromEnv`,
     ``gymnasium.make_vec`` a :class:`~carromlab.envs.vector.CarromVectorEnv`.
 

@@ -769,6 +769,36 @@ class Board:
                 )
             self.marks._check_fits(self.half_size)
 
+    # ------------------------------------------------------------------ display
+    def _hole_text(self) -> str:
+        n, what = len(self.holes), "pocket" if self.shape == "square" else "hole"
+        return f"{n} {what}{'s' * (n != 1)}"
+
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed every hole, peg and mark (650-850 characters)
+        parts = [repr(self.name), f"{self.shape} {self.size:.4g} m", self._hole_text()]
+        parts += [f"{len(self.pegs)} pegs"] if self.pegs else []
+        parts += [type(self.marks).__name__] if self.marks is not None else []
+        return f"Board({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.board import draw_board
+        from ..plotting.display import figure_png, rich_html
+
+        side = "side" if self.shape == "square" else "diameter"
+        rows = {"shape": f"{self.shape}, {side} {self.size:.4g} m", self._hole_text(): ", ".join(
+            f"{h.name} (r = {h.radius * 1e3:.4g} mm)" for h in self.holes) or "none"}  # fmt: skip
+        if self.pegs:
+            rows["pegs"] = f"{len(self.pegs)} (r = {self.pegs[0].radius * 1e3:.4g} mm)"
+        rows["frame width"] = f"{self.frame_width:.4g} m"
+        rows["marks"] = "none" if self.marks is None else type(self.marks).__name__
+
+        def draw(ax: Any) -> None:
+            draw_board(self, ax)
+            ax.set_axis_off()
+
+        return rich_html(f"Board: {self.name}", rows, picture=figure_png(draw))
+
     def _check_on_surface(self, field: str, item: Hole | Peg) -> None:
         h = self.half_size
         if self.shape == "square":

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_fields, check_real
 
 __all__ = ["DiscSpec", "WOOD_DENSITY"]
 
@@ -97,7 +97,9 @@ class DiscSpec:
         return 2.0 * self.radius
 
     def with_(self, **changes: Any) -> DiscSpec:
-        """Return a validated copy with some fields changed (e.g. ``mass=0.0055``)."""
+        """Return a validated copy with some fields changed (e.g. ``mass=0.0055``); an
+        unknown field is a TypeError listing the close and the valid names."""
+        check_fields("DiscSpec.with_", type(self), changes)
         return replace(self, **changes)
 
     # ------------------------------------------------------------------ ICF carrom

@@ -37,7 +37,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from .._validation import check_real, parse_json, parse_toml, read_text
+from .._validation import check_real, check_suffix, parse_json, parse_toml, read_text
 from ..physics.params import PhysicsParams
 
 __all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
@@ -73,10 +73,7 @@ class Calibration:
 
 
 def _check_suffix(path: Path) -> str:
-    suffix = path.suffix.lower()
-    if suffix not in _SUFFIXES:
-        raise ValueError(f"The 'path' parameter must end in one of {list(_SUFFIXES)}. Got {str(path)!r} instead.")
-    return suffix
+    return check_suffix("path", path, _SUFFIXES)
 
 
 def _uncertainty_map(uncertainty: Mapping[str, float] | pd.DataFrame | None) -> dict[str, float]:

@@ -28,7 +28,7 @@ at 120 fps); across a gap of dropped frames the turn is predicted from the spin 
 neighbouring consecutive frames show (with no consecutive frames at all the limit is pi
 times the frame rate over the largest gap in frames). Where the positions leave a law
 parameter undetermined or on a bound, or the joint fit leaves angle residuals no tracker
-makes (see :data:`ANGLE_NOISE_LIMIT`), the joint fit is also started from the given
+makes (see :data:`.ANGLE_NOISE_LIMIT`), the joint fit is also started from the given
 starting values, and the likelier of the fits is kept. A fit whose angle residuals stay
 implausibly large, or whose spin turns the disc by more than pi between consecutive
 frames, is flagged ``suspect`` with a :class:`FitWarning`.
@@ -121,7 +121,7 @@ class FrictionFit:
         ``y_fit``, ``res_x``, ``res_y`` (data minus fit, m); with angles also ``angle``,
         ``angle_fit``, ``res_angle`` (rad, wrapped into (-pi, pi]); ``weight`` (smallest
         weight the robust loss gave the point's residuals: 1 = fully counted) and
-        ``outlier`` (a residual beyond :data:`OUTLIER_SIGMAS` times its channel's
+        ``outlier`` (a residual beyond :data:`.OUTLIER_SIGMAS` times its channel's
         ``noise_scale``), over all channels; the same per channel: ``weight_position``,
         ``outlier_position`` (x or y) and, with angles, ``weight_angle``, ``outlier_angle``.
     noise : dict of str to float
@@ -136,7 +136,7 @@ class FrictionFit:
     suspect : bool
         The goodness-of-fit check failed (see ``warnings``): some residuals run in long
         stretches of one sign, as when an impact was missed or the law is wrong; or, with
-        angles, a segment's angle residuals have a noise above :data:`ANGLE_NOISE_LIMIT` or
+        angles, a segment's angle residuals have a noise above :data:`.ANGLE_NOISE_LIMIT` or
         its fitted spin turns the disc by more than pi between consecutive frames (a spin
         the angles cannot resolve). The estimates and intervals are then not to be trusted.
         A :class:`FitWarning` was emitted.
@@ -572,7 +572,7 @@ def fit_friction(
     FitWarning
         When the fit is ``suspect`` (see :class:`FrictionFit`): residuals that run in long
         stretches of one sign, or, with angles, angle residuals noisier than
-        :data:`ANGLE_NOISE_LIMIT` or a spin turning the disc by more than pi between
+        :data:`.ANGLE_NOISE_LIMIT` or a spin turning the disc by more than pi between
         consecutive frames.
 
     Raises
@@ -687,7 +687,7 @@ def _misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
 def _angle_misfit(model: _Model, theta: np.ndarray) -> tuple[str, ...]:
     """The angle check of a fit with angles: the segments whose angle residuals have a
     Gaussian-equivalent noise (1.4826 times their median absolute value) above
-    :data:`ANGLE_NOISE_LIMIT`, or whose fitted spin turns the disc by more than pi between
+    :data:`.ANGLE_NOISE_LIMIT`, or whose fitted spin turns the disc by more than pi between
     consecutive frames (its shortest time step), where angles cannot tell it from its
     aliases; empty without angles."""
     if not model.angles:

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_real, parse_json, read_text
-from ..equipment.board import Board
+from .._validation import check_choice, check_real, parse_json, read_text
+from ..equipment.board import _BOARD_PRESETS, Board
 from .camera import BoardCalibration
 
 __all__ = ["Tracks", "read_tracks", "write_tracks"]
@@ -66,44 +66,49 @@ def first_bad(column: pd.Series, bad: np.ndarray) -> tuple[int, Any]:
     return row, got.item() if isinstance(got, np.generic) else got
 
 
-def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None) -> np.ndarray:
+#: How the checks name the table the user passed when :class:`Tracks` is built directly.
+_DATA = "The 'data' parameter"
+
+
+def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None, who: str = _DATA) -> np.ndarray:
     """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite
-    number and the column as ``shown`` (its name in the user's table; default ``c``)."""
+    number, the column as ``shown`` (its name in the user's table; default ``c``) and the
+    table as ``who`` (``"The 'frame' parameter"``, ``"The track file 'a.csv'"``)."""
     col = pd.to_numeric(df[c].reset_index(drop=True), errors="coerce").astype(float).to_numpy()
     bad = ~np.isfinite(col)
     if bad.any():
         row, got = first_bad(df[c], bad)
         raise ValueError(
-            f"The 'tracks' parameter must contain finite numbers in column {shown or c!r} (drop rows of "
+            f"{who} must contain finite numbers in column {shown or c!r} (drop rows of "
             f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
         )
     return col
 
 
-def _check_columns(df: Any, names: Mapping[str, str] | None = None) -> pd.DataFrame:
+def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: str = _DATA) -> pd.DataFrame:
     """A numeric copy of the track columns of ``df``; rows named by position, columns by
     ``names`` (column of ``df`` -> its name in the user's table, e.g. ``{"disc":
-    "particle"}`` for trackpy's layout; default their own)."""
+    "particle"}`` for trackpy's layout; default their own), the table by ``who``."""
     names = names or {}
     if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(df).__name__} instead.")
+        raise ValueError(f"{who} must be a pandas DataFrame. Got {type(df).__name__} instead.")
     missing = [c for c in _REQUIRED if c not in df.columns]
     if missing:
         raise ValueError(
-            f"The 'tracks' parameter must have the columns {list(_REQUIRED)} (optional: angle, frame). "
+            f"{who} must have the columns {list(_REQUIRED)} (optional: angle, frame). "
             f"Got columns {list(df.columns)} instead (missing {missing})."
         )
     if len(df) == 0:
-        raise ValueError("The 'tracks' parameter must have at least one row. Got an empty table instead.")
+        raise ValueError(f"{who} must have at least one row. Got an empty table instead.")
     keep = [c for c in (*_REQUIRED, "angle", "frame") if c in df.columns]
     out = pd.DataFrame(index=pd.RangeIndex(len(df)))
     for c in keep:
-        out[c] = _finite_column(df, c, names.get(c))
+        out[c] = _finite_column(df, c, names.get(c), who)
     for c in ("disc", "frame"):
         if c in out and not np.all(out[c] == np.round(out[c])):
             row = int(np.argmax(out[c] != np.round(out[c])))
             raise ValueError(
-                f"The 'tracks' parameter must contain integers in column {names.get(c, c)!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
+                f"{who} must contain integers in column {names.get(c, c)!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
             )
         if c in out:
             out[c] = out[c].astype(np.int64)
@@ -113,7 +118,7 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None) -> pd.DataFr
             k = int(np.argmax(dt <= 0))
             row = int(g.index[k + 1])
             raise ValueError(
-                "The 'tracks' parameter must have strictly increasing times t within each disc. "
+                f"{who} must have strictly increasing times t within each disc. "
                 f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} ({names.get('disc', 'disc')} {disc}) instead."
             )
     return out
@@ -124,14 +129,14 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None) -> pd.DataFr
 MAX_MEDIAN_STEP = 1.0
 
 
-def _check_time_unit(data: pd.DataFrame) -> None:
+def _check_time_unit(data: pd.DataFrame, who: str = _DATA) -> None:
     """Raise if the median time step between consecutive points of a disc exceeds
-    :data:`MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
+    :data:`.MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
     steps = [np.diff(g.to_numpy()) for _, g in data.groupby("disc", sort=False)["t"] if len(g) >= 2]
     dt = np.concatenate(steps) if steps else np.empty(0)
     if dt.size and (median := float(np.median(dt))) > MAX_MEDIAN_STEP:
         raise ValueError(
-            f"The 'tracks' parameter must give times t in seconds, with a median step between consecutive "
+            f"{who} must give times t in seconds, with a median step between consecutive "
             f"points of a disc in the range (0, {MAX_MEDIAN_STEP:g}] s (a frame rate of at least "
             f"{1.0 / MAX_MEDIAN_STEP:g} frame/s). Got a median step of {median:g} s (a frame rate of "
             f"{1.0 / median:.3g} frame/s) instead: times in milliseconds, or frame numbers? Give t in s, or "
@@ -145,7 +150,7 @@ OFF_BOARD_TOL = 0.1
 NO_BOARD_REACH = 2.0
 
 
-def _check_on_board(data: pd.DataFrame, board: Board | None) -> None:
+def _check_on_board(data: pd.DataFrame, board: Board | None, who: str = _DATA) -> None:
     """Raise if a position lies off the board by more than :data:`OFF_BOARD_TOL` (or beyond
     :data:`NO_BOARD_REACH` without a board): pixel coordinates taken as metres. ``data``
     must be in input order: the message names the first such row by its position."""
@@ -157,7 +162,7 @@ def _check_on_board(data: pd.DataFrame, board: Board | None) -> None:
         row = int(np.argmax(off))  # the first offending row (positions of the input)
         where = "" if board is None else f" ({board.name} board, half size {board.half_size:g} m, + {OFF_BOARD_TOL:g} m)"
         raise ValueError(
-            f"The 'tracks' parameter must hold board coordinates in metres, within {limit:g} m of the centre{where}. "
+            f"{who} must hold board coordinates in metres, within {limit:g} m of the centre{where}. "
             f"Got (x, y) = ({data['x'].iat[row]:g}, {data['y'].iat[row]:g}) at row {row} instead: pixel coordinates? "
             "Give a camera calibration (calibration=BoardCalibration.from_scale(px_per_m, origin_px=...), or "
             "units 'px' and a calibration in the sidecar JSON)."
@@ -167,10 +172,10 @@ def _check_on_board(data: pd.DataFrame, board: Board | None) -> None:
 def _board_from(value: Board | str | Mapping[str, Any] | None) -> Board | None:
     if value is None or isinstance(value, Board):
         return value
-    if isinstance(value, str):
-        return Board.preset(value)
+    if isinstance(value, str):  # named as the 'board' the user passed, not Board.preset's 'name'
+        return Board.preset(check_choice("board", value, _BOARD_PRESETS))
     if isinstance(value, Mapping) and {"name", "shape", "size"} <= set(value):
-        if value["name"] in ("icf", "hikone", "crokinole"):
+        if value["name"] in _BOARD_PRESETS:
             preset = Board.preset(value["name"])
             if preset.size == value["size"] and preset.shape == value["shape"]:
                 return preset
@@ -227,7 +232,7 @@ class Tracks:
         id, a time that does not increase within a disc or a position off the board (pixel
         coordinates taken as metres); the message names the column, the first offending
         row (0-based position in the input) and the value. Also if the median time step
-        between consecutive points of a disc exceeds :data:`MAX_MEDIAN_STEP` (1 s): times
+        between consecutive points of a disc exceeds :data:`.MAX_MEDIAN_STEP` (1 s): times
         not in seconds.
 
     Examples
@@ -240,7 +245,7 @@ class Tracks:
     >>> Tracks(df.assign(t=[0.0, 0.2, 0.1]))
     Traceback (most recent call last):
     ...
-    ValueError: The 'tracks' parameter must have strictly increasing times t within each disc. Got t = 0.1 s after t = 0.2 s at row 2 (disc 0) instead.
+    ValueError: The 'data' parameter must have strictly increasing times t within each disc. Got t = 0.1 s after t = 0.2 s at row 2 (disc 0) instead.
     """
 
     data: pd.DataFrame
@@ -301,8 +306,25 @@ class Tracks:
         >>> tr.data[["disc", "t", "x", "y"]].round(3).values.tolist()
         [[4.0, 0.0, 0.0, 0.0], [4.0, 0.01, 0.01, 0.0], [4.0, 0.03, 0.03, 0.0]]
         """
+        return cls._from_table(frame, "The 'frame' parameter", calibration=calibration, fps=fps, radius=radius, board=board,
+                               source=source)  # fmt: skip
+
+    @classmethod
+    def _from_table(
+        cls,
+        frame: pd.DataFrame,
+        who: str,
+        *,
+        calibration: BoardCalibration | None,
+        fps: float | None,
+        radius: float | Mapping[int, float] | None,
+        board: Board | str | None,
+        source: str,
+    ) -> Tracks:
+        """:meth:`from_frame`, its errors naming the table as ``who`` (the 'frame'
+        parameter, or the track file read by :func:`read_tracks`)."""
         if not isinstance(frame, pd.DataFrame):
-            raise ValueError(f"The 'tracks' parameter must be a pandas DataFrame. Got {type(frame).__name__} instead.")
+            raise ValueError(f"{who} must be a pandas DataFrame. Got {type(frame).__name__} instead.")
         df = frame.copy()
         names: dict[str, str] = {}  # carromlab's column -> the name in the given table, for messages
         if "disc" not in df.columns and "particle" in df.columns:
@@ -311,7 +333,7 @@ class Tracks:
         missing = [c for c in ("disc", "x", "y") if c not in df.columns] + ([] if {"t", "frame"} & set(df.columns) else ["t or frame"])
         if missing:
             raise ValueError(
-                "The 'tracks' parameter must have the columns disc (or particle), t (or frame, with fps), x, y "
+                f"{who} must have the columns disc (or particle), t (or frame, with fps), x, y "
                 f"(optional: angle). Got columns {list(frame.columns)} instead (missing {missing})."
             )
         if fps is not None:
@@ -322,8 +344,8 @@ class Tracks:
                     "The 'fps' parameter must be given (frames/s) when the tracks have a 'frame' column "
                     f"but no time column 't'. Got fps={fps!r} and columns {list(frame.columns)} instead."
                 )
-            df["t"] = _finite_column(df, "frame") / fps  # a bad time is the user's bad frame
-        df = _check_columns(df, names)
+            df["t"] = _finite_column(df, "frame", None, who) / fps  # a bad time is the user's bad frame
+        df = _check_columns(df, names, who)
         if calibration is not None:
             x, y = calibration.to_board(df["x"].to_numpy(), df["y"].to_numpy())
             df["x"], df["y"] = x, y
@@ -332,6 +354,9 @@ class Tracks:
         if "frame" not in df and fps is not None:
             df["frame"] = np.round(df["t"].to_numpy() * fps).astype(np.int64)
         radius_map = _radius_map(radius, df["disc"].unique())
+        # checked here to name the table as the user gave it (Tracks checks it again as its 'data')
+        _check_on_board(df, _board_from(board), who)
+        _check_time_unit(df, who)
         return cls(df, radius_map, board, fps, source)
 
     def __repr__(self) -> str:
@@ -485,12 +510,18 @@ def read_tracks(
     if radius is None and "radius" in meta:
         r = meta["radius"]
         radius = {int(k): float(v) for k, v in r.items()} if isinstance(r, dict) else float(r)
-    return Tracks.from_frame(
+    if board is None and "board" in meta:
+        try:
+            board = _board_from(meta["board"])
+        except ValueError as exc:
+            raise ValueError(f"The track sidecar {str(side)!r} must give a valid board: {exc}") from None
+    return Tracks._from_table(
         frame,
+        f"The track file {str(path)!r}",
         calibration=calibration,
         fps=fps if fps is not None else meta.get("fps"),
         radius=radius,
-        board=board if board is not None else meta.get("board"),
+        board=board,
         source=path.name,
     )
 

@@ -109,7 +109,7 @@ class Inventory:
         """Raise :class:`ConservationError` unless ``state`` holds exactly these pieces
         (same ids and kinds), every piece on the board has a position on the playing
         surface, and no two pieces on the board overlap (by more than
-        :data:`OVERLAP_TOL`)."""
+        :data:`.OVERLAP_TOL`)."""
         have = tuple(sorted((p.id, p.kind) for p in state.pieces))
         if have != self.kinds:
             lost = sorted(set(self.kinds) - set(have))
@@ -193,7 +193,7 @@ class Inventory:
 
 def _overlapping(xy: np.ndarray, r: np.ndarray, on: np.ndarray) -> np.ndarray:
     """Which pieces on the board (``on``, shape (N, P)) overlap another by more than
-    :data:`OVERLAP_TOL`: their centres (``xy``, (N, P, 2), m) are nearer than their radii
+    :data:`.OVERLAP_TOL`: their centres (``xy``, (N, P, 2), m) are nearer than their radii
     (``r``, (P,), m) added less the tolerance (``hypot``; NaN centres overlap nothing), in
     the compiled pair loop of the engine's position check (``engine/_core.pyx``)."""
     return _core.overlapping(np.ascontiguousarray(xy, dtype=float), np.ascontiguousarray(on).view(np.uint8),
@@ -206,7 +206,7 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
 
     The pieces themselves (ids and kinds) are the columns of the arrays, so none can be
     created or lost; every piece on the board after the ruling has a position on the
-    playing surface and overlaps no other (by more than :data:`OVERLAP_TOL`); a retaken
+    playing surface and overlaps no other (by more than :data:`.OVERLAP_TOL`); a retaken
     shot changes no piece; within a board, on board = engine on board - removed (only
     CRK-2, CRK-3) + returned, a shot voided by the HIK-9 foul starting from the pieces before it,
     and the pieces the engine left keep its positions (within :data:`POSITION_TOL`).

@@ -240,9 +240,9 @@ def play_game(
     seed : int
         Seed of the game, in [0, 2**63).
     max_shots_per_board : int
-        Guard against endless boards, in [1, 10**6]. Default :data:`MAX_SHOTS_PER_BOARD`.
+        Guard against endless boards, in [1, 10**6]. Default :data:`.MAX_SHOTS_PER_BOARD`.
     max_boards : int
-        Guard against endless games, in [1, 10**4]. Default :data:`MAX_BOARDS`.
+        Guard against endless games, in [1, 10**4]. Default :data:`.MAX_BOARDS`.
     record : bool
         Keep the shots table (False keeps only the boards and the game). Default True.
     game : int

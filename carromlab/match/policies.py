@@ -140,10 +140,10 @@ class RandomPolicy(BatchPolicy):
     ----------
     speed : tuple of float, optional
         (low, high) speed, m/s, 0 < low <= high <= 30. Default the variant's
-        :data:`SPEED_RANGES`.
+        :data:`.SPEED_RANGES`.
     spread : float
         Largest angle between the shot and the facing direction, rad, in (0, pi].
-        Default :data:`FORWARD` (the forward half-plane); or give ``spread_deg``.
+        Default :data:`.FORWARD` (the forward half-plane); or give ``spread_deg``.
     name : str
         Name written in the shots table. Default ``"random"``.
     spread_deg : float, optional
@@ -229,7 +229,7 @@ class GreedyPolicy(BatchPolicy):
         or give ``cut_limit_deg``.
     speed : tuple of float, optional
         Speed range of the random candidates, m/s. Default the variant's
-        :data:`SPEED_RANGES`.
+        :data:`.SPEED_RANGES`.
     params : PhysicsParams, optional
         The physics the player believes in (used to simulate the candidates). Default
         ``PhysicsParams()``.

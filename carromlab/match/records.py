@@ -321,7 +321,7 @@ _STEP_COLUMNS = tuple(c for c in SHOT_COLUMNS if c not in _ID_COLUMNS and c not 
 
 
 def shot_rows(played: PlayedArrays) -> StepRows:
-    """The shots table's values of every shot of a step (see :data:`SHOT_COLUMNS`), read
+    """The shots table's values of every shot of a step (see :data:`.SHOT_COLUMNS`), read
     from the step's arrays at once (no state is built) and kept as columns: a game's
     tuple of :data:`_STEP_COLUMNS` is made from them when its table is
     (:meth:`StepRows.row`, :func:`shots_frame`)."""
@@ -396,7 +396,7 @@ class StepRows:
 
 
 def shots_frame(ids: Mapping[str, Any], shots: Sequence[tuple[int, int, str, StepRows, int]]) -> pd.DataFrame:
-    """The shots table of one game (:data:`SHOT_COLUMNS`) from its shots: each the game's
+    """The shots table of one game (:data:`.SHOT_COLUMNS`) from its shots: each the game's
     ``shot``, ``board_shot`` and ``policy``, the step's :class:`StepRows` and the game's row in them."""
     rows = [(shot, board_shot, policy, *step.row(k)) for shot, board_shot, policy, step, k in shots]
     df = pd.DataFrame.from_records(rows, columns=["shot", "board_shot", "policy", *_STEP_COLUMNS], nrows=len(rows))
@@ -408,7 +408,7 @@ def shots_frame(ids: Mapping[str, Any], shots: Sequence[tuple[int, int, str, Ste
 def board_row(
     ids: Mapping[str, Any], before: GameState, *, n_shots: int, played: Played | None, reason: str
 ) -> dict[str, Any]:
-    """One row of the boards table (see :data:`BOARD_COLUMNS`): the board of ``before``
+    """One row of the boards table (see :data:`.BOARD_COLUMNS`): the board of ``before``
     ended by the shot ``played``, or abandoned (``played`` None) for ``reason``."""
     if played is None:
         end, winner, points, scores = "abandoned", pd.NA, (0,) * before.n_teams, before.game_scores
@@ -426,7 +426,7 @@ def game_row(
     ids: Mapping[str, Any], final: GameState, *, n_boards: int, n_shots: int, end: str,
     n_snapped: int, n_truncated: int, seconds: float, cpu_seconds: float,
 ) -> dict[str, Any]:
-    """One row of the games table (see :data:`GAME_COLUMNS`)."""
+    """One row of the games table (see :data:`.GAME_COLUMNS`)."""
     return {
         **ids, "n_boards": n_boards, "n_shots": n_shots, "end": end,
         "winner": final.winner if end == "complete" and final.winner is not None else pd.NA,
@@ -442,12 +442,12 @@ class GameRecord:
     Attributes
     ----------
     shots : pandas.DataFrame
-        One row per shot (:data:`SHOT_COLUMNS`); empty when the game was played with
+        One row per shot (:data:`.SHOT_COLUMNS`); empty when the game was played with
         ``record=False``.
     boards : pandas.DataFrame
-        One row per board (:data:`BOARD_COLUMNS`), the abandoned one included.
+        One row per board (:data:`.BOARD_COLUMNS`), the abandoned one included.
     games : pandas.DataFrame
-        The game's single row (:data:`GAME_COLUMNS`).
+        The game's single row (:data:`.GAME_COLUMNS`).
     state : GameState
         The final state.
     """

@@ -29,7 +29,7 @@ def breaker_advantage(boards: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     Parameters
     ----------
     boards : pandas.DataFrame
-        A boards table (:data:`carromlab.match.BOARD_COLUMNS`), e.g.
+        A boards table (:data:`~carromlab.match.records.BOARD_COLUMNS`), e.g.
         ``play_match(...).boards``, possibly of several variants concatenated.
     confidence : float
         Level of the Wilson interval of ``p`` (:func:`carromlab.analysis.binomial_ci`),

@@ -8,7 +8,7 @@ The constant Coulomb law is solved in closed form inside the engine; the others 
 integrated once per segment by the compiled engine (see ``carromlab.physics._kinematics``).
 
 A researcher adds a law by registering an object with the :class:`FrictionLaw` fields in
-:data:`FRICTION_LAWS`; its ``engine`` dict selects the compiled kinematics.
+:data:`.FRICTION_LAWS`; its ``engine`` dict selects the compiled kinematics.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class FrictionLaw(Protocol):
 
     The compiled engine integrates one family of laws (see :class:`Law`): a law is a
     member of it, named by the parameters :meth:`engine` gives. A new law of that family
-    is a new :class:`Law` entry in :data:`FRICTION_LAWS`; a law outside it needs the
+    is a new :class:`Law` entry in :data:`.FRICTION_LAWS`; a law outside it needs the
     compiled kinematics (``carromlab/physics/_kinematics.pyx``) extended.
     """
 
@@ -157,6 +157,10 @@ class Law:
         return s, v, np.sign(omega0) * w, float(t_stop)
 
 
+#: The sliding friction laws by name (``PhysicsParams.friction_law``): ``"coulomb"``,
+#: ``"linear"``, ``"stribeck"`` and ``"slide_spin"`` (the default), each a :class:`Law` of
+#: the family the compiled engine integrates; register a new one here (:func:`get_law`
+#: reads it).
 FRICTION_LAWS: dict[str, FrictionLaw] = {
     "coulomb": Law(
         "coulomb", "constant", False, ("mu",),
@@ -188,7 +192,7 @@ def get_law(name: str, *, parameter: str = "friction_law") -> FrictionLaw:
     Parameters
     ----------
     name : str
-        A key of :data:`FRICTION_LAWS` (``"slide_spin"``, ``"coulomb"``, ``"linear"``,
+        A key of :data:`.FRICTION_LAWS` (``"slide_spin"``, ``"coulomb"``, ``"linear"``,
         ``"stribeck"``).
     parameter : str
         The caller's name for ``name``, shown in the error message. Default

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real
 
 __all__ = ["PhysicsParams", "POWDERS", "MU_MIN", "check_params"]
 
@@ -162,6 +162,42 @@ class PhysicsParams:
             real("capture_speed_max", low=0.0, low_open=True, unit="m/s")
         object.__setattr__(self, "max_events", check_int("max_events", self.max_events, low=1, high=10**8))
 
+    # -- display -----------------------------------------------------------------
+    #: Shown by the repr whatever their values; every other field only when it differs
+    #: from its default, so that the repr's fields rebuild the parameters.
+    _SHOWN: ClassVar[tuple[str, ...]] = ("friction_law", "mu", "e_disc", "e_cushion")
+    _UNITS: ClassVar[dict[str, str]] = {
+        "g": "m/s^2", "mu_v": "s/m", "stribeck_speed": "m/s", "air_drag": "1/m", "plastic_speed": "m/s",
+        "contact_duration": "s", "capture_speed_max": "m/s",
+    }  # fmt: skip
+
+    def _changed(self) -> list[str]:
+        """Names of the fields that differ from their defaults."""
+        return [f.name for f in fields(self) if getattr(self, f.name) != f.default]
+
+    def __repr__(self) -> str:
+        # one line: the dataclass repr printed all 20 fields (340 characters)
+        names = [*self._SHOWN, *(n for n in self._changed() if n not in self._SHOWN)]
+        return f"PhysicsParams({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def _repr_html_(self) -> str:
+        from ..plotting.display import rich_html
+
+        changed = set(self._changed())
+        defaults = {f.name: f.default for f in fields(self)}
+
+        def shown(value: Any) -> str:
+            return f"{value:g}" if isinstance(value, float) else str(value)
+
+        def text(name: str) -> str:
+            unit = self._UNITS.get(name, "")
+            return f"{shown(getattr(self, name))}{f' {unit}' if unit else ''}" + (
+                f" (default {shown(defaults[name])})" if name in changed else "")  # fmt: skip
+
+        rows = {name: text(name) for name in defaults}
+        title = f"PhysicsParams: {self.friction_law} friction, mu = {self.mu:g}; {len(changed)} field{'s' * (len(changed) != 1)} changed"
+        return rich_html(title, rows)
+
     @property
     def deceleration(self) -> float:
         """Sliding deceleration mu*g of the constant Coulomb law, m/s^2."""
@@ -189,6 +225,7 @@ class PhysicsParams:
             If the powder is unknown, ``mu`` is given, or a field is out of range.
         """
         check_choice("powder", powder, POWDERS)
+        check_fields("PhysicsParams.from_powder", cls, overrides)
         if "mu" in overrides:
             raise ValueError(
                 f"The 'mu' parameter is set by the powder ({powder!r}: mu = {POWDERS[powder][0]}); give a powder or "
@@ -213,8 +250,18 @@ class PhysicsParams:
         ValueError
             If a value is out of its range (the message names the field).
         TypeError
-            If a name is not a field.
+            If a name is not a field (the message lists the close and the valid names).
+
+        Examples
+        --------
+        >>> PhysicsParams().with_(mu=0.1).mu
+        0.1
+        >>> PhysicsParams().with_(muu=0.1)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: PhysicsParams.with_ got an unknown field 'muu' (did you mean 'mu'?). The fields of PhysicsParams are [...].
         """
+        check_fields("PhysicsParams.with_", type(self), changes)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:

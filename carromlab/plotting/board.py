@@ -187,7 +187,7 @@ def draw_pieces(
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
-    """Draw pieces as filled circles coloured by kind (:data:`PIECE_COLORS`).
+    """Draw pieces as filled circles coloured by kind (:data:`.PIECE_COLORS`).
 
     Parameters
     ----------

@@ -295,7 +295,7 @@ def frame_reach_of(state: GameState) -> float:
     HIK-9 (seed 001) allows an inside puck to be hit after the frame "outside the area
     line (the sides or the front, as seen from the shooter)": every frame but the
     shooter's own. A striker touching its own frame has its centre one radius from it,
-    so the reach is that distance plus :data:`OWN_FRAME_TOLERANCE`.
+    so the reach is that distance plus :data:`.OWN_FRAME_TOLERANCE`.
 
     This is the ``frame_reach`` of :func:`carromlab.simulate_batch` and the reach that
     :func:`outcome_from_result` applies to the event log.

@@ -31,7 +31,7 @@ class Pocketing(NamedTuple):
     piece_id : int
         Id of the piece, as numbered by the variant's ``new_game``.
     kind : str
-        Kind of the piece, one of :data:`KINDS`.
+        Kind of the piece, one of :data:`.KINDS`.
     hole : int or str
         Index into the board's ``holes`` or name of the pocket (``"sw"``, ``"se"``,
         ``"ne"``, ``"nw"``; the crokinole hole is ``"20"``, also called ``"centre"``); the

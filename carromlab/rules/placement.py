@@ -43,7 +43,7 @@ class PlacementCheck:
     distance : float
         Distance from the placement to the nearest legal spot, m: 0 when legal, ``inf``
         when there is no legal spot. The nearest spot is searched on a grid of
-        :data:`GRID_STEP` and refined by bisection towards the placement, so the distance
+        :data:`.GRID_STEP` and refined by bisection towards the placement, so the distance
         is exact for regions that are convex near the placement and at most one grid
         step too long otherwise.
     nearest : tuple of float or None

@@ -127,7 +127,7 @@ def nearest_free_spots(
 
     The search runs on square grids centred on each target (so the target itself is
     found when free), widening from 4 disc radii to the whole board; the spacing is
-    :data:`GRID_STEP` and grows with the window to keep each grid at most 401 x 401
+    :data:`.GRID_STEP` and grows with the window to keep each grid at most 401 x 401
     points; the grid's points are tested nearest first. Spots over a hole are excluded.
     A spot counts as clear of a disc that it overlaps by at most
     :data:`~carromlab.equipment.layout.OVERLAP_TOL` (1e-9 m, the overlap a layout may

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
@@ -93,7 +93,7 @@ class Piece:
         ``"white"``, ``"black"``, ``"queen"``; ``"red"``, ``"green"``, ``"jack"``; or a
         crokinole player colour.
     where : str
-        One of :data:`LOCATIONS`.
+        One of :data:`.LOCATIONS`.
     x, y : float or None
         Centre on the board, m (board frame, origin at the centre); None when the piece
         is not on the board or its position is unknown.
@@ -171,7 +171,7 @@ class GameState:
         Shots taken on this board by each seat (HIK-2: the first is from the tee spot;
         retakes and timed-out turns excluded).
     queen_status : str
-        One of :data:`QUEEN_STATUSES`.
+        One of :data:`.QUEEN_STATUSES`.
     queen_team : int or None
         Team whose cover is pending, or that covered the queen.
     dues : tuple of int
@@ -179,7 +179,7 @@ class GameState:
         HIK-9).
     dues_from : tuple of int
         Hikone: the rules each team's outstanding debt came from, a bitmask over
-        :data:`DEBT_RULES` (bit ``k`` set: part of the debt is owed under
+        :data:`.DEBT_RULES` (bit ``k`` set: part of the debt is owed under
         ``DEBT_RULES[k]``); set when a debt is incurred, 0 once the team's dues are paid,
         and 0 in the other variants. A debt whose mask is 0 (a state saved before the
         field existed) is paid citing HIK-5. Default () : 0 for every team.
@@ -275,7 +275,7 @@ class GameState:
         self._check_queen_and_jack()
 
     def _check_dues_from(self) -> None:
-        """Each team's debt origins are a mask over :data:`DEBT_RULES`, set only while the
+        """Each team's debt origins are a mask over :data:`.DEBT_RULES`, set only while the
         team owes pieces, and only in Hikone (HIK-5, HIK-7, HIK-9)."""
         top = 1 << len(DEBT_RULES)
         for k, (mask, due) in enumerate(zip(self.dues_from, self.dues)):
@@ -345,7 +345,7 @@ class GameState:
         return dict(self.radii)[kind]
 
     def count(self, kind: str, where: str = "board") -> int:
-        """Number of pieces of ``kind`` at ``where`` (one of :data:`LOCATIONS`)."""
+        """Number of pieces of ``kind`` at ``where`` (one of :data:`.LOCATIONS`)."""
         return sum(1 for p in self.pieces if p.kind == kind and p.where == where)
 
     def positions(self) -> pd.DataFrame:
@@ -391,7 +391,9 @@ class GameState:
         return self.with_(radii=radii, masses=tuple(sorted(masses.items())))
 
     def with_(self, **changes: Any) -> GameState:
-        """A copy with some fields replaced (validated again)."""
+        """A copy with some fields replaced (validated again); an unknown field is a
+        TypeError listing the close and the valid names."""
+        check_fields("GameState.with_", type(self), changes)
         return replace(self, **changes)
 
     # ------------------------------------------------------------------ JSON

@@ -96,8 +96,8 @@ def test_bad_inputs_name_the_parameter(straight_scene):
         success_map(straight_scene, PocketPiece(3), grid, **run)
     with pytest.raises(ValueError, match="'piece' parameter .*'queen', which names 0 pieces"):
         success_map(straight_scene, PocketPiece("queen"), grid, **run)
-    with pytest.raises(ValueError, match="'pocket' parameter must be one of"):
-        success_map(straight_scene, PocketPiece(0, "centre"), grid, **run)
+    with pytest.raises(ValueError, match="'pocket' parameter must be one of \\['ne', 'nw', 'se', 'sw'\\]. Got '20'"):
+        success_map(straight_scene, PocketPiece(0, "20"), grid, **run)  # a hole name, not of this board
     with pytest.raises(ValueError, match="'kinds' parameter must name kinds on the board"):
         success_map(straight_scene, PocketAny("black"), grid, **run)
     with pytest.raises(ValueError, match="'angle' parameter must have at least one value"):
@@ -144,6 +144,38 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
         success_map(straight_scene, PocketPiece(0), grid, thumb_noise="expert", progress=False, replicas=2)
     with pytest.raises(ValueError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('starch'\)\)\. Got 'starch'"):
         success_map(straight_scene, PocketPiece(0), grid, params="starch", progress=False, replicas=2)
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        # accepted when made, these failed only when a sweep used them (or, a truthy text, never)
+        (lambda: PocketPiece(0, pocket="north-east"),
+         r"'pocket' parameter must be None \(any pocket\) or a hole name, one of \['sw', 'se', 'ne', 'nw', '20'\].*Got 'north-east'"),
+        (lambda: PocketPiece(0, pocket=3), r"'pocket' parameter .*Got 3 instead"),
+        (lambda: PocketPiece(-1), r"'piece' parameter must be a piece id \(an int in the range \[0, inf\)\).*Got -1"),
+        (lambda: PocketPiece(1.5), r"'piece' parameter .*Got 1\.5"),
+        (lambda: PocketPiece(""), r"'piece' parameter .*Got ''"),
+        (lambda: PocketPiece(0, allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
+        (lambda: PocketAny("white", allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
+        (lambda: PocketAny(["white", ""]), r"'kinds' parameter must be a kind or a non-empty sequence of kinds"),
+        (lambda: BasicFouls(no_contact="off"), r"'no_contact' parameter must be a bool .*Got 'off'"),
+        (lambda: BasicFouls(striker_pocketed=None), r"'striker_pocketed' parameter must be a bool .*Got None"),
+    ],
+)  # fmt: skip
+def test_goals_check_what_they_can_when_made(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_pocket_names_are_the_preset_boards_holes():
+    from carromlab.analysis import POCKET_NAMES
+    from carromlab.equipment.board import Board
+
+    holes = {h.name for name in ("icf", "hikone", "crokinole") for h in Board.preset(name).holes}
+    assert set(POCKET_NAMES) == holes
+    for name in POCKET_NAMES:
+        assert PocketPiece(0, name).pocket == name
 
 
 def test_margin_of_error_of_a_straight_shot(straight_scene):

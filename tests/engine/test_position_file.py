@@ -92,3 +92,19 @@ def test_board_dict_round_trip():
         Board.from_dict(Board.icf().to_dict() | {"marks": {"type": "Snooker"}})
     assert math.isclose(Board.from_dict(Board.icf(size=0.8).to_dict()).size, 0.8)
     assert np.all(np.isfinite([h.x for h in Board.from_dict(Board.icf().to_dict()).holes]))
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "allowed"),
+    [
+        ("save", "p.txt", r"\['\.json', '\.csv'\]"),
+        ("save", "p.parquet", r"\['\.json', '\.csv'\]"),  # a saved position has a header: no Parquet
+        ("load", "p.txt", r"\['\.json', '\.csv', '\.parquet'\]"),
+    ],
+)
+def test_a_bad_suffix_names_the_path_parameter_its_value_and_the_suffixes(tmp_path, call, name, allowed):
+    # the message said "The 'position file suffix' parameter", a parameter no one passed
+    path = tmp_path / name
+    with pytest.raises(ValueError, match=rf"^The 'path' parameter must be a file name ending in one of {allowed} .*Got '.*{name}' instead\.$"):
+        Scene.icf_break().save(path) if call == "save" else Scene.load(path)
+    assert not path.exists()

@@ -66,7 +66,7 @@ def test_bad_files(tmp_path, text, match):
 
 
 def test_bad_arguments(tmp_path):
-    with pytest.raises(ValueError, match="must end in one of"):
+    with pytest.raises(ValueError, match=r"'path' parameter must be a file name ending in one of"):
         save_calibration(PhysicsParams(), tmp_path / "a.yaml", name="a")
     with pytest.raises(ValueError, match="'name' parameter must be a non-empty str"):
         save_calibration(PhysicsParams(), tmp_path / "a.json", name=" ")

@@ -31,6 +31,24 @@ def test_scene():
     assert "DataFrame" not in text and "striker disc" in page and "20.65 mm" in page
 
 
+def test_board_and_physics_params_print_one_short_line():
+    # the dataclass reprs printed every hole, peg and mark (650-850 characters) and all 20 fields (340)
+    from carromlab import Board, PhysicsParams
+
+    text, page = check(Board.icf(), "'icf'", "square 0.74 m", "4 pockets", "IcfMarks")
+    assert text == "Board('icf', square 0.74 m, 4 pockets, IcfMarks)" and "Hole(" not in text
+    assert "ne (r = 22.25 mm)" in page
+    assert repr(Board.crokinole()) == "Board('crokinole', round 0.6604 m, 1 hole, 8 pegs, CrokinoleMarks)"
+    assert len(repr(Board.icf())) < 80
+    params = PhysicsParams()
+    text, page = check(params, "friction_law='slide_spin'", "mu=0.12", "e_disc=0.9", "e_cushion=0.75", picture=False)
+    assert len(text) < 100 and "max_events" not in text and "air_drag" not in page.split("<table>")[0]
+    # the fields changed from their defaults are shown too: the repr's fields rebuild the parameters
+    changed = params.with_(friction_law="linear", mu_v=0.5, air_drag=0.03)
+    assert repr(changed) == "PhysicsParams(friction_law='linear', mu=0.12, e_disc=0.9, e_cushion=0.75, mu_v=0.5, air_drag=0.03)"
+    assert "0.03 1/m (default 0)" in changed._repr_html_() and "3 fields changed" in changed._repr_html_()
+
+
 def test_shot_result_says_what_fell_and_pocketed_prints_plainly():
     res = simulate(Scene.icf_break(), Shot.from_deg(0.0, -0.2526, angle_deg=90.0, speed=6.0))
     fell = ", ".join(f"{k} {i} in {p}" for i, k, p in zip(res.pocketed["id"], res.pocketed["kind"], res.pocketed["pocket"]))

@@ -51,7 +51,7 @@ class GameArrays:
     kind : numpy.ndarray of int8, shape (P,)
         Kind of each piece (index into ``palette``).
     where : numpy.ndarray of int8, shape (N, P)
-        Location of each piece (index into :data:`WHERE`).
+        Location of each piece (index into :data:`.WHERE`).
     xy : numpy.ndarray of float64, shape (N, P, 2)
         Centre of each piece on the board, m (NaN when off the board or unknown).
     by : numpy.ndarray of int8, shape (N, P)
@@ -63,7 +63,7 @@ class GameArrays:
     seat_shots : numpy.ndarray of int64, shape (N, S)
         Shots of each seat on the current board.
     queen_status : numpy.ndarray of int8, shape (N,)
-        Index into :data:`QUEEN`.
+        Index into :data:`.QUEEN`.
     queen_team : numpy.ndarray of int8, shape (N,)
         Team whose cover is pending or that covered, -1 for none.
     dues, game_scores : numpy.ndarray of int64, shape (N, T)

@@ -90,7 +90,7 @@ class OutcomeArrays:
     first_touch : numpy.ndarray of int64, shape (N,)
         First piece the striker touched, -1 for none.
     fate : numpy.ndarray of int8, shape (N,)
-        Where the shot piece ended (index into :data:`FATES`).
+        Where the shot piece ended (index into :data:`.FATES`).
     left_board, on_frame : numpy.ndarray of int16, shape (N, P)
         Order of the other pieces in ``ShotOutcome.left_board`` and ``on_frame``.
     striker_left_baseline : numpy.ndarray of bool, shape (N,)
