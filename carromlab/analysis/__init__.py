@@ -8,7 +8,7 @@ See ``docs/analysis.md`` for a how-to of each analysis.
 from .aiming import cut_aim, ghost_aim, target_geometry
 from .breaks import BreakStudy, BreakWeights, break_study, default_break_grid
 from .fouls import ANY_FOUL, FOULS, ShotPopulation, comparable_states, foul_probabilities
-from .goals import OPPONENT_FALLS, OPPONENT_KINDS, POCKET_NAMES, AvoidFoul, BasicFouls, FoulCheck, Goal, GoalOutcome, PocketAny, PocketPiece, Target
+from .goals import OPPONENT_FALLS, OPPONENT_KINDS, AvoidFoul, BasicFouls, FoulCheck, Goal, GoalOutcome, PocketAny, PocketPiece, Target
 from .grid import AIM_MODES, ShotGrid
 from .noise import NOISE_PRESETS, NoiseFit, NoiseModel, fit_noise
 from .placement import StrikerLine
@@ -34,7 +34,6 @@ __all__ = [
     "NoiseFit",
     "NoiseModel",
     "OPPONENT_FALLS",
-    "POCKET_NAMES",
     "OPPONENT_KINDS",
     "PocketAny",
     "PocketPiece",

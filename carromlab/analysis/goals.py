@@ -22,7 +22,7 @@ from ..engine.scene import Scene
 
 __all__ = [
     "FoulCheck", "Goal", "GoalOutcome", "Target", "BasicFouls", "PocketPiece", "PocketAny", "AvoidFoul",
-    "OPPONENT_KINDS", "OPPONENT_FALLS", "POCKET_NAMES",
+    "OPPONENT_KINDS", "OPPONENT_FALLS",
 ]  # fmt: skip
 
 BoolArray = npt.NDArray[np.bool_]
@@ -34,11 +34,6 @@ OPPONENT_KINDS = {"white": "black", "black": "white", "red": "green", "green": "
 #: success: the piece is the opponent's gain, and its last coin is a foul in carrom, ICF-14)
 #: or ``"allowed"`` (the goal looks only at its own pieces).
 OPPONENT_FALLS = ("spoils", "allowed")
-#: Names of the holes a pocketing goal can name: the corner pockets of the carrom and Hikone
-#: boards (``"sw"``, ``"se"``, ``"ne"``, ``"nw"``) and the crokinole 20-hole (``"20"``).
-#: :class:`PocketPiece` checks its ``pocket`` against them when it is made, and against the
-#: scene's board when it is used.
-POCKET_NAMES = ("sw", "se", "ne", "nw", "20")
 
 
 class GoalOutcome(NamedTuple):
@@ -171,10 +166,12 @@ def _check_piece(piece: object) -> None:
 
 
 def _check_pocket(pocket: object) -> None:
-    if pocket is not None and pocket not in POCKET_NAMES:
+    """None or a hole name (a non-empty str); whether the scene's board has that hole is
+    checked when the goal is used, since boards may name their holes as they like."""
+    if pocket is not None and not (isinstance(pocket, str) and pocket):
         raise ValueError(
-            f"The 'pocket' parameter must be None (any pocket) or a hole name, one of {list(POCKET_NAMES)} "
-            f"(the corner pockets and the crokinole 20-hole). Got {pocket!r} instead."
+            f"The 'pocket' parameter must be None (any pocket) or the name of a hole of the board "
+            f"(e.g. 'ne'). Got {pocket!r} instead."
         )
 
 
@@ -214,9 +211,9 @@ class PocketPiece:
         Piece id (row of ``scene.pieces``), or a kind of which the scene has exactly one
         piece (``"queen"``, ``"jack"``).
     pocket : str, optional
-        Name of the hole, one of :data:`.POCKET_NAMES` (``"sw"``, ``"se"``, ``"ne"``,
-        ``"nw"``; ``"20"`` in crokinole), checked when the goal is made; the scene's board
-        must have it. Default None: any pocket.
+        Name of the hole (``"sw"``, ``"se"``, ``"ne"``, ``"nw"``; ``"20"`` in crokinole;
+        a custom board's own names); the scene's board must have it, checked when the goal
+        is used. Default None: any pocket.
     allow_foul : bool
         Count a pocketing with a foul as a success. Default False.
     fouls : FoulCheck
@@ -242,10 +239,10 @@ class PocketPiece:
     Traceback (most recent call last):
     ...
     ValueError: The 'piece' parameter must be an int in the range [0, 18]. Got 30 instead.
-    >>> PocketPiece(0, pocket="north-east")
+    >>> PocketPiece(0, pocket="north-east").check(Scene.icf_break())
     Traceback (most recent call last):
     ...
-    ValueError: The 'pocket' parameter must be None (any pocket) or a hole name, one of ['sw', 'se', 'ne', 'nw', '20'] (the corner pockets and the crokinole 20-hole). Got 'north-east' instead.
+    ValueError: The 'pocket' parameter must be one of ['ne', 'nw', 'se', 'sw']. Got 'north-east' instead.
     """
 
     piece: int | str

@@ -150,9 +150,8 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
     ("make", "match"),
     [
         # accepted when made, these failed only when a sweep used them (or, a truthy text, never)
-        (lambda: PocketPiece(0, pocket="north-east"),
-         r"'pocket' parameter must be None \(any pocket\) or a hole name, one of \['sw', 'se', 'ne', 'nw', '20'\].*Got 'north-east'"),
-        (lambda: PocketPiece(0, pocket=3), r"'pocket' parameter .*Got 3 instead"),
+        (lambda: PocketPiece(0, pocket=3), r"'pocket' parameter must be None \(any pocket\) or the name of a hole .*Got 3 instead"),
+        (lambda: PocketPiece(0, pocket=""), r"'pocket' parameter .*Got '' instead"),
         (lambda: PocketPiece(-1), r"'piece' parameter must be a piece id \(an int in the range \[0, inf\)\).*Got -1"),
         (lambda: PocketPiece(1.5), r"'piece' parameter .*Got 1\.5"),
         (lambda: PocketPiece(""), r"'piece' parameter .*Got ''"),
@@ -168,14 +167,19 @@ def test_goals_check_what_they_can_when_made(make, match):
         make()
 
 
-def test_pocket_names_are_the_preset_boards_holes():
-    from carromlab.analysis import POCKET_NAMES
+def test_a_custom_board_names_its_own_pockets():
+    # a board may name its holes as it likes: the goal takes the name, the scene decides
+    from dataclasses import replace
+
     from carromlab.equipment.board import Board
 
-    holes = {h.name for name in ("icf", "hikone", "crokinole") for h in Board.preset(name).holes}
-    assert set(POCKET_NAMES) == holes
-    for name in POCKET_NAMES:
-        assert PocketPiece(0, name).pocket == name
+    icf = Board.icf()
+    board = replace(icf, holes=tuple(replace(h, name=f"corner-{h.name}") for h in icf.holes))
+    icf_scene = Scene.icf_break()
+    scene = Scene(board, icf_scene.pieces[["kind", "x", "y"]], icf_scene.specs)
+    assert PocketPiece(0, "corner-ne").target(scene).pockets == ("corner-ne",)
+    with pytest.raises(ValueError, match=r"'pocket' parameter must be one of \['corner-ne', .*Got 'ne' instead"):
+        PocketPiece(0, "ne").check(scene)
 
 
 def test_margin_of_error_of_a_straight_shot(straight_scene):
