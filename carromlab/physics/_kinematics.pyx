@@ -2102,7 +2102,24 @@ cdef void seg_eval_rest(const LawParams* lp, double R, const Seg* sg, double tau
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
     """Time (s) into the segment at which the disc has slid sd (m); the stop time if never.
     On the slide-spin tables the inverse look-up of the distance to go (``ss_r_of_P``),
-    else Newton on sqrt(distance to go) in the remaining time, kept in a bracket."""
+    else Newton on sqrt(distance to go) in the remaining time, kept in a bracket.
+
+    The common case (a slide-spin segment, sd inside the nodes) is done here in a small
+    frame, the rest by ``seg_time_at_rest`` (as seg_eval; the same operations; ss_r_of_P,
+    called from here only, is inlined)."""
+    cdef double r, rho
+    if sd > 0.0 and sd < sg.s_stop and sg.mode == SEG_SLIDE_SPIN:
+        r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
+        if r > 0.0:
+            # never before the start: a distance of a rounding error there (a touching
+            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
+            rho = r / sg.rs
+            return sg.t_stop - rho if rho < sg.t_stop else 0.0
+    return seg_time_at_rest(lp, R, sg, sd)
+
+
+cdef double seg_time_at_rest(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
+    """``seg_time_at`` off its common case."""
     cdef double target, lo = 0.0, hi, rho, rem, v, eps, f, df, r
     cdef int it
     if sd <= 0.0:
@@ -2115,13 +2132,8 @@ cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd)
         return sg.tb.kn[NK * (sg.tb.n - 1) + K_T] + seg_time_at(lp, R, &tl, sd - sg.tb.kn[NK * (sg.tb.n - 1) + K_S])
     if sg.mode == SEG_INTEGRATED:
         return time_at_distance(lp, R, &sg.tb, sd)
-    if sg.mode == SEG_SLIDE_SPIN:
-        r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
-        if r > 0.0:
-            # never before the start: a distance of a rounding error there (a touching
-            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
-            rho = r / sg.rs
-            return sg.t_stop - rho if rho < sg.t_stop else 0.0
+    # a slide-spin segment comes here only when its distance to go is beyond the nodes of
+    # the tables (ss_r_of_P returned -1 in seg_time_at): Newton below
     target = sqrt(sg.s_stop - sd)
     hi = sg.t_stop
     if sg.mode == SEG_COULOMB:
