@@ -1944,7 +1944,41 @@ cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double t
 
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
     """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
-    of memory."""
+    of memory.
+
+    At rest, or with a law of closed-form segments (no speed table, no integration), here
+    in a small frame; the others by ``seg_start_rest`` (whose frame, for the integration,
+    cost about 15 instructions a call when every start went through it). The same
+    operations as there."""
+    sg.v0 = v0
+    sg.w0 = w0
+    sg.open = 0
+    if v0 <= 0.0:
+        sg.w_stop = w0
+        sg.t_stop = 0.0
+        sg.s_stop = 0.0
+        sg.mode = SEG_REST
+        seg_bounds(lp, R, sg)
+        return 0
+    if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
+        return start_rest(lp, R, v0, w0, sg)
+    sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
+    sg.a0 = lp.g * lp.mu
+    sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
+    if sg.w_stop < 0.0:
+        sg.w_stop = 0.0
+    seg_bounds(lp, R, sg)
+    return 0
+
+
+# called through a pointer, so that the compiler does not inline it (its only caller) into
+# seg_start and give that the large frame again
+ctypedef int (*start_fn)(const LawParams*, double, double, double, Seg*) noexcept nogil
+cdef start_fn start_rest = seg_start_rest
+
+
+cdef int seg_start_rest(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
+    """``seg_start`` off its common case."""
     cdef double gm = lp.g * lp.mu, e
     sg.v0 = v0
     sg.w0 = w0
