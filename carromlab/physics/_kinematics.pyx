@@ -520,6 +520,15 @@ cdef inline void ss_piece(const double* tb, double t, double* eps, double* a, do
     q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
 
 
+cdef inline void ss_piece_aq(const double* tb, double t, double* a, double* q) noexcept nogil:
+    """``ss_piece`` without eps (the same operations for a and q)."""
+    cdef double tm = 1.0 - t
+    cdef double h10 = t * tm * tm, h11 = -t * t * tm, h01 = t * t * (3.0 - 2.0 * t)
+    cdef double h00 = 1.0 - h01
+    a[0] = h00 * tb[1] + h01 * tb[SS_W + 1] + h10 * tb[4] + h11 * tb[SS_W + 7]
+    q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
+
+
 cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q at r <= 1 (before the first node): the linearisation at eps*."""
     cdef double d = SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0
@@ -2082,6 +2091,28 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
             w[0] = vv / (R * eps)
             return
     seg_eval_rest(lp, R, sg, tau, sd, v, w)
+
+
+cdef void seg_eval_sv(const LawParams* lp, double R, const Seg* sg, double tau,
+                      double* sd, double* v) noexcept nogil:
+    """``seg_eval`` without the spin: distance slid (m) and speed (m/s) at tau (s) into the
+    segment (the engine's contact search needs no spin). The common case skips eps and
+    the division of the spin; the same operations for sd and v."""
+    cdef double rho, r, t, a, q, gm, vv, rem, w
+    cdef int k
+    if tau > 0.0 and sg.mode == SEG_SLIDE_SPIN and tau < sg.t_stop:
+        rho = sg.t_stop - tau
+        r = sg.rs * rho
+        if r > 1.0 and r < ss_rlast[sg.side]:
+            k = ss_locate(r, &t)
+            ss_piece_aq(ss_tab[sg.side] + SS_W * k, t, &a, &q)
+            gm = lp.g * lp.mu
+            vv = gm * a * rho
+            rem = gm * q * rho * rho
+            v[0] = vv
+            sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
+            return
+    seg_eval_rest(lp, R, sg, tau, sd, v, &w)
 
 
 cdef void seg_eval_rest(const LawParams* lp, double R, const Seg* sg, double tau,
