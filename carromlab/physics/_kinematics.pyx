@@ -320,6 +320,12 @@ cdef struct Index:
     int* hi
 cdef Index ss_eidx[2]
 cdef Index ss_pidx[2]
+# Per side and node k, the node constants of the inverse look-up of the distance to go
+# (``ss_r_of_P``), computed once by the operations it did on every call: the key
+# P_k = q_k r_k^2 (as ss_node_P), and of the guess (``hermite_guess``) on the cell k,
+# k + 1 the rise m = P_k+1 - P_k and m / d0 - 1, m / d1 - 1 (d the slopes in t)
+DEF PG_W = 4
+cdef double* ss_pg[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
@@ -445,6 +451,8 @@ cdef int ss_build() noexcept nogil:
         free(keys)
         if c < 0:
             return -1
+        if pg_build(side) < 0:
+            return -1
     return 0
 
 
@@ -464,6 +472,37 @@ cdef inline double ss_node_P(int side, int k) noexcept nogil:
     """The distance-to-go key P = q r^2 at node k of one side (ss_pidx)."""
     cdef double r = ss_node_r(k)
     return ss_tab[side][SS_W * k + 2] * r * r
+
+
+cdef int pg_build(int side) noexcept nogil:
+    """ss_pg of one side (see there); 0, or -1 when out of memory."""
+    cdef int n = ss_n[side], k
+    cdef const double* tb
+    cdef double* pg = <double*> malloc(PG_W * n * sizeof(double))
+    cdef double r0, r1, dx, y0, y1, d0, d1, m
+    if pg == NULL:
+        return -1
+    for k in range(n):
+        pg[PG_W * k] = ss_node_P(side, k)
+        pg[PG_W * k + 1] = 0.0
+        pg[PG_W * k + 2] = 0.0
+        pg[PG_W * k + 3] = 0.0
+        if k < n - 1:
+            # the arguments and first operations of ss_r_of_P's hermite_guess (h = 1)
+            tb = ss_tab[side] + SS_W * k
+            dx = ss_dx[k & (SS_N - 1)]
+            r0 = ss_node_r(k)
+            r1 = ss_node_r(k + 1)
+            y0 = tb[2] * r0 * r0
+            y1 = tb[SS_W + 2] * r1 * r1
+            d0 = tb[1] * r0 * r0 * dx
+            d1 = tb[SS_W + 1] * r1 * r1 * dx
+            m = (y1 - y0) / 1.0
+            pg[PG_W * k + 1] = m
+            pg[PG_W * k + 2] = m / d0 - 1.0
+            pg[PG_W * k + 3] = m / d1 - 1.0
+    ss_pg[side] = pg
+    return 0
 
 
 cdef int index_build(Index* ix, const double* keys, int n, int shift) noexcept nogil:
@@ -881,23 +920,30 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     from ``hermite_guess``: a step below SS_STEP_DONE of the cell leaves an error below
     1e-16 of it (P''/P' is about 2 dx there)."""
     cdef const double* tb = ss_tab[side]
+    cdef const double* pg = ss_pg[side]
     cdef int lo, hi, mid, it
-    cdef double r0, r1, dx, t, e, e2, q, dq, step
+    cdef double r0, dx, t, u, e, e2, q, dq, step
     if not (P >= tb[2] and P < ss_Plast[side]):
         return -1.0
     index_bracket(&ss_pidx[side], P, &lo, &hi)
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if ss_node_P(side, mid) <= P:
+        if pg[PG_W * mid] <= P:     # ss_node_P(side, mid)
             lo = mid
         else:
             hi = mid
     tb += SS_W * lo
+    pg += PG_W * lo
     dx = ss_dx[lo & (SS_N - 1)]
     r0 = ss_node_r(lo)
-    r1 = ss_node_r(lo + 1)
-    t = hermite_guess(tb[2] * r0 * r0, tb[SS_W + 2] * r1 * r1, tb[1] * r0 * r0 * dx,
-                      tb[SS_W + 1] * r1 * r1 * dx, 1.0, P)
+    # hermite_guess(P_lo, P_lo+1, their slopes in t, 1.0, P) from the node's constants
+    # (ss_pg): the same operations
+    u = (P - pg[0]) / pg[1]
+    t = u + u * (1.0 - u) * ((1.0 - u) * pg[2] - u * pg[3])
+    if not (t > 0.0 and t < 1.0):
+        t = u
+        if not (t > 0.0 and t < 1.0):
+            t = 0.5
     for it in range(8):
         e = expm1_small(dx * t)
         e2 = r0 * r0 * (1.0 + e) * (1.0 + e)
