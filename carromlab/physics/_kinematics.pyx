@@ -2005,6 +2005,8 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
     in a small frame; the others by ``seg_start_rest`` (whose frame, for the integration,
     cost about 15 instructions a call when every start went through it). The same
     operations as there."""
+    cdef double gm, e, r, a, q, rho, lo, hi
+    cdef int side
     sg.v0 = v0
     sg.w0 = w0
     sg.open = 0
@@ -2017,6 +2019,27 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         return 0
     if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
         return start_rest(lp, R, v0, w0, sg)
+    if lp.slide_spin and w0 > 0.0:
+        # closed_start's slide-spin start and seg_bounds's slide-spin bounds, written out
+        # to share eps (seg_bounds computed it again, v0 / (R w0)): the same operations
+        gm = lp.g * lp.mu
+        e = v0 / (R * w0)
+        side = 1 if e < ss_eps else 0
+        r = ss_r_of(side, e, &a, &q)
+        rho = v0 / (gm * a)
+        sg.side = side
+        sg.rs = r / rho
+        sg.t_stop = rho
+        sg.s_stop = gm * q * rho * rho
+        sg.mode = SEG_SLIDE_SPIN
+        sg.a0 = gm
+        sg.w_stop = 0.0
+        # F < 1, and F(eps) / eps falls from 1 to F* / eps* on [0, eps*]
+        lo = gm * (ss_F if side == 0 else ss_F * e / ss_eps)
+        hi = gm * (1.0 if side == 0 else ss_F)
+        sg.a_lo = lo * (1.0 - DECEL_MARGIN)
+        sg.a_hi = hi * (1.0 + DECEL_MARGIN)
+        return 0
     sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
     sg.a0 = lp.g * lp.mu
     sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
