@@ -266,12 +266,28 @@ cdef inline double hermite_at(const double* y, const double* d, int k, double h,
     return hermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
 
 
+cdef inline void hermite1_coef(double y0, double y1, double d0, double d1, double* c) noexcept nogil:
+    """The power-form coefficients of ``hermite1``'s piece: c = (c2, c3, 2 c2, 3 c3)."""
+    cdef double c2 = 3.0 * (y1 - y0) - 2.0 * d0 - d1, c3 = d0 + d1 - 2.0 * (y1 - y0)
+    c[0] = c2
+    c[1] = c3
+    c[2] = 2.0 * c2
+    c[3] = 3.0 * c3
+
+
+cdef inline double hermite1_at(double y0, double d0, const double* c, double t, double* dy) noexcept nogil:
+    """``hermite1`` from the coefficients of ``hermite1_coef`` (tabulated per node by the
+    inversions on the slide-spin tables)."""
+    dy[0] = d0 + t * (c[2] + c[3] * t)
+    return y0 + t * (d0 + t * (c[0] + t * c[1]))
+
+
 cdef inline double hermite1(double y0, double y1, double d0, double d1, double t, double* dy) noexcept nogil:
     """The cubic Hermite piece on [0, 1] from (y0, slope d0) to (y1, slope d1) at t, and
     its slope dy there (power form)."""
-    cdef double c2 = 3.0 * (y1 - y0) - 2.0 * d0 - d1, c3 = d0 + d1 - 2.0 * (y1 - y0)
-    dy[0] = d0 + t * (2.0 * c2 + 3.0 * c3 * t)
-    return y0 + t * (d0 + t * (c2 + t * c3))
+    cdef double c[4]
+    hermite1_coef(y0, y1, d0, d1, c)
+    return hermite1_at(y0, d0, c, t, dy)
 
 
 # ----------------------------------------------------------------------------------
@@ -320,11 +336,17 @@ cdef struct Index:
     int* hi
 cdef Index ss_eidx[2]
 cdef Index ss_pidx[2]
-# Per side and node k, the node constants of the inverse look-up of the distance to go
-# (``ss_r_of_P``), computed once by the operations it did on every call: the key
-# P_k = q_k r_k^2 (as ss_node_P), and of the guess (``hermite_guess``) on the cell k,
-# k + 1 the rise m = P_k+1 - P_k and m / d0 - 1, m / d1 - 1 (d the slopes in t)
-DEF PG_W = 4
+# Per side and node k, the node constants of the inverse look-ups of the distance to go
+# (``ss_r_of_P``) and of eps (``ss_r_of``), computed once by the operations they did on
+# every call: the key P_k = q_k r_k^2 (as ss_node_P); of the guess (``hermite_guess``)
+# on the cell k, k + 1 the rise m = y_k+1 - y_k and m / d0 - 1, m / d1 - 1 (d the slopes
+# in t) of P, then of eps; the coefficients (``hermite1_coef``) of the Hermite pieces of
+# q and of eps on the cell
+DEF PG_W = 15
+DEF PG_GP = 1    # m, m / d0 - 1, m / d1 - 1 of P
+DEF PG_GE = 4    # the same of eps
+DEF PG_CQ = 7    # hermite1_coef of q
+DEF PG_CE = 11   # hermite1_coef of eps
 cdef double* ss_pg[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
@@ -476,7 +498,7 @@ cdef inline double ss_node_P(int side, int k) noexcept nogil:
 
 cdef int pg_build(int side) noexcept nogil:
     """ss_pg of one side (see there); 0, or -1 when out of memory."""
-    cdef int n = ss_n[side], k
+    cdef int n = ss_n[side], k, j
     cdef const double* tb
     cdef double* pg = <double*> malloc(PG_W * n * sizeof(double))
     cdef double r0, r1, dx, y0, y1, d0, d1, m
@@ -484,9 +506,8 @@ cdef int pg_build(int side) noexcept nogil:
         return -1
     for k in range(n):
         pg[PG_W * k] = ss_node_P(side, k)
-        pg[PG_W * k + 1] = 0.0
-        pg[PG_W * k + 2] = 0.0
-        pg[PG_W * k + 3] = 0.0
+        for j in range(1, PG_W):
+            pg[PG_W * k + j] = 0.0
         if k < n - 1:
             # the arguments and first operations of ss_r_of_P's hermite_guess (h = 1)
             tb = ss_tab[side] + SS_W * k
@@ -498,9 +519,17 @@ cdef int pg_build(int side) noexcept nogil:
             d0 = tb[1] * r0 * r0 * dx
             d1 = tb[SS_W + 1] * r1 * r1 * dx
             m = (y1 - y0) / 1.0
-            pg[PG_W * k + 1] = m
-            pg[PG_W * k + 2] = m / d0 - 1.0
-            pg[PG_W * k + 3] = m / d1 - 1.0
+            pg[PG_W * k + PG_GP] = m
+            pg[PG_W * k + PG_GP + 1] = m / d0 - 1.0
+            pg[PG_W * k + PG_GP + 2] = m / d1 - 1.0
+            # those of ss_r_of's hermite_guess
+            m = (tb[SS_W] - tb[0]) / 1.0
+            pg[PG_W * k + PG_GE] = m
+            pg[PG_W * k + PG_GE + 1] = m / tb[3] - 1.0
+            pg[PG_W * k + PG_GE + 2] = m / tb[SS_W + 6] - 1.0
+            # the pieces of q (ss_r_of_P) and eps (ss_r_of) that their Newton steps evaluate
+            hermite1_coef(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], pg + PG_W * k + PG_CQ)
+            hermite1_coef(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], pg + PG_W * k + PG_CE)
     ss_pg[side] = pg
     return 0
 
@@ -866,8 +895,9 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
     and q there (from the same Hermite piece). The coarse index and a bisection find the
     node; Newton on the piece from ``hermite_guess`` (one step, mostly) inverts it."""
     cdef const double* tb = ss_tab[side]
+    cdef const double* pg
     cdef int n = ss_n[side], lo, hi, mid, it
-    cdef double d = e - ss_eps, r, t, ee, f, df
+    cdef double d = e - ss_eps, r, t, u, ee, f, df
     if side == 1:
         d = -d
     if d <= SS_D0:
@@ -887,11 +917,18 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
             else:
                 hi = mid
         tb += SS_W * lo
+        pg = ss_pg[side] + PG_W * lo
         # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
-        # is flat (near eps*, where r is fixed by eps only to that rounding)
-        t = hermite_guess(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+        # is flat (near eps*, where r is fixed by eps only to that rounding). The guess and
+        # the piece from the node's constants (ss_pg): the same operations
+        u = (e - tb[0]) / pg[PG_GE]
+        t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GE + 1] - u * pg[PG_GE + 2])
+        if not (t > 0.0 and t < 1.0):
+            t = u
+            if not (t > 0.0 and t < 1.0):
+                t = 0.5
         for it in range(8):
-            f = hermite1(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], t, &df) - e
+            f = hermite1_at(tb[0], tb[3], pg + PG_CE, t, &df) - e
             if fabs(f) <= 1e-16 * e:
                 break
             f /= df
@@ -938,8 +975,8 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     r0 = ss_node_r(lo)
     # hermite_guess(P_lo, P_lo+1, their slopes in t, 1.0, P) from the node's constants
     # (ss_pg): the same operations
-    u = (P - pg[0]) / pg[1]
-    t = u + u * (1.0 - u) * ((1.0 - u) * pg[2] - u * pg[3])
+    u = (P - pg[0]) / pg[PG_GP]
+    t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GP + 1] - u * pg[PG_GP + 2])
     if not (t > 0.0 and t < 1.0):
         t = u
         if not (t > 0.0 and t < 1.0):
@@ -947,7 +984,7 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     for it in range(8):
         e = expm1_small(dx * t)
         e2 = r0 * r0 * (1.0 + e) * (1.0 + e)
-        q = hermite1(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], t, &dq)
+        q = hermite1_at(tb[2], tb[5], pg + PG_CQ, t, &dq)     # hermite1 of q on the cell
         step = (q * e2 - P) / (e2 * (dq + 2.0 * dx * q))
         t -= step
         if fabs(step) <= SS_STEP_DONE:
