@@ -900,45 +900,64 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
     cdef double d = e - ss_eps, r, t, u, ee, f, df
     if side == 1:
         d = -d
+    if d <= SS_D0 or (side == 0 and e >= tb[SS_W * (n - 1)]) or (side == 1 and e <= tb[SS_W * (n - 1)]):
+        # off the nodes: in a function of its own, so that this one (the common case)
+        # calls nothing and needs one callee-saved register, not five (about 5 instructions
+        # a call)
+        return r_of_ends(side, e, a, q)
+    index_bracket(&ss_eidx[side], ss_ekey(side, e), &lo, &hi)
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if (tb[SS_W * mid] <= e) == (side == 0):
+            lo = mid
+        else:
+            hi = mid
+    tb += SS_W * lo
+    pg = ss_pg[side] + PG_W * lo
+    # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
+    # is flat (near eps*, where r is fixed by eps only to that rounding). The guess and
+    # the piece from the node's constants (ss_pg): the same operations
+    u = (e - tb[0]) / pg[PG_GE]
+    t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GE + 1] - u * pg[PG_GE + 2])
+    if not (t > 0.0 and t < 1.0):
+        t = u
+        if not (t > 0.0 and t < 1.0):
+            t = 0.5
+    for it in range(8):
+        f = hermite1_at(tb[0], tb[3], pg + PG_CE, t, &df) - e
+        if fabs(f) <= 1e-16 * e:
+            break
+        f /= df
+        t -= f
+        if fabs(f) <= SS_STEP_DONE:
+            break
+    ss_piece(tb, t, &ee, a, q)
+    # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
+    r = ss_node_r(lo)
+    return r + r * expm1_small(ss_dx[lo & (SS_N - 1)] * t)
+
+
+# called through a pointer, so that the compiler does not inline it (its only caller) into
+# ss_r_of and give that the larger frame again
+ctypedef double (*r_of_fn)(int, double, double*, double*) noexcept nogil
+cdef r_of_fn r_of_ends = ss_r_of_ends
+
+
+cdef double ss_r_of_ends(int side, double e, double* a, double* q) noexcept nogil:
+    """``ss_r_of`` off the nodes: the linearisation at eps* and the asymptotes."""
+    cdef const double* tb = ss_tab[side]
+    cdef int n = ss_n[side]
+    cdef double d = e - ss_eps, r, ee
+    if side == 1:
+        d = -d
     if d <= SS_D0:
         r = exp(log(d / SS_D0) / ss_k) if d > 0.0 else 0.0
-    elif side == 0 and e >= tb[SS_W * (n - 1)]:
+    elif side == 0:
         r = e / tb[SS_W * (n - 1)]
         r = ss_rlast[0] * r * r
-    elif side == 1 and e <= tb[SS_W * (n - 1)]:
+    else:
         r = tb[SS_W * (n - 1)] / e
         r = ss_rlast[1] * (r * r) * (r * r)
-    else:
-        index_bracket(&ss_eidx[side], ss_ekey(side, e), &lo, &hi)
-        while hi - lo > 1:
-            mid = (lo + hi) >> 1
-            if (tb[SS_W * mid] <= e) == (side == 0):
-                lo = mid
-            else:
-                hi = mid
-        tb += SS_W * lo
-        pg = ss_pg[side] + PG_W * lo
-        # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
-        # is flat (near eps*, where r is fixed by eps only to that rounding). The guess and
-        # the piece from the node's constants (ss_pg): the same operations
-        u = (e - tb[0]) / pg[PG_GE]
-        t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GE + 1] - u * pg[PG_GE + 2])
-        if not (t > 0.0 and t < 1.0):
-            t = u
-            if not (t > 0.0 and t < 1.0):
-                t = 0.5
-        for it in range(8):
-            f = hermite1_at(tb[0], tb[3], pg + PG_CE, t, &df) - e
-            if fabs(f) <= 1e-16 * e:
-                break
-            f /= df
-            t -= f
-            if fabs(f) <= SS_STEP_DONE:
-                break
-        ss_piece(tb, t, &ee, a, q)
-        # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
-        r = ss_node_r(lo)
-        return r + r * expm1_small(ss_dx[lo & (SS_N - 1)] * t)
     ss_at(side, r, &ee, a, q)
     return r
 
