@@ -342,6 +342,7 @@ cdef Index ss_pidx[2]
 # on the cell k, k + 1 the rise m = y_k+1 - y_k and m / d0 - 1, m / d1 - 1 (d the slopes
 # in t) of P, then of eps; the coefficients (``hermite1_coef``) of the Hermite pieces of
 # q and of eps on the cell
+cdef double* ss_nF[2]     # per side F at each node (ss_node_F_of; for seg_decel_range)
 DEF PG_W = 15
 DEF PG_GP = 1    # m, m / d0 - 1, m / d1 - 1 of P
 DEF PG_GE = 4    # the same of eps
@@ -497,7 +498,7 @@ cdef inline double ss_node_P(int side, int k) noexcept nogil:
 
 
 cdef int pg_build(int side) noexcept nogil:
-    """ss_pg of one side (see there); 0, or -1 when out of memory."""
+    """ss_pg and ss_nF of one side (see there); 0, or -1 when out of memory."""
     cdef int n = ss_n[side], k, j
     cdef const double* tb
     cdef double* pg = <double*> malloc(PG_W * n * sizeof(double))
@@ -531,6 +532,11 @@ cdef int pg_build(int side) noexcept nogil:
             hermite1_coef(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], pg + PG_W * k + PG_CQ)
             hermite1_coef(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], pg + PG_W * k + PG_CE)
     ss_pg[side] = pg
+    ss_nF[side] = <double*> malloc(n * sizeof(double))
+    if ss_nF[side] == NULL:
+        return -1
+    for k in range(n):
+        ss_nF[side][k] = ss_node_F_of(side, k)
     return 0
 
 
@@ -2003,10 +2009,15 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
     sg.a_hi = hi * (1.0 + DECEL_MARGIN)
 
 
-cdef inline double ss_node_F(int side, int k) noexcept nogil:
+cdef inline double ss_node_F_of(int side, int k) noexcept nogil:
     """F at node k of one side: a + da/dx there (a' = F - a)."""
     cdef const double* tb = ss_tab[side] + SS_W * k
     return tb[1] + tb[4] * ss_idx[k & (SS_N - 1)]
+
+
+cdef inline double ss_node_F(int side, int k) noexcept nogil:
+    """ss_node_F_of, tabulated (ss_nF)."""
+    return ss_nF[side][k]
 
 
 cdef inline double ss_F_end(int side, double r, int up) noexcept nogil:
@@ -2071,7 +2082,8 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
         sg.t_stop = 0.0
         sg.s_stop = 0.0
         sg.mode = SEG_REST
-        seg_bounds(lp, R, sg)
+        sg.a_lo = 0.0     # seg_bounds at rest: 0 (1 -+ DECEL_MARGIN), exactly 0
+        sg.a_hi = 0.0
         return 0
     if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
         return start_rest(lp, R, v0, w0, sg)
