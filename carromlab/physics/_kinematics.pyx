@@ -353,6 +353,7 @@ cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
 cdef double ss_inv[SS_N]    # 1 / (SS_N + j)
+cdef double ss_zinv[SS_N]   # 2^-SS_FRAC ss_inv[j] (ss_locate: the offset z from the mantissa bits)
 
 
 cdef inline double ss_node_r(int k) noexcept nogil:
@@ -410,6 +411,7 @@ cdef int ss_build() noexcept nogil:
         ss_dx[j] = log1p(1.0 / (SS_N + j))
         ss_idx[j] = 1.0 / ss_dx[j]
         ss_inv[j] = 1.0 / (SS_N + j)
+        ss_zinv[j] = (1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j]
     rs_b[0] = 1.0
     for j in range(1, 8):
         rs_b[j] = rs_b[j - 1] * (1.0 / ss_k - (j - 1)) / j
@@ -650,7 +652,7 @@ cdef inline int ss_locate(double r, double* t) noexcept nogil:
     b -= SS_ONE_BITS
     k = <int> (b >> SS_FRAC)
     j = k & (SS_N - 1)
-    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ((1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j])
+    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ss_zinv[j]
     # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 5th power is exact to 1e-17
     z = z / (2.0 + z)
     d = z * z
