@@ -2209,8 +2209,8 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
     """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment.
 
-    The common case (a slide-spin segment still moving, within the nodes of its table) is
-    done here with caller-saved registers only; everything else goes to ``seg_eval_rest``
+    The common cases (a slide-spin segment still moving, within the nodes of its table, or
+    a speed-table one) are done here in a small frame; everything else goes to ``seg_eval_rest``
     (a tail call), whose larger frame (callee-saved registers, the Seg of a tail) cost about
     20 instructions a call when every evaluation went through it. Same operations, in the
     same order, as the general path."""
@@ -2229,7 +2229,34 @@ cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
             sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
             w[0] = vv / (R * eps)
             return
+    elif tau > 0.0 and sg.mode == SEG_SPEED and tau < sg.t_stop:
+        eval_speed(lp, R, sg, tau, sd, v, w)
+        return
     seg_eval_rest(lp, R, sg, tau, sd, v, w)
+
+
+cdef void seg_eval_speed(const LawParams* lp, double R, const Seg* sg, double tau,
+                         double* sd, double* v, double* w) noexcept nogil:
+    """``seg_eval`` of a speed-table segment still moving (never open: 0 < tau < t_stop):
+    seg_eval_rest's seg_rho path, the same operations; no spin if w is NULL."""
+    cdef double vv, rem
+    sp_at(lp, sg.t_stop - tau, &vv, &rem)
+    v[0] = vv
+    rem = sg.s_stop - rem
+    sd[0] = rem if not (rem < 0.0) else 0.0
+    if w == NULL:
+        return
+    if lp.slide_spin:
+        w[0] = 0.0
+    else:
+        rem = sg.w0 - spin_decel(lp, R) * tau
+        w[0] = rem if rem > 0.0 else 0.0
+
+
+# called through a pointer, so that the compiler does not inline it into seg_eval and
+# seg_eval_sv, whose slide-spin cases would get the frame of its calls
+ctypedef void (*eval_fn)(const LawParams*, double, const Seg*, double, double*, double*, double*) noexcept nogil
+cdef eval_fn eval_speed = seg_eval_speed
 
 
 cdef void seg_eval_sv(const LawParams* lp, double R, const Seg* sg, double tau,
@@ -2251,6 +2278,9 @@ cdef void seg_eval_sv(const LawParams* lp, double R, const Seg* sg, double tau,
             v[0] = vv
             sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
             return
+    elif tau > 0.0 and sg.mode == SEG_SPEED and tau < sg.t_stop:
+        eval_speed(lp, R, sg, tau, sd, v, NULL)
+        return
     seg_eval_rest(lp, R, sg, tau, sd, v, &w)
 
 
