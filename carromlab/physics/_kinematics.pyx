@@ -986,10 +986,15 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     cdef const double* tb = ss_tab[side]
     cdef const double* pg = ss_pg[side]
     cdef int lo, hi, mid, it
+    cdef int64_t c
     cdef double r0, dx, t, u, e, e2, q, dq, step
     if not (P >= tb[2] and P < ss_Plast[side]):
         return -1.0
-    index_bracket(&ss_pidx[side], P, &lo, &hi)
+    # index_bracket without its clamps: P_0 = tb[2] <= P < ss_Plast = P_n-1 (tested above)
+    # puts P's cell within the index, whose first and last keys these are
+    c = (key_bits(P) - ss_pidx[side].base) >> ss_pidx[side].shift
+    lo = ss_pidx[side].lo[c]
+    hi = ss_pidx[side].hi[c]
     while hi - lo > 1:
         mid = (lo + hi) >> 1
         if pg[PG_W * mid] <= P:     # ss_node_P(side, mid)
