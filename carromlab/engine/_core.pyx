@@ -48,7 +48,7 @@ cdef extern from *:
     """
     bint box_misses "carromlab_box_misses"(const double* b, const double* r) noexcept nogil
 
-from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval, seg_eval_sv,
+from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
                                             seg_decel_range, seg_extend, seg_free, seg_init,
                                             seg_start, seg_time_at)
 from carromlab.physics._kinematics import compiled_law
@@ -760,9 +760,9 @@ cdef double first_entry_quartic(double* c, double T, double ftol) noexcept nogil
 
 cdef inline void position_at(Sim* s, int i, double T, double* x, double* y, double* v) noexcept nogil:
     """Position and speed of disc i at time T inside its current segment (numeric laws),
-    without touching the cache of the current state (``state_ex``); no spin (seg_eval_sv)."""
-    cdef double sd
-    seg_eval_sv(s.lp, s.R[i], &s.seg[i], T - s.t0[i], &sd, v)
+    without touching the cache of the current state (``state_ex``)."""
+    cdef double sd, w
+    seg_eval(s.lp, s.R[i], &s.seg[i], T - s.t0[i], &sd, v, &w)
     x[0] = s.x0[i] + s.ux[i] * sd
     y[0] = s.y0[i] + s.uy[i] * sd
 

@@ -94,8 +94,6 @@ cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg)
 cdef int seg_extend(const LawParams* lp, double R, Seg* sg) noexcept nogil
 cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil
-cdef void seg_eval_sv(const LawParams* lp, double R, const Seg* sg, double tau,
-                      double* sd, double* v) noexcept nogil
 cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double tau_a, double tau_b,
                           double* lo, double* hi) noexcept nogil
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil

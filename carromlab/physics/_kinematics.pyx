@@ -266,28 +266,12 @@ cdef inline double hermite_at(const double* y, const double* d, int k, double h,
     return hermite(y[k], y[k + 1], d[k], d[k + 1], h, x)
 
 
-cdef inline void hermite1_coef(double y0, double y1, double d0, double d1, double* c) noexcept nogil:
-    """The power-form coefficients of ``hermite1``'s piece: c = (c2, c3, 2 c2, 3 c3)."""
-    cdef double c2 = 3.0 * (y1 - y0) - 2.0 * d0 - d1, c3 = d0 + d1 - 2.0 * (y1 - y0)
-    c[0] = c2
-    c[1] = c3
-    c[2] = 2.0 * c2
-    c[3] = 3.0 * c3
-
-
-cdef inline double hermite1_at(double y0, double d0, const double* c, double t, double* dy) noexcept nogil:
-    """``hermite1`` from the coefficients of ``hermite1_coef`` (tabulated per node by the
-    inversions on the slide-spin tables)."""
-    dy[0] = d0 + t * (c[2] + c[3] * t)
-    return y0 + t * (d0 + t * (c[0] + t * c[1]))
-
-
 cdef inline double hermite1(double y0, double y1, double d0, double d1, double t, double* dy) noexcept nogil:
     """The cubic Hermite piece on [0, 1] from (y0, slope d0) to (y1, slope d1) at t, and
     its slope dy there (power form)."""
-    cdef double c[4]
-    hermite1_coef(y0, y1, d0, d1, c)
-    return hermite1_at(y0, d0, c, t, dy)
+    cdef double c2 = 3.0 * (y1 - y0) - 2.0 * d0 - d1, c3 = d0 + d1 - 2.0 * (y1 - y0)
+    dy[0] = d0 + t * (2.0 * c2 + 3.0 * c3 * t)
+    return y0 + t * (d0 + t * (c2 + t * c3))
 
 
 # ----------------------------------------------------------------------------------
@@ -336,24 +320,10 @@ cdef struct Index:
     int* hi
 cdef Index ss_eidx[2]
 cdef Index ss_pidx[2]
-# Per side and node k, the node constants of the inverse look-ups of the distance to go
-# (``ss_r_of_P``) and of eps (``ss_r_of``), computed once by the operations they did on
-# every call: the key P_k = q_k r_k^2 (as ss_node_P); of the guess (``hermite_guess``)
-# on the cell k, k + 1 the rise m = y_k+1 - y_k and m / d0 - 1, m / d1 - 1 (d the slopes
-# in t) of P, then of eps; the coefficients (``hermite1_coef``) of the Hermite pieces of
-# q and of eps on the cell
-cdef double* ss_nF[2]     # per side F at each node (ss_node_F_of; for seg_decel_range)
-DEF PG_W = 15
-DEF PG_GP = 1    # m, m / d0 - 1, m / d1 - 1 of P
-DEF PG_GE = 4    # the same of eps
-DEF PG_CQ = 7    # hermite1_coef of q
-DEF PG_CE = 11   # hermite1_coef of eps
-cdef double* ss_pg[2]
 cdef int64_t SS_ONE_BITS = (<int64_t> 1023) << 52   # the bits of 1.0
 cdef double ss_dx[SS_N]     # x-width ln(1 + 1 / (SS_N + j)) of a cell starting at j = k mod SS_N
 cdef double ss_idx[SS_N]    # 1 / ss_dx
 cdef double ss_inv[SS_N]    # 1 / (SS_N + j)
-cdef double ss_zinv[SS_N]   # 2^-SS_FRAC ss_inv[j] (ss_locate: the offset z from the mantissa bits)
 
 
 cdef inline double ss_node_r(int k) noexcept nogil:
@@ -411,7 +381,6 @@ cdef int ss_build() noexcept nogil:
         ss_dx[j] = log1p(1.0 / (SS_N + j))
         ss_idx[j] = 1.0 / ss_dx[j]
         ss_inv[j] = 1.0 / (SS_N + j)
-        ss_zinv[j] = (1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j]
     rs_b[0] = 1.0
     for j in range(1, 8):
         rs_b[j] = rs_b[j - 1] * (1.0 / ss_k - (j - 1)) / j
@@ -476,8 +445,6 @@ cdef int ss_build() noexcept nogil:
         free(keys)
         if c < 0:
             return -1
-        if pg_build(side) < 0:
-            return -1
     return 0
 
 
@@ -497,49 +464,6 @@ cdef inline double ss_node_P(int side, int k) noexcept nogil:
     """The distance-to-go key P = q r^2 at node k of one side (ss_pidx)."""
     cdef double r = ss_node_r(k)
     return ss_tab[side][SS_W * k + 2] * r * r
-
-
-cdef int pg_build(int side) noexcept nogil:
-    """ss_pg and ss_nF of one side (see there); 0, or -1 when out of memory."""
-    cdef int n = ss_n[side], k, j
-    cdef const double* tb
-    cdef double* pg = <double*> malloc(PG_W * n * sizeof(double))
-    cdef double r0, r1, dx, y0, y1, d0, d1, m
-    if pg == NULL:
-        return -1
-    for k in range(n):
-        pg[PG_W * k] = ss_node_P(side, k)
-        for j in range(1, PG_W):
-            pg[PG_W * k + j] = 0.0
-        if k < n - 1:
-            # the arguments and first operations of ss_r_of_P's hermite_guess (h = 1)
-            tb = ss_tab[side] + SS_W * k
-            dx = ss_dx[k & (SS_N - 1)]
-            r0 = ss_node_r(k)
-            r1 = ss_node_r(k + 1)
-            y0 = tb[2] * r0 * r0
-            y1 = tb[SS_W + 2] * r1 * r1
-            d0 = tb[1] * r0 * r0 * dx
-            d1 = tb[SS_W + 1] * r1 * r1 * dx
-            m = (y1 - y0) / 1.0
-            pg[PG_W * k + PG_GP] = m
-            pg[PG_W * k + PG_GP + 1] = m / d0 - 1.0
-            pg[PG_W * k + PG_GP + 2] = m / d1 - 1.0
-            # those of ss_r_of's hermite_guess
-            m = (tb[SS_W] - tb[0]) / 1.0
-            pg[PG_W * k + PG_GE] = m
-            pg[PG_W * k + PG_GE + 1] = m / tb[3] - 1.0
-            pg[PG_W * k + PG_GE + 2] = m / tb[SS_W + 6] - 1.0
-            # the pieces of q (ss_r_of_P) and eps (ss_r_of) that their Newton steps evaluate
-            hermite1_coef(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], pg + PG_W * k + PG_CQ)
-            hermite1_coef(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], pg + PG_W * k + PG_CE)
-    ss_pg[side] = pg
-    ss_nF[side] = <double*> malloc(n * sizeof(double))
-    if ss_nF[side] == NULL:
-        return -1
-    for k in range(n):
-        ss_nF[side][k] = ss_node_F_of(side, k)
-    return 0
 
 
 cdef int index_build(Index* ix, const double* keys, int n, int shift) noexcept nogil:
@@ -596,15 +520,6 @@ cdef inline void ss_piece(const double* tb, double t, double* eps, double* a, do
     q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
 
 
-cdef inline void ss_piece_aq(const double* tb, double t, double* a, double* q) noexcept nogil:
-    """``ss_piece`` without eps (the same operations for a and q)."""
-    cdef double tm = 1.0 - t
-    cdef double h10 = t * tm * tm, h11 = -t * t * tm, h01 = t * t * (3.0 - 2.0 * t)
-    cdef double h00 = 1.0 - h01
-    a[0] = h00 * tb[1] + h01 * tb[SS_W + 1] + h10 * tb[4] + h11 * tb[SS_W + 7]
-    q[0] = h00 * tb[2] + h01 * tb[SS_W + 2] + h10 * tb[5] + h11 * tb[SS_W + 8]
-
-
 cdef inline void ss_near(int side, double r, double* eps, double* a, double* q) noexcept nogil:
     """eps, a, q at r <= 1 (before the first node): the linearisation at eps*."""
     cdef double d = SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0
@@ -652,7 +567,7 @@ cdef inline int ss_locate(double r, double* t) noexcept nogil:
     b -= SS_ONE_BITS
     k = <int> (b >> SS_FRAC)
     j = k & (SS_N - 1)
-    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ss_zinv[j]
+    z = <double> (b & ((<int64_t> 1 << SS_FRAC) - 1)) * ((1.0 / (<int64_t> 1 << SS_FRAC)) * ss_inv[j])
     # ln(1 + z) = 2 atanh(z / (2 + z)); the series to the 5th power is exact to 1e-17
     z = z / (2.0 + z)
     d = z * z
@@ -903,69 +818,42 @@ cdef double ss_r_of(int side, double e, double* a, double* q) noexcept nogil:
     and q there (from the same Hermite piece). The coarse index and a bisection find the
     node; Newton on the piece from ``hermite_guess`` (one step, mostly) inverts it."""
     cdef const double* tb = ss_tab[side]
-    cdef const double* pg
     cdef int n = ss_n[side], lo, hi, mid, it
-    cdef double d = e - ss_eps, r, t, u, ee, f, df
-    if side == 1:
-        d = -d
-    if d <= SS_D0 or (side == 0 and e >= tb[SS_W * (n - 1)]) or (side == 1 and e <= tb[SS_W * (n - 1)]):
-        # off the nodes: in a function of its own, so that this one (the common case)
-        # calls nothing and needs one callee-saved register, not five (about 5 instructions
-        # a call)
-        return r_of_ends(side, e, a, q)
-    index_bracket(&ss_eidx[side], ss_ekey(side, e), &lo, &hi)
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if (tb[SS_W * mid] <= e) == (side == 0):
-            lo = mid
-        else:
-            hi = mid
-    tb += SS_W * lo
-    pg = ss_pg[side] + PG_W * lo
-    # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
-    # is flat (near eps*, where r is fixed by eps only to that rounding). The guess and
-    # the piece from the node's constants (ss_pg): the same operations
-    u = (e - tb[0]) / pg[PG_GE]
-    t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GE + 1] - u * pg[PG_GE + 2])
-    if not (t > 0.0 and t < 1.0):
-        t = u
-        if not (t > 0.0 and t < 1.0):
-            t = 0.5
-    for it in range(8):
-        f = hermite1_at(tb[0], tb[3], pg + PG_CE, t, &df) - e
-        if fabs(f) <= 1e-16 * e:
-            break
-        f /= df
-        t -= f
-        if fabs(f) <= SS_STEP_DONE:
-            break
-    ss_piece(tb, t, &ee, a, q)
-    # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
-    r = ss_node_r(lo)
-    return r + r * expm1_small(ss_dx[lo & (SS_N - 1)] * t)
-
-
-# called through a pointer, so that the compiler does not inline it (its only caller) into
-# ss_r_of and give that the larger frame again
-ctypedef double (*r_of_fn)(int, double, double*, double*) noexcept nogil
-cdef r_of_fn r_of_ends = ss_r_of_ends
-
-
-cdef double ss_r_of_ends(int side, double e, double* a, double* q) noexcept nogil:
-    """``ss_r_of`` off the nodes: the linearisation at eps* and the asymptotes."""
-    cdef const double* tb = ss_tab[side]
-    cdef int n = ss_n[side]
-    cdef double d = e - ss_eps, r, ee
+    cdef double d = e - ss_eps, r, t, ee, f, df
     if side == 1:
         d = -d
     if d <= SS_D0:
         r = exp(log(d / SS_D0) / ss_k) if d > 0.0 else 0.0
-    elif side == 0:
+    elif side == 0 and e >= tb[SS_W * (n - 1)]:
         r = e / tb[SS_W * (n - 1)]
         r = ss_rlast[0] * r * r
-    else:
+    elif side == 1 and e <= tb[SS_W * (n - 1)]:
         r = tb[SS_W * (n - 1)] / e
         r = ss_rlast[1] * (r * r) * (r * r)
+    else:
+        index_bracket(&ss_eidx[side], ss_ekey(side, e), &lo, &hi)
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            if (tb[SS_W * mid] <= e) == (side == 0):
+                lo = mid
+            else:
+                hi = mid
+        tb += SS_W * lo
+        # Newton on the piece from hermite_guess; a residual at rounding ends it where eps
+        # is flat (near eps*, where r is fixed by eps only to that rounding)
+        t = hermite_guess(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], 1.0, e)
+        for it in range(8):
+            f = hermite1(tb[0], tb[SS_W], tb[3], tb[SS_W + 6], t, &df) - e
+            if fabs(f) <= 1e-16 * e:
+                break
+            f /= df
+            t -= f
+            if fabs(f) <= SS_STEP_DONE:
+                break
+        ss_piece(tb, t, &ee, a, q)
+        # r = r_lo e^d with e^d - 1 by its series (d < 1/128: exact to 1e-19)
+        r = ss_node_r(lo)
+        return r + r * expm1_small(ss_dx[lo & (SS_N - 1)] * t)
     ss_at(side, r, &ee, a, q)
     return r
 
@@ -984,39 +872,27 @@ cdef double ss_r_of_P(int side, double P) noexcept nogil:
     from ``hermite_guess``: a step below SS_STEP_DONE of the cell leaves an error below
     1e-16 of it (P''/P' is about 2 dx there)."""
     cdef const double* tb = ss_tab[side]
-    cdef const double* pg = ss_pg[side]
     cdef int lo, hi, mid, it
-    cdef int64_t c
-    cdef double r0, dx, t, u, e, e2, q, dq, step
+    cdef double r0, r1, dx, t, e, e2, q, dq, step
     if not (P >= tb[2] and P < ss_Plast[side]):
         return -1.0
-    # index_bracket without its clamps: P_0 = tb[2] <= P < ss_Plast = P_n-1 (tested above)
-    # puts P's cell within the index, whose first and last keys these are
-    c = (key_bits(P) - ss_pidx[side].base) >> ss_pidx[side].shift
-    lo = ss_pidx[side].lo[c]
-    hi = ss_pidx[side].hi[c]
+    index_bracket(&ss_pidx[side], P, &lo, &hi)
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if pg[PG_W * mid] <= P:     # ss_node_P(side, mid)
+        if ss_node_P(side, mid) <= P:
             lo = mid
         else:
             hi = mid
     tb += SS_W * lo
-    pg += PG_W * lo
     dx = ss_dx[lo & (SS_N - 1)]
     r0 = ss_node_r(lo)
-    # hermite_guess(P_lo, P_lo+1, their slopes in t, 1.0, P) from the node's constants
-    # (ss_pg): the same operations
-    u = (P - pg[0]) / pg[PG_GP]
-    t = u + u * (1.0 - u) * ((1.0 - u) * pg[PG_GP + 1] - u * pg[PG_GP + 2])
-    if not (t > 0.0 and t < 1.0):
-        t = u
-        if not (t > 0.0 and t < 1.0):
-            t = 0.5
+    r1 = ss_node_r(lo + 1)
+    t = hermite_guess(tb[2] * r0 * r0, tb[SS_W + 2] * r1 * r1, tb[1] * r0 * r0 * dx,
+                      tb[SS_W + 1] * r1 * r1 * dx, 1.0, P)
     for it in range(8):
         e = expm1_small(dx * t)
         e2 = r0 * r0 * (1.0 + e) * (1.0 + e)
-        q = hermite1_at(tb[2], tb[5], pg + PG_CQ, t, &dq)     # hermite1 of q on the cell
+        q = hermite1(tb[2], tb[SS_W + 2], tb[5], tb[SS_W + 8], t, &dq)
         step = (q * e2 - P) / (e2 * (dq + 2.0 * dx * q))
         t -= step
         if fabs(step) <= SS_STEP_DONE:
@@ -2016,15 +1892,10 @@ cdef void seg_bounds(const LawParams* lp, double R, Seg* sg) noexcept nogil:
     sg.a_hi = hi * (1.0 + DECEL_MARGIN)
 
 
-cdef inline double ss_node_F_of(int side, int k) noexcept nogil:
+cdef inline double ss_node_F(int side, int k) noexcept nogil:
     """F at node k of one side: a + da/dx there (a' = F - a)."""
     cdef const double* tb = ss_tab[side] + SS_W * k
     return tb[1] + tb[4] * ss_idx[k & (SS_N - 1)]
-
-
-cdef inline double ss_node_F(int side, int k) noexcept nogil:
-    """ss_node_F_of, tabulated (ss_nF)."""
-    return ss_nF[side][k]
 
 
 cdef inline double ss_F_end(int side, double r, int up) noexcept nogil:
@@ -2073,65 +1944,7 @@ cdef void seg_decel_range(const LawParams* lp, double R, const Seg* sg, double t
 
 cdef int seg_start(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
     """Start a segment at speed v0 (m/s) and spin magnitude w0 (rad/s); 0, or -1 when out
-    of memory.
-
-    At rest, or with a law of closed-form segments (no speed table, no integration), here
-    in a small frame; the others by ``seg_start_rest`` (whose frame, for the integration,
-    cost about 15 instructions a call when every start went through it). The same
-    operations as there."""
-    cdef double gm, e, r, a, q, rho, lo, hi
-    cdef int side
-    sg.v0 = v0
-    sg.w0 = w0
-    sg.open = 0
-    if v0 <= 0.0:
-        sg.w_stop = w0
-        sg.t_stop = 0.0
-        sg.s_stop = 0.0
-        sg.mode = SEG_REST
-        sg.a_lo = 0.0     # seg_bounds at rest: 0 (1 -+ DECEL_MARGIN), exactly 0
-        sg.a_hi = 0.0
-        return 0
-    if lp.kind == KIND_SPEED or lp.kind == KIND_INTEGRATED:
-        return start_rest(lp, R, v0, w0, sg)
-    if lp.slide_spin and w0 > 0.0:
-        # closed_start's slide-spin start and seg_bounds's slide-spin bounds, written out
-        # to share eps (seg_bounds computed it again, v0 / (R w0)): the same operations
-        gm = lp.g * lp.mu
-        e = v0 / (R * w0)
-        side = 1 if e < ss_eps else 0
-        r = ss_r_of(side, e, &a, &q)
-        rho = v0 / (gm * a)
-        sg.side = side
-        sg.rs = r / rho
-        sg.t_stop = rho
-        sg.s_stop = gm * q * rho * rho
-        sg.mode = SEG_SLIDE_SPIN
-        sg.a0 = gm
-        sg.w_stop = 0.0
-        # F < 1, and F(eps) / eps falls from 1 to F* / eps* on [0, eps*]
-        lo = gm * (ss_F if side == 0 else ss_F * e / ss_eps)
-        hi = gm * (1.0 if side == 0 else ss_F)
-        sg.a_lo = lo * (1.0 - DECEL_MARGIN)
-        sg.a_hi = hi * (1.0 + DECEL_MARGIN)
-        return 0
-    sg.mode = closed_start(lp, R, v0, w0, &sg.side, &sg.rs, &sg.t_stop, &sg.s_stop)
-    sg.a0 = lp.g * lp.mu
-    sg.w_stop = 0.0 if lp.slide_spin else w0 - spin_decel(lp, R) * sg.t_stop
-    if sg.w_stop < 0.0:
-        sg.w_stop = 0.0
-    seg_bounds(lp, R, sg)
-    return 0
-
-
-# called through a pointer, so that the compiler does not inline it (its only caller) into
-# seg_start and give that the large frame again
-ctypedef int (*start_fn)(const LawParams*, double, double, double, Seg*) noexcept nogil
-cdef start_fn start_rest = seg_start_rest
-
-
-cdef int seg_start_rest(const LawParams* lp, double R, double v0, double w0, Seg* sg) noexcept nogil:
-    """``seg_start`` off its common case."""
+    of memory."""
     cdef double gm = lp.g * lp.mu, e
     sg.v0 = v0
     sg.w0 = w0
@@ -2212,86 +2025,7 @@ cdef inline void seg_rho(const LawParams* lp, double R, const Seg* sg, double rh
 
 cdef void seg_eval(const LawParams* lp, double R, const Seg* sg, double tau,
                    double* sd, double* v, double* w) noexcept nogil:
-    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment.
-
-    The common cases (a slide-spin segment still moving, within the nodes of its table, or
-    a speed-table one) are done here in a small frame; everything else goes to ``seg_eval_rest``
-    (a tail call), whose larger frame (callee-saved registers, the Seg of a tail) cost about
-    20 instructions a call when every evaluation went through it. Same operations, in the
-    same order, as the general path."""
-    cdef double rho, r, t, eps, a, q, gm, vv, rem
-    cdef int k
-    if tau > 0.0 and sg.mode == SEG_SLIDE_SPIN and tau < sg.t_stop:
-        rho = sg.t_stop - tau
-        r = sg.rs * rho
-        if r > 1.0 and r < ss_rlast[sg.side]:
-            k = ss_locate(r, &t)
-            ss_piece(ss_tab[sg.side] + SS_W * k, t, &eps, &a, &q)
-            gm = lp.g * lp.mu   # once: the stores through v, sd, w could alias lp
-            vv = gm * a * rho
-            rem = gm * q * rho * rho
-            v[0] = vv
-            sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
-            w[0] = vv / (R * eps)
-            return
-    elif tau > 0.0 and sg.mode == SEG_SPEED and tau < sg.t_stop:
-        eval_speed(lp, R, sg, tau, sd, v, w)
-        return
-    seg_eval_rest(lp, R, sg, tau, sd, v, w)
-
-
-cdef void seg_eval_speed(const LawParams* lp, double R, const Seg* sg, double tau,
-                         double* sd, double* v, double* w) noexcept nogil:
-    """``seg_eval`` of a speed-table segment still moving (never open: 0 < tau < t_stop):
-    seg_eval_rest's seg_rho path, the same operations; no spin if w is NULL."""
-    cdef double vv, rem
-    sp_at(lp, sg.t_stop - tau, &vv, &rem)
-    v[0] = vv
-    rem = sg.s_stop - rem
-    sd[0] = rem if not (rem < 0.0) else 0.0
-    if w == NULL:
-        return
-    if lp.slide_spin:
-        w[0] = 0.0
-    else:
-        rem = sg.w0 - spin_decel(lp, R) * tau
-        w[0] = rem if rem > 0.0 else 0.0
-
-
-# called through a pointer, so that the compiler does not inline it into seg_eval and
-# seg_eval_sv, whose slide-spin cases would get the frame of its calls
-ctypedef void (*eval_fn)(const LawParams*, double, const Seg*, double, double*, double*, double*) noexcept nogil
-cdef eval_fn eval_speed = seg_eval_speed
-
-
-cdef void seg_eval_sv(const LawParams* lp, double R, const Seg* sg, double tau,
-                      double* sd, double* v) noexcept nogil:
-    """``seg_eval`` without the spin: distance slid (m) and speed (m/s) at tau (s) into the
-    segment (the engine's contact search needs no spin). The common case skips eps and
-    the division of the spin; the same operations for sd and v."""
-    cdef double rho, r, t, a, q, gm, vv, rem, w
-    cdef int k
-    if tau > 0.0 and sg.mode == SEG_SLIDE_SPIN and tau < sg.t_stop:
-        rho = sg.t_stop - tau
-        r = sg.rs * rho
-        if r > 1.0 and r < ss_rlast[sg.side]:
-            k = ss_locate(r, &t)
-            ss_piece_aq(ss_tab[sg.side] + SS_W * k, t, &a, &q)
-            gm = lp.g * lp.mu
-            vv = gm * a * rho
-            rem = gm * q * rho * rho
-            v[0] = vv
-            sd[0] = sg.s_stop - rem if rem < sg.s_stop else 0.0
-            return
-    elif tau > 0.0 and sg.mode == SEG_SPEED and tau < sg.t_stop:
-        eval_speed(lp, R, sg, tau, sd, v, NULL)
-        return
-    seg_eval_rest(lp, R, sg, tau, sd, v, &w)
-
-
-cdef void seg_eval_rest(const LawParams* lp, double R, const Seg* sg, double tau,
-                        double* sd, double* v, double* w) noexcept nogil:
-    """``seg_eval`` off its common case."""
+    """Distance slid (m), speed (m/s) and spin magnitude (rad/s) at tau (s) into the segment."""
     cdef double rem, eps = 0.0, ww, rho, a, q
     if tau <= 0.0:
         sd[0] = 0.0
@@ -2341,24 +2075,7 @@ cdef void seg_eval_rest(const LawParams* lp, double R, const Seg* sg, double tau
 cdef double seg_time_at(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
     """Time (s) into the segment at which the disc has slid sd (m); the stop time if never.
     On the slide-spin tables the inverse look-up of the distance to go (``ss_r_of_P``),
-    else Newton on sqrt(distance to go) in the remaining time, kept in a bracket.
-
-    The common case (a slide-spin segment, sd inside the nodes) is done here in a small
-    frame, the rest by ``seg_time_at_rest`` (as seg_eval; the same operations; ss_r_of_P,
-    called from here only, is inlined)."""
-    cdef double r, rho
-    if sd > 0.0 and sd < sg.s_stop and sg.mode == SEG_SLIDE_SPIN:
-        r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
-        if r > 0.0:
-            # never before the start: a distance of a rounding error there (a touching
-            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
-            rho = r / sg.rs
-            return sg.t_stop - rho if rho < sg.t_stop else 0.0
-    return seg_time_at_rest(lp, R, sg, sd)
-
-
-cdef double seg_time_at_rest(const LawParams* lp, double R, const Seg* sg, double sd) noexcept nogil:
-    """``seg_time_at`` off its common case."""
+    else Newton on sqrt(distance to go) in the remaining time, kept in a bracket."""
     cdef double target, lo = 0.0, hi, rho, rem, v, eps, f, df, r
     cdef int it
     if sd <= 0.0:
@@ -2371,8 +2088,13 @@ cdef double seg_time_at_rest(const LawParams* lp, double R, const Seg* sg, doubl
         return sg.tb.kn[NK * (sg.tb.n - 1) + K_T] + seg_time_at(lp, R, &tl, sd - sg.tb.kn[NK * (sg.tb.n - 1) + K_S])
     if sg.mode == SEG_INTEGRATED:
         return time_at_distance(lp, R, &sg.tb, sd)
-    # a slide-spin segment comes here only when its distance to go is beyond the nodes of
-    # the tables (ss_r_of_P returned -1 in seg_time_at): Newton below
+    if sg.mode == SEG_SLIDE_SPIN:
+        r = ss_r_of_P(sg.side, (sg.s_stop - sd) * sg.rs * sg.rs / (lp.g * lp.mu))
+        if r > 0.0:
+            # never before the start: a distance of a rounding error there (a touching
+            # partner) maps to 0 exactly, as for the other modes (bracketed in [0, t_stop])
+            rho = r / sg.rs
+            return sg.t_stop - rho if rho < sg.t_stop else 0.0
     target = sqrt(sg.s_stop - sd)
     hi = sg.t_stop
     if sg.mode == SEG_COULOMB:
