@@ -70,7 +70,7 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   distance accumulates the step's unrounded change.
 """
 
-from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY, NAN
+from libc.math cimport sqrt, fabs, exp, expm1, log, log1p, cos, M_PI, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
@@ -2224,13 +2224,11 @@ def slide_spin_constants():
     return {"eps_star": ss_eps, "F_star": ss_F, "k": ss_k, "nodes_above": ss_n[0], "nodes_below": ss_n[1]}
 
 
-def kinematics(dict law, double radius, double v0, double w0, double[::1] tau, bint spin=True):
+def kinematics(dict law, double radius, double v0, double w0, double[::1] tau):
     """Distance (m), speed (m/s) and spin magnitude (rad/s) at times tau (s) of a disc
     starting at speed v0 and spin magnitude w0, under the law described by ``law``
     (see :func:`compiled_law`). Also returns the stop time (s) and the segment mode
-    (0 rest, 1 closed form, 2 slide-spin table, 3 speed table, 4 integrated). With
-    ``spin=False`` the distance and speed come from ``seg_eval_sv`` (the engine's contact
-    search) and the spin is NaN."""
+    (0 rest, 1 closed form, 2 slide-spin table, 3 speed table, 4 integrated)."""
     import numpy as np
     cdef CompiledLaw cl = compiled_law(law)
     cdef Seg sg
@@ -2244,11 +2242,7 @@ def kinematics(dict law, double radius, double v0, double w0, double[::1] tau, b
         if seg_full(&cl.lp, radius, v0, w0, &sg) < 0:
             raise MemoryError("carromlab: out of memory integrating a segment")
         for i in range(tau.shape[0]):
-            if spin:
-                seg_eval(&cl.lp, radius, &sg, tau[i], &a, &b, &c)
-            else:
-                seg_eval_sv(&cl.lp, radius, &sg, tau[i], &a, &b)
-                c = NAN
+            seg_eval(&cl.lp, radius, &sg, tau[i], &a, &b, &c)
             s_out[i] = a
             v_out[i] = b
             w_out[i] = c

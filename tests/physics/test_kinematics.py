@@ -434,30 +434,3 @@ def test_speeds_above_the_table_are_integrated():
     s_lo, v_lo, _, ts_lo, mode_lo = K.kinematics(law, R, v_hi[-1], 0.0, np.array([0.0, 1.0]))
     assert mode_lo == 3
     assert ts_hi - 3.0 == pytest.approx(ts_lo, rel=1e-8)
-
-
-EVERY_LAW = {
-    "coulomb": dict(friction_law="coulomb"),
-    "slide_spin": dict(friction_law="slide_spin"),
-    "slide_spin+drag": dict(friction_law="slide_spin", air_drag=0.05),
-    **SPEED_LAWS,
-}
-
-
-@pytest.mark.parametrize("name", sorted(EVERY_LAW))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(v0=st.floats(0.0, 9.0), eps0=st.floats(1e-4, 1e4), frac=st.floats(0.0, 1.2))
-@example(v0=2.0, eps0=EPS_STAR, frac=0.5)
-@example(v0=0.0, eps0=1.0, frac=0.3)
-def test_the_contact_search_evaluation_is_the_full_one_without_spin(name, v0, eps0, frac):
-    # the engine's contact search (seg_eval_sv) must place a disc exactly where the event
-    # loop (seg_eval) does: equal to the last bit, at every time of a segment and after it
-    law = _law(**EVERY_LAW[name])
-    w0 = v0 / (R * eps0)
-    t_stop = K.kinematics(law, R, v0, w0, np.zeros(1))[3]
-    tau = np.append(np.linspace(0.0, frac * t_stop, 13), [1e-300, t_stop, 2.0 * t_stop + 1.0])
-    s, v, w, _, _ = K.kinematics(law, R, v0, w0, tau)
-    s_sv, v_sv, w_sv, _, _ = K.kinematics(law, R, v0, w0, tau, spin=False)
-    np.testing.assert_array_equal(s_sv, s)
-    np.testing.assert_array_equal(v_sv, v)
-    assert np.isnan(w_sv).all()
