@@ -26,28 +26,6 @@ from libc.string cimport memcpy, memset
 cdef extern from *:
     int __builtin_ctzll(unsigned long long x) nogil
 
-cdef extern from *:
-    """
-    /* Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi): b's low corner
-       beyond r's high one or b's high corner below r's low one on an axis. The four
-       comparisons of doubles (false on NaN, as C's) two at a time where SSE2 is there
-       (every x86-64): half the instructions of the scalar test in the box loop of
-       ``predict``, which runs for every candidate. */
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    static inline int carromlab_box_misses(const double* b, const double* r) {
-        __m128d m = _mm_or_pd(_mm_cmpgt_pd(_mm_loadu_pd(b), _mm_loadu_pd(r + 2)),
-                              _mm_cmplt_pd(_mm_loadu_pd(b + 2), _mm_loadu_pd(r)));
-        return _mm_movemask_pd(m) != 0;
-    }
-    #else
-    static inline int carromlab_box_misses(const double* b, const double* r) {
-        return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1]);
-    }
-    #endif
-    """
-    bint box_misses "carromlab_box_misses"(const double* b, const double* r) noexcept nogil
-
 from carromlab.physics._kinematics cimport (CompiledLaw, LawParams, Seg, decel, seg_eval,
                                             seg_decel_range, seg_extend, seg_free, seg_init,
                                             seg_start, seg_time_at)
@@ -389,6 +367,12 @@ cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
 # ----------------------------------------------------------------------------------
 # Event prediction
 # ----------------------------------------------------------------------------------
+
+cdef inline bint box_misses(const double* b, const double* r) noexcept nogil:
+    """Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi, m): b's low corner
+    beyond r's high one or b's high corner below r's low one on an axis (false on NaN)."""
+    return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1])
+
 
 cdef inline double circle_entry(double dx, double dy, double ux, double uy, double rho) noexcept nogil:
     """Path length at which a point moving from offset (dx, dy) along u first reaches
