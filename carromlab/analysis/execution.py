@@ -17,7 +17,7 @@ from .aiming import wrap_angle
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 
-__all__ = ["Execution", "Executed", "build_execution", "check_scene", "placement_clear"]
+__all__ = ["Execution", "Executed", "build_execution", "check_scene", "check_physics", "check_noise", "placement_clear"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,6 +131,28 @@ def check_scene(scene: object) -> Scene:
     return scene
 
 
+def check_physics(params: object) -> PhysicsParams:
+    """``params``, or ``PhysicsParams()`` for None; else a ValueError naming the 'params'
+    parameter (and, for a powder name, how to build its parameters)."""
+    if params is None:
+        return PhysicsParams()
+    if not isinstance(params, PhysicsParams):
+        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
+        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
+    return params
+
+
+def check_noise(name: str, value: object, default: NoiseModel) -> NoiseModel:
+    """``value``, or ``default`` for None; else a ValueError naming the parameter ``name``
+    (and, for a preset name, the likely mistake, how to turn it into a model)."""
+    if value is None:
+        return default
+    if not isinstance(value, NoiseModel):
+        hint = f" (e.g. NoiseModel.preset({value!r}))" if isinstance(value, str) else ""
+        raise ValueError(f"The {name!r} parameter must be a NoiseModel or None{hint}. Got {value!r} instead.")
+    return value
+
+
 def build_execution(
     scene: Scene,
     *,
@@ -156,20 +178,12 @@ def build_execution(
     (True, 0.2191)
     """
     scene = check_scene(scene)
-    params = PhysicsParams() if params is None else params
-    if not isinstance(params, PhysicsParams):
-        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
+    params = check_physics(params)
     line = StrikerLine.for_scene(scene) if line is None else line
     if not isinstance(line, StrikerLine):
         raise ValueError(f"The 'line' parameter must be a StrikerLine or None. Got {line!r} instead.")
-    noise = NoiseModel.preset("club") if noise is None else noise
-    thumb_noise = noise if thumb_noise is None else thumb_noise
-    for name, value in (("noise", noise), ("thumb_noise", thumb_noise)):
-        if not isinstance(value, NoiseModel):
-            # a preset name is the likely mistake: say how to turn it into a model
-            hint = f" (e.g. NoiseModel.preset({value!r}))" if isinstance(value, str) else ""
-            raise ValueError(f"The {name!r} parameter must be a NoiseModel or None{hint}. Got {value!r} instead.")
+    noise = check_noise("noise", noise, NoiseModel.preset("club"))
+    thumb_noise = check_noise("thumb_noise", thumb_noise, noise)
     return Execution(
         scene=scene, params=params, line=line, noise=noise, thumb_noise=thumb_noise,
         replicas=check_int("replicas", replicas, low=1, high=MAX_REPLICAS),

@@ -31,6 +31,7 @@ from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_a
 from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
+from .execution import check_noise, check_physics
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 from .stats import CI_METHODS, binomial_ci
@@ -568,14 +569,8 @@ def foul_probabilities(
     population = _shot_table(shots)
     replicas = check_int("replicas", replicas, low=1, high=MAX_REPLICAS)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
-    noise = NoiseModel.preset("club") if noise is None else noise
-    if not isinstance(noise, NoiseModel):
-        hint = f" (e.g. NoiseModel.preset({noise!r}))" if isinstance(noise, str) else ""
-        raise ValueError(f"The 'noise' parameter must be a NoiseModel or None{hint}. Got {noise!r} instead.")
-    params = PhysicsParams() if params is None else params
-    if not isinstance(params, PhysicsParams):
-        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
+    noise = check_noise("noise", noise, NoiseModel.preset("club"))
+    params = check_physics(params)
     check_choice("ci", ci, CI_METHODS)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)
