@@ -119,10 +119,11 @@ cdef struct Here:
 
 cdef struct Cap:
     # The swept capsule of one disc registered in the neighbour grid (``grid_set``), with
-    # the motion it was swept from: the fields the candidate tests of ``predict`` read after
-    # the box test, in one record per disc (its box is in ``Sim.box``). A disc's motion (x0, y0, ux, uy, v0, t0) changes only in an
-    # event, after which ``run_sim`` registers it again before any prediction, so the
-    # record mirrors the disc's current segment whenever a prediction reads it.
+    # the motion it was swept from: the fields the candidate tests of ``predict`` read
+    # after the box test, in one record per disc (its box is in ``Sim.box``). A disc's
+    # motion (x0, y0, ux, uy, v0, t0) changes only in an event, after which ``run_sim``
+    # registers it again before any prediction, so the record mirrors the disc's current
+    # segment whenever a prediction reads it.
     double x0, y0, ux, uy        # start (m) and unit direction of the segment
     double len                   # length of the registered part of the segment from (x0, y0), m
     double v0, t0                # speed at the start (m/s) and start time (s) of the segment
