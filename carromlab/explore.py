@@ -60,11 +60,14 @@ class ShotExplorer:
         The controls: placement along the line (m from its middle), direction (degrees
         counter-clockwise from +x), speed (m/s), spin (rad/s), noise preset. Setting a
         control's ``value`` updates the explorer at once.
-    result : ShotResult
-        The nominal shot as played now.
-    success : pandas.Series
+    result : ShotResult or None
+        The nominal shot as played now; None while the controls give a shot that cannot
+        be played (the striker placed on a piece: the summary says why, and no picture
+        is shown).
+    success : pandas.Series or None
         The success row of the shot under the noise (:func:`~carromlab.analysis.success_map`:
-        ``p_success``, ``ci_low``, ``ci_high``, ``p_foul``, ...); None without a goal.
+        ``p_success``, ``ci_low``, ``ci_high``, ``p_foul``, ...); None without a goal or
+        while the shot cannot be played.
 
     Examples
     --------
@@ -110,7 +113,7 @@ class ShotExplorer:
                                       style=style["style"], layout=style["layout"])  # fmt: skip
         self.picture = widgets.Image(format="png", layout=widgets.Layout(width="420px"))
         self.summary = widgets.HTML()
-        self.result: ShotResult
+        self.result: ShotResult | None = None
         self.success: pd.Series | None = None
         for control in self.controls:
             control.observe(lambda _change: self.update(), names="value")
@@ -130,13 +133,14 @@ class ShotExplorer:
 
     def update(self) -> None:
         """Play the shot of the current values; recompute the success chance; redraw."""
+        self.result, self.success = None, None  # nothing of an earlier shot is left shown
         try:
             shot = self.shot
             self.result = simulate(self.scene, shot, self.params)
         except ValueError as err:  # e.g. the striker placed on a piece
-            self.summary.value = f"<b>Cannot play this shot:</b> {err}"
+            self.picture.value = b""
+            self.summary.value = f"<b>Cannot play this shot:</b> {html.escape(str(err))}"
             return
-        self.success = None
         if self.goal is not None:
             grid = ShotGrid(placement=[self.placement.value], angle=[shot.angle], speed=[shot.speed], spin=[shot.spin])
             table = success_map(self.scene, self.goal, grid, noise=NoiseModel.preset(self.noise.value),
@@ -178,7 +182,9 @@ class ShotExplorer:
 
     def _static_html(self) -> str:
         data = base64.b64encode(self.picture.value).decode("ascii")
-        return f'<div style="display:flex;gap:1em"><img src="data:image/png;base64,{data}">{self.summary.value}</div>'
+        picture = f'<img src="data:image/png;base64,{data}">' if data else ""
+        return f'<div style="display:flex;gap:1em">{picture}{self.summary.value}</div>'
 
     def __repr__(self) -> str:
-        return f"ShotExplorer({self.scene!r}; {self.result!r})"
+        shown = "cannot play this shot" if self.result is None else repr(self.result)
+        return f"ShotExplorer({self.scene!r}; {shown})"

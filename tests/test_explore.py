@@ -59,6 +59,22 @@ def test_a_placement_on_a_piece_is_reported_not_raised():
     assert "Cannot play" not in ex.summary.value and np.isfinite(ex.success["p_success"])
 
 
+def test_an_unplayable_shot_leaves_nothing_of_the_last_one_and_still_displays():
+    # the striker line's middle is blocked by a coin: the explorer must still display, and
+    # moving back onto the coin must not keep showing the shot played before
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [-0.2526]}))
+    ex = ShotExplorer(scene, replicas=4)
+    assert ex.result is None and ex.success is None
+    assert repr(ex).endswith("cannot play this shot)")
+    bundle = ex._repr_mimebundle_()
+    assert "Cannot play" in bundle["text/html"] and "<img" not in bundle["text/html"]
+    ex.placement.value = 0.15
+    assert ex.result is not None and ex.picture.value[:4] == b"\x89PNG"
+    ex.placement.value = 0.0
+    assert ex.result is None and ex.success is None and ex.picture.value == b""
+    assert "<img" not in ex._repr_mimebundle_()["text/html"]
+
+
 def test_bad_noise_preset():
     with pytest.raises(ValueError, match="'noise'"):
         ShotExplorer(Scene.icf_break(), noise="pro")
