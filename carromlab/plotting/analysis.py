@@ -79,7 +79,10 @@ def _label(name: str, table: pd.DataFrame | None = None, aim: str | None = None)
 
 
 def _need(table: Any, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
-    return check_table(name, table, columns, rows=False)
+    """``table`` if it has ``columns`` and at least one row (an empty table, such as the
+    result of a plan that found no shot, has nothing to draw), else a ValueError naming
+    the parameter."""
+    return check_table(name, table, columns)
 
 
 def _shown(name: str, values: Any) -> np.ndarray:
@@ -485,8 +488,6 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     ['striker\\npocketed\\n(ICF-11, ONL-3)', 'any foul']
     """
     table = _need(table, "table", ("variant", "rule", "foul", "n", "p", "ci_low", "ci_high"))
-    if table.empty:
-        raise ValueError("The 'table' parameter must have at least one row. Got an empty DataFrame instead.")
     fouls = list(dict.fromkeys(table.loc[table["rule"] != ANY_FOUL, "foul"]))
     groups = fouls + list(dict.fromkeys(table.loc[table["rule"] == ANY_FOUL, "foul"]))
     variants = list(dict.fromkeys(table["variant"]))

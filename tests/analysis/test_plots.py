@@ -82,3 +82,21 @@ def test_plot_errors(smap, study):
         plot_break_outcomes(df)
     with pytest.raises(ValueError, match="'ax' parameter"):
         plot_parameter_heatmap(df, ax="axes")
+
+
+def test_empty_tables_are_refused_by_name(smap, two_coin_scene):
+    # a plan that found no shot (no coarse shot pots the coin from these placements) is an
+    # empty table: the error names the table, not a rank "one of []" or an IndexError
+    scene, df = smap
+    plan = plan_shots(two_coin_scene, PocketPiece(0), noise=NoiseModel.preset("expert"), placement=[0.0],
+                      angle_deg=[-90.0], speed=[2.5], replicas=(4, 4, 4, 4), refine=0, window_replicas=4,
+                      progress=False)  # fmt: skip
+    assert plan.empty
+    with pytest.raises(ValueError, match="'candidates' parameter must have at least one row"):
+        plot_best_shot(plan, two_coin_scene)
+    with pytest.raises(ValueError, match="'table' parameter must have at least one row"):
+        plot_parameter_heatmap(df.iloc[:0])
+    with pytest.raises(ValueError, match="'success' parameter must have at least one row"):
+        plot_success_board(df.iloc[:0], scene)
+    with pytest.raises(ValueError, match="'margins' parameter must have at least one row"):
+        plot_margins(margin_of_error(df).iloc[:0])
