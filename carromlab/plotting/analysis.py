@@ -37,6 +37,7 @@ _ANGLES = ("aim", "angle", "cut", "best_aim", "best_angle", "aim_low", "aim_high
 _LABELS = {
     "placement": "placement along the line (m)", "aim": "aim (deg)", "angle": "direction (deg)",
     "speed": "speed (m/s)", "spin": "spin (rad/s)", "cut": "cut angle (deg)", "p_success": "success probability",
+    "target_distance": "striker to target distance (m)", "pocket_distance": "target to pocket distance (m)",
 }  # fmt: skip
 _REDUCE = ("max", "mean", "min")
 #: What the ``aim`` column is measured from, by the grid's aim mode (ShotGrid ``aim``).
@@ -357,7 +358,7 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
     style = {"fmt": "o", "capsize": 3, "markersize": 3, "color": "#1f77b4", **kwargs}
     ax.errorbar(xs, np.zeros(len(ok)), yerr=[lo, hi], **style)
     ax.axhline(0.0, color="grey", linewidth=0.5)
-    ax.set_xlabel(_LABELS.get(x, x))
+    ax.set_xlabel(_label(x))
     ax.set_ylabel("aim window around the best aim (deg)")
     ax.set_title(f"margin of error: {len(ok)} of {len(margins)} placements succeed", fontsize="small")
     return ax

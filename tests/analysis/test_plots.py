@@ -100,3 +100,9 @@ def test_empty_tables_are_refused_by_name(smap, two_coin_scene):
         plot_success_board(df.iloc[:0], scene)
     with pytest.raises(ValueError, match="'margins' parameter must have at least one row"):
         plot_margins(margin_of_error(df).iloc[:0])
+
+
+def test_margins_axis_names_the_quantity_with_its_unit(smap):
+    margins = margin_of_error(smap[1])
+    assert plot_margins(margins, x="target_distance").get_xlabel() == "striker to target distance (m)"
+    assert plot_margins(margins, x="cut").get_xlabel() == "cut angle (deg)"
