@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy.stats import chi2
 
-from .._angles import angle_value
+from .._angles import TURN, angle_value
 from .._validation import check_choice, check_real
 from ..engine.scene import MAX_SPEED, MAX_SPIN
 from ._random import standard_normal, standard_uniform
@@ -217,13 +217,34 @@ class NoiseFit:
     table: pd.DataFrame
 
 
-def _errors_of(recorded: pd.DataFrame, name: str) -> npt.NDArray[np.float64]:
-    intended = np.asarray(recorded[f"intended_{name}"], dtype=float)
-    executed = np.asarray(recorded[f"executed_{name}"], dtype=float)
-    for col, values in ((f"intended_{name}", intended), (f"executed_{name}", executed)):
+def _recorded_as(recorded: pd.DataFrame, name: str) -> str | None:
+    """The suffix of the pair ``intended_<name><suffix>`` / ``executed_<name><suffix>``
+    recorded: ``""``, or ``"_deg"`` for an aim in degrees; None when the dimension was
+    not recorded."""
+    found = [s for s in (("", "_deg") if name == "angle" else ("",))
+             if {f"intended_{name}{s}", f"executed_{name}{s}"} <= set(recorded.columns)]  # fmt: skip
+    if len(found) > 1:
+        raise ValueError(
+            "The 'recorded' parameter must give the aim either as intended_angle/executed_angle (rad) or as "
+            "intended_angle_deg/executed_angle_deg (degrees), not both. Got both pairs of columns."
+        )
+    return found[0] if found else None
+
+
+def _errors_of(recorded: pd.DataFrame, name: str, suffix: str) -> npt.NDArray[np.float64]:
+    columns = (f"intended_{name}{suffix}", f"executed_{name}{suffix}")
+    intended, executed = (np.asarray(recorded[col], dtype=float) for col in columns)
+    for col, values in zip(columns, (intended, executed)):
         if not np.all(np.isfinite(values)):
             k = int(np.argmin(np.isfinite(values)))
             raise ValueError(f"The 'recorded' parameter must have finite values in column {col!r}. Got {values[k]!r} in row {k} instead.")
+        if name == "angle" and not suffix and np.any(np.abs(values) > TURN):
+            k = int(np.argmax(np.abs(values) > TURN))
+            raise ValueError(
+                f"The 'recorded' parameter's column {col!r} is in radians and must lie in [-2π, 2π] (±6.283 rad). "
+                f"Got {values[k]:g} rad ({math.degrees(values[k]):.1f} degrees) in row {k} instead; did you mean "
+                "to name the aim's columns intended_angle_deg / executed_angle_deg?"
+            )
     if name == "speed":
         if np.any(intended <= 0.0):
             k = int(np.argmax(intended <= 0.0))
@@ -232,8 +253,9 @@ def _errors_of(recorded: pd.DataFrame, name: str) -> npt.NDArray[np.float64]:
                 f"Got {intended[k]!r} in row {k} instead."
             )
         return executed / intended - 1.0
-    if name == "angle":  # the smallest signed difference of two directions
-        return np.angle(np.exp(1j * (executed - intended)))
+    if name == "angle":  # the smallest signed difference of two directions, rad
+        diff = executed - intended
+        return np.angle(np.exp(1j * (np.radians(diff) if suffix else diff)))
     return executed - intended
 
 
@@ -248,16 +270,18 @@ def fit_noise(
 
     For each dimension of :data:`.DIMENSIONS` present as a pair of columns
     ``intended_<name>`` and ``executed_<name>`` (placement and depth in m along and across
-    the striker line, see :meth:`StrikerLine.coordinates`; angle in rad; speed in m/s;
-    spin in rad/s), the error is executed - intended (the smallest signed angle for the
-    aim; executed / intended - 1 for the speed). The spread is the sample standard
+    the striker line, see :meth:`StrikerLine.coordinates`; angle in rad, or in degrees as
+    ``intended_angle_deg`` and ``executed_angle_deg``; speed in m/s; spin in rad/s), the
+    error is executed - intended (the smallest signed angle for the aim, rad; executed /
+    intended - 1 for the speed). The spread is the sample standard
     deviation of the errors (ddof = 1); their mean is reported as a bias and left out of
     the model.
 
     Parameters
     ----------
     recorded : pandas.DataFrame
-        One row per shot; at least one pair of columns, at least 2 rows.
+        One row per shot; at least one pair of columns, at least 2 rows. An aim in
+        radians beyond one turn (2 pi) is refused as degrees in the radian columns.
     base : NoiseModel, optional
         Spreads of the dimensions that were not recorded. Default all zero.
     distribution : {"gaussian", "uniform"}
@@ -272,9 +296,10 @@ def fit_noise(
     Raises
     ------
     ValueError
-        If no pair of columns is present, there are fewer than 2 shots, a value is not
-        finite, an intended speed is not positive, or a fitted spread exceeds the range
-        of :class:`NoiseModel`.
+        If no pair of columns is present, both spellings of the aim are, there are fewer
+        than 2 shots, a value is not finite, an aim in radians lies beyond one turn, an
+        intended speed is not positive, or a fitted spread exceeds the range of
+        :class:`NoiseModel`.
 
     Examples
     --------
@@ -292,9 +317,9 @@ def fit_noise(
         raise ValueError(f"The 'base' parameter must be a NoiseModel or None. Got {base!r} instead.")
     check_choice("distribution", distribution, DISTRIBUTIONS)
     level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
-    present = [n for n in DIMENSIONS if {f"intended_{n}", f"executed_{n}"} <= set(recorded.columns)]
+    present = {n: suffix for n in DIMENSIONS if (suffix := _recorded_as(recorded, n)) is not None}
     if not present:
-        wanted = [f"intended_{n}/executed_{n}" for n in DIMENSIONS]
+        wanted = [f"intended_{n}/executed_{n}" for n in DIMENSIONS] + ["intended_angle_deg/executed_angle_deg"]
         raise ValueError(
             f"The 'recorded' parameter must have at least one pair of columns among {wanted}. "
             f"Got columns {list(recorded.columns)} instead."
@@ -304,8 +329,8 @@ def fit_noise(
     rows: list[dict[str, Any]] = []
     spreads = (base or NoiseModel()).spreads
     alpha = 1.0 - level
-    for name in present:
-        err = _errors_of(recorded, name)
+    for name, suffix in present.items():
+        err = _errors_of(recorded, name, suffix)
         n = len(err)
         sd = float(np.std(err, ddof=1))
         # (n - 1) s^2 / sigma^2 is chi-square with n - 1 degrees of freedom

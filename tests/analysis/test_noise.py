@@ -113,3 +113,19 @@ def test_fit_errors():
         fit_noise(pd.DataFrame({"intended_angle": [0.0, 1.0], "executed_angle": [np.nan, 1.0]}))
     with pytest.raises(ValueError, match="'angle' parameter"):  # a spread beyond the model's range
         fit_noise(pd.DataFrame({"intended_angle": [0.0, 0.0, 0.0], "executed_angle": [-2.0, 0.0, 2.0]}))
+
+
+def test_fit_takes_the_aim_in_degrees_and_refuses_degrees_in_the_radian_columns(rng):
+    # a coach records aims in degrees: 90 +- 0.8 deg
+    aim = rng.uniform(60.0, 120.0, 4000)
+    executed = aim + rng.normal(0.0, 0.8, 4000)
+    fit = fit_noise(pd.DataFrame({"intended_angle_deg": aim, "executed_angle_deg": executed}))
+    assert fit.model.angle == pytest.approx(math.radians(0.8), rel=0.05)
+    assert fit.table["dimension"].tolist() == ["angle"]
+    # the same numbers under the radian names: refused by column, not fitted as a 0.8 rad spread
+    with pytest.raises(ValueError, match=r"column 'intended_angle' is in radians .* intended_angle_deg / executed_angle_deg"):
+        fit_noise(pd.DataFrame({"intended_angle": aim, "executed_angle": executed}))
+    both = pd.DataFrame({"intended_angle": [1.0, 1.1], "executed_angle": [1.0, 1.1],
+                         "intended_angle_deg": [57.0, 63.0], "executed_angle_deg": [57.0, 63.0]})  # fmt: skip
+    with pytest.raises(ValueError, match="not both"):
+        fit_noise(both)
