@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import with_deg_columns
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_real, check_table
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from .aiming import target_geometry
@@ -343,8 +343,7 @@ def margin_of_error(success: pd.DataFrame, *, threshold: float = 0.5) -> pd.Data
     >>> bool(0 < m["aim_window"].iat[0] < np.radians(8))
     True
     """
-    if not isinstance(success, pd.DataFrame) or not {"placement", "aim", "speed", "spin", "p_success"} <= set(success.columns):
-        raise ValueError("The 'success' parameter must be a success_map DataFrame (columns placement, aim, speed, spin, p_success).")
+    check_table("success", success, ("placement", "x", "y", "aim", "angle", "speed", "spin", "p_success"), "a success_map DataFrame")
     thr = check_real("threshold", threshold, low=0.0, high=1.0, low_open=True)
     geometry = [c for c in ("cut", "target_distance", "pocket", "pocket_distance") if c in success.columns]
     rows = []

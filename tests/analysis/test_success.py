@@ -203,6 +203,11 @@ def test_margin_of_error_without_success_and_bad_input(straight_scene):
     assert np.isnan(m["aim_window"].iat[0]) and m["p_best"].iat[0] == 0.0
     with pytest.raises(ValueError, match="'success' parameter"):
         margin_of_error(pd.DataFrame({"a": [1]}))
+    # a table missing a column the margins read names what it got (was a KeyError: 'x')
+    with pytest.raises(ValueError, match=r"'success' parameter must be a success_map DataFrame .*Got \['cell', 'placement', 'y'"):
+        margin_of_error(df.drop(columns=["x"]))
+    with pytest.raises(ValueError, match="'success' parameter must have at least one row"):
+        margin_of_error(df.iloc[:0])
     with pytest.raises(ValueError, match="'threshold'"):
         margin_of_error(df, threshold=0.0)
 
