@@ -7,8 +7,10 @@ A route is named from the simulated shot, never from the intended geometry alone
 - ``"direct"`` / ``"cut"``: the striker first strikes a goal piece (the target of a
   :class:`PocketPiece`, a piece of the kinds of a :class:`PocketAny`), with a cut angle
   of at most / more than :data:`FULL_HIT_DEG` degrees (:mod:`carromlab.analysis.aiming`),
-  and that piece falls; a piece that falls after a cushion makes the shot a ``"bank"``,
-  one that falls after touching another piece a ``"combination"``;
+  and that piece falls; a piece that falls after a cushion makes the shot a ``"bank"``
+  (a cushion touched in the jaws of the pocket it falls in, its centre within the hole's
+  radius plus its own of the hole's centre, does not), one that falls after touching
+  another piece a ``"combination"``;
 - ``"combination"``: the striker first strikes another piece, which moves a goal piece,
   or the goal piece it strikes moves another into a pocket (a kiss or combination shot);
 - ``"none"``: the striker touches no piece; ``"blocked"``: the placement
@@ -67,9 +69,9 @@ def _indirect(scene: Scene, batch: pd.DataFrame, route: np.ndarray, first: np.nd
               goal_fell: np.ndarray, params: PhysicsParams | None) -> np.ndarray:
     """Routes of direct and cut hits after which a goal piece fell, corrected by what the
     struck piece did: it did not fall (another goal piece did: a combination), or it fell
-    after a cushion (a bank) or after touching another piece (a combination). Only pieces
-    that leave more than ``_STRAIGHT_DEG`` away from their pocket are replayed with the
-    event log."""
+    after a cushion away from its pocket's jaws (a bank) or after touching another piece
+    (a combination). Only pieces that leave more than ``_STRAIGHT_DEG`` away from their
+    pocket are replayed with the event log."""
     route = route.copy()
     hit = np.flatnonzero(np.isin(route, ("direct", "cut")) & goal_fell)
     if len(hit) == 0:
@@ -78,6 +80,7 @@ def _indirect(scene: Scene, batch: pd.DataFrame, route: np.ndarray, first: np.nd
     route[hit[pocket < 0]] = "combination"
     fell = hit[pocket >= 0]
     holes = np.array([(h.x, h.y) for h in scene.board.holes], dtype=float).reshape(-1, 2)
+    hole_radius = np.array([h.radius for h in scene.board.holes])
     xy = scene.arrays["xy"][first[fell]]
     to_pocket = np.arctan2(holes[pocket[pocket >= 0], 1] - xy[:, 1], holes[pocket[pocket >= 0], 0] - xy[:, 0])
     depart = batch["angle"].to_numpy()[fell] + cut[fell]
@@ -88,7 +91,10 @@ def _indirect(scene: Scene, batch: pd.DataFrame, route: np.ndarray, first: np.nd
         mine = ev[(ev["disc"] == piece) | (ev["other"] == piece)]
         before = mine.iloc[: int(np.argmax((mine["kind"] == "pocket").to_numpy()))]
         others = before[(before["kind"] == "disc") & (before["disc"] != scene.n_pieces) & (before["other"] != scene.n_pieces)]
-        if (before["kind"] == "cushion").any():
+        cushions = before[before["kind"] == "cushion"]
+        hole = batch.attrs["pocket"][k, piece]
+        jaws = hole_radius[hole] + scene.specs[scene.pieces["kind"].iat[piece]].radius
+        if (np.hypot(cushions["x"] - holes[hole, 0], cushions["y"] - holes[hole, 1]) > jaws).any():
             route[k] = "bank"
         elif not others.empty:
             route[k] = "combination"

@@ -64,6 +64,14 @@ def _replay(scene, row):
     return res, ev, striker, struck
 
 
+def _cushion_away_from_jaws(scene, events, pocket):
+    """Whether the white coin touches a cushion in ``events`` farther from the hole
+    ``pocket`` than the hole's radius plus its own (closer is the pocket's jaw)."""
+    hole = next(h for h in BOARD.holes if h.name == pocket)
+    cushion = events[events["kind"] == "cushion"]
+    return bool((np.hypot(cushion["x"] - hole.x, cushion["y"] - hole.y) > hole.radius + scene.specs["white"].radius).any())
+
+
 def test_plan_columns_ranks_and_degrees(plan):
     assert not plan.empty and plan["rank"].tolist() == list(range(1, len(plan) + 1))
     assert set(plan["route"]) <= set(ROUTES) and plan["route"].is_unique  # per_route=1
@@ -89,7 +97,7 @@ def test_labels_match_replays(scene, plan):
         assert row.touched == ", ".join(f"{scene.pieces['kind'].iat[i]} {i}" for i in sorted(set(struck)))
         white = ev[(ev["disc"] == 0) | (ev["other"] == 0)]
         before = white.iloc[: int(np.argmax((white["kind"] == "pocket").to_numpy()))]
-        white_cushion = (before["kind"] == "cushion").any()
+        white_cushion = _cushion_away_from_jaws(scene, before, "ne")
         if row.route == "bank":
             assert row.striker_first == "cushion" or white_cushion
         elif row.route in ("direct", "cut"):
@@ -97,6 +105,19 @@ def test_labels_match_replays(scene, plan):
             assert (abs(row.cut_deg) <= FULL_HIT_DEG) == (row.route == "direct")
         else:
             assert row.first_contact == 1 or (before["kind"] == "disc").sum() > 1
+
+
+def test_a_cushion_touched_in_the_jaws_is_no_bank(scene):
+    # a 31.5-degree cut on the white: it grazes the east cushion 1.8 cm from the NE hole's
+    # centre, inside its mouth, and drops 1.5 ms later; the planner listed it as a "bank"
+    # beside the same cut played 0.34 degrees thinner, though no coach would call it one
+    shot = pd.DataFrame({"x": [-0.2191], "y": [-0.2526], "angle": [0.9392704298204828], "speed": [2.625982210521583]})
+    _, ev, _, _ = _replay(scene, shot.assign(spin=0.0).iloc[0])
+    white = ev[ev["disc"] == 0]
+    assert white["kind"].tolist() == ["disc", "cushion", "pocket"] and white["where"].iat[2] == "ne"
+    assert not _cushion_away_from_jaws(scene, white, "ne")
+    lab = label_shots(scene, PocketPiece(0, "ne"), shot, workers=1).iloc[0]
+    assert lab["route"] == "cut" and lab["success"] and lab["cut"] < -math.radians(FULL_HIT_DEG)
 
 
 def test_kiss_off_the_black_is_a_combination():
