@@ -261,7 +261,7 @@ def plot_success_board(
     ax.add_collection(best)
     # the colour bar under the board: beside it, it rose above the square board into the title
     ax.figure.colorbar(fans, ax=ax, label=_label(value), location="bottom", shrink=0.8, aspect=30)
-    ax.set_title(f"{reduce} {value} by placement and aim ({len(shown)} of {len(us)} placements); "
+    ax.set_title(f"{reduce} {_label(value)} by placement and aim ({len(shown)} of {len(us)} placements); "
                  "dashed: best aim", fontsize="small")  # fmt: skip
     return ax
 

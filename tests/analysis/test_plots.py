@@ -44,6 +44,7 @@ def test_success_plots(smap, tmp_path):
     _, axes = plt.subplots(1, 3, figsize=(15, 5))
     assert plot_success_board(df, scene, ax=axes[0]) is axes[0]
     assert axes[0].collections  # the fans
+    assert axes[0].get_title().startswith("max success probability by placement and aim")  # in words, not p_success
     assert plot_parameter_heatmap(df, ax=axes[1], cmap="magma") is axes[1]
     assert axes[1].get_ylabel() == "aim: offset from the ghost-disc aim (deg)"  # what the aim is relative to
     assert plot_parameter_heatmap(df.assign(aim=df["angle"])).get_ylabel() == "aim: direction of travel (deg from +x)"
