@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._angles import angle_array
+from .._angles import angle_array, with_deg_columns
 from .._validation import check_array, check_int, check_memory, check_real, check_type
 from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams, check_params
@@ -242,14 +242,14 @@ class BatchArrays:
 
     def frame(self) -> pd.DataFrame:
         """The :func:`.simulate_batch` frame of these arrays (sharing them): the columns,
-        categorical ones as categoricals, and ``attrs`` ``final_xy``, ``pocket`` and
-        ``t_out`` where present."""
+        categorical ones as categoricals, ``angle_deg`` (degrees) right after ``angle``, and
+        ``attrs`` ``final_xy``, ``pocket`` and ``t_out`` where present."""
         cols = {k: _categorical(v, self.categories[k]) if k in self.categories else v for k, v in self.columns.items()}
         out = pd.DataFrame(cols, copy=False)
         for key in ("final_xy", "pocket", "t_out"):
             if getattr(self, key) is not None:
                 out.attrs[key] = getattr(self, key)
-        return out
+        return with_deg_columns(out, ("angle",))
 
     def take(self, rows: ArrayLike) -> BatchArrays:
         """Some of the shots.
@@ -421,7 +421,8 @@ def simulate_batch(
     Returns
     -------
     pandas.DataFrame
-        One row per shot (no rows for N = 0): ``x``, ``y``, ``angle``, ``speed``, ``spin`` (the inputs);
+        One row per shot (no rows for N = 0): ``x``, ``y``, ``angle``, ``angle_deg``, ``speed``,
+        ``spin`` (the inputs, the direction in radians and in degrees);
         ``pocketed_<kind>`` (int16 count per piece kind, striker excluded);
         ``striker_pocketed`` (bool); ``striker_fate`` (categorical board/pocketed/ditch);
         ``first_contact`` (piece id, -1 for none); ``first_contact_kind`` (categorical,

@@ -109,7 +109,8 @@ def test_batch_details_match_single_shots(shots):
 
 def test_batch_frame_is_built_on_the_arrays_entry_point():
     """simulate_batch is simulate_batch_arrays(...).frame(): the same values column by
-    column (categoricals decoded from their codes) and the same attrs."""
+    column (categoricals decoded from their codes), the same attrs, and the direction in
+    degrees beside the radians."""
     from carromlab.engine.batch import simulate_batch_arrays
 
     scene = Scene.icf_break()
@@ -117,7 +118,10 @@ def test_batch_frame_is_built_on_the_arrays_entry_point():
     angles, speeds = np.linspace(1.2, 1.9, 6), np.linspace(1.0, 7.0, 6)
     df = simulate_batch(scene, 0.0, -0.2526, angles, speeds, **kw)
     arrays = simulate_batch_arrays(scene, 0.0, -0.2526, angles, speeds, **kw)
-    assert list(df.columns) == list(arrays.columns) and len(arrays) == len(df) == 6
+    names = list(arrays.columns)
+    assert list(df.columns) == [*names[: names.index("angle") + 1], "angle_deg", *names[names.index("angle") + 1 :]]
+    assert len(arrays) == len(df) == 6
+    np.testing.assert_allclose(df["angle_deg"], np.degrees(angles), rtol=1e-15)
     for name, values in arrays.columns.items():
         if name in arrays.categories:
             assert df[name].tolist() == [arrays.categories[name][c] for c in values], name
