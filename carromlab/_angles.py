@@ -36,7 +36,9 @@ def _pick(name: str, rad: object, deg: object, *, required: bool) -> tuple[objec
     return (deg, True) if deg is not None else (rad, False)
 
 
-def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None, *, required: bool = True) -> npt.NDArray[np.float64] | None:
+def angle_array(
+    name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None, *, required: bool = True, bound: float = TURN,
+) -> npt.NDArray[np.float64] | None:  # fmt: skip
     """An angle (or array of angles) in radians from its radian or degree spelling.
 
     Parameters
@@ -47,6 +49,9 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
         The value in radians, or in degrees; at most one of them.
     required : bool
         Whether one of them must be given. Default True.
+    bound : float
+        Largest magnitude of the angle, rad, at most one turn; the degree spelling's is the
+        same in degrees. Default one turn, 2 pi.
 
     Returns
     -------
@@ -56,9 +61,10 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     Raises
     ------
     ValueError
-        If both or (when required) neither are given, a value is not finite, a radian
-        value lies beyond +-2 pi (the message suggests the ``_deg`` spelling) or a degree
-        value beyond +-360.
+        If both or (when required) neither are given, a value is not finite, or a value
+        lies beyond ``bound`` (a radian value that is likely degrees, beyond one turn or
+        inside ``bound`` when read as degrees, gets a message that suggests the ``_deg``
+        spelling).
 
     Examples
     --------
@@ -73,11 +79,17 @@ def angle_array(name: str, rad: npt.ArrayLike | None, deg: npt.ArrayLike | None,
     if value is None:
         return None
     if in_deg:
-        return np.radians(np.atleast_1d(check_array(f"{name}_deg", value, low=-360.0, high=360.0, unit="deg")))
+        limit = math.degrees(bound)
+        return np.radians(np.atleast_1d(check_array(f"{name}_deg", value, low=-limit, high=limit, unit="deg")))
     arr = np.atleast_1d(check_array(name, value, unit="rad"))
-    beyond = np.abs(arr) > TURN
+    beyond = np.abs(arr) > bound
     if beyond.any():
-        raise _beyond_turn(name, float(arr[np.argmax(beyond)]))
+        v = float(arr[np.argmax(beyond)])
+        if bound == TURN:
+            raise _beyond_turn(name, v)
+        if abs(v) > TURN or abs(math.radians(v)) <= bound:
+            raise _suggest_deg(name, v, f"[{-bound:g}, {bound:g}] rad")
+        check_array(name, arr, low=-bound, high=bound, unit="rad")  # raises: not degrees either
     return arr
 
 

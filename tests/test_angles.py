@@ -72,6 +72,15 @@ def test_grid_and_population_take_degrees():
         ShotGrid(placement=[0.0], angle=[90], speed=[2.0])
     with pytest.raises(ValueError, match="not both"):
         ShotGrid(placement=[0.0], angle=[1.0], angle_deg=[57.0], speed=[2.0])
+    # offsets from the ghost or pack aim lie within half a turn, cut angles within a quarter:
+    # degrees typed as radians are refused with the hint (before, -4 and 4 were taken as radians)
+    assert ShotGrid(placement=[0.0], angle=[-math.pi, math.pi], speed=[2.0], aim="pack").angle == (-math.pi, math.pi)
+    for aim, bad, first, allowed in (("ghost", [-4, 0, 4], -4, "[-3.14159, 3.14159]"), ("pack", [0.0, 10.0], 10, "[-3.14159, 3.14159]"),
+                                     ("cut", [5.0], 5, "[-1.5708, 1.5708]")):  # fmt: skip
+        with pytest.raises(ValueError, match=re.escape(f"must lie in {allowed} rad. Got {first:g} rad") + ".*did you mean angle_deg"):
+            ShotGrid(placement=[0.0], angle=bad, speed=[2.0], aim=aim)
+    with pytest.raises(ValueError, match=re.escape("'angle_deg' parameter must contain finite real numbers in the range [-180, 180] deg")):
+        ShotGrid(placement=[0.0], angle_deg=[200.0], speed=[2.0], aim="ghost")
     pop = ShotPopulation(angle_deg=(-10.0, 10.0), speed=(1.0, 2.0), n=3)
     assert pop.angle == pytest.approx((math.radians(-10.0), math.radians(10.0)))
     with pytest.raises(ValueError, match="did you mean angle_deg=-50"):

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._angles import angle_array
+from .._angles import TURN, angle_array
 from .._validation import check_array, check_choice
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from .aiming import cut_aim, ghost_aim, pack_direction
@@ -49,8 +49,10 @@ class ShotGrid:
         :class:`StrikerLine`); each within the line's half-length (checked by the
         analysis).
     angle : array_like
-        Aim values, rad, in [-2 pi, 2 pi] (in [-pi/2, pi/2] for ``aim="cut"``); their
-        meaning is set by ``aim``. Or give ``angle_deg``.
+        Aim values, rad: directions in [-2 pi, 2 pi] for ``aim="absolute"``, offsets in
+        [-pi, pi] for ``"ghost"`` and ``"pack"``, cut angles in [-pi/2, pi/2] for ``"cut"``
+        (:data:`.AIM_MODES`). Or give ``angle_deg``; a radian value out of range that
+        would fit read as degrees is refused with a message that suggests ``angle_deg``.
     speed : array_like
         Striker speeds, m/s, in [0, 30].
     spin : array_like
@@ -86,10 +88,10 @@ class ShotGrid:
         check_choice("aim", aim, AIM_MODES)
         if speed is None:
             raise ValueError("The 'speed' parameter (m/s) is required.")
-        bound = math.pi / 2 if aim == "cut" else None
+        bound = {"cut": math.pi / 2, "absolute": TURN}.get(aim, math.pi)  # ghost and pack: an offset
         axes = {
             "placement": _axis("placement", placement, unit="m"),
-            "angle": _axis("angle", angle_array("angle", angle, angle_deg), low=None if bound is None else -bound, high=bound, unit="rad"),
+            "angle": _axis("angle", angle_array("angle", angle, angle_deg, bound=bound), unit="rad"),
             "speed": _axis("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
             "spin": _axis("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
             "aim": aim,
