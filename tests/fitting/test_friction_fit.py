@@ -135,3 +135,18 @@ def test_suspect_points_at_segment_ends_are_left_out():
     ends = seg.points.groupby("segment")["suspect"].agg(["first", "last"]).loc[fit.segments["segment"]]
     assert ends.to_numpy().any()  # the tracks have such points
     assert len(used) < int(seg.segments.set_index("segment").loc[fit.segments["segment"], "n_points"].sum())
+
+
+def test_a_calibration_scale_error_moves_the_law_as_documented():
+    """docs/fitting.md, 'What the intervals leave out': tracks whose lengths are all 1 % too
+    long (a calibration scale off by s = 1.01) fit mu s times, air_drag 1/s times and mu_v
+    unchanged; the intervals, of the tracking noise alone, do not include this."""
+    syn = shot(3, "linear", params=PhysicsParams(friction_law="linear", mu=0.1, mu_v=0.03, air_drag=0.1))
+    tracks, s = syn.tracks(), 1.01
+    scaled = Tracks(tracks.data.assign(x=tracks.data["x"] * s, y=tracks.data["y"] * s), tracks.radius, tracks.board, tracks.fps)
+    est = [
+        fit_friction(segment_tracks(tr, breaks=syn.breaks()), "linear", parameters=("mu", "mu_v", "air_drag"))
+        .estimates.set_index("parameter")["estimate"]
+        for tr in (tracks, scaled)
+    ]
+    np.testing.assert_allclose((est[1] / est[0])[["mu", "mu_v", "air_drag"]], [s, 1.0, 1.0 / s], rtol=1e-5)
