@@ -150,3 +150,19 @@ def test_a_calibration_scale_error_moves_the_law_as_documented():
         for tr in (tracks, scaled)
     ]
     np.testing.assert_allclose((est[1] / est[0])[["mu", "mu_v", "air_drag"]], [s, 1.0, 1.0 / s], rtol=1e-5)
+
+
+def test_compare_laws_with_air_drag_is_not_fooled_by_drag():
+    """Coulomb friction with a coin's air drag (0.03 1/m): compared without drag, the
+    linear law wins by a BIC of 14.6 with a spurious mu_v of 0.005 s/m; with
+    ``air_drag=True`` Coulomb friction wins and the drag is recovered."""
+    truth = PhysicsParams(friction_law="coulomb", mu=0.12, air_drag=0.03)
+    seg = segment_tracks(shot(101, "coulomb", params=truth).tracks())
+    assert compare_laws(seg, ["coulomb", "linear"]).best == "linear"
+    comp = compare_laws(seg, ["coulomb", "linear"], air_drag=True)
+    assert comp.best == "coulomb"
+    est = comp.fits["coulomb"].estimates.set_index("parameter")
+    assert list(est.index) == ["mu", "air_drag"]
+    assert est.at["air_drag", "ci_low"] <= truth.air_drag <= est.at["air_drag", "ci_high"]
+    with pytest.raises(ValueError, match=r"'air_drag' parameter must be True or False\. Got 'yes' instead"):
+        compare_laws(seg, ["coulomb"], air_drag="yes")
