@@ -33,7 +33,7 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..physics.friction import FRICTION_LAWS, get_law
-from ..physics.params import PhysicsParams
+from ..physics.params import check_params
 from ._goodness import FitWarning
 from ._kinematics import spin_moves_disc
 from .friction_fit import FrictionFit, fit_friction
@@ -170,7 +170,7 @@ def compare_laws(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitWarning)  # shown as the suspect column
         fits = {n: fit_friction(seg, n, parameters=get_law(n).parameters + extra, **fit_options) for n in names}
-    base = fit_options.get("params") or PhysicsParams()
+    base = check_params(fit_options.get("params"))
     rows = pd.DataFrame(
         {
             "law": names,

@@ -100,6 +100,13 @@ def test_bad_input_is_named():
     # a string is not iterated letter by letter ("Got 'c'"): the message shows the list meant
     with pytest.raises(ValueError, match=r"sequence of friction law names, e\.g\. \['coulomb', 'linear'\]\. Got the string 'coulomb,linear'"):
         compare_laws(tracks, "coulomb,linear")
+    with pytest.raises(ValueError, match=r"sequence of parameter names, e\.g\. \('mu_v',\)\. Got the string 'mu_v'"):
+        fit_friction(tracks, "linear", parameters="mu_v")  # was "Got 'm'": the string's first letter
+    # a powder name where PhysicsParams goes: a TypeError pointing at from_powder, not "no attribute 'with_'"
+    with pytest.raises(TypeError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('club'\)\)"):
+        fit_friction(tracks, params="club")
+    with pytest.raises(TypeError, match=r"from_powder\('club'\)"):
+        compare_laws(tracks, ["coulomb"], params="club")
 
 
 def test_too_few_points():
