@@ -70,7 +70,7 @@ best = comp.fits[comp.best]
 best.table()
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4), layout="constrained")  # room for the residual legend
 plot_residuals(comp.fits["coulomb"], ax=axes[0])
 plot_speed(comp.fits.values(), ax=axes[1]);
 

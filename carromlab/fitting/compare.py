@@ -14,6 +14,11 @@ whose spin couples into sliding (``slide_spin``) on tracks without angles, where
 positions alone cannot tell it from Coulomb friction (its signature is the spin's decay).
 The per-law fits run their goodness-of-fit check quietly: a wrong law is expected to fail
 it, which the table shows (``suspect``) instead of a warning per law.
+
+Air drag (``air_drag``, about 0.03 1/m for a coin, see ``docs/physics.md``) slows fast discs
+more, as a friction that grows with speed does: on tracks made with Coulomb friction and
+that drag, laws compared without drag can rank ``linear`` first, with a spurious mu_v.
+``air_drag=True`` fits the drag with every law.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..physics.friction import FRICTION_LAWS, get_law
-from ..physics.params import PhysicsParams
+from ..physics.params import check_params
 from ._goodness import FitWarning
 from ._kinematics import spin_moves_disc
 from .friction_fit import FrictionFit, fit_friction
@@ -105,6 +110,7 @@ def compare_laws(
     laws: Sequence[str] | None = None,
     *,
     criterion: str = "bic",
+    air_drag: bool = False,
     **fit_options: Any,
 ) -> LawComparison:
     """Fit several friction laws to the same tracks and rank them.
@@ -117,9 +123,14 @@ def compare_laws(
         Law names. Default: every registered law.
     criterion : {"bic", "aic"}
         Ranking criterion. Default ``"bic"`` (see the module docstring).
+    air_drag : bool
+        Fit the quadratic air drag ``air_drag`` (1/m) with every law, as
+        ``parameters=law.parameters + ("air_drag",)``. Default False (the drag stays at its
+        value in ``params``, 0 by default). Filmed shots have some drag, which a law without
+        it may mimic (see the module docstring).
     **fit_options
         Passed to :func:`~carromlab.fitting.fit_friction` (``params``, ``loss``, ...;
-        not ``parameters``, which differ by law).
+        not ``parameters``, which differ by law: see ``air_drag``).
 
     Returns
     -------
@@ -148,12 +159,18 @@ def compare_laws(
     if not names or len(set(names)) != len(names):
         raise ValueError(f"The 'laws' parameter must name distinct friction laws. Got {laws!r} instead.")
     if "parameters" in fit_options:
-        raise ValueError("The 'parameters' option cannot be passed to compare_laws: each law fits its own parameters.")
+        raise ValueError(
+            "The 'parameters' option cannot be passed to compare_laws: each law fits its own parameters "
+            "(air_drag=True adds the air drag to every law)."
+        )
+    if not isinstance(air_drag, bool):
+        raise ValueError(f"The 'air_drag' parameter must be True or False. Got {air_drag!r} instead.")
+    extra = ("air_drag",) if air_drag else ()
     seg = data if isinstance(data, Segmentation) else segment_tracks(data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitWarning)  # shown as the suspect column
-        fits = {n: fit_friction(seg, n, **fit_options) for n in names}
-    base = fit_options.get("params") or PhysicsParams()
+        fits = {n: fit_friction(seg, n, parameters=get_law(n).parameters + extra, **fit_options) for n in names}
+    base = check_params(fit_options.get("params"))
     rows = pd.DataFrame(
         {
             "law": names,

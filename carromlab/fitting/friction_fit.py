@@ -50,7 +50,7 @@ from scipy.stats import t as student_t
 
 from .._validation import check_choice, check_real
 from ..physics.friction import FrictionLaw, get_law
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from ._goodness import FitWarning, runs_test
 from ._kinematics import NOMINAL_RADIUS, free_slide, spin_moves_disc
 from ._robust import Loss, gaussian_sigma, get_loss
@@ -513,6 +513,11 @@ ANY_LAW = ("air_drag",)
 
 def _check_parameters(law: FrictionLaw, parameters: Sequence[str] | None) -> tuple[str, ...]:
     """The names to fit: keys of :data:`FITTABLE` that ``law`` uses (or ``air_drag``)."""
+    if isinstance(parameters, str):  # else each letter would be taken for a parameter name
+        raise ValueError(
+            f"The 'parameters' parameter must be a sequence of parameter names, e.g. {(parameters,)!r}. "
+            f"Got the string {parameters!r} instead."
+        )
     names = tuple(law.parameters if parameters is None else parameters)
     allowed = list(law.parameters) + [n for n in ANY_LAW if n not in law.parameters]
     for n in names:
@@ -582,6 +587,9 @@ def fit_friction(
         ``mu_v`` with the ``coulomb`` law); if no segment is usable (too few points,
         or no disc moving); if there are no more residuals than parameters; or if a
         spin-coupled law is fitted without disc radii.
+    TypeError
+        If ``params`` is not a PhysicsParams (a powder name points at
+        :meth:`~carromlab.PhysicsParams.from_powder`).
 
     Examples
     --------
@@ -597,7 +605,7 @@ def fit_friction(
     # checked before use, so an error names initial['mu'], not PhysicsParams' mu
     for n, v in (initial or {}).items():
         check_real(f"initial[{n!r}]", v, low=FITTABLE[check_choice("initial", n, FITTABLE)][0], high=FITTABLE[n][1])
-    base = (params or PhysicsParams()).with_(friction_law=friction.name, **dict(initial or {}))
+    base = check_params(params).with_(friction_law=friction.name, **dict(initial or {}))
     if not isinstance(max_passes, int) or isinstance(max_passes, bool) or max_passes < 1:
         raise ValueError(f"The 'max_passes' parameter must be an int in the range [1, inf). Got {max_passes!r} instead.")
     seg = data if isinstance(data, Segmentation) else segment_tracks(_check_tracks(data))

@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -97,13 +98,20 @@ def _consensus(t: np.ndarray, p: np.ndarray, tol: float) -> np.ndarray:
     """Which points (n >= 4) agree, within ``tol`` m, with the line through the two points
     that most others agree with: exhaustive over the pairs, so among ``n`` points up to
     ``n - 3`` outliers cannot win. All True if no line gathers three points."""
-    i, j = np.triu_indices(len(t), 1)
+    i, j = _pairs(len(t))
     v = (p[j] - p[i]) / (t[j] - t[i])[:, None]
     off = p[None, :, :] - p[i][:, None, :] - v[:, None, :] * (t[None, :] - t[i][:, None])[..., None]
     miss = np.hypot(off[..., 0], off[..., 1])
     agree = miss <= tol
     best = np.lexsort((np.minimum(miss, tol).sum(axis=1), -agree.sum(axis=1)))[0]
     return agree[best] if agree[best].sum() >= 3 else np.ones(len(t), dtype=bool)
+
+
+@lru_cache(maxsize=None)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)``, made once per window size (it took a third of the time
+    of :func:`_consensus`)."""
+    return np.triu_indices(n, 1)
 
 
 def _clearance(tracks: Tracks, discs: dict[int, _Disc], disc: int) -> np.ndarray | None:
@@ -262,6 +270,18 @@ class _Disc:
         self.suspect = np.zeros(len(self.t), dtype=bool)
         self.cuts: list[int] = []
         self.window, self.threshold, self.sigma, self.a_max = window, threshold, sigma, a_max
+        self._agree: dict[bytes, np.ndarray] = {}
+
+    def consensus(self, idx: np.ndarray) -> np.ndarray:
+        """The points ``idx`` (>= 4) that agree with their consensus line (:func:`_consensus`),
+        each set of points computed once: the right window of a frame gap is the left window
+        of the gap ``window`` points on, and the screen and the detector meet the same sets."""
+        key = idx.tobytes()
+        if key not in self._agree:
+            agree = idx[_consensus(self.t[idx], self.p[idx], self.threshold * self.sigma)]
+            agree.flags.writeable = False  # shared by every caller
+            self._agree[key] = agree
+        return self._agree[key]
 
     def side(self, i: int, before: bool, *, clean: bool = False) -> np.ndarray:
         """Indices of the points (non-suspect ones if ``clean``) up to and including point
@@ -278,7 +298,7 @@ class _Disc:
         """:func:`_line` through the points ``idx`` of the window's consensus
         (:func:`_consensus`; all of them for fewer than four)."""
         if len(idx) >= 4:
-            idx = idx[_consensus(self.t[idx], self.p[idx], self.threshold * self.sigma)]
+            idx = self.consensus(idx)
         return (*_line(self.t[idx], self.p[idx], t0), idx)
 
     def refine(self, a: int, b: int) -> int:
@@ -370,7 +390,7 @@ class _Disc:
                 if len(others) < 3:
                     continue
                 if len(others) >= 4:
-                    others = others[_consensus(self.t[others], self.p[others], self.threshold * self.sigma)]
+                    others = self.consensus(others)
                 pos, _, fac, _ = _line(self.t[others], self.p[others], self.t[i])
                 tol = self.threshold * self.sigma * math.sqrt(1.0 + fac) + 0.5 * self.a_max * _curvature_allowance(
                     self.t[others], self.t[i]

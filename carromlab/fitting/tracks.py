@@ -66,11 +66,28 @@ def first_bad(column: pd.Series, bad: np.ndarray) -> tuple[int, Any]:
     return row, got.item() if isinstance(got, np.generic) else got
 
 
+@dataclass(frozen=True)
+class _Table:
+    """How the checks name the table the user gave (``"The 'data' parameter"``, ``"The
+    track file 'a.csv'"``) and one of its rows: by its 0-based position, or, for a file, by
+    its line (1-based, as an editor shows it), ``lines[row]``."""
+
+    name: str
+    lines: np.ndarray | None = None
+
+    def __str__(self) -> str:
+        return self.name
+
+    def at(self, row: int) -> str:
+        """Where row ``row`` (0-based position in the table) is, for a message."""
+        return f"at row {row}" if self.lines is None else f"at line {int(self.lines[row])}"
+
+
 #: How the checks name the table the user passed when :class:`Tracks` is built directly.
-_DATA = "The 'data' parameter"
+_DATA = _Table("The 'data' parameter")
 
 
-def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None, who: str = _DATA) -> np.ndarray:
+def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None, who: _Table = _DATA) -> np.ndarray:
     """Column ``c`` of ``df`` as floats; raise naming the first row that is not a finite
     number, the column as ``shown`` (its name in the user's table; default ``c``) and the
     table as ``who`` (``"The 'frame' parameter"``, ``"The track file 'a.csv'"``)."""
@@ -80,12 +97,12 @@ def _finite_column(df: pd.DataFrame, c: str, shown: str | None = None, who: str 
         row, got = first_bad(df[c], bad)
         raise ValueError(
             f"{who} must contain finite numbers in column {shown or c!r} (drop rows of "
-            f"missing detections instead of leaving NaN). Got {got!r} at row {row} instead."
+            f"missing detections instead of leaving NaN). Got {got!r} {who.at(row)} instead."
         )
     return col
 
 
-def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: str = _DATA) -> pd.DataFrame:
+def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: _Table = _DATA) -> pd.DataFrame:
     """A numeric copy of the track columns of ``df``; rows named by position, columns by
     ``names`` (column of ``df`` -> its name in the user's table, e.g. ``{"disc":
     "particle"}`` for trackpy's layout; default their own), the table by ``who``."""
@@ -108,7 +125,7 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: str = _
         if c in out and not np.all(out[c] == np.round(out[c])):
             row = int(np.argmax(out[c] != np.round(out[c])))
             raise ValueError(
-                f"{who} must contain integers in column {names.get(c, c)!r}. Got {float(out[c].iat[row])!r} at row {row} instead."
+                f"{who} must contain integers in column {names.get(c, c)!r}. Got {float(out[c].iat[row])!r} {who.at(row)} instead."
             )
         if c in out:
             out[c] = out[c].astype(np.int64)
@@ -119,7 +136,7 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: str = _
             row = int(g.index[k + 1])
             raise ValueError(
                 f"{who} must have strictly increasing times t within each disc. "
-                f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s at row {row} ({names.get('disc', 'disc')} {disc}) instead."
+                f"Got t = {float(g['t'].iat[k + 1])!r} s after t = {float(g['t'].iat[k])!r} s {who.at(row)} ({names.get('disc', 'disc')} {disc}) instead."
             )
     return out
 
@@ -129,7 +146,7 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: str = _
 MAX_MEDIAN_STEP = 1.0
 
 
-def _check_time_unit(data: pd.DataFrame, who: str = _DATA) -> None:
+def _check_time_unit(data: pd.DataFrame, who: _Table = _DATA) -> None:
     """Raise if the median time step between consecutive points of a disc exceeds
     :data:`.MAX_MEDIAN_STEP` (times in milliseconds, or frame numbers, taken as seconds)."""
     steps = [np.diff(g.to_numpy()) for _, g in data.groupby("disc", sort=False)["t"] if len(g) >= 2]
@@ -150,7 +167,7 @@ OFF_BOARD_TOL = 0.1
 NO_BOARD_REACH = 2.0
 
 
-def _check_on_board(data: pd.DataFrame, board: Board | None, who: str = _DATA) -> None:
+def _check_on_board(data: pd.DataFrame, board: Board | None, who: _Table = _DATA) -> None:
     """Raise if a position lies off the board by more than :data:`OFF_BOARD_TOL` (or beyond
     :data:`NO_BOARD_REACH` without a board): pixel coordinates taken as metres. ``data``
     must be in input order: the message names the first such row by its position."""
@@ -163,7 +180,7 @@ def _check_on_board(data: pd.DataFrame, board: Board | None, who: str = _DATA) -
         where = "" if board is None else f" ({board.name} board, half size {board.half_size:g} m, + {OFF_BOARD_TOL:g} m)"
         raise ValueError(
             f"{who} must hold board coordinates in metres, within {limit:g} m of the centre{where}. "
-            f"Got (x, y) = ({data['x'].iat[row]:g}, {data['y'].iat[row]:g}) at row {row} instead: pixel coordinates? "
+            f"Got (x, y) = ({data['x'].iat[row]:g}, {data['y'].iat[row]:g}) {who.at(row)} instead: pixel coordinates? "
             "Give a camera calibration (calibration=BoardCalibration.from_scale(px_per_m, origin_px=...), or "
             "units 'px' and a calibration in the sidecar JSON)."
         )
@@ -306,14 +323,14 @@ class Tracks:
         >>> tr.data[["disc", "t", "x", "y"]].round(3).values.tolist()
         [[4.0, 0.0, 0.0, 0.0], [4.0, 0.01, 0.01, 0.0], [4.0, 0.03, 0.03, 0.0]]
         """
-        return cls._from_table(frame, "The 'frame' parameter", calibration=calibration, fps=fps, radius=radius, board=board,
+        return cls._from_table(frame, _Table("The 'frame' parameter"), calibration=calibration, fps=fps, radius=radius, board=board,
                                source=source)  # fmt: skip
 
     @classmethod
     def _from_table(
         cls,
         frame: pd.DataFrame,
-        who: str,
+        who: _Table,
         *,
         calibration: BoardCalibration | None,
         fps: float | None,
@@ -322,7 +339,7 @@ class Tracks:
         source: str,
     ) -> Tracks:
         """:meth:`from_frame`, its errors naming the table as ``who`` (the 'frame'
-        parameter, or the track file read by :func:`read_tracks`)."""
+        parameter, or the track file read by :func:`read_tracks` and its lines)."""
         if not isinstance(frame, pd.DataFrame):
             raise ValueError(f"{who} must be a pandas DataFrame. Got {type(frame).__name__} instead.")
         df = frame.copy()
@@ -471,7 +488,8 @@ def read_tracks(
     ValueError
         If the sidecar's units are neither ``"px"`` nor ``"m"``, the sidecar says ``"m"``
         and a calibration is given, the file is in pixels and no calibration is known, or a
-        check of :class:`Tracks` fails.
+        check of :class:`Tracks` fails (the message names the file and the line, 1-based
+        with the header as line 1, of the first offending row).
 
     Examples
     --------
@@ -493,7 +511,7 @@ def read_tracks(
             f"The track sidecar {str(side)!r} must give units \"px\" or \"m\" (convert other units to metres "
             f"or give a pixel calibration). Got {units!r} instead."
         )
-    frame = _read_csv(path)
+    frame, lines = _read_csv(path)
     if calibration is None and "calibration" in meta:
         calibration = BoardCalibration.from_dict(meta["calibration"])
     if meta.get("units") == "m" and calibration is not None:
@@ -517,7 +535,7 @@ def read_tracks(
             raise ValueError(f"The track sidecar {str(side)!r} must give a valid board: {exc}") from None
     return Tracks._from_table(
         frame,
-        f"The track file {str(path)!r}",
+        _Table(f"The track file {str(path)!r}", lines),
         calibration=calibration,
         fps=fps if fps is not None else meta.get("fps"),
         radius=radius,
@@ -526,15 +544,18 @@ def read_tracks(
     )
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
-    """The CSV table at ``path``; errors name the file (and line)."""
+def _read_csv(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
+    """The CSV table at ``path`` and the line of the file (1-based) each of its rows came
+    from (pandas skips blank lines); errors name the file (and line)."""
     text = read_text(path, "track file")
     if not text.strip():
         raise ValueError(f"The track file {str(path)!r} must hold a CSV table (disc, t, x, y or trackpy's frame, particle, x, y). Got an empty file.")
     try:
-        return pd.read_csv(io.StringIO(text))
+        frame = pd.read_csv(io.StringIO(text))
     except pd.errors.ParserError as exc:
         raise ValueError(f"The track file {str(path)!r} must be a CSV table: {exc}") from None
+    filled = [i + 1 for i, line in enumerate(text.splitlines()) if line.strip()]
+    return frame, np.array(filled[1 : len(frame) + 1])  # the first is the header
 
 
 def write_tracks(

@@ -127,8 +127,9 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"residual {where[component]} ({unit})")
     ax.set_title(
-        f"{fit.law}: {channel} noise σ = {sigma:.3g} {unit}; in {channel} {int(outlier.sum())} outliers, "
-        f"{int((weight < 1).sum())} down-weighted points",
+        # two short lines: one line ran wider than an axes half a figure wide, past its edge
+        f"{fit.law}: {channel} noise σ = {sigma:.3g} {unit}\n"
+        f"in {channel} {int(outlier.sum())} outliers, {int((weight < 1).sum())} down-weighted points",
         fontsize="small",
     )
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))

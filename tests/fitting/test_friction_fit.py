@@ -100,6 +100,13 @@ def test_bad_input_is_named():
     # a string is not iterated letter by letter ("Got 'c'"): the message shows the list meant
     with pytest.raises(ValueError, match=r"sequence of friction law names, e\.g\. \['coulomb', 'linear'\]\. Got the string 'coulomb,linear'"):
         compare_laws(tracks, "coulomb,linear")
+    with pytest.raises(ValueError, match=r"sequence of parameter names, e\.g\. \('mu_v',\)\. Got the string 'mu_v'"):
+        fit_friction(tracks, "linear", parameters="mu_v")  # was "Got 'm'": the string's first letter
+    # a powder name where PhysicsParams goes: a TypeError pointing at from_powder, not "no attribute 'with_'"
+    with pytest.raises(TypeError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('club'\)\)"):
+        fit_friction(tracks, params="club")
+    with pytest.raises(TypeError, match=r"from_powder\('club'\)"):
+        compare_laws(tracks, ["coulomb"], params="club")
 
 
 def test_too_few_points():
@@ -135,3 +142,34 @@ def test_suspect_points_at_segment_ends_are_left_out():
     ends = seg.points.groupby("segment")["suspect"].agg(["first", "last"]).loc[fit.segments["segment"]]
     assert ends.to_numpy().any()  # the tracks have such points
     assert len(used) < int(seg.segments.set_index("segment").loc[fit.segments["segment"], "n_points"].sum())
+
+
+def test_a_calibration_scale_error_moves_the_law_as_documented():
+    """docs/fitting.md, 'What the intervals leave out': tracks whose lengths are all 1 % too
+    long (a calibration scale off by s = 1.01) fit mu s times, air_drag 1/s times and mu_v
+    unchanged; the intervals, of the tracking noise alone, do not include this."""
+    syn = shot(3, "linear", params=PhysicsParams(friction_law="linear", mu=0.1, mu_v=0.03, air_drag=0.1))
+    tracks, s = syn.tracks(), 1.01
+    scaled = Tracks(tracks.data.assign(x=tracks.data["x"] * s, y=tracks.data["y"] * s), tracks.radius, tracks.board, tracks.fps)
+    est = [
+        fit_friction(segment_tracks(tr, breaks=syn.breaks()), "linear", parameters=("mu", "mu_v", "air_drag"))
+        .estimates.set_index("parameter")["estimate"]
+        for tr in (tracks, scaled)
+    ]
+    np.testing.assert_allclose((est[1] / est[0])[["mu", "mu_v", "air_drag"]], [s, 1.0, 1.0 / s], rtol=1e-5)
+
+
+def test_compare_laws_with_air_drag_is_not_fooled_by_drag():
+    """Coulomb friction with a coin's air drag (0.03 1/m): compared without drag, the
+    linear law wins by a BIC of 14.6 with a spurious mu_v of 0.005 s/m; with
+    ``air_drag=True`` Coulomb friction wins and the drag is recovered."""
+    truth = PhysicsParams(friction_law="coulomb", mu=0.12, air_drag=0.03)
+    seg = segment_tracks(shot(101, "coulomb", params=truth).tracks())
+    assert compare_laws(seg, ["coulomb", "linear"]).best == "linear"
+    comp = compare_laws(seg, ["coulomb", "linear"], air_drag=True)
+    assert comp.best == "coulomb"
+    est = comp.fits["coulomb"].estimates.set_index("parameter")
+    assert list(est.index) == ["mu", "air_drag"]
+    assert est.at["air_drag", "ci_low"] <= truth.air_drag <= est.at["air_drag", "ci_high"]
+    with pytest.raises(ValueError, match=r"'air_drag' parameter must be True or False\. Got 'yes' instead"):
+        compare_laws(seg, ["coulomb"], air_drag="yes")

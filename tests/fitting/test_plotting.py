@@ -97,3 +97,18 @@ def test_markers_and_band_read_the_shown_channel_only():
         band = next(p for p in ax.patches if p.get_label() == "±2 σ")
         assert band.get_y() == pytest.approx(-2 * sigma) and band.get_height() == pytest.approx(4 * sigma)
         assert f"{channel} noise σ = {sigma:.3g}" in ax.get_title()
+
+
+def test_residuals_beside_speeds_stay_readable(comparison):
+    """The layout of notebook 02 (residuals left, speeds right): the residual plot's title
+    lies inside the figure and its legend clear of the speed axes. Before, the title ran
+    past the figure's left edge and the legend, drawn outside the axes, sat under the
+    speed plot."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4), layout="constrained")
+    plot_residuals(comparison.fits["coulomb"], ax=axes[0])
+    plot_speed(comparison.fits.values(), ax=axes[1])
+    fig.canvas.draw()
+    title = axes[0].title.get_window_extent()
+    assert title.x0 >= 0.0 and title.x1 <= axes[1].get_window_extent().x0
+    assert axes[0].get_legend().get_window_extent().x1 <= axes[1].get_tightbbox().x0
+    plt.close(fig)

@@ -202,3 +202,25 @@ def test_given_breaks_must_name_tracked_discs_and_times():
     assert segment_tracks(tracks, breaks=pd.DataFrame({"disc": [1, 0], "t": [0.107, 0.25], "other": [-1, -1]})).impacts.shape[0] == 2
     with pytest.raises(ValueError, match="at least 3 points"):
         segment_tracks(Tracks(pd.DataFrame({"disc": [0, 1], "t": [0.0, 0.0], "x": 0.0, "y": 0.0})))
+
+
+def test_consensus_of_each_window_is_computed_once_with_the_same_results(monkeypatch):
+    """The detector and the screen meet the same windows many times (the right window of a
+    gap is the left window of the gap five points on); each window's consensus is
+    computed once per disc. The segmentation is that of computing it every time, exactly."""
+    from carromlab.fitting import segments
+
+    cases = [read_tracks(data_path("cushion_shot.csv")), shot(1, "stribeck").tracks()]
+    cached = [segment_tracks(tr) for tr in cases]
+    calls = []
+
+    def every_time(self, idx):
+        calls.append(idx.tobytes())
+        return idx[segments._consensus(self.t[idx], self.p[idx], self.threshold * self.sigma)]
+
+    monkeypatch.setattr(segments._Disc, "consensus", every_time)
+    for tr, seg in zip(cases, cached):
+        direct = segment_tracks(tr)
+        for table in ("points", "segments", "impacts"):
+            pd.testing.assert_frame_equal(getattr(seg, table), getattr(direct, table), check_exact=True)
+    assert len(calls) > 2 * len(set(calls))  # what the cache saves: most windows come back

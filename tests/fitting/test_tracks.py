@@ -125,6 +125,22 @@ def test_trackpy_particle_column_is_named_as_in_the_table(tmp_path):
         read_tracks(csv, fps=120.0)
 
 
+def test_file_errors_name_the_line_an_editor_shows(tmp_path):
+    """A track file's errors give the line of the file (header line 1, blank lines
+    counted), not the 0-based row of the parsed table, two or more lines off."""
+    csv = tmp_path / "shot.csv"
+    rows = ["disc,t,x,y", "0,0.00,0.0,0.0", "0,0.01,0.01,0.0", "", "0,0.02,abc,0.0", "0,0.03,0.03,0.0"]
+    csv.write_text("\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match=r"shot.csv' must contain finite numbers in column 'x'.*Got 'abc' at line 5 instead"):
+        read_tracks(csv)
+    csv.write_text("\n".join([*rows[:4], "0,0.005,0.02,0.0", rows[5]]) + "\n")
+    with pytest.raises(ValueError, match=r"strictly increasing times.*at line 5 \(disc 0\)"):
+        read_tracks(csv)
+    csv.write_text("\n".join([*rows[:4], "0,0.02,2.5,0.0", rows[5]]) + "\n")
+    with pytest.raises(ValueError, match=r"Got \(x, y\) = \(2.5, 0\) at line 5 instead: pixel coordinates"):
+        read_tracks(csv)
+
+
 def test_times_in_milliseconds_are_rejected():
     ms = frame(t=[0.0, 10.0, 20.0, 0.0, 10.0, 20.0])  # 100 frames/s, in ms
     with pytest.raises(ValueError, match=r"times t in seconds.*\(0, 1\] s.*Got a median step of 10 s \(a frame rate of 0.1 frame/s\).*milliseconds"):
