@@ -197,3 +197,16 @@ def test_doubles_observation_names_the_shooting_seat(variant):
         if term or trunc:
             break
     assert seen == {1, 3}
+
+
+def test_rgb_array_render_draws_the_position():
+    env = gymnasium.make(ENV_IDS["icf"], opponent="random", render_mode="rgb_array")
+    check_env(env.unwrapped)  # the render check included
+    env.reset(seed=SEED)
+    start = env.render()
+    assert start.shape == (480, 480, 3) and start.dtype == np.uint8
+    env.step(np.array([0.0, 0.0, 1.0, 0.0], np.float32))  # the break scatters the pack
+    assert not np.array_equal(env.render(), start)
+    assert CarromEnv("icf", opponent="random").render() is None
+    with pytest.raises(ValueError, match="'render_mode' parameter must be None or one of \\['rgb_array'\\]"):
+        CarromEnv("icf", render_mode="human")
