@@ -9,6 +9,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ``action.py``         :func:`action_space`, :func:`shot_of_action`, :func:`shots_of_actions` (action -> shot)
 ``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`, :func:`shot_rewards`
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
+``render.py``         :func:`render_frame`: the picture of ``render_mode="rgb_array"``
 ``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
 ``turns.py``          :func:`agent_shots`, :func:`opponent_replies` (N games' turns)
 ``vector.py``         :class:`CarromVectorEnv` (``gymnasium.vector.VectorEnv``)
@@ -22,6 +23,7 @@ from .multi import CarromAECEnv
 from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe, observe_many
 from .opponents import OPPONENTS, SKILLS, opponent
 from .registration import ENV_IDS, register_envs
+from .render import RENDER_MODES, render_frame
 from .rewards import RewardWeights, shot_reward, shot_rewards
 from .single import CarromEnv
 from .vector import CarromVectorEnv
@@ -31,6 +33,7 @@ __all__ = [
     "OPPONENTS",
     "POSITION_LIMIT",
     "QUEEN_CODES",
+    "RENDER_MODES",
     "SKILLS",
     "SPIN_LIMIT",
     "CarromAECEnv",
@@ -43,6 +46,7 @@ __all__ = [
     "observe_many",
     "opponent",
     "register_envs",
+    "render_frame",
     "shot_of_action",
     "shot_reward",
     "shot_rewards",

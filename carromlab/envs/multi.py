@@ -15,6 +15,7 @@ from ..match.policies import RandomPolicy
 from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
+from .render import RENDER_MODES, check_render_mode, render_frame
 from .rewards import RewardWeights, shot_reward
 
 __all__ = ["CarromAECEnv"]
@@ -49,8 +50,9 @@ class CarromAECEnv(AECEnv):
         The physics. Default ``PhysicsParams()``.
     max_shots_per_board, max_boards : int
         Guards of :func:`carromlab.match.play_game`.
-    render_mode : None
-        No rendering.
+    render_mode : {None, "rgb_array"}
+        ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
+        (:func:`carromlab.envs.render.render_frame`). Default None: no rendering.
 
     Examples
     --------
@@ -60,18 +62,16 @@ class CarromAECEnv(AECEnv):
     'seat_0'
     """
 
-    metadata = {"name": "carromlab_v0", "render_modes": [], "is_parallelizable": False}
+    metadata = {"name": "carromlab_v0", "render_modes": list(RENDER_MODES), "render_fps": 1, "is_parallelizable": False}
 
     def __init__(
         self, variant: str = "icf", *, players: int = 2, options: Any = None,
         noise: NoiseModel | list[NoiseModel] | None = None, rewards: RewardWeights | None = None,
         params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
-        max_boards: int = MAX_BOARDS, render_mode: None = None,
+        max_boards: int = MAX_BOARDS, render_mode: str | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
-        if render_mode is not None:
-            raise ValueError(f"The 'render_mode' parameter must be None. Got {render_mode!r} instead.")
-        self.render_mode = None
+        self.render_mode = check_render_mode(render_mode)
         self._start = new_state(variant, check_int("players", players, low=2, high=4), options)
         self.rewards_weights = RewardWeights() if rewards is None else rewards
         if not isinstance(self.rewards_weights, RewardWeights):
@@ -112,6 +112,25 @@ class CarromAECEnv(AECEnv):
         if self.game is None:
             raise ValueError("The environment is not started: call reset() first.")
         return observe(self.game.state, self.possible_agents.index(agent))
+
+    def render(self) -> np.ndarray | None:
+        """The position as an RGB image, uint8 of shape (480, 480, 3)
+        (:func:`carromlab.envs.render.render_frame`); None when ``render_mode`` is None.
+
+        Raises
+        ------
+        ValueError
+            Before :meth:`reset`.
+        """
+        if self.render_mode is None:
+            return None
+        if self.game is None:
+            raise ValueError("The environment is not started: call reset() first.")
+        return render_frame(self.game.state)
+
+    def close(self) -> None:
+        """Nothing to release (each frame's figure is freed once drawn); PettingZoo asks
+        for it beside :meth:`render`."""
 
     def step(self, action: Any) -> None:
         """Play the selected agent's shot (``None`` for an agent that is done).

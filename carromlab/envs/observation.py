@@ -21,7 +21,9 @@ __all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe", "obs
 POSITION_LIMIT = 1.0
 #: Code of each queen status in the ``queen`` entry (0 where the variant has no queen).
 QUEEN_CODES = {"none": 0, "board": 1, "pending": 2, "covered": 3}
-_SCORE_LIMIT = 10_000
+# bound of the scores, dues and counters, which the rules do not bound: a debt grows with
+# every penalty that finds too few pieces to return (ICF-11, ONL-3, HIK-5, HIK-7), a game
+# target may be 10,000 points (CrokinoleOptions) and a round takes a game past it
 _COUNT_LIMIT = 1_000_000
 _BOARD = WHERE.index("board")
 # one-hot column of ``counts`` of each location code of WHERE: on the board, in hand, off
@@ -82,8 +84,8 @@ def observation_space(state: GameState) -> spaces.Dict:
         "on_board": spaces.MultiBinary(n),
         "own": spaces.MultiBinary(n),
         "counts": ints((2, 3), 0, n),
-        "scores": ints((2,), -_SCORE_LIMIT, _SCORE_LIMIT),
-        "dues": ints((2,), 0, n),
+        "scores": ints((2,), -_COUNT_LIMIT, _COUNT_LIMIT),
+        "dues": ints((2,), 0, _COUNT_LIMIT),
         "turn": ints((5,), 0, _COUNT_LIMIT),
         "queen": spaces.Discrete(len(QUEEN_CODES)),
         "queen_team": spaces.Discrete(3),

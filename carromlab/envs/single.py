@@ -14,6 +14,7 @@ from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
 from .opponents import opponent as built_in
+from .render import RENDER_MODES, check_render_mode, render_frame
 from .rewards import RewardWeights
 from .turns import agent_shots, opponent_replies
 
@@ -60,8 +61,9 @@ class CarromEnv(gymnasium.Env):
         The physics. Default ``PhysicsParams()``.
     max_shots_per_board, max_boards : int
         Guards of :func:`carromlab.match.play_game`.
-    render_mode : None
-        No rendering.
+    render_mode : {None, "rgb_array"}
+        ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
+        (:func:`carromlab.envs.render.render_frame`). Default None: no rendering.
 
     Examples
     --------
@@ -73,16 +75,15 @@ class CarromEnv(gymnasium.Env):
     True
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self, variant: str = "icf", *, players: int = 2, options: Any = None, seat: int = 0, opponent: str = "greedy",
         skill: str = "club", noise: NoiseModel | None = None, rewards: RewardWeights | None = None,
         params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
-        max_boards: int = MAX_BOARDS, render_mode: None = None,
+        max_boards: int = MAX_BOARDS, render_mode: str | None = None,
     ) -> None:  # fmt: skip
-        if render_mode is not None:
-            raise ValueError(f"The 'render_mode' parameter must be None. Got {render_mode!r} instead.")
+        self.render_mode = check_render_mode(render_mode)
         self._start = new_state(variant, players, options)
         self.seat = check_int("seat", seat, low=0, high=self._start.n_players - 1)
         self.team = self._start.team_of(self.seat)
@@ -132,6 +133,22 @@ class CarromEnv(gymnasium.Env):
         self._carry = 0.0
         obs = observe(self.game.state, self.seat)
         return obs, float(reward + more), self.game.end == "complete", self.game.end in ("abandoned", "max_boards"), info
+
+    def render(self) -> np.ndarray | None:
+        """The position after the last step (or the reset) as an RGB image, uint8 of
+        shape (480, 480, 3) (:func:`carromlab.envs.render.render_frame`); None when
+        ``render_mode`` is None.
+
+        Raises
+        ------
+        ValueError
+            Before :meth:`reset`.
+        """
+        if self.render_mode is None:
+            return None
+        if self.game is None:
+            raise ValueError("The episode is not started: call reset() first.")
+        return render_frame(self.game.state)
 
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""

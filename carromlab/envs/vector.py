@@ -17,6 +17,7 @@ from ..match.game import Game
 from ..match.lockstep import stacked
 from .action import shots_of_actions
 from .observation import observe_many
+from .render import RENDER_MODES, render_frame
 from .single import CarromEnv
 from .turns import agent_shots, opponent_replies
 
@@ -44,8 +45,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         The rules. Default ``"icf"``.
     **kwargs
         The other parameters of :class:`~carromlab.envs.single.CarromEnv` (players,
-        options, seat, opponent, skill, noise, rewards, params, guards), shared by
-        every game.
+        options, seat, opponent, skill, noise, rewards, params, guards, render_mode),
+        shared by every game.
 
     Attributes
     ----------
@@ -64,11 +65,12 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
     ((4,), True)
     """
 
-    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 16, variant: str = "icf", **kwargs: Any) -> None:
         self.num_envs = check_int("num_envs", num_envs, low=1, high=100_000)
         self._one = CarromEnv(variant, **kwargs)  # checks the settings, holds the spaces and the seats
+        self.render_mode = self._one.render_mode
         self.single_observation_space = self._one.observation_space
         self.single_action_space = self._one.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -163,6 +165,22 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         info = _masked({"shots": (shots, every), "snapped": (snapped, ~reset), "fouls": (fouls, ~reset),
                         "end": (end, ~reset), "game_seed": (game_seeds, reset), "reset": (reset, every)})  # fmt: skip
         return self._observe(), rewards, terminated, truncated, info
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """Every game's position as an RGB image (:meth:`CarromEnv.render
+        <carromlab.envs.single.CarromEnv.render>`), as :class:`gymnasium.vector.SyncVectorEnv`
+        returns them; None when ``render_mode`` is None.
+
+        Raises
+        ------
+        ValueError
+            Before :meth:`reset`.
+        """
+        if self.render_mode is None:
+            return None
+        if None in self.games:
+            raise ValueError("The environments are not started: call reset() first.")
+        return tuple(render_frame(g.state) for g in self.games)  # type: ignore[union-attr]
 
     def _new_games(self, rows: list[int], seeds: list[int | None], reply: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """New games in the environments ``rows`` (their generators seeded when a seed is

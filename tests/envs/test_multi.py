@@ -10,12 +10,10 @@ from carromlab.rules.crokinole import CrokinoleOptions
 from .conftest import SEED
 
 SMALL_CROKINOLE = CrokinoleOptions(discs_per_player=2, game_target=5)
-# PettingZoo's advice, not its API: it prefers Box observations to the documented Dict,
-# and a render() method
+# PettingZoo's advice, not its API: it prefers Box observations to the documented Dict
 ADVICE = [
     "ignore:Observation is not a NumPy array:UserWarning",
     "ignore:Observation space for each agent probably should be:UserWarning",
-    "ignore:Environment has not defined a render:UserWarning",
 ]
 
 
@@ -25,7 +23,16 @@ ADVICE = [
     [("crokinole", 2, SMALL_CROKINOLE, 200), ("crokinole", 4, SMALL_CROKINOLE, 200), ("icf", 4, None, 8), ("online", 2, None, 8)],
 )
 def test_api_test(variant, players, options, cycles):
-    api_test(CarromAECEnv(variant, players=players, options=options), num_cycles=cycles)
+    api_test(CarromAECEnv(variant, players=players, options=options, render_mode="rgb_array"), num_cycles=cycles)
+
+
+def test_rgb_array_render_draws_the_position():
+    env = CarromAECEnv("icf", players=4, render_mode="rgb_array")
+    env.reset(seed=SEED)
+    start = env.render()
+    assert start.shape == (480, 480, 3) and start.dtype == np.uint8
+    env.step(np.array([0.0, 0.0, 1.0, 0.0], np.float32))  # the break scatters the pack
+    assert not np.array_equal(env.render(), start)
 
 
 def _play(env, seed, n):

@@ -1,6 +1,7 @@
 """The Gymnasium environment: the checker, registration, seeded replays, rewards against
 the game record, and illegal actions."""
 
+import dataclasses
 import math
 import sys
 from importlib.metadata import EntryPoint
@@ -13,7 +14,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from carromlab.analysis.noise import NoiseModel
-from carromlab.envs import ENV_IDS, CarromEnv, RewardWeights, observe, shot_of_action, shot_reward
+from carromlab.envs import ENV_IDS, CarromEnv, RewardWeights, observation_space, observe, shot_of_action, shot_reward
 from carromlab.match import Game, RandomPolicy, new_state
 from carromlab.rules import check_placement
 from carromlab.rules.crokinole import CrokinoleOptions
@@ -197,3 +198,30 @@ def test_doubles_observation_names_the_shooting_seat(variant):
         if term or trunc:
             break
     assert seen == {1, 3}
+
+
+def test_rgb_array_render_draws_the_position():
+    env = gymnasium.make(ENV_IDS["icf"], opponent="random", render_mode="rgb_array")
+    check_env(env.unwrapped)  # the render check included
+    env.reset(seed=SEED)
+    start = env.render()
+    assert start.shape == (480, 480, 3) and start.dtype == np.uint8
+    env.step(np.array([0.0, 0.0, 1.0, 0.0], np.float32))  # the break scatters the pack
+    assert not np.array_equal(env.render(), start)
+    assert CarromEnv("icf", opponent="random").render() is None
+    with pytest.raises(ValueError, match="'render_mode' parameter must be None or one of \\['rgb_array'\\]"):
+        CarromEnv("icf", render_mode="human")
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "fields"),
+    [
+        # rule HIK-5 / HIK-7: missing pucks accumulate as a debt, with no upper limit
+        ("hikone", None, {"dues": (26, 31)}),
+        # rule CRK-4 / CRK-5: a game to 10,000 points ends past the target by a round's difference
+        ("crokinole", CrokinoleOptions(game_target=10_000), {"game_scores": (10_180, 9_990)}),
+    ],
+)
+def test_observation_space_holds_every_state_the_rules_allow(variant, options, fields):
+    state = dataclasses.replace(new_state(variant, options=options), **fields)
+    assert observation_space(state).contains(observe(state, 0))

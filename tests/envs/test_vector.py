@@ -62,6 +62,14 @@ def test_make_vec_builds_the_vector_env():
     assert envs.action_space.shape == (3, 4) and envs.observation_space["positions"].shape == (3, 19, 2)
 
 
+def test_vector_render_gives_every_games_frame():
+    envs = gymnasium.make_vec(ENV_IDS["hikone"], num_envs=2, opponent="random", render_mode="rgb_array")
+    assert envs.render_mode == "rgb_array"
+    envs.reset(seed=SEED)
+    frames = envs.render()
+    assert len(frames) == 2 and all(f.shape == (480, 480, 3) and f.dtype == np.uint8 for f in frames)
+
+
 def test_bad_actions_and_stepping_before_reset_are_refused():
     envs = CarromVectorEnv(2, "icf", opponent="random")
     with pytest.raises(ValueError, match="reset"):

@@ -1,0 +1,81 @@
+"""The picture of a game that the environments' ``render_mode="rgb_array"`` returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules.engine_bridge import scene_for
+from ..rules.state import GameState
+
+__all__ = ["FRAME_PIXELS", "RENDER_MODES", "check_render_mode", "render_frame"]
+
+#: The render modes of the environments: ``"rgb_array"`` (:func:`render_frame`).
+RENDER_MODES = ("rgb_array",)
+#: Width and height of a rendered frame, pixels.
+FRAME_PIXELS = 480
+_DPI = 100
+
+
+def check_render_mode(render_mode: Any) -> str | None:
+    """``render_mode`` if it is None or one of :data:`.RENDER_MODES`.
+
+    Parameters
+    ----------
+    render_mode : {None, "rgb_array"}
+        The render mode asked for.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    ValueError
+        If it is neither None nor one of :data:`.RENDER_MODES` (naming ``render_mode``).
+    """
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"The 'render_mode' parameter must be None or one of {list(RENDER_MODES)}. Got {render_mode!r} instead.")
+    return render_mode
+
+
+def render_frame(state: GameState, pixels: int = FRAME_PIXELS) -> npt.NDArray[np.uint8]:
+    """The board and the pieces on it, seen from above (seat 0 at the bottom), as an image.
+
+    Drawn by :func:`carromlab.plotting.draw_board` and :func:`carromlab.plotting.draw_pieces`
+    (the striker is not drawn: between shots it is in no place), the board filling the frame.
+
+    Parameters
+    ----------
+    state : GameState
+        The position.
+    pixels : int
+        Width and height of the image, pixels. Default :data:`.FRAME_PIXELS`.
+
+    Returns
+    -------
+    numpy.ndarray of uint8, shape (pixels, pixels, 3)
+        RGB.
+
+    Examples
+    --------
+    >>> from carromlab.rules import hikone
+    >>> render_frame(hikone.new_game(), 200).shape
+    (200, 200, 3)
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from ..plotting.board import draw_board, draw_pieces
+
+    fig = Figure(figsize=(pixels / _DPI, pixels / _DPI), dpi=_DPI)  # not registered with pyplot: never shown
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    scene, _ = scene_for(state)
+    draw_board(scene.board, ax)
+    draw_pieces(scene.pieces, scene.specs, ax)
+    ax.set_axis_off()
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[..., :3].copy()
