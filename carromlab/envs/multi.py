@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from ..analysis.noise import NoiseModel
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..match.policies import RandomPolicy
@@ -108,10 +108,10 @@ class CarromAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.state.shooter]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The observation of ``agent``'s seat."""
+        """The observation of ``agent``'s seat (an agent of ``possible_agents``)."""
         if self.game is None:
             raise ValueError("The environment is not started: call reset() first.")
-        return observe(self.game.state, self.possible_agents.index(agent))
+        return observe(self.game.state, self.possible_agents.index(check_choice("agent", agent, self.possible_agents)))
 
     def render(self) -> np.ndarray | None:
         """The position as an RGB image, uint8 of shape (480, 480, 3)

@@ -80,3 +80,7 @@ def test_bad_settings_are_refused():
         CarromAECEnv("icf", render_mode="human")
     with pytest.raises(ValueError, match="call reset"):
         CarromAECEnv("icf").step(np.zeros(4, np.float32))
+    env = CarromAECEnv("icf")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"The 'agent' parameter must be one of \['seat_0', 'seat_1'\]. Got 'bogus' instead"):
+        env.observe("bogus")
