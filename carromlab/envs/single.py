@@ -107,7 +107,9 @@ class CarromEnv(gymnasium.Env):
         Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start a new game; its seed is drawn from the environment's generator."""
+        """Start a new game; its seed is drawn from the environment's generator. (A guard,
+        ``max_shots_per_board`` or ``max_boards``, may end the game during the opponents'
+        opening shots; the next :meth:`step` then says so.)"""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63 - 1))
         self.game = Game(self._start, seed=game_seed, **self._game_kwargs)
@@ -123,8 +125,10 @@ class CarromEnv(gymnasium.Env):
             If the action is not in the action space, or the episode is over (call
             :meth:`reset`).
         """
-        if self.game is None or self.game.end is not None:
-            raise ValueError("The episode is over or not started: call reset() first.")
+        if self.game is None:
+            raise ValueError("The episode is not started: call reset() first.")
+        if self.game.end is not None:
+            raise ValueError(f"The episode is over (the game ended: {self.game.end!r}): call reset() for a new one.")
         (played,), agent = agent_shots([self.game], [shot_of_action(self.game.state, action)], self.team, self.rewards)
         reward = self._carry + float(agent[0])
         more, shots = self._opponents()

@@ -129,6 +129,11 @@ def test_stepping_before_reset_or_after_the_end_is_refused():
     _episode(env, SEED, 400)
     with pytest.raises(ValueError, match="call reset"):
         env.step(np.zeros(4, np.float32))
+    # a guard can end the game during the opponents' opening shots: the step says so
+    env = CarromEnv("icf", opponent="random", seat=1, max_shots_per_board=1)
+    env.reset(seed=SEED)
+    with pytest.raises(ValueError, match=r"The episode is over \(the game ended: 'abandoned'\)"):
+        env.step(np.zeros(4, np.float32))
 
 
 def test_placements_are_played_legal_and_snaps_reported():
