@@ -210,6 +210,14 @@ def test_fit_friction_compares_laws_and_saves_the_calibration(tmp_path, capsys, 
     assert f"mu = {mu:g}" in out
 
 
+def test_fit_friction_air_drag_fits_the_drag_with_every_law(tmp_path, capsys, tiny_tracks):
+    run_ok(capsys, "fit-friction", "--tracks", str(tiny_tracks), "--laws", "coulomb,linear", "--air-drag", "--out", str(tmp_path))
+    params = pd.read_csv(tmp_path / "friction_parameters.csv")
+    assert sorted(map(tuple, params[["law", "parameter"]].to_numpy())) == [
+        ("coulomb", "air_drag"), ("coulomb", "mu"), ("linear", "air_drag"), ("linear", "mu"), ("linear", "mu_v"),
+    ]
+
+
 @pytest.mark.parametrize("name", ["cushion", "slide", "spin", "trackpy"])
 def test_every_fit_friction_example_is_a_bundled_track_file_with_its_sidecar(name):
     from carromlab.cli._fitting import TRACK_EXAMPLES

@@ -16,6 +16,7 @@ EXAMPLES = """\
   carromlab fit-friction --example slide                    # the short one: the striker alone off one cushion (seconds)
   carromlab fit-friction --tracks shot.csv --laws coulomb,linear --save-calibration my_board.toml
   carromlab fit-friction --tracks frames.csv --fps 120 --radius 0.0155 --loss soft_l1
+  carromlab fit-friction --example slide --air-drag         # the drag fitted with every law
   carromlab break-study --calibration my_board.toml         # then analyse with the fitted physics
 """
 
@@ -42,6 +43,8 @@ def add_parser(sub: Any) -> None:
     f = s.add_argument_group("fit")
     f.add_argument("--laws", default="coulomb,slide_spin,linear", help="comma-separated friction laws to compare (default "
                                                                        "coulomb,slide_spin,linear; also stribeck)")  # fmt: skip
+    f.add_argument("--air-drag", action="store_true", help="also fit the quadratic air drag (1/m) with every law; "
+                                                          "without it the drag stays at the physics' value")  # fmt: skip
     f.add_argument("--criterion", choices=["bic", "aic"], default="bic", help="ranking criterion (default bic)")
     f.add_argument("--loss", choices=["huber", "soft_l1", "linear"], default="huber", help="least-squares loss (default huber, robust)")
     f.add_argument("--max-passes", type=positive_int, default=4, help="fits with re-estimated noise scales (default 4)")
@@ -81,7 +84,8 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     seg = segment_tracks(tracks)
     if not args.quiet:
         print(f"fitting {len(laws)} friction laws to {len(seg.usable)} free-sliding segments of {path.name} ...", file=sys.stderr)
-    comp = compare_laws(seg, laws, criterion=args.criterion, params=physics(args), loss=args.loss, max_passes=args.max_passes)
+    comp = compare_laws(seg, laws, criterion=args.criterion, params=physics(args), loss=args.loss, max_passes=args.max_passes,
+                        air_drag=args.air_drag)  # fmt: skip
     fits = [comp.fits[law] for law in comp.criteria["law"]]  # best first
     tables = {"friction_laws": comp.table(), "friction_parameters": pd.concat([f.table() for f in fits], ignore_index=True)}
     files = write_tables(out, tables, args.format)
