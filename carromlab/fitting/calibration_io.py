@@ -230,7 +230,7 @@ def read_calibration(path: str | Path) -> Calibration:
         values["capture_speed_max"] = math.inf
     try:
         params = PhysicsParams(**values)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:  # a value of the wrong type is a bad file too
         bad = next((k for k in values if f"{k!r} parameter" in str(exc)), None)
         key = re.compile(rf'^\s*"?{re.escape(bad or "")}"?\s*[=:]')
         line = next((i for i, t in enumerate(text.splitlines(), 1) if bad and key.match(t)), None)

@@ -513,7 +513,7 @@ def read_tracks(
     if board is None and "board" in meta:
         try:
             board = _board_from(meta["board"])
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise ValueError(f"The track sidecar {str(side)!r} must give a valid board: {exc}") from None
     return Tracks._from_table(
         frame,
