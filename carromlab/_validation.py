@@ -42,6 +42,7 @@ __all__ = [
     "parse_json",
     "parse_toml",
     "physical_memory",
+    "value_text",
 ]
 
 
@@ -49,10 +50,10 @@ def _number(x: float) -> str:
     return str(x) if isinstance(x, (int, np.integer)) else f"{x:g}"
 
 
-def _got(value: Any) -> str:
+def value_text(value: Any) -> str:
     """``value`` as a message shows a value of the wrong type: its repr, cut to 80
     characters (a DataFrame's runs to pages), and its type."""
-    text = repr(value)
+    text = " ".join(repr(value).split())
     return f"{text if len(text) <= 80 else text[:77] + '...'} ({type(value).__name__})"
 
 
@@ -115,7 +116,7 @@ def check_real(
         high is not None and (x > high or (high_open and x == high))
     ):
         rng = _range_text(low, high, low_open, high_open) + (f" {unit}" if unit else "")
-        got = _got(value) if x is None else repr(value)
+        got = value_text(value) if x is None else repr(value)
         raise (TypeError if x is None else ValueError)(
             f"The {name!r} parameter must be a finite real number in the range {rng}. Got {got} instead."
         )
@@ -143,7 +144,7 @@ def check_int(name: str, value: Any, *, low: int | None = None, high: int | None
             pass
     if n is None or (low is not None and n < low) or (high is not None and n > high):
         rng = _range_text(low, high, False, False)  # built only for a bad value (checks run on every shot)
-        got = _got(value) if n is None else repr(value)
+        got = value_text(value) if n is None else repr(value)
         raise (TypeError if n is None else ValueError)(f"The {name!r} parameter must be an int in the range {rng}. Got {got} instead.")
     return n
 
@@ -152,7 +153,7 @@ def check_bool(name: str, value: Any) -> bool:
     """Return ``value`` if it is a bool (or a NumPy bool), else raise TypeError: a
     truthy string such as ``"no"`` is no answer."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"The {name!r} parameter must be a bool (True or False). Got {_got(value)} instead.")
+        raise TypeError(f"The {name!r} parameter must be a bool (True or False). Got {value_text(value)} instead.")
     return bool(value)
 
 
@@ -161,7 +162,7 @@ def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     if ``value`` is not a str, a ValueError if it is another name."""
     options = sorted(choices)
     if not isinstance(value, str):
-        raise TypeError(f"The {name!r} parameter must be one of {options}. Got {_got(value)} instead.")
+        raise TypeError(f"The {name!r} parameter must be one of {options}. Got {value_text(value)} instead.")
     if value not in options:
         raise ValueError(f"The {name!r} parameter must be one of {options}. Got {value!r} instead.")
     return value
@@ -240,7 +241,7 @@ def check_type(name: str, value: Any, cls: type | tuple[type, ...], *, hint: str
     (``type(None)`` in ``cls`` reads "or None")."""
     if not isinstance(value, cls):
         want = " or ".join("None" if c is type(None) else c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-        raise TypeError(f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. Got {_got(value)} instead.")
+        raise TypeError(f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. Got {value_text(value)} instead.")
     return value
 
 
@@ -251,7 +252,7 @@ def check_table(name: str, value: Any, columns: Iterable[str], what: str = "a Da
     table") and the columns wanted or received."""
     needed = list(columns)
     if not isinstance(value, pd.DataFrame):
-        raise TypeError(f"The {name!r} parameter must be {what} with columns {needed}. Got {_got(value)} instead.")
+        raise TypeError(f"The {name!r} parameter must be {what} with columns {needed}. Got {value_text(value)} instead.")
     if not set(needed) <= set(value.columns):
         raise ValueError(f"The {name!r} parameter must be {what} with columns {needed}. Got {list(value.columns)} instead.")
     if rows and value.empty:
