@@ -1,4 +1,10 @@
-"""Parameter checks that name the parameter, the allowed range and the value received."""
+"""Parameter checks that name the parameter, the allowed range and the value received.
+
+They follow the NumPy convention: a TypeError when the argument is of the wrong type
+(text, a bool or None where a number is wanted, a dict where a PhysicsParams is
+wanted), a ValueError when the type is right and the value is not allowed (NaN, a
+negative speed, an unknown preset name).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import dataclasses
 import difflib
 import json
 import math
+import operator
 import os
 import sys
 from collections.abc import Iterable
@@ -35,11 +42,19 @@ __all__ = [
     "parse_json",
     "parse_toml",
     "physical_memory",
+    "value_text",
 ]
 
 
 def _number(x: float) -> str:
     return str(x) if isinstance(x, (int, np.integer)) else f"{x:g}"
+
+
+def value_text(value: Any) -> str:
+    """``value`` as a message shows a value of the wrong type: its repr, cut to 80
+    characters (a DataFrame's runs to pages), and its type."""
+    text = " ".join(repr(value).split())
+    return f"{text if len(text) <= 80 else text[:77] + '...'} ({type(value).__name__})"
 
 
 def _range_text(low: float | None, high: float | None, low_open: bool, high_open: bool) -> str:
@@ -82,51 +97,74 @@ def check_real(
 
     Raises
     ------
+    TypeError
+        If ``value`` is not a real number: a bool, text (even a numeral), None, a
+        complex number, an array or a list.
     ValueError
         ``The 'mu' parameter must be a finite real number in the range (0, 2]. Got -1 instead.``
-        Also for a bool, text (even a numeral) or a complex number.
+        (also for NaN and infinity).
     """
-    x = math.nan
     # a bool, text (even "0.1") or a complex number is not taken for a number
-    if not isinstance(value, (bool, str, bytes, complex, np.complexfloating)):
+    x = None
+    if not isinstance(value, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
         try:
             x = float(value)
         except (TypeError, ValueError):
             pass
     # the message is only built for a bad value (checks run on every shot)
-    if not math.isfinite(x) or (low is not None and (x < low or (low_open and x == low))) or (
+    if x is None or not math.isfinite(x) or (low is not None and (x < low or (low_open and x == low))) or (
         high is not None and (x > high or (high_open and x == high))
     ):
         rng = _range_text(low, high, low_open, high_open) + (f" {unit}" if unit else "")
-        raise ValueError(f"The {name!r} parameter must be a finite real number in the range {rng}. Got {value!r} instead.")
+        got = value_text(value) if x is None else repr(value)
+        raise (TypeError if x is None else ValueError)(
+            f"The {name!r} parameter must be a finite real number in the range {rng}. Got {got} instead."
+        )
     return x
 
 
 def check_int(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
-    """Return ``value`` as an int if it is an integer inside ``[low, high]``, else raise ValueError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or (low is not None and value < low) or (
-        high is not None and value > high
-    ):
+    """Return ``value`` as an int if it is an integer inside ``[low, high]``, else raise.
+
+    An int, a NumPy integer or a 0-d integer array is an integer; a bool or a float
+    (even ``2.0``) is not.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer.
+    ValueError
+        If it lies outside ``[low, high]``.
+    """
+    n = None
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            n = operator.index(value)
+        except TypeError:
+            pass
+    if n is None or (low is not None and n < low) or (high is not None and n > high):
         rng = _range_text(low, high, False, False)  # built only for a bad value (checks run on every shot)
-        raise ValueError(f"The {name!r} parameter must be an int in the range {rng}. Got {value!r} instead.")
-    return int(value)
+        got = value_text(value) if n is None else repr(value)
+        raise (TypeError if n is None else ValueError)(f"The {name!r} parameter must be an int in the range {rng}. Got {got} instead.")
+    return n
 
 
 def check_bool(name: str, value: Any) -> bool:
-    """Return ``value`` if it is a bool (or a NumPy bool), else raise ValueError: a
+    """Return ``value`` if it is a bool (or a NumPy bool), else raise TypeError: a
     truthy string such as ``"no"`` is no answer."""
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"The {name!r} parameter must be a bool (True or False). Got {value!r} instead.")
+        raise TypeError(f"The {name!r} parameter must be a bool (True or False). Got {value_text(value)} instead.")
     return bool(value)
 
 
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
-    """Return ``value`` if it is one of ``choices``, else raise ValueError listing them."""
+    """Return ``value`` if it is one of ``choices``, else raise listing them: a TypeError
+    if ``value`` is not a str, a ValueError if it is another name."""
     options = sorted(choices)
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(
-            f"The {name!r} parameter must be one of {options}. Got {value!r} instead."
-        )
+    if not isinstance(value, str):
+        raise TypeError(f"The {name!r} parameter must be one of {options}. Got {value_text(value)} instead.")
+    if value not in options:
+        raise ValueError(f"The {name!r} parameter must be one of {options}. Got {value!r} instead.")
     return value
 
 
@@ -199,24 +237,24 @@ def _real_array(name: str, value: Any) -> np.ndarray:
 
 def check_type(name: str, value: Any, cls: type | tuple[type, ...], *, hint: str = "") -> Any:
     """Return ``value`` if it is an instance of ``cls``, else raise TypeError naming the
-    parameter, the type wanted (and ``hint``, e.g. how to build one) and the value received."""
+    parameter, the type wanted (and ``hint``, e.g. how to build one) and the value received
+    (``type(None)`` in ``cls`` reads "or None")."""
     if not isinstance(value, cls):
-        want = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-        raise TypeError(
-            f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. "
-            f"Got {value!r} ({type(value).__name__}) instead."
-        )
+        want = " or ".join("None" if c is type(None) else c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise TypeError(f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. Got {value_text(value)} instead.")
     return value
 
 
 def check_table(name: str, value: Any, columns: Iterable[str], what: str = "a DataFrame", *, rows: bool = True) -> Any:
     """Return ``value`` if it is a pandas DataFrame with at least ``columns`` (and, with
-    ``rows``, one row), else raise ValueError naming the parameter, ``what`` it must be
-    (e.g. "a boards table") and the columns wanted or received."""
+    ``rows``, one row); else a TypeError if it is not a DataFrame, a ValueError if it
+    lacks a column or a row, naming the parameter, ``what`` it must be (e.g. "a boards
+    table") and the columns wanted or received."""
     needed = list(columns)
-    if not isinstance(value, pd.DataFrame) or not set(needed) <= set(value.columns):
-        got = list(value.columns) if isinstance(value, pd.DataFrame) else type(value).__name__
-        raise ValueError(f"The {name!r} parameter must be {what} with columns {needed}. Got {got} instead.")
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(f"The {name!r} parameter must be {what} with columns {needed}. Got {value_text(value)} instead.")
+    if not set(needed) <= set(value.columns):
+        raise ValueError(f"The {name!r} parameter must be {what} with columns {needed}. Got {list(value.columns)} instead.")
     if rows and value.empty:
         raise ValueError(f"The {name!r} parameter must have at least one row. Got an empty table instead.")
     return value
@@ -239,8 +277,9 @@ def check_fields(where: str, cls: type, names: Iterable[str]) -> None:
 def check_suffix(name: str, path: str | Path, suffixes: Iterable[str]) -> str:
     """The lower-case suffix of the file ``path`` if it is one of ``suffixes`` (which
     chooses the file's format), else a ValueError naming the parameter, the path and the
-    suffixes allowed."""
+    suffixes allowed (a TypeError if ``path`` is no str or path)."""
     allowed = list(suffixes)
+    check_type(name, path, (str, os.PathLike))
     suffix = Path(path).suffix.lower()
     if suffix not in allowed:
         raise ValueError(

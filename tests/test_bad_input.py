@@ -188,7 +188,7 @@ def test_track_errors_name_the_argument_passed(tmp_path):
     times = r"must have strictly increasing times t within each disc"
     with pytest.raises(ValueError, match=rf"^The 'data' parameter {times}"):
         Tracks(data=BACKWARDS)
-    with pytest.raises(ValueError, match=r"^The 'data' parameter must be a pandas DataFrame"):
+    with pytest.raises(TypeError, match=r"^The 'data' parameter must be a pandas DataFrame"):
         Tracks(data=[1, 2])
     with pytest.raises(ValueError, match=rf"^The 'frame' parameter {times}"):
         Tracks.from_frame(BACKWARDS)

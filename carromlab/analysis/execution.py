@@ -8,16 +8,16 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import check_int, check_type
 from ..engine.batch import simulate_batch
 from ..engine.scene import Scene
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
-from .noise import NoiseModel, executed_stroke
+from .noise import NOISE_PRESETS, NoiseModel, executed_stroke
 from .placement import StrikerLine
 
-__all__ = ["Execution", "Executed", "build_execution", "check_scene", "check_physics", "check_noise", "placement_clear"]
+__all__ = ["Execution", "Executed", "build_execution", "check_scene", "check_noise", "placement_clear"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,33 +124,18 @@ class Execution:
 
 
 def check_scene(scene: object) -> Scene:
-    """Return ``scene`` if it is a :class:`~carromlab.Scene`, else raise ValueError naming
+    """Return ``scene`` if it is a :class:`~carromlab.Scene`, else raise TypeError naming
     the 'scene' parameter (checked first: the goal and the line read it)."""
-    if not isinstance(scene, Scene):
-        raise ValueError(f"The 'scene' parameter must be a Scene. Got {type(scene).__name__} instead.")
-    return scene
-
-
-def check_physics(params: object) -> PhysicsParams:
-    """``params``, or ``PhysicsParams()`` for None; else a ValueError naming the 'params'
-    parameter (and, for a powder name, how to build its parameters)."""
-    if params is None:
-        return PhysicsParams()
-    if not isinstance(params, PhysicsParams):
-        hint = f" (e.g. PhysicsParams.from_powder({params!r}))" if isinstance(params, str) else ""
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams or None{hint}. Got {params!r} instead.")
-    return params
+    return check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
 
 
 def check_noise(name: str, value: object, default: NoiseModel) -> NoiseModel:
-    """``value``, or ``default`` for None; else a ValueError naming the parameter ``name``
+    """``value``, or ``default`` for None; else a TypeError naming the parameter ``name``
     (and, for a preset name, the likely mistake, how to turn it into a model)."""
     if value is None:
         return default
-    if not isinstance(value, NoiseModel):
-        hint = f" (e.g. NoiseModel.preset({value!r}))" if isinstance(value, str) else ""
-        raise ValueError(f"The {name!r} parameter must be a NoiseModel or None{hint}. Got {value!r} instead.")
-    return value
+    hint = f"e.g. NoiseModel.preset({value!r})" if isinstance(value, str) and value in NOISE_PRESETS else ""
+    return check_type(name, value, (NoiseModel, type(None)), hint=hint)
 
 
 def build_execution(
@@ -178,10 +163,8 @@ def build_execution(
     (True, 0.2191)
     """
     scene = check_scene(scene)
-    params = check_physics(params)
-    line = StrikerLine.for_scene(scene) if line is None else line
-    if not isinstance(line, StrikerLine):
-        raise ValueError(f"The 'line' parameter must be a StrikerLine or None. Got {line!r} instead.")
+    params = check_params(params)
+    line = StrikerLine.for_scene(scene) if line is None else check_type("line", line, (StrikerLine, type(None)))
     noise = check_noise("noise", noise, NoiseModel.preset("club"))
     thumb_noise = check_noise("thumb_noise", thumb_noise, noise)
     return Execution(

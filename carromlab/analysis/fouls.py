@@ -25,13 +25,13 @@ from .._validation import check_array, check_choice, check_int, check_real
 from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from ..rules import VARIANTS, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
 from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
 from ._random import MAX_REPLICAS
-from .execution import check_noise, check_physics
+from .execution import check_noise
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
 from .stats import CI_METHODS, binomial_ci
@@ -570,7 +570,7 @@ def foul_probabilities(
     replicas = check_int("replicas", replicas, low=1, high=MAX_REPLICAS)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     noise = check_noise("noise", noise, NoiseModel.preset("club"))
-    params = check_physics(params)
+    params = check_params(params)
     check_choice("ci", ci, CI_METHODS)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)

@@ -18,7 +18,7 @@ import pandas as pd
 from scipy.stats import chi2
 
 from .._angles import TURN, angle_value
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_real, check_type
 from ..engine.scene import MAX_SPEED, MAX_SPIN
 from ._random import standard_normal, standard_uniform
 
@@ -311,10 +311,8 @@ def fit_noise(
     >>> round(fit.model.angle, 3)
     0.01
     """
-    if not isinstance(recorded, pd.DataFrame):
-        raise ValueError(f"The 'recorded' parameter must be a pandas DataFrame. Got {type(recorded).__name__} instead.")
-    if base is not None and not isinstance(base, NoiseModel):
-        raise ValueError(f"The 'base' parameter must be a NoiseModel or None. Got {base!r} instead.")
+    check_type("recorded", recorded, pd.DataFrame)
+    check_type("base", base, (NoiseModel, type(None)))
     check_choice("distribution", distribution, DISTRIBUTIONS)
     level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     present = {n: suffix for n in DIMENSIONS if (suffix := _recorded_as(recorded, n)) is not None}

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.stats import beta, norm
 
-from .._validation import check_choice, check_real
+from .._validation import check_array, check_choice, check_real
 
 __all__ = ["CI_METHODS", "binomial_ci"]
 
@@ -48,7 +48,7 @@ def binomial_ci(
     """
     check_choice("method", method, CI_METHODS)
     level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
-    k_arr, n_arr = np.broadcast_arrays(np.atleast_1d(np.asarray(k, dtype=float)), np.asarray(n, dtype=float))
+    k_arr, n_arr = np.broadcast_arrays(np.atleast_1d(check_array("k", k, low=0.0)), check_array("n", n, low=0.0))
     if np.any(k_arr < 0) or np.any(k_arr > n_arr):
         i = int(np.argmax((k_arr < 0) | (k_arr > n_arr)))
         raise ValueError(f"The 'k' parameter must satisfy 0 <= k <= n. Got k={k_arr.flat[i]:g}, n={n_arr.flat[i]:g} instead.")

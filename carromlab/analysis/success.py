@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import with_deg_columns
-from .._validation import check_choice, check_real, check_table
+from .._validation import check_choice, check_real, check_table, check_type
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from .aiming import target_geometry
@@ -265,8 +265,7 @@ def success_map(
     [1.0, 0.0]
     """
     goal = _check_goal(goal, scene)
-    if not isinstance(grid, ShotGrid):
-        raise ValueError(f"The 'grid' parameter must be a ShotGrid. Got {grid!r} instead.")
+    check_type("grid", grid, ShotGrid)
     check_choice("ci", ci, CI_METHODS)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     workers = check_backend(client, workers)

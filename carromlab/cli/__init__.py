@@ -97,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out = output_dir(args)  # a bad --out fails now, not after the computation
             report(args.func(args, out), started)
             return 0
-    except (ValueError, OSError) as exc:
-        # one line whatever the message: bad input is reported, not traced back
+    except (TypeError, ValueError, OSError) as exc:
+        # one line whatever the message: bad input (of a wrong type or value) is reported, not traced back
         message = _in_option_names(" ".join(str(exc).split()), args)
         print(f"carromlab {args.command}: error: {message}", file=sys.stderr)
         return 2

@@ -93,7 +93,7 @@ def _states(frame: pd.DataFrame, specs: list[tuple[str, str, int]], discs: dict[
             state = comparable_states(frame.assign(kind=kinds), [variant], players=players, **changes)[variant]
             states[name] = state.with_discs(discs) if discs else state
             scene_for(states[name])  # the pieces, resized, still lie on the board without overlapping
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise ValueError(f"The '--variants' entry {name!r} cannot hold the position: {exc}") from None
     return states
 

@@ -14,7 +14,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._angles import angle_array, with_deg_columns
-from .._validation import check_array, check_int, check_memory, check_real, check_type
+from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_type
 from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
@@ -534,8 +534,8 @@ def simulate_batch_arrays(
         raise ValueError(f"The 'forward' parameter must be a unit vector (length 1 within 1e-9). Got {tuple(fw[k].tolist())} (length {norm[k]:g}) instead.")
     if not (isinstance(frame_reach, float) and frame_reach == -np.inf):
         frame_reach = check_real("frame_reach", frame_reach, unit="m")
-    if final_dtype not in ("float32", "float64"):
-        raise ValueError(f"The 'final_dtype' parameter must be 'float32' or 'float64'. Got {final_dtype!r} instead.")
+    check_choice("final_dtype", final_dtype, ("float32", "float64"))
+    final_positions, details = check_bool("final_positions", final_positions), check_bool("details", details)
     n = scene.n_pieces + 1
     check_memory("shots", n_shots, 120 + 16 * n * final_positions + (5 * n + 29) * details, hint="Split the batch.")
     if len(shots) == 1:

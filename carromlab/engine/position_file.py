@@ -176,5 +176,5 @@ def _plain(frame: pd.DataFrame, path: Path, board: Board | None, specs: Mapping[
         )
     try:
         return Scene.from_frame(board, frame, specs)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:
         raise ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}") from None

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._check_build import check_build
-from .._validation import check_array, check_type
+from .._validation import check_array, check_bool, check_type
 from ..physics.friction import get_law
 from ..physics.params import PhysicsParams, check_params
 from .scene import Scene, Shot
@@ -365,6 +365,7 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
     check_type("shot", shot, Shot, hint="e.g. Shot(0.0, -0.2526, angle=math.pi / 2, speed=6.0)")
     params = check_params(params)
+    record = check_bool("record", record)
     raw = _core.simulate_one(_setup_for(scene, params), scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed,
                              shot.spin, record)  # fmt: skip
     if isinstance(raw, tuple):  # the placement is not allowed (the engine checked it first)

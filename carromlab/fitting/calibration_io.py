@@ -141,8 +141,8 @@ def save_calibration(
         raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {type(params).__name__} instead.")
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
-    path = Path(path)
     suffix = _check_suffix(path)
+    path = Path(path)
     header = {"format": FORMAT[0], "version": FORMAT[1], "name": name, "notes": str(notes), "carromlab_version": __version__}
     values = params.to_dict()
     unc = _uncertainty_map(uncertainty)
@@ -197,8 +197,8 @@ def read_calibration(path: str | Path) -> Calibration:
     >>> cal.name, cal.params.mu
     ('my_board', 0.09)
     """
-    path = Path(path)
     suffix = _check_suffix(path)
+    path = Path(path)
     text = read_text(path, "calibration file")
     data = parse_json(text, path, "calibration file") if suffix == ".json" else parse_toml(text, path, "calibration file")
     if not isinstance(data, dict):
@@ -230,7 +230,7 @@ def read_calibration(path: str | Path) -> Calibration:
         values["capture_speed_max"] = math.inf
     try:
         params = PhysicsParams(**values)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:  # a value of the wrong type is a bad file too
         bad = next((k for k in values if f"{k!r} parameter" in str(exc)), None)
         key = re.compile(rf'^\s*"?{re.escape(bad or "")}"?\s*[=:]')
         line = next((i for i, t in enumerate(text.splitlines(), 1) if bad and key.match(t)), None)

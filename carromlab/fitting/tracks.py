@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_real, parse_json, read_text
+from .._validation import check_choice, check_real, parse_json, read_text, value_text
 from ..equipment.board import _BOARD_PRESETS, Board
 from .camera import BoardCalibration
 
@@ -108,7 +108,7 @@ def _check_columns(df: Any, names: Mapping[str, str] | None = None, who: _Table 
     "particle"}`` for trackpy's layout; default their own), the table by ``who``."""
     names = names or {}
     if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"{who} must be a pandas DataFrame. Got {type(df).__name__} instead.")
+        raise TypeError(f"{who} must be a pandas DataFrame. Got {value_text(df)} instead.")
     missing = [c for c in _REQUIRED if c not in df.columns]
     if missing:
         raise ValueError(
@@ -341,7 +341,7 @@ class Tracks:
         """:meth:`from_frame`, its errors naming the table as ``who`` (the 'frame'
         parameter, or the track file read by :func:`read_tracks` and its lines)."""
         if not isinstance(frame, pd.DataFrame):
-            raise ValueError(f"{who} must be a pandas DataFrame. Got {type(frame).__name__} instead.")
+            raise TypeError(f"{who} must be a pandas DataFrame. Got {value_text(frame)} instead.")
         df = frame.copy()
         names: dict[str, str] = {}  # carromlab's column -> the name in the given table, for messages
         if "disc" not in df.columns and "particle" in df.columns:
@@ -531,7 +531,7 @@ def read_tracks(
     if board is None and "board" in meta:
         try:
             board = _board_from(meta["board"])
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise ValueError(f"The track sidecar {str(side)!r} must give a valid board: {exc}") from None
     return Tracks._from_table(
         frame,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_int
+from .._validation import check_int, check_type
 from ..analysis.noise import DIMENSIONS, NoiseModel, executed_stroke
 from ..engine.scene import Shot
 from ..rules.arrays import GameArrays
@@ -82,8 +82,7 @@ def execute(state: GameState, intended: Shot, noise: NoiseModel, *, seed: int, s
     >>> played.shot != meant, played.snapped
     (True, False)
     """
-    if not isinstance(intended, Shot):
-        raise ValueError(f"The 'intended' parameter must be a Shot. Got {intended!r} instead.")
+    check_type("intended", intended, Shot)
     meant = [intended.row]
     check_int("seed", seed, low=0)
     check_int("shot_index", shot_index, low=0)
@@ -137,8 +136,7 @@ def execute_many(
     e = {q: np.zeros(n) for q in DIMENSIONS}
     for rows in by_noise.values():
         spread = noise[rows[0]]
-        if not isinstance(spread, NoiseModel):
-            raise ValueError(f"The 'noise' parameter must be a NoiseModel. Got {spread!r} instead.")
+        check_type("noise", spread, NoiseModel)
         if any(spread.spreads.values()):
             drawn = spread.errors(seed[rows], index[rows].tolist(), 0)
             for q in DIMENSIONS:

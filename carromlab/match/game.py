@@ -17,12 +17,12 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .. import __version__
-from .._validation import check_choice, check_int
+from .._validation import check_bool, check_choice, check_int, check_type
 from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
 from ..equipment.disc import DiscSpec
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from ..rules import VARIANTS
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
@@ -156,7 +156,9 @@ def _per_seat(name: str, value: Any, cls: type | tuple[type, ...], n: int) -> tu
     items = tuple(value) if isinstance(value, (list, tuple)) else (value,) * n
     if len(items) != n or not all(isinstance(v, cls) and not isinstance(v, type) for v in items):
         what = cls.__name__ if isinstance(cls, type) else " or ".join(c.__name__ for c in cls)
-        raise ValueError(f"The {name!r} parameter must be one {what} or a sequence of {n} (one per seat). Got {value!r} instead.")
+        raise (ValueError if len(items) != n else TypeError)(
+            f"The {name!r} parameter must be one {what} or a sequence of {n} (one per seat). Got {value!r} instead."
+        )
     return items
 
 
@@ -175,15 +177,11 @@ class _Settings:
     @classmethod
     def checked(cls, state: GameState, policies: Any, noise: Any, params: Any, seed: Any,
                 max_shots_per_board: Any, max_boards: Any, record: Any) -> _Settings:
-        if not isinstance(state, GameState):
-            raise ValueError(f"The 'state' parameter must be a GameState. Got {type(state).__name__} instead.")
+        check_type("state", state, GameState)
         if state.game_over:
             raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
-        params = _DEFAULT_PARAMS if params is None else params
-        if not isinstance(params, PhysicsParams):
-            raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
-        if not isinstance(record, bool):
-            raise ValueError(f"The 'record' parameter must be a bool. Got {record!r} instead.")
+        params = _DEFAULT_PARAMS if params is None else check_params(params)
+        record = check_bool("record", record)
         n = state.n_players
         return cls(
             policies=_per_seat("policies", policies, Policy, n),
@@ -531,8 +529,7 @@ def play_match(
     n_games = check_int("n_games", n_games, low=1, high=10**7)
     workers = check_int("workers", workers, low=1, high=256)
     chunk_games = check_int("chunk_games", chunk_games, low=1, high=10**7)
-    if not isinstance(progress, bool):
-        raise ValueError(f"The 'progress' parameter must be a bool. Got {progress!r} instead.")
+    check_bool("progress", progress)
     chosen: Policy | Sequence[Policy] = RandomPolicy() if policies is None else policies
     # every game checks its settings again; checking the first here fails fast
     _Settings.checked(new_state(variant, players, options, discs=discs), chosen, noise, params, seed, max_shots_per_board, max_boards, record)

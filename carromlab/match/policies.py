@@ -24,10 +24,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .._angles import angle_value
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, check_type
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from ..rules.engine_bridge import full_scene
@@ -105,8 +105,7 @@ def _check_name(name: object) -> None:
 
 def _checked(games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[np.random.Generator]:
     """The generators, one per game (the checks of :meth:`Policy.choose_many`'s arguments)."""
-    if not isinstance(games, GameArrays):
-        raise ValueError(f"The 'games' parameter must be a GameArrays. Got {type(games).__name__} instead.")
+    check_type("games", games, GameArrays)
     rngs = list(rngs)
     if len(rngs) != len(games):
         raise ValueError(f"The 'rngs' parameter must have one generator per game ({len(games)}). Got {len(rngs)}.")
@@ -290,10 +289,10 @@ class GreedyPolicy(BatchPolicy):
         put(self, "cut_limit", angle_value("cut_limit", cut_limit, cut_limit_deg, default=math.radians(75.0),
                                            low=0.0, high=math.pi / 2, low_open=True))  # fmt: skip
         put(self, "speed", _check_speed_range("speed", speed))
-        if params is not None and not isinstance(params, PhysicsParams):
-            raise ValueError(f"The 'params' parameter must be a PhysicsParams or None. Got {params!r} instead.")
+        if params is not None:
+            check_params(params)
         if value is not None and not callable(value):
-            raise ValueError(f"The 'value' parameter must be callable or None. Got {value!r} instead.")
+            raise TypeError(f"The 'value' parameter must be callable or None. Got {value!r} ({type(value).__name__}) instead.")
         put(self, "params", params)
         put(self, "value", value)
         put(self, "workers", check_int("workers", workers, low=1, high=1024))

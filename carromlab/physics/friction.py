@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from .._validation import check_choice
+
 if TYPE_CHECKING:
     from .params import PhysicsParams
 
@@ -204,13 +206,12 @@ def get_law(name: str, *, parameter: str = "friction_law") -> FrictionLaw:
 
     Raises
     ------
+    TypeError
+        If the name is not a str.
     ValueError
         If the name is unknown (the message lists the known names).
     """
-    # a list or None is refused by name, not with a raw "unhashable type" TypeError
-    if not isinstance(name, str) or name not in FRICTION_LAWS:
-        raise ValueError(f"The {parameter!r} parameter must be one of {sorted(FRICTION_LAWS)}. Got {name!r} instead.")
-    return FRICTION_LAWS[name]
+    return FRICTION_LAWS[check_choice(parameter, name, FRICTION_LAWS)]
 
 
 def slide_spin_factors(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, ClassVar
 
-from .._validation import check_choice, check_fields, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real, check_type
 
 __all__ = ["PhysicsParams", "POWDERS", "MU_MIN", "check_params"]
 
@@ -294,9 +294,5 @@ def check_params(params: Any) -> PhysicsParams:
     """
     if params is None:
         return PhysicsParams()
-    if isinstance(params, PhysicsParams):
-        return params
     hint = f"PhysicsParams.from_powder({params!r})" if isinstance(params, str) and params in POWDERS else "PhysicsParams(mu=0.12)"
-    raise TypeError(
-        f"The 'params' parameter must be a PhysicsParams or None (e.g. {hint}). Got {params!r} ({type(params).__name__}) instead."
-    )
+    return check_type("params", params, (PhysicsParams, type(None)), hint=f"e.g. {hint}")

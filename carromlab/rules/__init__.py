@@ -14,7 +14,7 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_choice
+from .._validation import check_choice, check_type
 from ..equipment.board import Board
 from . import crokinole, hikone, icf, online
 from .carrom import rotate_break
@@ -55,8 +55,7 @@ VARIANTS: dict[str, ModuleType] = {"icf": icf, "online": online, "hikone": hikon
 
 def variant(state: GameState) -> ModuleType:
     """The module implementing the rules of ``state``'s variant."""
-    if not isinstance(state, GameState):
-        raise ValueError(f"The 'state' parameter must be a GameState. Got {type(state).__name__} instead.")
+    check_type("state", state, GameState)
     return VARIANTS[check_choice("state.variant", state.variant, VARIANTS)]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from .ledger import Ledger, check_outcome, next_seat
@@ -94,9 +94,7 @@ def new_game(
     players = check_int("players", players, low=2, high=4)
     if players not in COLOURS:
         raise ValueError(f"The 'players' parameter must be 2 or 4. Got {players} instead.")
-    options = CrokinoleOptions() if options is None else options
-    if not isinstance(options, CrokinoleOptions):
-        raise ValueError(f"The 'options' parameter must be a CrokinoleOptions. Got {options!r} instead.")
+    options = CrokinoleOptions() if options is None else check_type("options", options, (CrokinoleOptions, type(None)))
     spec = DiscSpec.crokinole_disc()
     r = spec.radius if disc_radius is None else spec.with_(radius=disc_radius).radius
     colours = COLOURS[players]

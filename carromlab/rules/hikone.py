@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_bool, check_int, check_type
 from ..equipment.board import Board
 from ..equipment.layout import default_specs, hikone_start
 from .ledger import Ledger, check_outcome, next_seat
@@ -60,8 +60,7 @@ class HikoneOptions:
 
     def __post_init__(self) -> None:
         for name in ("void_pucks_with_jack", "every_direct_hit"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"The {name!r} parameter must be a bool. Got {getattr(self, name)!r} instead.")
+            check_bool(name, getattr(self, name))
 
 
 def new_game(
@@ -97,9 +96,7 @@ def new_game(
     players = check_int("players", players, low=2, high=4)
     if players == 3:
         raise ValueError("The 'players' parameter must be 2 or 4. Got 3 instead.")
-    options = HikoneOptions() if options is None else options
-    if not isinstance(options, HikoneOptions):
-        raise ValueError(f"The 'options' parameter must be a HikoneOptions. Got {options!r} instead.")
+    options = HikoneOptions() if options is None else check_type("options", options, (HikoneOptions, type(None)))
     board = Board.hikone() if board is None else board
     specs = default_specs("hikone")
     specs = {k: s.with_(radius=dict(radii or {}).get(k, s.radius)) for k, s in specs.items()}

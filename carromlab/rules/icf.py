@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .._angles import angle_value
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, check_type
 from ..equipment.board import Board
 from .carrom import CarromPolicy, adjudicate_carrom, carrom_region, new_carrom_game
 from .outcome import ShotOutcome
@@ -122,9 +122,7 @@ def new_game(
     >>> new_game(rotation_deg=30) == new_game(rotation=math.radians(30))
     True
     """
-    options = ICFOptions() if options is None else options
-    if not isinstance(options, ICFOptions):
-        raise ValueError(f"The 'options' parameter must be an ICFOptions. Got {options!r} instead.")
+    options = ICFOptions() if options is None else check_type("options", options, (ICFOptions, type(None)))
     turn = 0.0 if rotation is None and rotation_deg is None else angle_value("rotation", rotation, rotation_deg)
     return new_carrom_game("icf", options, check_int("players", players, low=2, high=4), board, radii, turn)
 

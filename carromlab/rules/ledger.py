@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_type
 from ..equipment.board import Board
 from .outcome import ShotOutcome
 from .ruling import Foul, Placement, Ruling
@@ -116,8 +117,7 @@ def check_outcome(state: GameState, outcome: ShotOutcome, *, shot_piece: int | N
         pocket the board lacks, or has contradictory final positions or positions off
         the board, or (Hikone doubles) leaves its direct hits unknown (HIK-9).
     """
-    if not isinstance(outcome, ShotOutcome):
-        raise ValueError(f"The 'outcome' parameter must be a ShotOutcome. Got {type(outcome).__name__} instead.")
+    check_type("outcome", outcome, ShotOutcome)
     if state.game_over:
         raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
     if outcome.striker_fate not in FATES_OF[state.variant]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_bool, check_choice, check_int, check_real, check_type
 from ..equipment.board import Board
 from .carrom import CarromPolicy, adjudicate_carrom, carrom_region, new_carrom_game
 from .outcome import ShotOutcome
@@ -68,8 +68,7 @@ class OnlineHouseRules:
     def __post_init__(self) -> None:
         check_int("queen_points", self.queen_points, low=0, high=25)
         check_int("game_target", self.game_target, low=1, high=1000)
-        if not isinstance(self.powder, bool):
-            raise ValueError(f"The 'powder' parameter must be a bool. Got {self.powder!r} instead.")
+        check_bool("powder", self.powder)
         if self.turn_time is not None and (isinstance(self.turn_time, bool) or self.turn_time not in (30, 60)):
             raise ValueError(f"The 'turn_time' parameter must be one of [30, 60] or None. Got {self.turn_time!r} instead.")
         check_choice("next_board_first", self.next_board_first, ("alternate", "loser"))
@@ -117,9 +116,7 @@ def new_game(
     -------
     GameState
     """
-    rules = OnlineHouseRules() if rules is None else rules
-    if not isinstance(rules, OnlineHouseRules):
-        raise ValueError(f"The 'rules' parameter must be an OnlineHouseRules. Got {rules!r} instead.")
+    rules = OnlineHouseRules() if rules is None else check_type("rules", rules, (OnlineHouseRules, type(None)))
     return new_carrom_game("online", rules, 2, board, radii, 0.0)
 
 

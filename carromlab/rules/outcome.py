@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_int, check_real, check_table
+from .._validation import check_bool, check_choice, check_int, check_real, check_table
 
 __all__ = ["KINDS", "STRIKER_FATES", "Pocketing", "ShotOutcome"]
 
@@ -81,8 +81,7 @@ def _positions(table: Any) -> pd.DataFrame:
         for i, v in enumerate(table[col]):
             check_real(f"final_positions.{col}[{i}]", v, unit="m")
     for i, v in enumerate(table["on_board"]):
-        if not isinstance(v, (bool, np.bool_)):
-            raise ValueError(f"The 'final_positions.on_board[{i}]' parameter must be a bool. Got {v!r} instead.")
+        check_bool(f"final_positions.on_board[{i}]", v)
     return pd.DataFrame(
         {
             "id": np.array(ids, dtype=np.int64),
@@ -186,9 +185,7 @@ class ShotOutcome:
         put(self, "pocketed", pocketed)
         put(self, "striker_fate", check_choice("striker_fate", self.striker_fate, STRIKER_FATES))
         for name in ("striker_left_baseline", "cushion_first", "timed_out"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"The {name!r} parameter must be a bool. Got {getattr(self, name)!r} instead.")
-            put(self, name, bool(getattr(self, name)))
+            put(self, name, check_bool(name, getattr(self, name)))
         put(self, "left_board", _ids("left_board", self.left_board))
         put(self, "on_frame", _ids("on_frame", self.on_frame))
         put(self, "chain", _ids("chain", self.chain))

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_array, check_real
+from .._validation import check_array, check_real, check_type
 from ..equipment.board import Board, Segment
 from ._placement import advance, clear, midpoints, nearest_clear
 from .spots import GRID_STEP, clear_distance, clear_of
@@ -451,8 +451,7 @@ def placement_functions(
 
     def placement_region(state: GameState, striker_radius: float, board: Board | None = None) -> Region:
         r = check_real("striker_radius", striker_radius, low=0.0, high=0.1, low_open=True, unit="m")
-        if board is not None and not isinstance(board, Board):
-            raise ValueError(f"The 'board' parameter must be a Board or None. Got {board!r} instead.")
+        check_type("board", board, (Board, type(None)))
         return region(state, state.board if board is None else board, r)
 
     def check_placement(

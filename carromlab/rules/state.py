@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_fields, check_int, check_real
+from .._validation import check_choice, check_fields, check_int, check_real, check_type
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
@@ -232,8 +232,7 @@ class GameState:
     def __post_init__(self) -> None:
         put = object.__setattr__
         check_choice("variant", self.variant, ("icf", "online", "hikone", "crokinole"))
-        if not isinstance(self.board, Board):
-            raise ValueError(f"The 'board' parameter must be a Board. Got {self.board!r} instead.")
+        check_type("board", self.board, Board)
         put(self, "radii", tuple((str(k), float(r)) for k, r in self.radii))
         put(self, "masses", tuple((str(k), check_real(f"masses[{k!r}]", m, low=0.0, low_open=True, unit="kg")) for k, m in self.masses))
         put(self, "colours", tuple(self.colours))
@@ -432,4 +431,7 @@ class GameState:
         missing = [k for k in required if k not in body]
         if missing:
             raise ValueError(f"The 'text' parameter must set every state field; missing {missing} (required: {required}).")
-        return cls(**values)
+        try:
+            return cls(**values)
+        except TypeError as exc:  # a field of the wrong type: the text, not the call, is wrong
+            raise ValueError(str(exc)) from None

@@ -109,7 +109,7 @@ def test_bad_inputs():
         BreakWeights.for_scene(Scene.crokinole_empty())
     with pytest.raises(ValueError, match="'grid' parameter must be a ShotGrid"):
         break_study(Scene.icf_break(), grid="default", progress=False)
-    with pytest.raises(ValueError, match="'noise' parameter must be a NoiseModel"):
+    with pytest.raises(TypeError, match="'noise' parameter must be a NoiseModel"):
         break_study(Scene.icf_break(), noise=0.1, progress=False)
     with pytest.raises(ValueError, match="'seed' parameter"):
         break_study(Scene.icf_break(), seed=-1, progress=False)

@@ -227,13 +227,23 @@ GOOD_SHOTS = ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2)
         (lambda st: {"icf": st}, GOOD_SHOTS, {"replicas": -1}, "'replicas'"),
         (lambda st: {"icf": st}, ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2, placement=(0.0, 0.5)), {},
          "'placement'"),
-        (lambda st: {"icf": st}, GOOD_SHOTS, {"noise": "club"}, r"'noise' .* \(e\.g\. NoiseModel\.preset\('club'\)\)"),
-        (lambda st: {"icf": st}, GOOD_SHOTS, {"params": "boric"}, r"'params' .* \(e\.g\. PhysicsParams\.from_powder\('boric'\)\)"),
     ],
 )  # fmt: skip
 def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, name):
     with pytest.raises(ValueError, match=name):
         foul_probabilities(states(carrom_states["icf"]), shots, progress=False, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"noise": "club"}, r"'noise' .* \(e\.g\. NoiseModel\.preset\('club'\)\)"),
+        ({"params": "boric"}, r"'params' .* \(e\.g\. PhysicsParams\.from_powder\('boric'\)\)"),
+    ],
+)
+def test_a_preset_name_for_a_model_is_a_type_error_saying_how_to_build_one(carrom_states, kwargs, name):
+    with pytest.raises(TypeError, match=name):
+        foul_probabilities({"icf": carrom_states["icf"]}, GOOD_SHOTS, progress=False, **kwargs)
 
 
 def test_bad_population_and_position():

@@ -124,13 +124,13 @@ def test_bad_inputs_name_the_parameter(straight_scene):
 
 def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
     grid = ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0], aim="ghost")
-    with pytest.raises(ValueError, match="'scene' parameter must be a Scene. Got NoneType"):
+    with pytest.raises(TypeError, match=r"'scene' parameter must be a Scene \(e\.g\. Scene\.icf_break\(\)\)\. Got None \(NoneType\)"):
         success_map(None, PocketPiece(0), grid, progress=False, replicas=2)
-    with pytest.raises(ValueError, match="'scene' parameter must be a Scene. Got NoneType"):
+    with pytest.raises(TypeError, match=r"'scene' parameter must be a Scene .*Got None \(NoneType\)"):
         plan_shots(None, PocketPiece(0))
     with pytest.raises(TypeError, match="'placement' parameter must hold real numbers .*Got 'a'"):
         ShotGrid(placement=["a"], angle=[0.0], speed=[2.0])
-    with pytest.raises(ValueError, match="'progress' parameter must be a bool .*Got 'yes'"):
+    with pytest.raises(TypeError, match="'progress' parameter must be a bool .*Got 'yes'"):
         success_map(straight_scene, PocketPiece(0), grid, progress="yes", replicas=2)
     with pytest.raises(ValueError, match="'store' parameter must be a directory path .*Got 123 \\(int\\)"):
         success_map(straight_scene, PocketPiece(0), grid, progress=False, replicas=2, store=123)
@@ -138,11 +138,11 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
     with pytest.raises(ValueError, match="'piece' parameter must name a piece of the position, which has no pieces. Got 0"):
         success_map(empty, PocketPiece(0), ShotGrid(placement=[0.0], angle=[0.0], speed=[2.0]), progress=False, replicas=2)
     # the names a coach types for the CLI's --noise and --powder: the message says how to pass them
-    with pytest.raises(ValueError, match=r"'noise' parameter must be a NoiseModel or None \(e\.g\. NoiseModel\.preset\('club'\)\)\. Got 'club'"):
+    with pytest.raises(TypeError, match=r"'noise' parameter must be a NoiseModel or None \(e\.g\. NoiseModel\.preset\('club'\)\)\. Got 'club'"):
         success_map(straight_scene, PocketPiece(0), grid, noise="club", progress=False, replicas=2)
-    with pytest.raises(ValueError, match=r"'thumb_noise' parameter .* \(e\.g\. NoiseModel\.preset\('expert'\)\)"):
+    with pytest.raises(TypeError, match=r"'thumb_noise' parameter .* \(e\.g\. NoiseModel\.preset\('expert'\)\)"):
         success_map(straight_scene, PocketPiece(0), grid, thumb_noise="expert", progress=False, replicas=2)
-    with pytest.raises(ValueError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('starch'\)\)\. Got 'starch'"):
+    with pytest.raises(TypeError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('starch'\)\)\. Got 'starch'"):
         success_map(straight_scene, PocketPiece(0), grid, params="starch", progress=False, replicas=2)
 
 
@@ -155,15 +155,26 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
         (lambda: PocketPiece(-1), r"'piece' parameter must be a piece id \(an int in the range \[0, inf\)\).*Got -1"),
         (lambda: PocketPiece(1.5), r"'piece' parameter .*Got 1\.5"),
         (lambda: PocketPiece(""), r"'piece' parameter .*Got ''"),
-        (lambda: PocketPiece(0, allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
-        (lambda: PocketAny("white", allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
         (lambda: PocketAny(["white", ""]), r"'kinds' parameter must be a kind or a non-empty sequence of kinds"),
-        (lambda: BasicFouls(no_contact="off"), r"'no_contact' parameter must be a bool .*Got 'off'"),
-        (lambda: BasicFouls(striker_pocketed=None), r"'striker_pocketed' parameter must be a bool .*Got None"),
     ],
 )  # fmt: skip
 def test_goals_check_what_they_can_when_made(make, match):
     with pytest.raises(ValueError, match=match):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        # a truthy text was taken for True
+        (lambda: PocketPiece(0, allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
+        (lambda: PocketAny("white", allow_foul="no"), r"'allow_foul' parameter must be a bool .*Got 'no'"),
+        (lambda: BasicFouls(no_contact="off"), r"'no_contact' parameter must be a bool .*Got 'off'"),
+        (lambda: BasicFouls(striker_pocketed=None), r"'striker_pocketed' parameter must be a bool .*Got None"),
+    ],
+)  # fmt: skip
+def test_goal_flags_of_the_wrong_type_are_type_errors(make, match):
+    with pytest.raises(TypeError, match=match):
         make()
 
 

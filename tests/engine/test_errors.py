@@ -136,7 +136,7 @@ def test_params_keep_the_floats_they_checked():
     p = PhysicsParams(mu=np.float32(0.25), e_disc=np.array(0.5), max_events=np.int64(10))
     assert type(p.mu) is float and type(p.e_disc) is float and type(p.max_events) is int
     assert hash(p) == hash(PhysicsParams(mu=float(np.float32(0.25)), e_disc=0.5, max_events=10))
-    with pytest.raises(ValueError, match="'mu' parameter must be a finite real number in the range \\[1e-06, 2\\]. Got '0.1'"):
+    with pytest.raises(TypeError, match="'mu' parameter must be a finite real number in the range \\[1e-06, 2\\]. Got '0.1' \\(str\\)"):
         PhysicsParams(mu="0.1")
 
 

@@ -131,7 +131,8 @@ def test_numbers_stored_as_floats():
 )
 def test_bad_numbers_name_parameter_range_and_value(field, bad, rng):
     kw = {"radius": 0.015, "mass": 0.005, "thickness": 0.008, field: bad}
-    with pytest.raises(ValueError, match=f"'{field}'.*{rng}.*Got {re.escape(repr(bad))}"):
+    error = TypeError if isinstance(bad, (str, bool)) else ValueError  # text or a bool is no number
+    with pytest.raises(error, match=f"'{field}'.*{rng}.*Got {re.escape(repr(bad))}"):
         DiscSpec("white", **kw)
 
 

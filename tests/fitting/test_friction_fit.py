@@ -77,7 +77,7 @@ def test_bad_input_is_named():
     tracks = shot(0, "coulomb").tracks()
     with pytest.raises(ValueError, match=r"The 'law' parameter must be one of \['coulomb'.*Got 'viscous'"):
         fit_friction(tracks, "viscous")
-    with pytest.raises(ValueError, match=r"The 'law' parameter must be one of \['coulomb'.*Got \['coulomb'\]"):
+    with pytest.raises(TypeError, match=r"The 'law' parameter must be one of \['coulomb'.*Got \['coulomb'\]"):
         fit_friction(tracks, ["coulomb"])  # not a raw "unhashable type: 'list'"
     with pytest.raises(ValueError, match=r'The "initial\[.mu.\]" parameter must be .* \[1e-06, 2\]\. Got -1'):
         fit_friction(tracks, initial={"mu": -1})

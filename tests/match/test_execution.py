@@ -59,7 +59,7 @@ def test_illegal_noisy_placements_are_snapped_and_reported_rules_icf3_onl1_hik2_
 
 def test_bad_arguments_name_the_parameter():
     state = new_state("icf")
-    with pytest.raises(ValueError, match="'noise'"):
+    with pytest.raises(TypeError, match="'noise'"):
         execute(state, MEANT, "club", seed=0, shot_index=0)
     with pytest.raises(ValueError, match="'shot_index'"):
         execute(state, MEANT, NoiseModel(), seed=0, shot_index=-1)

@@ -141,12 +141,19 @@ def test_record_false_keeps_boards_and_games_only():
     (lambda: play_match("icf", 1, workers=0), "workers"),
     (lambda: play_match("icf", 1, seed=-1), "seed"),
     (lambda: play_match("icf", 1, policies=[RandomPolicy()] * 3), "policies"),
-    (lambda: play_match("icf", 1, policies=RandomPolicy), "policies"),
-    (lambda: play_match("icf", 1, noise="club"), "noise"),
     (lambda: play_game(new_state("icf"), RandomPolicy(), max_shots_per_board=-5), "max_shots_per_board"),
-    (lambda: play_game("icf", RandomPolicy()), "state"),
-    (lambda: play_game(new_state("icf"), RandomPolicy(), params="club"), "params"),
 ])
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=f"'{name}'"):
+        call()
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: play_match("icf", 1, policies=RandomPolicy), "policies"),
+    (lambda: play_match("icf", 1, noise="club"), "noise"),
+    (lambda: play_game("icf", RandomPolicy()), "state"),
+    (lambda: play_game(new_state("icf"), RandomPolicy(), params="club"), "params"),
+])
+def test_input_of_the_wrong_type_names_the_parameter(call, name):
+    with pytest.raises(TypeError, match=f"'{name}'"):
         call()

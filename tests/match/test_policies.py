@@ -82,9 +82,11 @@ def test_random_policy_options():
         RandomPolicy(spread=0.0)
     for kwargs, name in (({"n_candidates": 0}, "n_candidates"), ({"placements": 0}, "placements"),
                          ({"speed_factors": ()}, "speed_factors"), ({"random_fraction": 1.5}, "random_fraction"),
-                         ({"cut_limit": 2.0}, "cut_limit"), ({"params": "club"}, "params"), ({"workers": 0}, "workers")):
+                         ({"cut_limit": 2.0}, "cut_limit"), ({"workers": 0}, "workers")):
         with pytest.raises(ValueError, match=f"'{name}"):
             GreedyPolicy(**kwargs)
+    with pytest.raises(TypeError, match="'params'"):
+        GreedyPolicy(params="club")
 
 
 def _play(state, shot):

@@ -296,9 +296,12 @@ def test_onl_10_ranked_draw_counts_half():
         online.match_points(online.new_game())
 
 
-@pytest.mark.parametrize("bad", [{"turn_time": 45}, {"queen_points": -1}, {"next_board_first": "winner"}, {"powder": "yes"}])
-def test_onl_10_bad_house_rules_name_the_parameter(bad):
-    with pytest.raises(ValueError, match=next(iter(bad))):
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [({"turn_time": 45}, ValueError), ({"queen_points": -1}, ValueError), ({"next_board_first": "winner"}, ValueError), ({"powder": "yes"}, TypeError)],
+)
+def test_onl_10_bad_house_rules_name_the_parameter(bad, error):
+    with pytest.raises(error, match=next(iter(bad))):
         OnlineHouseRules(**bad)
 
 

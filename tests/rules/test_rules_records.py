@@ -46,7 +46,6 @@ def test_outcome_copies_final_positions():
         ({"first_touch": 2, "striker_touched": (3,)}, "first_touch"),
         ({"pocketed": [(19, "striker", 0, 0.1)]}, "striker_fate"),
         ({"timed_out": True, "left_board": (1,)}, "timed_out"),
-        ({"cushion_first": 1}, "cushion_first"),
         ({"striker_touched": (3,), "touched_before_frame": (4,)}, "touched_before_frame"),
         ({"striker_touched": (3,), "touched_before_frame": (3, 3)}, "repeat"),
         ({"final_positions": pd.DataFrame({"id": [1]})}, "final_positions"),
@@ -56,6 +55,11 @@ def test_outcome_copies_final_positions():
 def test_outcome_bad_fields_name_the_parameter(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ShotOutcome(**kwargs)
+
+
+def test_outcome_flag_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match=r"'cushion_first' parameter must be a bool .*Got 1 \(int\)"):
+        ShotOutcome(cushion_first=1)
 
 
 # ---------------------------------------------------------------------------- consistency with the state
@@ -130,25 +134,25 @@ def test_placement_bad_inputs_name_the_parameter(game):
         icf.check_placement(game, 0.0, 0.0, -0.01)
     with pytest.raises(ValueError, match="'x'"):
         icf.check_placement(game, float("nan"), 0.0, 0.02)
-    with pytest.raises(ValueError, match="board"):
+    with pytest.raises(TypeError, match="board"):
         icf.check_placement(game, 0.0, 0.0, 0.02, board="icf")
 
 
 @pytest.mark.parametrize(
-    ("factory", "match"),
+    ("factory", "error", "match"),
     [
-        (lambda: icf.new_game(3), "players"),
-        (lambda: icf.new_game(options="x"), "options"),
-        (lambda: hikone.new_game(5), "players"),
-        (lambda: crokinole.new_game(3), "players"),
-        (lambda: ICFOptions(own_last_coin="nobody"), "own_last_coin"),
-        (lambda: crokinole.CrokinoleOptions(discs_per_player=0), "discs_per_player"),
-        (lambda: hikone.HikoneOptions(void_pucks_with_jack=1), "void_pucks_with_jack"),
-        (lambda: hikone.HikoneOptions(every_direct_hit="yes"), "every_direct_hit"),
+        (lambda: icf.new_game(3), ValueError, "players"),
+        (lambda: icf.new_game(options="x"), TypeError, "options"),
+        (lambda: hikone.new_game(5), ValueError, "players"),
+        (lambda: crokinole.new_game(3), ValueError, "players"),
+        (lambda: ICFOptions(own_last_coin="nobody"), ValueError, "own_last_coin"),
+        (lambda: crokinole.CrokinoleOptions(discs_per_player=0), ValueError, "discs_per_player"),
+        (lambda: hikone.HikoneOptions(void_pucks_with_jack=1), TypeError, "void_pucks_with_jack"),
+        (lambda: hikone.HikoneOptions(every_direct_hit="yes"), TypeError, "every_direct_hit"),
     ],
 )
-def test_bad_game_setup_names_the_parameter(factory, match):
-    with pytest.raises(ValueError, match=match):
+def test_bad_game_setup_names_the_parameter(factory, error, match):
+    with pytest.raises(error, match=match):
         factory()
 
 

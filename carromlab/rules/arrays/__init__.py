@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..._validation import check_type
 from .carrom import adjudicate_carrom
 from .crokinole import adjudicate_crokinole
 from .games import QUEEN, WHERE, GameArrays
@@ -65,6 +66,5 @@ def adjudicate_arrays(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     ValueError
         If an outcome is inconsistent with its game, or a game is over.
     """
-    if not isinstance(games, GameArrays):
-        raise ValueError(f"The 'games' parameter must be a GameArrays. Got {type(games).__name__} instead.")
+    check_type("games", games, GameArrays)
     return _ADJUDICATORS[games.variant](games, outcomes, place=place)

@@ -1,0 +1,120 @@
+"""The error convention of the public API (docs/getting-started.md, "Errors"): a TypeError
+for an argument of the wrong type, a ValueError for a value of the right type that is
+not allowed; either message names the parameter and the value received."""
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
+from carromlab import analysis, match, rules
+from carromlab.fitting import Tracks, save_calibration
+
+BREAK = Shot(0.0, -0.2526, angle=math.pi / 2, speed=3.0)
+GRID = analysis.ShotGrid([0.0], angle=[math.pi / 2], speed=[3.0])
+GOAL = analysis.PocketAny(("white",))
+
+
+def _success_map(**kw):
+    args = {"scene": Scene.icf_break(), "goal": GOAL, "grid": GRID, "replicas": 2, "progress": False} | kw
+    return analysis.success_map(args.pop("scene"), args.pop("goal"), args.pop("grid"), **args)
+
+
+def _play(**kw):
+    args = {"state": match.new_state("icf"), "max_boards": 1, "max_shots_per_board": 1} | kw
+    return match.play_game(args.pop("state"), match.RandomPolicy(), **args)
+
+
+# (call, parameter, value): the call passes ``value`` as ``parameter``
+WRONG_TYPE = [
+    (lambda v: PhysicsParams(mu=v), "mu", "0.1"),
+    (lambda v: PhysicsParams(mu=v), "mu", True),
+    (lambda v: PhysicsParams(max_events=v), "max_events", 1000.0),
+    (lambda v: PhysicsParams(friction_law=v), "friction_law", 3),
+    (lambda v: PhysicsParams.from_powder(v), "powder", None),
+    (lambda v: Board.preset(v), "name", 1),
+    (lambda v: DiscSpec("white", radius=v, mass=0.005, thickness=0.008), "radius", None),
+    (lambda v: Shot(0.0, -0.25, 1.0, v), "speed", "fast"),
+    (lambda v: simulate(v, BREAK), "scene", "icf"),
+    (lambda v: simulate(Scene.icf_break(), BREAK, params=v), "params", {"mu": 0.1}),
+    (lambda v: simulate(Scene.icf_break(), BREAK, record=v), "record", "no"),
+    (lambda v: simulate_batch(Scene.icf_break(), 0.0, -0.25, 1.0, 3.0, workers=v), "workers", 2.0),
+    (lambda v: simulate_batch(Scene.icf_break(), 0.0, -0.25, 1.0, 3.0, final_positions=v), "final_positions", "yes"),
+    (lambda v: analysis.NoiseModel(speed=v), "speed", [0.1]),
+    (lambda v: analysis.NoiseModel.preset(v), "name", 0),
+    (lambda v: _success_map(scene=v), "scene", None),
+    (lambda v: _success_map(params=v), "params", "club"),
+    (lambda v: _success_map(noise=v), "noise", "club"),
+    (lambda v: _success_map(grid=v), "grid", [0.0]),
+    (lambda v: _success_map(replicas=v), "replicas", 2.5),
+    (lambda v: _success_map(progress=v), "progress", 1),
+    (lambda v: analysis.binomial_ci(v, 10), "k", None),
+    (lambda v: analysis.fit_noise(v), "recorded", [1.0]),
+    (lambda v: match.new_state(v), "variant", None),
+    (lambda v: _play(state=v), "state", "icf"),
+    (lambda v: _play(params=v), "params", "club"),
+    (lambda v: _play(record=v), "record", "yes"),
+    (lambda v: rules.icf.new_game(options=v), "options", "x"),
+    (lambda v: Tracks(data=v), "data", [1, 2]),
+    (lambda v: save_calibration(PhysicsParams(), v, name="x"), "path", None),
+]
+
+BAD_VALUE = [
+    (lambda v: PhysicsParams(mu=v), "mu", math.nan),
+    (lambda v: PhysicsParams(mu=v), "mu", -1.0),
+    (lambda v: PhysicsParams(max_events=v), "max_events", 0),
+    (lambda v: PhysicsParams(friction_law=v), "friction_law", "sticky"),
+    (lambda v: PhysicsParams.from_powder(v), "powder", "talc"),
+    (lambda v: Shot(0.0, -0.25, 1.0, v), "speed", math.inf),
+    (lambda v: simulate_batch(Scene.icf_break(), 0.0, -0.25, 1.0, v), "speed", -1.0),
+    (lambda v: simulate_batch(Scene.icf_break(), 0.0, -0.25, 1.0, 3.0, final_dtype=v), "final_dtype", "float16"),
+    (lambda v: analysis.NoiseModel.preset(v), "name", "pro"),
+    (lambda v: _success_map(replicas=v), "replicas", 0),
+    (lambda v: _success_map(confidence=v), "confidence", 1.5),
+    (lambda v: _success_map(ci=v), "ci", "normal"),
+    (lambda v: analysis.binomial_ci(v, 10), "k", math.nan),
+    (lambda v: analysis.binomial_ci(3, 10, confidence=v), "confidence", math.nan),
+    (lambda v: match.new_state("icf", v), "players", 5),
+]
+
+
+def _check(call, name, value, error):
+    with pytest.raises(error) as info:
+        call(value)
+    assert type(info.value) is error  # not a subclass of the other kind
+    message = str(info.value)
+    assert f"'{name}'" in message
+    assert re.search(re.escape(repr(value)), message), message
+
+
+@pytest.mark.parametrize(("call", "name", "value"), WRONG_TYPE, ids=[f"{n}={v!r}" for _, n, v in WRONG_TYPE])
+def test_a_wrong_type_is_a_type_error_naming_the_parameter_and_value(call, name, value):
+    _check(call, name, value, TypeError)
+
+
+@pytest.mark.parametrize(("call", "name", "value"), BAD_VALUE, ids=[f"{n}={v!r}" for _, n, v in BAD_VALUE])
+def test_a_bad_value_is_a_value_error_naming_the_parameter_and_value(call, name, value):
+    _check(call, name, value, ValueError)
+
+
+def test_a_powder_name_for_params_points_at_from_powder_only_for_a_powder():
+    with pytest.raises(TypeError, match=r"from_powder\('club'\)"):
+        _success_map(params="club")
+    with pytest.raises(TypeError) as info:
+        _success_map(params="abc")
+    assert "from_powder('abc')" not in str(info.value)
+
+
+def test_numpy_scalars_and_0d_arrays_are_numbers():
+    p = PhysicsParams(mu=np.float32(0.25), e_disc=np.array(0.5), max_events=np.array(10))
+    assert (type(p.e_disc), p.max_events) == (float, 10)
+    assert len(_success_map(replicas=np.int64(2))) == 1
+
+
+def test_a_long_value_of_the_wrong_type_is_cut_in_the_message():
+    with pytest.raises(TypeError, match=r"Got .{60,80}\.\.\. \(DataFrame\) instead") as info:
+        simulate(pd.DataFrame({"x": np.arange(100.0)}), BREAK)
+    assert len(str(info.value)) < 250
