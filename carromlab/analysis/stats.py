@@ -26,10 +26,14 @@ def binomial_ci(
         interval is (nan, nan).
     method : {"wilson", "clopper-pearson"}
         ``"wilson"``: the score interval without continuity correction (E. B. Wilson,
-        *J. Am. Stat. Assoc.* 22, 209, 1927, doi:10.1080/01621459.1927.10502953), good
-        coverage for small n and p near 0 or 1. ``"clopper-pearson"``: the exact
-        interval from beta quantiles (C. J. Clopper & E. S. Pearson, *Biometrika* 26, 404,
-        1934, doi:10.1093/biomet/26.4.404), conservative. Default ``"wilson"``.
+        *J. Am. Stat. Assoc.* 22, 209, 1927, doi:10.1080/01621459.1927.10502953): its
+        coverage averaged over p is close to the nominal level even for small n, but at
+        p within about 1/n of 0 or 1 it falls below (at 95 %: down to 0.83 for n = 5,
+        0.84 for n = 10, 0.90 for n = 100; L. D. Brown, T. T. Cai & A. DasGupta, *Stat.
+        Sci.* 16, 101, 2001). ``"clopper-pearson"``: the exact interval from beta
+        quantiles (C. J. Clopper & E. S. Pearson, *Biometrika* 26, 404, 1934,
+        doi:10.1093/biomet/26.4.404), at least the nominal coverage for every p, wider.
+        Prefer it for cells expected near p = 0 or 1. Default ``"wilson"``.
     confidence : float
         Confidence level, in (0, 1). Default 0.95.
 
