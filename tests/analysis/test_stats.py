@@ -6,8 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from carromlab.analysis import binomial_ci
-from carromlab.analysis.stats import clustered_binomial_ci
+from carromlab.analysis import binomial_ci, clustered_binomial_ci
 
 
 @given(n=st.integers(1, 500), frac=st.floats(0.0, 1.0), level=st.sampled_from([0.8, 0.95, 0.99]))
