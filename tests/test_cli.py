@@ -47,6 +47,8 @@ def test_break_study_small(tmp_path, capsys):
     assert len(shots) == 9 * 8
     assert_png(tmp_path / "break_study.png")
     assert "best break" in out and "foul rate" in out
+    # the best of 9 is replayed with fresh noise, free of its selection
+    assert "the best of 9, so optimistic" in out and "replayed with 1000 fresh noisy breaks" in out and "95 % CI" in out
 
 
 def test_break_study_hikone_parquet_powder_and_resumable_store(tmp_path, capsys):

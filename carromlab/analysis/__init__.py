@@ -14,7 +14,7 @@ from .noise import NOISE_PRESETS, NoiseFit, NoiseModel, fit_noise
 from .placement import StrikerLine
 from .planner import plan_shots
 from .routes import FULL_HIT_DEG, ROUTES, label_shots
-from .stats import binomial_ci
+from .stats import binomial_ci, clustered_binomial_ci
 from .store import read_store
 from .success import margin_of_error, success_map
 
@@ -43,6 +43,7 @@ __all__ = [
     "StrikerLine",
     "Target",
     "binomial_ci",
+    "clustered_binomial_ci",
     "break_study",
     "comparable_states",
     "cut_aim",

@@ -34,7 +34,7 @@ from ._random import MAX_REPLICAS
 from .execution import check_noise
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
-from .stats import CI_METHODS, binomial_ci
+from .stats import CI_METHODS, clustered_binomial_ci
 from .store import describe, sweep_manifest
 from .sweep import check_backend, run_sweep
 
@@ -435,20 +435,29 @@ def _foul_texts(rulings: RulingArrays) -> pd.api.extensions.ExtensionArray:
     return pd.Series(texts).array.take(which)
 
 
-def _tally(key: str, variant: str, fouls: pd.Series, snapped: npt.NDArray[np.bool_], truncated: npt.NDArray[np.bool_]) -> list[dict[str, Any]]:
-    """Rows of one state (its shots' ``fouls`` texts and ``snapped``, ``truncated`` flags):
-    every foul its variant defines or that was called, then any foul."""
-    texts = fouls.value_counts()
-    counts: dict[str, int] = {}
-    for text, k in texts.items():
-        for rule in filter(None, str(text).split(";")):
-            counts[rule] = counts.get(rule, 0) + int(k)
+def _tally(
+    key: str, variant: str, fouls: pd.Series, shot: npt.NDArray[np.int64], snapped: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_], *, replicas: int, ci: str, confidence: float,
+) -> list[dict[str, Any]]:
+    """Rows of one state (its shots' ``fouls`` texts, the intended ``shot`` each was played
+    from, ``replicas`` times each, and their ``snapped``, ``truncated`` flags): every foul its
+    variant defines or that was called, then any foul; each with its interval from the
+    fouls per intended shot (:func:`clustered_binomial_ci`: the replicas of a shot share
+    its placement, aim and speed, and are not independent draws of the population)."""
+    codes, texts = pd.factorize(fouls)
+    called = [set(filter(None, str(text).split(";"))) for text in texts]
     defined = FOULS[variant]
-    rules = [*defined, *sorted(set(counts) - set(defined))]
-    n, any_foul = len(fouls), len(fouls) - int(texts.get("", 0))
-    rows = [(rule, defined.get(rule, rule), counts.get(rule, 0)) for rule in rules] + [(ANY_FOUL, "any foul", any_foul)]
-    common = {"n": n, "n_snapped": int(np.count_nonzero(snapped)), "n_truncated": int(np.count_nonzero(truncated))}
-    return [{"variant": key, "rule": rule, "foul": foul, "k": k, **common} for rule, foul, k in rows]
+    rules = [*defined, *sorted(set().union(*called) - set(defined))]
+    flags = [np.array([rule in c for c in called], dtype=bool) for rule in rules] + [np.array([bool(c) for c in called])]
+    n_shots = len(fouls) // replicas
+    per_shot = np.array([np.bincount(shot, weights=f[codes], minlength=n_shots) for f in flags])
+    low, high, n_eff = clustered_binomial_ci(per_shot, replicas, method=ci, confidence=confidence)
+    descriptions = [defined.get(rule, rule) for rule in rules] + ["any foul"]
+    common = {"n": len(fouls), "n_snapped": int(np.count_nonzero(snapped)), "n_truncated": int(np.count_nonzero(truncated))}
+    return [
+        {"variant": key, "rule": rule, "foul": foul, "k": int(k), "ci_low": lo, "ci_high": hi, "n_eff": ne, **common}
+        for rule, foul, k, lo, hi, ne in zip([*rules, ANY_FOUL], descriptions, per_shot.sum(axis=1), low, high, n_eff)
+    ]
 
 
 def foul_probabilities(
@@ -509,7 +518,8 @@ def foul_probabilities(
         Seed of the noise, >= 0. Default 0. The result depends only on the inputs and
         the seed, not on the backend, ``workers`` or ``chunk_cells``.
     ci : {"wilson", "clopper-pearson"}
-        Confidence interval of ``p`` (:func:`binomial_ci`). Default ``"wilson"``.
+        Confidence interval of ``p`` (:func:`binomial_ci`, at the effective number of
+        independent shots ``n_eff``). Default ``"wilson"``.
     confidence : float
         Level of the interval, in (0, 1). Default 0.95.
     client : dask.distributed.Client, optional
@@ -536,7 +546,11 @@ def foul_probabilities(
         One row per (state, foul), states in the order given: ``variant`` (the state's
         name), ``rule`` (rule id, or :data:`.ANY_FOUL` for the last row of each state:
         any foul), ``foul`` (short description, :data:`.FOULS`), ``n`` (shots),
-        ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high``,
+        ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high``;
+        ``n_eff``, the effective number of independent shots behind the interval: the
+        replicas of an intended shot share its placement, aim and speed, so the interval
+        is that of the fouls per intended shot (:func:`.clustered_binomial_ci`), n_eff
+        between the intended shots and ``n`` (= n with one replica);
         ``n_snapped`` (shots whose noisy placement was illegal and moved) and
         ``n_truncated`` (shots that used up the engine's event budget). Every foul the
         variant defines has a row, observed or not (p = 0); a foul called by the rules
@@ -605,10 +619,10 @@ def foul_probabilities(
     rows = run_sweep(
         "foul_probabilities", task, cells, manifest=manifest, replicas=replicas, chunk_cells=chunk_cells,
         client=client, workers=workers, store=store, progress=progress,
-        columns=["variant", "fouls", "snapped", "truncated"],  # what the tally reads (the store keeps every column)
+        columns=["variant", "shot", "fouls", "snapped", "truncated"],  # what the tally reads (the store keeps every column)
     )  # fmt: skip
     # each row names its state: the rows of a state are found by its name, and counted
-    names, fouls = rows["variant"].to_numpy(dtype=object), rows["fouls"]
+    names, fouls, shot = rows["variant"].to_numpy(dtype=object), rows["fouls"], rows["shot"].to_numpy()
     snapped, truncated = rows["snapped"].to_numpy(), rows["truncated"].to_numpy()
     table = []
     for key in checked:  # in the order given
@@ -619,14 +633,15 @@ def foul_probabilities(
                 f"The 'store' parameter's directory must hold {expected} shots of states[{key!r}]. Got "
                 f"{np.count_nonzero(mine)} instead: its rows are not this study's; use a new directory."
             )
-        table += _tally(key, checked[key][0].variant, fouls[mine], snapped[mine], truncated[mine])
+        table += _tally(key, checked[key][0].variant, fouls[mine], shot[mine], snapped[mine], truncated[mine],
+                        replicas=replicas, ci=ci, confidence=confidence)  # fmt: skip
     col = {name: [row[name] for row in table] for name in table[0]}
     k, n = np.array(col["k"], dtype=np.int64), np.array(col["n"], dtype=np.int64)
-    low, high = binomial_ci(k, n, method=ci, confidence=confidence)
     return pd.DataFrame(
         {
             "variant": col["variant"], "rule": col["rule"], "foul": col["foul"], "n": n, "k": k, "p": k / n,
-            "ci_low": low, "ci_high": high, "n_snapped": col["n_snapped"], "n_truncated": col["n_truncated"],
+            "ci_low": col["ci_low"], "ci_high": col["ci_high"], "n_eff": col["n_eff"], "n_snapped": col["n_snapped"],
+            "n_truncated": col["n_truncated"],
         }
     )  # fmt: skip
 

@@ -6,9 +6,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy.stats import beta, norm
 
-from .._validation import check_array, check_choice, check_real
+from .._validation import check_array, check_choice, check_int, check_real
 
-__all__ = ["CI_METHODS", "binomial_ci"]
+__all__ = ["CI_METHODS", "binomial_ci", "clustered_binomial_ci"]
 
 #: Interval methods: Wilson's score interval and the Clopper-Pearson exact interval.
 CI_METHODS = ("wilson", "clopper-pearson")
@@ -26,10 +26,14 @@ def binomial_ci(
         interval is (nan, nan).
     method : {"wilson", "clopper-pearson"}
         ``"wilson"``: the score interval without continuity correction (E. B. Wilson,
-        *J. Am. Stat. Assoc.* 22, 209, 1927, doi:10.1080/01621459.1927.10502953), good
-        coverage for small n and p near 0 or 1. ``"clopper-pearson"``: the exact
-        interval from beta quantiles (C. J. Clopper & E. S. Pearson, *Biometrika* 26, 404,
-        1934, doi:10.1093/biomet/26.4.404), conservative. Default ``"wilson"``.
+        *J. Am. Stat. Assoc.* 22, 209, 1927, doi:10.1080/01621459.1927.10502953): its
+        coverage averaged over p is close to the nominal level even for small n, but at
+        p within about 1/n of 0 or 1 it falls below (at 95 %: down to 0.83 for n = 5,
+        0.84 for n = 10, 0.90 for n = 100; L. D. Brown, T. T. Cai & A. DasGupta, *Stat.
+        Sci.* 16, 101, 2001). ``"clopper-pearson"``: the exact interval from beta
+        quantiles (C. J. Clopper & E. S. Pearson, *Biometrika* 26, 404, 1934,
+        doi:10.1093/biomet/26.4.404), at least the nominal coverage for every p, wider.
+        Prefer it for cells expected near p = 0 or 1. Default ``"wilson"``.
     confidence : float
         Confidence level, in (0, 1). Default 0.95.
 
@@ -70,3 +74,63 @@ def binomial_ci(
             low = np.where(k_arr == 0, 0.0, beta.ppf(alpha / 2, k_arr, n_safe - k_arr + 1))
             high = np.where(k_arr == n_arr, 1.0, beta.ppf(1 - alpha / 2, k_arr + 1, n_safe - k_arr))
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def clustered_binomial_ci(
+    counts: npt.ArrayLike, size: int, *, method: str = "wilson", confidence: float = 0.95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Confidence interval of a proportion estimated from clusters of correlated trials.
+
+    Each of m clusters holds ``size`` trials that share a cause (the noisy replicas of one
+    drawn shot), so the m * size trials are not independent and :func:`binomial_ci` of
+    their total would be too narrow. The variance of the proportion is estimated from the
+    spread of the clusters' own proportions (the design effect of cluster sampling,
+    L. Kish, *Survey Sampling*, Wiley, 1965), and the interval is :func:`binomial_ci` at the
+    effective number of independent trials n_eff = p (1 - p) / var(p), bounded by
+    [m, m * size] (E. L. Korn & B. I. Graubard, *Survey Methodology* 24, 193, 1998). With
+    ``size`` = 1, or clusters whose proportions vary only by chance, this is the plain
+    binomial interval. Where the proportion is 0 or 1 (no spread to measure) or there is
+    one cluster, n_eff = m: every cluster counts as one trial.
+
+    Parameters
+    ----------
+    counts : array_like of int
+        Successes in each cluster, in [0, size]; the last axis runs over the clusters (at
+        least one), any leading axes over separate proportions.
+    size : int
+        Trials per cluster, >= 1.
+    method : {"wilson", "clopper-pearson"}
+        As in :func:`binomial_ci`. Default ``"wilson"``.
+    confidence : float
+        Confidence level, in (0, 1). Default 0.95.
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float64
+        Bounds of the interval, in [0, 1], one per proportion (the leading axes).
+    n_eff : numpy.ndarray of float64
+        Effective number of independent trials, in [m, m * size].
+
+    Examples
+    --------
+    >>> low, high, n_eff = clustered_binomial_ci([0, 4, 0, 4, 0, 4], 4)  # whole clusters agree: 6 trials
+    >>> float(n_eff[0]), [round(float(b[0]), 4) for b in (low, high)]
+    (6.0, [0.1876, 0.8124])
+    >>> [round(float(b[0]), 4) for b in binomial_ci(12, 24)]            # 24 independent trials
+    [0.3143, 0.6857]
+    """
+    r = check_int("size", size, low=1)
+    y = np.asarray(counts, dtype=float)
+    if y.ndim == 0 or y.shape[-1] == 0:
+        raise ValueError(f"The 'counts' parameter must hold at least one cluster. Got shape {y.shape} instead.")
+    if np.any((y < 0) | (y > r)):
+        raise ValueError(f"The 'counts' parameter must lie in [0, size={r}]. Got {y[(y < 0) | (y > r)].flat[0]:g} instead.")
+    m = y.shape[-1]
+    share = y / r
+    p = share.mean(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = p * (1 - p) / (share.var(axis=-1, ddof=1) / m)
+    measured = np.isfinite(ratio) & (p > 0) & (p < 1)
+    n_eff = np.atleast_1d(np.where(measured, np.clip(ratio, m, m * r), float(m)))
+    low, high = binomial_ci(p * n_eff, n_eff, method=method, confidence=confidence)
+    return low, high, n_eff

@@ -343,3 +343,15 @@ def test_the_opening_shot_on_an_empty_crokinole_board(tmp_path):
         assert shots["fouls"].tolist() == reference, key
         assert 0 < row(df, key, "CRK-2")["k"] == reference.count("CRK-2") < 60
         assert row(df, key, "CRK-3")["k"] == 0
+
+
+def test_replicas_of_a_drawn_shot_do_not_narrow_the_interval_as_if_independent(carrom_states):
+    # without noise the replicas of a shot are copies: 8 replicas hold the information of one,
+    # so p and its interval must be those of a single replica (to rounding, 1e-12), n_eff = shots
+    pop = ShotPopulation(angle=(-0.9, 0.9), speed=(1.0, 5.0), n=120, seed=3)
+    one = foul_probabilities(carrom_states, pop, noise=NONE, replicas=1, progress=False)
+    eight = foul_probabilities(carrom_states, pop, noise=NONE, replicas=8, progress=False)
+    assert one["k"].max() > 0  # the population fouls
+    np.testing.assert_allclose(eight["p"], one["p"], atol=1e-12)
+    np.testing.assert_allclose(eight[["ci_low", "ci_high"]], one[["ci_low", "ci_high"]], atol=1e-12)
+    assert (one["n_eff"] == 120).all() and (eight["n_eff"] == 120).all() and (eight["n"] == 960).all()
