@@ -303,9 +303,11 @@ def margin_of_error(success: pd.DataFrame, *, threshold: float = 0.5) -> pd.Data
     which the shot still succeeds.
 
     A cell succeeds when ``p_success >= threshold``. At each placement (and spin), the
-    best aim is the most probable cell of the widest run of consecutive succeeding aims
-    at any one speed (the middle of tied cells); the aim window is that run and the speed
-    window the run of succeeding speeds through the best cell. With a zero-noise map
+    best aim is the most probable succeeding cell at any one speed; among runs of
+    consecutive succeeding aims that reach the same probability, the widest (and within
+    it the middle of the cells at that probability): with a zero-noise map, where every
+    succeeding cell has p = 1, the middle of the widest run. The aim window is that run
+    and the speed window the run of succeeding speeds through the best cell. With a zero-noise map
     (``NoiseModel.preset("none")``, ``replicas=1``) this is the margin of error of
     billiards' aiming tables: the tolerance on each quantity alone, the others exact.
     Window edges are the outermost succeeding grid values, so a window is known to
