@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int, check_real
-from ..physics.params import PhysicsParams
+from ..physics.params import PhysicsParams, check_params
 from .segments import Segmentation, segment_tracks
 from .tracks import Tracks
 
@@ -100,6 +100,11 @@ class RestitutionFit:
         """``base`` (default ``PhysicsParams()``) with the estimated fields, clipped to
         their allowed ranges.
 
+        Raises
+        ------
+        TypeError
+            If ``base`` is not a PhysicsParams or None.
+
         Examples
         --------
         >>> fit = RestitutionFit(pd.DataFrame(), pd.DataFrame({"parameter": ["e_cushion"], "estimate": [0.8]}))
@@ -111,7 +116,7 @@ class RestitutionFit:
             r.parameter: float(np.clip(r.estimate, 0.0, hi[r.parameter.split("_")[0]]))
             for r in self.estimates.itertuples(index=False)
         }
-        return (base or PhysicsParams()).with_(**changes)
+        return check_params(base, "base").with_(**changes)
 
 
 def _local_state(

@@ -274,13 +274,15 @@ class PhysicsParams:
         return tuple(f.name for f in fields(cls))
 
 
-def check_params(params: Any) -> PhysicsParams:
+def check_params(params: Any, name: str = "params") -> PhysicsParams:
     """The physics parameters a function was given.
 
     Parameters
     ----------
     params : PhysicsParams or None
         The parameters, or None for ``PhysicsParams()``.
+    name : str
+        The argument's name in messages. Default ``"params"``.
 
     Returns
     -------
@@ -295,4 +297,4 @@ def check_params(params: Any) -> PhysicsParams:
     if params is None:
         return PhysicsParams()
     hint = f"PhysicsParams.from_powder({params!r})" if isinstance(params, str) and params in POWDERS else "PhysicsParams(mu=0.12)"
-    return check_type("params", params, (PhysicsParams, type(None)), hint=f"e.g. {hint}")
+    return check_type(name, params, (PhysicsParams, type(None)), hint=f"e.g. {hint}")

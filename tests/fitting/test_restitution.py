@@ -66,3 +66,9 @@ def test_bad_input():
         fit_restitution(tracks, deceleration=-1.0)
     with pytest.raises(ValueError, match="'radius' of the tracks must be known"):
         fit_restitution(Tracks(tracks.data, board=tracks.board))
+    from carromlab.fitting.restitution_fit import RestitutionFit
+
+    fit = RestitutionFit(pd.DataFrame(), pd.DataFrame({"parameter": ["e_cushion"], "estimate": [0.8]}))
+    assert fit.params(PhysicsParams.from_powder("club")).e_cushion == 0.8
+    with pytest.raises(TypeError, match=r"The 'base' parameter must be .*PhysicsParams.from_powder\('club'\).*Got 'club'"):
+        fit.params(base="club")
