@@ -15,7 +15,7 @@ import math
 import operator
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +31,14 @@ __all__ = [
     "check_real",
     "check_int",
     "check_bool",
+    "check_str",
     "check_choice",
     "check_array",
     "check_type",
     "check_table",
+    "check_sequence",
+    "check_mapping",
+    "type_text",
     "check_memory",
     "check_fields",
     "check_suffix",
@@ -157,6 +161,17 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def check_str(name: str, value: Any, *, what: str = "a non-empty str") -> str:
+    """Return ``value`` if it is a str with some text (not blank), else raise naming the
+    parameter and ``what`` it must be: a TypeError if it is no str, a ValueError if it is
+    empty or blank."""
+    if not isinstance(value, str):
+        raise TypeError(f"The {name!r} parameter must be {what}. Got {value_text(value)} instead.")
+    if not value.strip():
+        raise ValueError(f"The {name!r} parameter must be {what}. Got {value!r} instead.")
+    return value
+
+
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise listing them: a TypeError
     if ``value`` is not a str, a ValueError if it is another name."""
@@ -240,8 +255,66 @@ def check_type(name: str, value: Any, cls: type | tuple[type, ...], *, hint: str
     parameter, the type wanted (and ``hint``, e.g. how to build one) and the value received
     (``type(None)`` in ``cls`` reads "or None")."""
     if not isinstance(value, cls):
-        want = " or ".join("None" if c is type(None) else c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-        raise TypeError(f"The {name!r} parameter must be a {want}{f' ({hint})' if hint else ''}. Got {value_text(value)} instead.")
+        raise TypeError(f"The {name!r} parameter must be {type_text(cls)}{f' ({hint})' if hint else ''}. Got {value_text(value)} instead.")
+    return value
+
+
+def _type_names(cls: type | tuple[type, ...]) -> str:
+    """``cls`` as a message names it: "int", "Board or None"."""
+    return " or ".join("None" if c is type(None) else c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+
+
+def type_text(cls: type | tuple[type, ...]) -> str:
+    """``cls`` as a message names it, with its article by the first letter: "an int",
+    "a Board or None", "an Axes"."""
+    want = _type_names(cls)
+    return f"{'an' if want[:1].lower() in 'aeiou' else 'a'} {want}"
+
+
+def check_sequence(
+    name: str, value: Any, cls: type | tuple[type, ...] | None = None, *, length: int | None = None, nonempty: bool = False, what: str = ""
+) -> tuple[Any, ...]:
+    """Return ``value`` as a tuple if it is a sequence (any iterable but text or a mapping)
+    whose items are instances of ``cls`` (any items with None), else raise naming the
+    parameter and ``what`` it must be (default "a sequence of <cls>"): a TypeError if
+    ``value`` is no sequence or an item is of the wrong type (the message gives the item
+    and its index), a ValueError if it has not ``length`` items or, with ``nonempty``,
+    none."""
+    want = what or ("a sequence" if cls is None else f"a sequence of {_type_names(cls)}")
+    items = None
+    if not isinstance(value, (str, bytes, Mapping)):
+        try:
+            items = tuple(value)
+        except TypeError:
+            pass
+    if items is None:
+        raise TypeError(f"The {name!r} parameter must be {want}. Got {value_text(value)} instead.")
+    if cls is not None:
+        for i, item in enumerate(items):
+            if not isinstance(item, cls):
+                raise TypeError(f"The {name!r} parameter must be {want}. Got {value_text(item)} at index {i} instead.")
+    if (length is not None and len(items) != length) or (nonempty and not items):
+        raise ValueError(f"The {name!r} parameter must be {want}. Got {value!r} ({len(items)} items) instead.")
+    return items
+
+
+def check_mapping(
+    name: str, value: Any, keys: type | tuple[type, ...], values: type | tuple[type, ...], *, nonempty: bool = False, what: str = ""
+) -> Mapping[Any, Any]:
+    """Return ``value`` if it is a mapping of ``keys`` instances to ``values`` instances,
+    else raise naming the parameter and ``what`` it must be (default "a mapping of <keys>
+    to <values>"): a TypeError if it is no mapping or a key or value is of the wrong type
+    (the message names the entry, e.g. ``specs[white]``), a ValueError if it is empty
+    and ``nonempty`` asks for an entry."""
+    want = what or f"a mapping of {_type_names(keys)} to {_type_names(values)}"
+    if not isinstance(value, Mapping):
+        raise TypeError(f"The {name!r} parameter must be {want}. Got {value_text(value)} instead.")
+    if nonempty and not value:
+        raise ValueError(f"The {name!r} parameter must be {want} with at least one entry. Got {value!r} instead.")
+    for key, item in value.items():
+        if not isinstance(key, keys):
+            raise TypeError(f"The {name!r} parameter must be {want}. Got the key {value_text(key)} instead.")
+        check_type(f"{name}[{key}]", item, values)
     return value
 
 
