@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from ._validation import check_choice, check_int
+from ._validation import check_choice, check_int, check_type
 from .analysis.goals import Goal, PocketAny
 from .analysis.grid import ShotGrid
 from .analysis.noise import NOISE_PRESETS, NoiseModel
@@ -89,8 +89,7 @@ class ShotExplorer:
         replicas: int = 200,
         seed: int = 0,
     ) -> None:
-        if not isinstance(scene, Scene):
-            raise ValueError(f"The 'scene' parameter must be a Scene. Got {scene!r} instead.")
+        check_type("scene", scene, Scene, hint="e.g. Scene.icf_break()")
         check_choice("noise", noise, NOISE_PRESETS)
         self.scene = scene
         self.params = params or PhysicsParams()

@@ -10,8 +10,16 @@ import pandas as pd
 import pytest
 
 from carromlab import Board, DiscSpec, PhysicsParams, Scene, Shot, simulate, simulate_batch
-from carromlab import analysis, match, rules
-from carromlab.fitting import Tracks, save_calibration
+from carromlab import analysis, match, plotting, rules
+from carromlab.analysis.breaks import BreakWeights, break_study
+from carromlab.analysis.store import store_directory
+from carromlab.envs import CarromAECEnv, CarromEnv
+from carromlab.equipment import default_specs, from_frame, hikone_start, icf_break
+from carromlab.fitting import Tracks, compare_laws, data_path, fit_friction, fit_restitution, read_tracks, save_calibration
+from carromlab.plotting.analysis import plot_break_outcomes
+from carromlab.plotting.animation import ShotAnimation
+from carromlab.plotting.fitting import plot_speed
+from carromlab.rules.state import Piece
 
 BREAK = Shot(0.0, -0.2526, angle=math.pi / 2, speed=3.0)
 GRID = analysis.ShotGrid([0.0], angle=[math.pi / 2], speed=[3.0])
@@ -21,6 +29,15 @@ GOAL = analysis.PocketAny(("white",))
 def _success_map(**kw):
     args = {"scene": Scene.icf_break(), "goal": GOAL, "grid": GRID, "replicas": 2, "progress": False} | kw
     return analysis.success_map(args.pop("scene"), args.pop("goal"), args.pop("grid"), **args)
+
+
+def _break(**kw):
+    return break_study(Scene.icf_break(), **({"replicas": 2, "progress": False} | kw))
+
+
+def _plan(**kw):
+    args = {"scene": Scene.icf_break(), "goal": analysis.PocketPiece(0), "progress": False} | kw
+    return analysis.plan_shots(args.pop("scene"), args.pop("goal"), **args)
 
 
 def _play(**kw):
@@ -60,6 +77,51 @@ WRONG_TYPE = [
     (lambda v: rules.icf.new_game(options=v), "options", "x"),
     (lambda v: Tracks(data=v), "data", [1, 2]),
     (lambda v: save_calibration(PhysicsParams(), v, name="x"), "path", None),
+    (lambda v: save_calibration(v, "x.json", name="x"), "params", "club"),
+    (lambda v: save_calibration(PhysicsParams(), "x.json", name=v), "name", 3),
+    (lambda v: _break(grid=v), "grid", "default"),
+    (lambda v: _break(weights=v), "weights", "icf"),
+    (lambda v: _break(fouls=v), "fouls", "basic"),
+    (lambda v: BreakWeights(own=v, pieces={"white": 1.0}), "own", None),
+    (lambda v: BreakWeights(own="white", pieces=v), "pieces", [1.0]),
+    (lambda v: _plan(goal=v), "goal", analysis.AvoidFoul()),
+    (lambda v: _plan(replicas=v), "replicas", 8),
+    (lambda v: _plan(routes=v), "routes", "direct"),
+    (lambda v: _success_map(goal=v), "goal", "pocket it"),
+    (lambda v: analysis.PocketPiece(v), "piece", 1.5),
+    (lambda v: analysis.PocketPiece(0, v), "pocket", 1),
+    (lambda v: analysis.PocketAny(v), "kinds", 3),
+    (lambda v: plotting.draw_board(v), "board", "icf"),
+    (lambda v: plotting.draw_board(Board.icf(), ax=v), "ax", "axes"),
+    (lambda v: plotting.draw_pieces(v, default_specs("icf")), "frame", None),
+    (lambda v: plot_break_outcomes(v), "study", "study"),
+    (lambda v: plot_speed(v), "fits", 3),
+    (lambda v: plot_speed([], stride=v), "stride", 2.0),
+    (lambda v: ShotAnimation(v, fps=10.0, slowdown=1.0, dpi=80), "result", None),
+    (lambda v: from_frame(v, Board.icf(), default_specs("icf")), "df", "frame"),
+    (lambda v: from_frame(icf_break(), v, default_specs("icf")), "board", "icf"),
+    (lambda v: from_frame(icf_break(), Board.icf(), v), "specs", ["white"]),
+    (lambda v: icf_break(coin=v), "coin", "white"),
+    (lambda v: hikone_start(board=v), "board", "hikone"),
+    (lambda v: Board(name="b", shape="square", size=1.0, holes=v), "holes", 3),
+    (lambda v: Board(name=v, shape="square", size=1.0), "name", 3),
+    (lambda v: DiscSpec(v, radius=0.01, mass=0.005, thickness=0.008), "kind", 7),
+    (lambda v: fit_friction(v, "coulomb"), "data", "tracks.csv"),
+    (lambda v: store_directory(v), "store", 3),
+    (lambda v: fit_restitution(v), "data", None),
+    (lambda v: fit_friction(read_tracks(data_path("slide_shot.csv")), "coulomb", max_passes=v), "max_passes", 2.0),
+    (lambda v: compare_laws(read_tracks(data_path("slide_shot.csv")), air_drag=v), "air_drag", "yes"),
+    (lambda v: CarromEnv(noise=v), "noise", "club"),
+    (lambda v: CarromEnv(rewards=v), "rewards", {"win": 1.0}),
+    (lambda v: CarromAECEnv(rewards=v), "rewards", 1),
+    (lambda v: Piece(0, "white", "board", x=v, y=0.0), "x", "a"),
+    (lambda v: Piece(0, v, "board"), "kind", None),
+    (lambda v: match.new_state("icf").with_(radii=v), "radii", 3),
+    (lambda v: match.new_state("icf").with_(radii=(("white", v),)), "radii[white]", "big"),
+    (lambda v: analysis.foul_probabilities(v, analysis.ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2)), "states", [1]),
+    (lambda v: analysis.comparable_states(pd.DataFrame({"kind": [], "x": [], "y": []}), v), "variants", "icf"),
+    (lambda v: simulate_batch(Scene.icf_break(), 0.0, -0.25, 1.0, 3.0, details=True, carriers=v), "carriers", "striker"),
+    (lambda v: match.RandomPolicy(name=v), "name", 0),
 ]
 
 BAD_VALUE = [
@@ -78,6 +140,14 @@ BAD_VALUE = [
     (lambda v: analysis.binomial_ci(v, 10), "k", math.nan),
     (lambda v: analysis.binomial_ci(3, 10, confidence=v), "confidence", math.nan),
     (lambda v: match.new_state("icf", v), "players", 5),
+    (lambda v: _plan(replicas=v), "replicas", (8, 16, 32)),
+    (lambda v: analysis.PocketPiece(v), "piece", -1),
+    (lambda v: BreakWeights(own=v, pieces={"white": 1.0}), "own", ""),
+    (lambda v: Board(name=v, shape="square", size=1.0), "name", ""),
+    (lambda v: Piece(0, "white", "board", x=v, y=0.0), "x", math.inf),
+    (lambda v: match.new_state("icf").with_(radii=(("white", v),)), "radii[white]", -0.01),
+    (lambda v: from_frame(icf_break(), Board.icf(), v), "specs", {}),
+    (lambda v: plot_speed(v), "fits", []),
 ]
 
 

@@ -19,12 +19,12 @@ import pandas as pd
 from scipy.stats import t as student_t
 
 from .._angles import with_deg_columns
-from .._validation import check_int, check_real
+from .._validation import check_int, check_mapping, check_real, check_str, check_type
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .execution import Execution, build_execution, check_scene
-from .goals import BasicFouls, FoulCheck
+from .goals import BasicFouls, FoulCheck, check_fouls, check_fouls
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
@@ -77,10 +77,8 @@ class BreakWeights:
     with_own: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.own, str) or not self.own:
-            raise ValueError(f"The 'own' parameter must be a piece kind. Got {self.own!r} instead.")
-        if not isinstance(self.pieces, Mapping):
-            raise ValueError(f"The 'pieces' parameter must be a mapping of kind to value. Got {self.pieces!r} instead.")
+        check_str("own", self.own, what="a piece kind (a non-empty str)")
+        check_mapping("pieces", self.pieces, str, object, what="a mapping of kind to value")
         pieces = {str(k): check_real(f"pieces[{k}]", v, low=-100.0, high=100.0) for k, v in self.pieces.items()}
         object.__setattr__(self, "pieces", pieces)
         object.__setattr__(self, "foul", check_real("foul", self.foul, low=-100.0, high=0.0))
@@ -378,8 +376,7 @@ class BreakStudy:
         >>> bool((study.rescore(greedy).shots["score"] >= study.shots["score"]).all())
         True
         """
-        if not isinstance(weights, BreakWeights):
-            raise ValueError(f"The 'weights' parameter must be a BreakWeights. Got {weights!r} instead.")
+        check_type("weights", weights, BreakWeights)
         weights.check(self.scene)
         return replace(self, shots=self.shots.assign(score=weights.score(self.shots)), weights=weights)
 
@@ -488,8 +485,11 @@ def break_study(
 
     Raises
     ------
+    TypeError
+        For an argument of the wrong type (the message names the parameter), e.g. a
+        name where a ShotGrid, BreakWeights or FoulCheck is wanted.
     ValueError
-        For invalid inputs (the message names the parameter), e.g. weights naming a
+        For invalid values (the message names the parameter), e.g. weights naming a
         kind that is not on the board.
 
     Examples
@@ -500,16 +500,10 @@ def break_study(
     (16, 2)
     """
     scene = check_scene(scene)
-    grid = default_break_grid(scene) if grid is None else grid
-    if not isinstance(grid, ShotGrid):
-        raise ValueError(f"The 'grid' parameter must be a ShotGrid or None. Got {grid!r} instead.")
-    weights = BreakWeights.for_scene(scene) if weights is None else weights
-    if not isinstance(weights, BreakWeights):
-        raise ValueError(f"The 'weights' parameter must be a BreakWeights or None. Got {weights!r} instead.")
+    grid = default_break_grid(scene) if grid is None else check_type("grid", grid, (ShotGrid, type(None)), hint="e.g. default_break_grid(scene)")
+    weights = BreakWeights.for_scene(scene) if weights is None else check_type("weights", weights, (BreakWeights, type(None)))
     weights.check(scene)
-    fouls = BasicFouls(no_contact=False) if fouls is None else fouls
-    if not isinstance(fouls, FoulCheck):
-        raise ValueError(f"The 'fouls' parameter must follow the FoulCheck protocol. Got {fouls!r} instead.")
+    fouls = BasicFouls(no_contact=False) if fouls is None else check_fouls(fouls)
     workers = check_backend(client, workers)
     execution = build_execution(
         scene, params=params, line=line, noise=noise, thumb_noise=None, replicas=replicas, seed=seed,

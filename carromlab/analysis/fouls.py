@@ -21,7 +21,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import angle_array, with_deg_columns
-from .._validation import check_array, check_choice, check_int, check_real
+from .._validation import check_array, check_choice, check_int, check_mapping, check_real, check_sequence, check_table, check_type
 from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
@@ -284,8 +284,7 @@ def _shot_table(shots: Any) -> dict[str, npt.NDArray[Any]] | ShotPopulation:
     of every row, :func:`_origins`)."""
     if isinstance(shots, ShotPopulation):
         return shots
-    if not isinstance(shots, pd.DataFrame):
-        raise ValueError(f"The 'shots' parameter must be a ShotPopulation or a DataFrame of shots. Got {type(shots).__name__} instead.")
+    check_type("shots", shots, (ShotPopulation, pd.DataFrame), hint="a population or a table of shots")
     columns = set(shots.columns)
     # a match's shots table holds the intended shot as intended_<q> beside the executed one
     prefix = "intended_" if {f"intended_{c}" for c in _SHOT_COLUMNS} <= columns else ""
@@ -329,13 +328,10 @@ def _check_placements(key: str, scene: Scene, shots: dict[str, npt.NDArray[Any]]
 
 def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.NDArray[np.int64]]]]:
     """Validate the ``states`` parameter; each state with its scene and scene ids (:func:`scene_for`)."""
-    if not isinstance(states, Mapping) or not states:
-        raise ValueError(f"The 'states' parameter must be a non-empty mapping of name to GameState. Got {states!r} instead.")
+    check_mapping("states", states, str, GameState, nonempty=True, what="a mapping of name to GameState")
     for key, state in states.items():
-        if not isinstance(key, str) or not key:
+        if not key:
             raise ValueError(f"The 'states' parameter must have non-empty str keys (a name per variant). Got the key {key!r} instead.")
-        if not isinstance(state, GameState):
-            raise ValueError(f"The 'states[{key!r}]' parameter must be a GameState. Got {type(state).__name__} instead.")
         if state.game_over:
             raise ValueError(f"The 'states[{key!r}]' parameter must be a game in progress. Got a finished game instead.")
         shot_piece(state)
@@ -700,11 +696,8 @@ def comparable_states(
     >>> [(name, st.count("white"), st.count("black", "pocketed")) for name, st in states.items()]
     [('icf', 1, 8), ('online', 1, 8)]
     """
-    if not isinstance(position, pd.DataFrame) or not {"kind", "x", "y"} <= set(position.columns):
-        got = list(position.columns) if isinstance(position, pd.DataFrame) else type(position).__name__
-        raise ValueError(f"The 'position' parameter must be a DataFrame with columns ['kind', 'x', 'y']. Got {got} instead.")
-    if isinstance(variants, str) or not variants:
-        raise ValueError(f"The 'variants' parameter must be a non-empty sequence of variant names. Got {variants!r} instead.")
+    check_table("position", position, ("kind", "x", "y"), rows=False)
+    variants = check_sequence("variants", variants, nonempty=True, what="a non-empty sequence of variant names")
     players = check_int("players", players, low=2, high=4)
     if players == 3:
         raise ValueError("The 'players' parameter must be 2 or 4. Got 3 instead.")

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._validation import check_bool, check_choice, check_int
+from .._validation import check_bool, check_choice, check_int, check_sequence, check_str, check_type, value_text
 from ..engine.scene import Scene
 
 __all__ = [
@@ -129,9 +129,15 @@ class BasicFouls:
         return foul
 
 
-def _check_fouls(fouls: object) -> None:
-    if not isinstance(fouls, FoulCheck):
-        raise ValueError(f"The 'fouls' parameter must follow the FoulCheck protocol. Got {fouls!r} instead.")
+def check_fouls(fouls: object) -> FoulCheck:
+    """``fouls`` if it follows the :class:`FoulCheck` protocol, else a TypeError naming it."""
+    return check_type("fouls", fouls, FoulCheck, hint="the protocol: needs_final_positions and __call__(scene, batch), e.g. BasicFouls()")
+
+
+def check_goal(goal: object, kinds: type | tuple[type, ...] | None = None, hint: str = "") -> Goal:
+    """``goal`` if it follows the :class:`Goal` protocol (and is one of ``kinds``), else a
+    TypeError naming it."""
+    return check_type("goal", goal, Goal if kinds is None else kinds, hint=hint or "the protocol: check, target, evaluate, e.g. PocketPiece(0)")
 
 
 def _holes(scene: Scene) -> list[str]:
@@ -156,31 +162,31 @@ def _verdict(achieved: BoolArray, foul: BoolArray, value: npt.ArrayLike, allow_f
 def _check_piece(piece: object) -> None:
     """A piece id (int >= 0) or a kind (non-empty str); whether the scene has it is
     checked when the goal is used."""
-    if isinstance(piece, str) and piece:
+    want = "The 'piece' parameter must be a piece id (an int in the range [0, inf)) or a kind with one piece on the board (e.g. 'queen')."
+    if isinstance(piece, str):
+        if not piece:
+            raise ValueError(f"{want} Got '' instead.")
         return
-    if isinstance(piece, bool) or not isinstance(piece, (int, np.integer)) or piece < 0:
-        raise ValueError(
-            f"The 'piece' parameter must be a piece id (an int in the range [0, inf)) or a kind with one "
-            f"piece on the board (e.g. 'queen'). Got {piece!r} instead."
-        )
+    try:
+        check_int("piece", piece, low=0)
+    except TypeError:
+        raise TypeError(f"{want} Got {value_text(piece)} instead.") from None
+    except ValueError:
+        raise ValueError(f"{want} Got {piece!r} instead.") from None
 
 
 def _check_pocket(pocket: object) -> None:
     """None or a hole name (a non-empty str); whether the scene's board has that hole is
     checked when the goal is used, since boards may name their holes as they like."""
-    if pocket is not None and not (isinstance(pocket, str) and pocket):
-        raise ValueError(
-            f"The 'pocket' parameter must be None (any pocket) or the name of a hole of the board "
-            f"(e.g. 'ne'). Got {pocket!r} instead."
-        )
+    if pocket is not None:
+        check_str("pocket", pocket, what="None (any pocket) or the name of a hole of the board (e.g. 'ne')")
 
 
 def _check_opponent(goal: PocketPiece | PocketAny) -> None:
     check_choice("opponent_falls", goal.opponent_falls, OPPONENT_FALLS)
     if goal.opponent is not None:
-        kinds = (goal.opponent,) if isinstance(goal.opponent, str) else tuple(goal.opponent)
-        if not all(isinstance(k, str) for k in kinds):
-            raise ValueError(f"The 'opponent' parameter must be a kind or a sequence of kinds. Got {goal.opponent!r} instead.")
+        what = "a kind or a sequence of kinds"
+        kinds = (goal.opponent,) if isinstance(goal.opponent, str) else check_sequence("opponent", goal.opponent, str, what=what)
         object.__setattr__(goal, "opponent", kinds)
 
 
@@ -256,7 +262,7 @@ class PocketPiece:
         _check_piece(self.piece)
         _check_pocket(self.pocket)
         check_bool("allow_foul", self.allow_foul)
-        _check_fouls(self.fouls)
+        check_fouls(self.fouls)
         _check_opponent(self)
 
     @property
@@ -347,13 +353,14 @@ class PocketAny:
     opponent_falls: str = "spoils"
 
     def __post_init__(self) -> None:
-        kinds = (self.kinds,) if isinstance(self.kinds, str) else tuple(self.kinds)
-        if not kinds or not all(isinstance(k, str) and k for k in kinds):
+        what = "a kind or a non-empty sequence of kinds"
+        kinds = (self.kinds,) if isinstance(self.kinds, str) else check_sequence("kinds", self.kinds, str, nonempty=True, what=what)
+        if not all(kinds):
             raise ValueError(f"The 'kinds' parameter must be a kind or a non-empty sequence of kinds. Got {self.kinds!r} instead.")
         object.__setattr__(self, "kinds", kinds)
         check_int("min_count", self.min_count, low=1)
         check_bool("allow_foul", self.allow_foul)
-        _check_fouls(self.fouls)
+        check_fouls(self.fouls)
         _check_opponent(self)
 
     @property
@@ -409,7 +416,7 @@ class AvoidFoul:
     fouls: FoulCheck = field(default_factory=BasicFouls)
 
     def __post_init__(self) -> None:
-        _check_fouls(self.fouls)
+        check_fouls(self.fouls)
 
     @property
     def needs_final_positions(self) -> bool:

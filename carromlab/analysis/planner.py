@@ -31,13 +31,13 @@ import pandas as pd
 from scipy.ndimage import uniform_filter
 
 from .._angles import angle_array, with_deg_columns
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, check_sequence
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
 from .execution import Execution, build_execution, check_scene
-from .goals import Goal, PocketAny, PocketPiece
+from .goals import Goal, PocketAny, PocketPiece, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
@@ -273,20 +273,17 @@ def plan_shots(
     >>> plan["route"].tolist(), bool(plan["p_success"].iat[0] > 0.5), bool(plan["aim_window_deg"].iat[0] > 0)
     (['cut'], True, True)
     """
-    if not isinstance(goal, (PocketPiece, PocketAny)):
-        raise ValueError(f"The 'goal' parameter must be a pocketing goal (PocketPiece or PocketAny). Got {goal!r} instead.")
+    check_goal(goal, (PocketPiece, PocketAny), hint="a pocketing goal")
     goal.check(check_scene(scene))
-    routes = tuple(routes)
+    routes = check_sequence("routes", routes, str, what=f"a sequence of routes of {list(ROUTES)}")
     for r in routes:
         if r not in ROUTES:
             raise ValueError(f"The 'routes' parameter must contain routes of {list(ROUTES)}. Got {r!r} instead.")
     candidates = check_int("candidates", candidates, low=1, high=50)
     per_route = check_int("per_route", per_route, low=1, high=candidates)
     refine = check_int("refine", refine, low=0, high=10)
-    if not isinstance(replicas, (tuple, list)) or len(replicas) != 4:
-        raise ValueError(f"The 'replicas' parameter must be 4 ints (coarse, refine, compare, fresh). Got {replicas!r} instead.")
-    for name, r in zip(("coarse", "refine", "compare", "fresh"), replicas):
-        check_int(f"replicas[{name}]", r, low=1, high=MAX_REPLICAS)
+    replicas = check_sequence("replicas", replicas, length=4, what="a sequence of 4 ints (coarse, refine, compare, fresh)")
+    replicas = tuple(check_int(f"replicas[{name}]", r, low=1, high=MAX_REPLICAS) for name, r in zip(("coarse", "refine", "compare", "fresh"), replicas))
     window_replicas = check_int("window_replicas", window_replicas, low=1, high=MAX_REPLICAS)
     window_fraction = check_real("window_fraction", window_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)

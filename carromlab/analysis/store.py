@@ -48,6 +48,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock
 
 from .. import __version__
+from .._validation import check_type
 
 __all__ = ["MANIFEST", "STALE_SECONDS", "StoreWarning", "SweepStore", "describe", "read_store", "store_directory", "sweep_manifest"]
 
@@ -310,12 +311,12 @@ def store_directory(path: Any) -> Path:
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a str or os.PathLike.
     ValueError
-        If ``path`` is not a str or os.PathLike, names a file, or cannot be created
-        (a parent is a file, no permission).
+        If ``path`` names a file or cannot be created (a parent is a file, no permission).
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise ValueError(f"The 'store' parameter must be a directory path (a str or os.PathLike). Got {path!r} ({type(path).__name__}) instead.")
+    check_type("store", path, (str, os.PathLike), hint="a directory path")
     root = Path(path)
     if root.exists() and not root.is_dir():
         raise ValueError(f"The 'store' parameter must be a directory. Got the file {str(root)!r} instead.")

@@ -22,7 +22,7 @@ from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from .aiming import target_geometry
 from .execution import Execution, build_execution, check_scene
-from .goals import Goal
+from .goals import Goal, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
@@ -155,8 +155,7 @@ def _evaluate(
 
 def _check_goal(goal: Any, scene: Scene) -> Goal:
     check_scene(scene)
-    if not isinstance(goal, Goal):
-        raise ValueError(f"The 'goal' parameter must follow the Goal protocol (e.g. PocketPiece). Got {goal!r} instead.")
+    check_goal(goal)
     goal.check(scene)
     return goal
 

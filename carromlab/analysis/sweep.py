@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._validation import check_bool, check_int
+from .._validation import check_bool, check_int, check_type
 from ._random import MAX_CELLS
 from .store import SweepStore
 
@@ -54,8 +54,7 @@ def check_backend(client: Any, workers: int | None) -> int:
             from distributed import Client
         except ImportError:  # pragma: no cover - dask is an optional dependency
             raise ValueError("The 'client' parameter needs dask.distributed: pip install 'carromlab[dask]'.") from None
-        if not isinstance(client, Client):
-            raise ValueError(f"The 'client' parameter must be a dask.distributed Client or None. Got {client!r} instead.")
+        check_type("client", client, (Client, type(None)), hint="dask.distributed")
         if workers is not None:
             raise ValueError(f"The 'workers' parameter must be None when a Dask client is given. Got {workers!r} instead.")
         return 1

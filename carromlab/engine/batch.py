@@ -14,7 +14,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._angles import angle_array, with_deg_columns
-from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_type
+from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_sequence, check_type
 from ..equipment.layout import OVERLAP_TOL
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
@@ -550,7 +550,7 @@ def simulate_batch_arrays(
     kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
     if carriers is None:
         carry = {scene.striker}
-    elif isinstance(carriers, str) or not all(k in scene.specs for k in carriers):
+    elif not all(k in scene.specs for k in check_sequence("carriers", carriers, str, what=f"a tuple of disc kinds of the scene ({sorted(scene.specs)})")):
         raise ValueError(f"The 'carriers' parameter must be a tuple of disc kinds of the scene ({sorted(scene.specs)}). Got {carriers!r} instead.")
     else:
         carry = set(carriers)

@@ -48,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_array, check_choice, check_int, check_real
+from .._validation import check_array, check_choice, check_int, check_real, check_type
 from ..physics.friction import slide_spin_factors
 from ..physics.impacts import effective_restitution, resolve_fixed, resolve_pair
 from ..physics.params import PhysicsParams
@@ -472,8 +472,7 @@ def simulate_reference(
         hole_arr = _geometry("holes", holes)
         hole_vmax = np.full(len(hole_arr), np.inf)
     peg_arr = _geometry("pegs", pegs)
-    if not isinstance(params, PhysicsParams):
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {params!r} instead.")
+    check_type("params", params, PhysicsParams, hint="e.g. PhysicsParams()")
     dt = check_real("dt", dt, low=0.0, low_open=True, unit="s")
     t_max = check_real("t_max", t_max, low=0.0, low_open=True, unit="s")
     max_sweeps = check_int("max_sweeps", max_sweeps, low=1)

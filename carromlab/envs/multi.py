@@ -16,7 +16,7 @@ from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
 from .render import RENDER_MODES, check_render_mode, render_frame
-from .rewards import RewardWeights, shot_reward
+from .rewards import RewardWeights, check_rewards, shot_reward
 
 __all__ = ["CarromAECEnv"]
 
@@ -73,9 +73,7 @@ class CarromAECEnv(AECEnv):
         super().__init__()
         self.render_mode = check_render_mode(render_mode)
         self._start = new_state(variant, check_int("players", players, low=2, high=4), options)
-        self.rewards_weights = RewardWeights() if rewards is None else rewards
-        if not isinstance(self.rewards_weights, RewardWeights):
-            raise ValueError(f"The 'rewards' parameter must be a RewardWeights or None. Got {rewards!r} instead.")
+        self.rewards_weights = check_rewards(rewards)
         # every shot comes from an agent: the policy is never asked
         self._game_kwargs = {"policies": RandomPolicy(name="agent"), "noise": noise, "params": params,
                              "max_shots_per_board": max_shots_per_board, "max_boards": max_boards}  # fmt: skip

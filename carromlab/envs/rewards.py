@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_real
+from .._validation import check_real, check_type
 from ..match.game import Played
 from ..match.records import PlayedArrays
 from ..rules.arrays.games import of_colours
@@ -57,6 +57,11 @@ class RewardWeights:
     def __post_init__(self) -> None:
         for name in ("pieces", "points", "win"):
             object.__setattr__(self, name, check_real(name, getattr(self, name)))
+
+
+def check_rewards(rewards: object) -> RewardWeights:
+    """``rewards``, or ``RewardWeights()`` for None; else a TypeError naming the 'rewards' parameter."""
+    return RewardWeights() if rewards is None else check_type("rewards", rewards, RewardWeights, hint="e.g. RewardWeights(win=1.0)")
 
 
 def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:

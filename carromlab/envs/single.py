@@ -8,6 +8,7 @@ import gymnasium
 import numpy as np
 
 from .._validation import check_int
+from ..analysis.execution import check_noise
 from ..analysis.noise import NoiseModel
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..physics.params import PhysicsParams
@@ -15,7 +16,7 @@ from .action import action_space, shot_of_action
 from .observation import observation_space, observe
 from .opponents import opponent as built_in
 from .render import RENDER_MODES, check_render_mode, render_frame
-from .rewards import RewardWeights
+from .rewards import RewardWeights, check_rewards
 from .turns import agent_shots, opponent_replies
 
 __all__ = ["CarromEnv"]
@@ -89,11 +90,8 @@ class CarromEnv(gymnasium.Env):
         self.team = self._start.team_of(self.seat)
         self._agent_seats = frozenset(s for s in range(self._start.n_players) if self._start.team_of(s) == self.team)
         policy, skill_noise = built_in(opponent, skill, params)
-        if noise is not None and not isinstance(noise, NoiseModel):
-            raise ValueError(f"The 'noise' parameter must be a NoiseModel or None. Got {noise!r} instead.")
-        self.rewards = RewardWeights() if rewards is None else rewards
-        if not isinstance(self.rewards, RewardWeights):
-            raise ValueError(f"The 'rewards' parameter must be a RewardWeights or None. Got {rewards!r} instead.")
+        noise = check_noise("noise", noise, NoiseModel())
+        self.rewards = check_rewards(rewards)
         seats = range(self._start.n_players)
         self._game_kwargs = {
             "policies": policy,

@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_array, check_choice, check_int, check_real
+from .._validation import check_array, check_choice, check_int, check_real, check_sequence, check_str, check_type
 from . import _marks
 
 __all__ = [
@@ -100,9 +100,7 @@ def _polar(rho: npt.ArrayLike, theta: npt.ArrayLike) -> tuple[FloatArray, FloatA
 
 
 def _check_name(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"The {name!r} parameter must be a non-empty str. Got {value!r} instead.")
-    return value
+    return check_str(name, value)
 
 
 def _set_reals(obj: Any, names: tuple[str, ...], **bounds: Any) -> None:
@@ -735,17 +733,8 @@ class Board:
         _set_reals(self, ("size",), low=0.0, low_open=True, unit="m")
         _set_reals(self, ("frame_width",), low=0.0, unit="m")
         for field, cls in (("holes", Hole), ("pegs", Peg)):
-            items = getattr(self, field)
-            if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
-                raise ValueError(
-                    f"The {field!r} parameter must be a sequence of {cls.__name__}. Got {items!r} instead."
-                )
-            items = tuple(items)
+            items = check_sequence(field, getattr(self, field), cls)
             for item in items:
-                if not isinstance(item, cls):
-                    raise ValueError(
-                        f"The {field!r} parameter must contain only {cls.__name__} objects. Got {item!r} instead."
-                    )
                 self._check_on_surface(field, item)
             object.__setattr__(self, field, items)
         for peg in self.pegs:
@@ -756,12 +745,8 @@ class Board:
                         f"{peg.radius + hole.radius:g} m from hole {hole.name!r}). Got {peg!r} instead."
                     )
         if self.marks is not None:
-            want = _MARK_SHAPE.get(type(self.marks))
-            if want is None:
-                raise ValueError(
-                    "The 'marks' parameter must be an IcfMarks, HikoneMarks, CrokinoleMarks or None. "
-                    f"Got {self.marks!r} instead."
-                )
+            check_type("marks", self.marks, (*_MARK_SHAPE, type(None)))
+            want = next(shape for cls, shape in _MARK_SHAPE.items() if isinstance(self.marks, cls))
             if want != self.shape:
                 raise ValueError(
                     f"The 'marks' parameter must be of a {self.shape} board's kind; "

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .._validation import check_choice, check_fields, check_real
+from .._validation import check_choice, check_fields, check_real, check_str
 
 __all__ = ["DiscSpec", "WOOD_DENSITY"]
 
@@ -79,8 +79,7 @@ class DiscSpec:
     _PRESETS: ClassVar[dict[str, Callable[[], DiscSpec]]]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.kind, str) or not self.kind:
-            raise ValueError(f"The 'kind' parameter must be a non-empty str. Got {self.kind!r} instead.")
+        check_str("kind", self.kind)
         for name, high in (("radius", 0.1), ("mass", 1.0), ("thickness", 0.1)):
             unit = "kg" if name == "mass" else "m"
             value = check_real(name, getattr(self, name), low=0.0, high=high, low_open=True, unit=unit)

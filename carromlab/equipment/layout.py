@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .._angles import angle_value
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_mapping, check_real, check_type
 from .board import Board, _polar
 from .disc import DiscSpec
 
@@ -48,9 +48,7 @@ def _frame(kinds: list[str], x: Any, y: Any) -> pd.DataFrame:
 
 
 def _check_spec(name: str, value: Any) -> DiscSpec:
-    if not isinstance(value, DiscSpec):
-        raise ValueError(f"The {name!r} parameter must be a DiscSpec or None. Got {value!r} instead.")
-    return value
+    return check_type(name, value, (DiscSpec, type(None)))
 
 
 def icf_break(
@@ -177,8 +175,8 @@ def hikone_start(
     jack = DiscSpec.hikone_jack() if jack is None else _check_spec("jack", jack)
     if board is None:
         board = Board.hikone()
-    elif not isinstance(board, Board):
-        raise ValueError(f"The 'board' parameter must be a Board or None. Got {board!r} instead.")
+    else:
+        check_type("board", board, (Board, type(None)))
     spots = board.puck_spots()
     n = len(spots)
     ring = math.hypot(*spots[0])
@@ -274,19 +272,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     ...
     ValueError: The 'df' parameter must hold discs lying wholly on the board (|x|, |y| <= 0.3545 m for kind 'white'). Got x=0.36, y=0.0 in row 0 instead.
     """
-    if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"The 'df' parameter must be a pandas DataFrame. Got {type(df).__name__} instead.")
-    if not isinstance(board, Board):
-        raise ValueError(f"The 'board' parameter must be a Board. Got {board!r} instead.")
-    if not isinstance(specs, Mapping) or not specs:
-        raise ValueError(
-            f"The 'specs' parameter must be a non-empty mapping of str to DiscSpec. Got {specs!r} instead."
-        )
-    for key, spec in specs.items():
-        if not isinstance(key, str) or not isinstance(spec, DiscSpec):
-            raise ValueError(
-                f"The 'specs' parameter must map str to DiscSpec. Got {key!r}: {spec!r} instead."
-            )
+    check_type("df", df, pd.DataFrame, hint=f"with columns {list(COLUMNS)}")
+    check_type("board", board, Board, hint="e.g. Board.icf()")
+    check_mapping("specs", specs, str, DiscSpec, nonempty=True, what="a mapping of kind to DiscSpec")
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"The 'df' parameter must have the columns {list(COLUMNS)}. Missing {missing}.")

@@ -37,7 +37,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from .._validation import check_real, check_suffix, parse_json, parse_toml, read_text
+from .._validation import check_real, check_str, check_suffix, check_type, parse_json, parse_toml, read_text
 from ..physics.params import PhysicsParams
 
 __all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
@@ -137,10 +137,8 @@ def save_calibration(
     ...     load_calibration(p).mu
     0.08
     """
-    if not isinstance(params, PhysicsParams):
-        raise ValueError(f"The 'params' parameter must be a PhysicsParams. Got {type(params).__name__} instead.")
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+    check_type("params", params, PhysicsParams, hint="e.g. a fit's params")
+    check_str("name", name)
     suffix = _check_suffix(path)
     path = Path(path)
     header = {"format": FORMAT[0], "version": FORMAT[1], "name": name, "notes": str(notes), "carromlab_version": __version__}
@@ -269,8 +267,7 @@ def register_calibration(path: str | Path, *, name: str | None = None) -> str:
     """
     cal = read_calibration(path)
     key = cal.name if name is None else name
-    if not isinstance(key, str) or not key.strip():
-        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {key!r} instead.")
+    check_str("name", key)
     _REGISTRY[key] = Path(path)
     return key
 

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import check_bool, check_choice
 from ..physics.friction import FRICTION_LAWS, get_law
 from ..physics.params import check_params
 from ._goodness import FitWarning
@@ -151,7 +151,7 @@ def compare_laws(
     """
     check_choice("criterion", criterion, ("aic", "bic"))
     if isinstance(laws, str):  # else each letter would be taken for a law name
-        raise ValueError(
+        raise TypeError(
             f"The 'laws' parameter must be a sequence of friction law names, e.g. {[n.strip() for n in laws.split(',')]}. "
             f"Got the string {laws!r} instead."
         )
@@ -163,8 +163,7 @@ def compare_laws(
             "The 'parameters' option cannot be passed to compare_laws: each law fits its own parameters "
             "(air_drag=True adds the air drag to every law)."
         )
-    if not isinstance(air_drag, bool):
-        raise ValueError(f"The 'air_drag' parameter must be True or False. Got {air_drag!r} instead.")
+    air_drag = check_bool("air_drag", air_drag)
     extra = ("air_drag",) if air_drag else ()
     seg = data if isinstance(data, Segmentation) else segment_tracks(data)
     with warnings.catch_warnings():

@@ -48,7 +48,7 @@ import pandas as pd
 from scipy.optimize import OptimizeResult, least_squares
 from scipy.stats import t as student_t
 
-from .._validation import check_choice, check_real
+from .._validation import check_choice, check_int, check_real, check_type
 from ..physics.friction import FrictionLaw, get_law
 from ..physics.params import PhysicsParams, check_params
 from ._goodness import FitWarning, runs_test
@@ -514,7 +514,7 @@ ANY_LAW = ("air_drag",)
 def _check_parameters(law: FrictionLaw, parameters: Sequence[str] | None) -> tuple[str, ...]:
     """The names to fit: keys of :data:`FITTABLE` that ``law`` uses (or ``air_drag``)."""
     if isinstance(parameters, str):  # else each letter would be taken for a parameter name
-        raise ValueError(
+        raise TypeError(
             f"The 'parameters' parameter must be a sequence of parameter names, e.g. {(parameters,)!r}. "
             f"Got the string {parameters!r} instead."
         )
@@ -606,9 +606,9 @@ def fit_friction(
     for n, v in (initial or {}).items():
         check_real(f"initial[{n!r}]", v, low=FITTABLE[check_choice("initial", n, FITTABLE)][0], high=FITTABLE[n][1])
     base = check_params(params).with_(friction_law=friction.name, **dict(initial or {}))
-    if not isinstance(max_passes, int) or isinstance(max_passes, bool) or max_passes < 1:
-        raise ValueError(f"The 'max_passes' parameter must be an int in the range [1, inf). Got {max_passes!r} instead.")
-    seg = data if isinstance(data, Segmentation) else segment_tracks(_check_tracks(data))
+    max_passes = check_int("max_passes", max_passes, low=1)
+    seg = check_type("data", data, (Tracks, Segmentation), hint="e.g. from read_tracks")
+    seg = seg if isinstance(seg, Segmentation) else segment_tracks(seg)
     tracks = seg.tracks
     needs_spin = spin_moves_disc(friction, base)
     if needs_spin and not tracks.radius:
@@ -786,12 +786,6 @@ def _passes(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> 
         if settled:
             break
     return theta, res
-
-
-def _check_tracks(data: object) -> Tracks:
-    if not isinstance(data, Tracks):
-        raise ValueError(f"The 'data' parameter must be a Tracks or a Segmentation. Got {type(data).__name__} instead.")
-    return data
 
 
 def _positive(value: float, fallback: float) -> float:

@@ -60,7 +60,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, check_table
 from .tracks import Tracks, first_bad
 
 __all__ = ["Segmentation", "segment_tracks", "breaks_from_events"]
@@ -407,9 +407,7 @@ def _check_breaks(breaks: pd.DataFrame, tracks: Tracks) -> pd.DataFrame:
     """``breaks`` checked against ``tracks``: every ``disc`` (and ``other``, where it is a
     disc, >= 0) a tracked disc, every ``t`` finite and within the time span of the tracks;
     errors name the row (0-based position in ``breaks``)."""
-    if not isinstance(breaks, pd.DataFrame) or not {"disc", "t"} <= set(breaks.columns):
-        got = list(breaks.columns) if isinstance(breaks, pd.DataFrame) else type(breaks).__name__
-        raise ValueError(f"The 'breaks' parameter must be a DataFrame with columns disc and t (s). Got {got} instead.")
+    check_table("breaks", breaks, ("disc", "t"), "a DataFrame (t in s)", rows=False)
     t = pd.to_numeric(breaks["t"], errors="coerce").to_numpy(dtype=float)
     if not np.all(np.isfinite(t)):
         row, got = first_bad(breaks["t"], ~np.isfinite(t))

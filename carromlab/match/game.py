@@ -17,7 +17,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .. import __version__
-from .._validation import check_bool, check_choice, check_int, check_type
+from .._validation import check_bool, check_choice, check_int, check_type, value_text
 from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
@@ -156,8 +156,9 @@ def _per_seat(name: str, value: Any, cls: type | tuple[type, ...], n: int) -> tu
     items = tuple(value) if isinstance(value, (list, tuple)) else (value,) * n
     if len(items) != n or not all(isinstance(v, cls) and not isinstance(v, type) for v in items):
         what = cls.__name__ if isinstance(cls, type) else " or ".join(c.__name__ for c in cls)
-        raise (ValueError if len(items) != n else TypeError)(
-            f"The {name!r} parameter must be one {what} or a sequence of {n} (one per seat). Got {value!r} instead."
+        wrong_type = len(items) == n
+        raise (TypeError if wrong_type else ValueError)(
+            f"The {name!r} parameter must be one {what} or a sequence of {n} (one per seat). Got {value_text(value) if wrong_type else repr(value)} instead."
         )
     return items
 

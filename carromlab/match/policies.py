@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._angles import angle_value
-from .._validation import check_int, check_real, check_type
+from .._validation import check_int, check_real, check_sequence, check_str, check_type
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams, check_params
@@ -91,16 +91,14 @@ class BatchPolicy:
 def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[float, float] | None:
     if value is None:
         return None
-    if not isinstance(value, tuple) or len(value) != 2:
-        raise ValueError(f"The {name!r} parameter must be a (low, high) tuple of speeds in m/s or None. Got {value!r} instead.")
+    value = check_sequence(name, value, length=2, what="a (low, high) tuple of speeds in m/s or None")
     lo = check_real(f"{name}[0]", value[0], low=0.0, high=MAX_SPEED, low_open=True, unit="m/s")
     hi = check_real(f"{name}[1]", value[1], low=lo, high=MAX_SPEED, unit="m/s")
     return lo, hi
 
 
 def _check_name(name: object) -> None:
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"The 'name' parameter must be a non-empty str. Got {name!r} instead.")
+    check_str("name", name)
 
 
 def _checked(games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[np.random.Generator]:

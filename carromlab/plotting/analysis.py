@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import Normalize
 
-from .._validation import check_choice, check_int, check_real, check_table
+from .._validation import check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
 from ..engine.scene import Scene, Shot
@@ -389,8 +389,7 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     >>> plot_break_outcomes(study).get_xlabel()
     'pieces pocketed by the break'
     """
-    if not isinstance(study, BreakStudy):
-        raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
+    check_type("study", study, BreakStudy, hint="from break_study")
     dist = study.distribution()
     kinds = study.kinds
     width = 0.8 / len(kinds)
@@ -448,8 +447,7 @@ def plot_break_heatmap(
     >>> ax.figure.axes[-1].get_ylabel()
     'white pieces pocketed per shot (mean)'
     """
-    if not isinstance(study, BreakStudy):
-        raise ValueError(f"The 'study' parameter must be a BreakStudy. Got {type(study).__name__} instead.")
+    check_type("study", study, BreakStudy, hint="from break_study")
     value = f"mean_{study.weights.own}" if value is None else value
     style = {"cmap": "magma", **kwargs}
     return plot_parameter_heatmap(study.cells, x=x, y=y, value=value, reduce=reduce, aim=aim, ax=ax, **style)

@@ -11,7 +11,7 @@ from matplotlib.animation import FFMpegWriter, FuncAnimation, PillowWriter
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, check_suffix, check_type
 from ..engine.simulate import ShotResult
 from .board import PIECE_COLORS, draw_board
 from .shot import fell_text
@@ -39,9 +39,7 @@ class ShotAnimation:
     """
 
     def __init__(self, result: ShotResult, *, fps: float, slowdown: float, dpi: int) -> None:
-        if not isinstance(result, ShotResult):
-            raise ValueError(f"The 'result' parameter must be a ShotResult. Got {result!r} instead.")
-        self.result = result
+        self.result = check_type("result", result, ShotResult, hint="from carromlab.simulate with record=True")
         self.fps = check_real("fps", fps, low=0.0, high=100.0, low_open=True)
         self.slowdown = check_real("slowdown", slowdown, low=0.0, high=100.0, low_open=True)
         self.dpi = check_int("dpi", dpi, low=10, high=600)
@@ -106,11 +104,13 @@ class ShotAnimation:
 
         Raises
         ------
+        TypeError
+            If ``path`` is no str or path.
         ValueError
             If the suffix is neither, or ``.mp4`` is asked for without ffmpeg on the PATH.
         """
+        suffix = check_suffix("path", path, (".gif", ".mp4"))
         out = Path(path)
-        suffix = out.suffix.lower()
         if suffix == ".gif":
             writer: Any = PillowWriter(fps=self.fps)
         elif suffix == ".mp4":
@@ -120,8 +120,6 @@ class ShotAnimation:
                     "install ffmpeg or write a .gif instead."
                 )
             writer = FFMpegWriter(fps=self.fps)
-        else:
-            raise ValueError(f"The 'path' parameter must end in .gif or .mp4. Got {str(out)!r} instead.")
         _, anim = self._build()
         anim.save(out, writer=writer, dpi=self.dpi)
         return out

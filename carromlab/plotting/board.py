@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import Rectangle
 
+from .._validation import check_mapping, check_table, check_type
 from ..equipment.board import SIDES, Board, CrokinoleMarks, HikoneMarks, IcfMarks, Segment
 from ..equipment.disc import DiscSpec
 
@@ -37,15 +38,14 @@ _MARK = "#1f1f1f"
 _RED = "#e57373"  # lighter than the queen (PIECE_COLORS["queen"]) so a mark never looks like her
 
 
-def _axes(ax: Axes | None) -> Axes:
+def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 6)) -> Axes:
+    """``ax``, or new axes if it is None; a TypeError naming 'ax' if it is neither."""
     if ax is None:
         import matplotlib.pyplot as plt
 
         # constrained layout keeps legends and colour bars beside the axes inside the figure
-        _, ax = plt.subplots(figsize=(6, 6), layout="constrained")
-    elif not isinstance(ax, Axes):
-        raise ValueError(f"The 'ax' parameter must be a matplotlib Axes or None. Got {ax!r} instead.")
-    return ax
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return check_type("ax", ax, Axes, hint="matplotlib axes, or None for a new figure")
 
 
 def _line(ax: Axes, seg: Segment, style: dict[str, Any]) -> None:
@@ -143,8 +143,7 @@ def draw_board(
     >>> ax.get_aspect()
     1.0
     """
-    if not isinstance(board, Board):
-        raise ValueError(f"The 'board' parameter must be a Board. Got {board!r} instead.")
+    check_type("board", board, Board, hint="e.g. Board.icf()")
     ax = _axes(ax)
     style = {"color": mark_color, "linewidth": 0.8, **kwargs}
     h, fw = board.half_size, board.frame_width
@@ -211,10 +210,8 @@ def draw_pieces(
     ValueError
         If a column is missing or a kind has no spec.
     """
-    if not isinstance(frame, pd.DataFrame) or any(c not in frame.columns for c in ("kind", "x", "y")):
-        raise ValueError(
-            f"The 'frame' parameter must be a DataFrame with columns ['kind', 'x', 'y']. Got {frame!r} instead."
-        )
+    check_table("frame", frame, ("kind", "x", "y"), rows=False)
+    check_mapping("specs", specs, str, DiscSpec)
     unknown = sorted({k for k in frame["kind"] if k not in specs}, key=str)
     if unknown:
         raise ValueError(

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from .._validation import check_choice, check_int, check_sequence, check_type
 from ..equipment.layout import default_specs
+from .board import _axes as board_axes
 from ..fitting.friction_fit import OUTLIER_SIGMAS, FrictionFit
 
 __all__ = ["plot_residuals", "plot_speed"]
@@ -20,7 +22,7 @@ _LAW_STYLES = ("-", "--", ":", "-.")
 
 
 def _axes(ax: Axes | None) -> Axes:
-    return plt.subplots(figsize=(7.0, 3.6), layout="constrained")[1] if ax is None else ax
+    return board_axes(ax, figsize=(7.0, 3.6))
 
 
 def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
@@ -82,8 +84,8 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
     >>> plot_residuals(fit).get_ylabel()
     'residual along the path (mm)'
     """
-    if component not in _COMPONENTS:
-        raise ValueError(f"The 'component' parameter must be one of {list(_COMPONENTS)}. Got {component!r} instead.")
+    check_type("fit", fit, FrictionFit, hint="from carromlab.fitting.fit_friction")
+    check_choice("component", component, _COMPONENTS)
     res = fit.residuals
     channel = "angle" if component == "angle" else "position"
     if component == "angle":
@@ -182,11 +184,8 @@ def plot_speed(
     >>> plot_speed(fit).get_ylabel()
     'speed (m/s)'
     """
-    fits = [fits] if isinstance(fits, FrictionFit) else list(fits)
-    if not fits:
-        raise ValueError("The 'fits' parameter must hold at least one FrictionFit. Got none instead.")
-    if isinstance(stride, bool) or not isinstance(stride, int) or stride < 1:
-        raise ValueError(f"The 'stride' parameter must be an int in the range [1, inf). Got {stride!r} instead.")
+    stride = check_int("stride", stride, low=1)
+    fits = (fits,) if isinstance(fits, FrictionFit) else check_sequence("fits", fits, FrictionFit, nonempty=True, what="a FrictionFit or a non-empty sequence of them")
     ax = _axes(ax)
     names = _disc_names(fits[0])
     data = _data_speeds(fits[0].residuals, stride)

@@ -69,7 +69,7 @@ class OnlineHouseRules:
         check_int("queen_points", self.queen_points, low=0, high=25)
         check_int("game_target", self.game_target, low=1, high=1000)
         check_bool("powder", self.powder)
-        if self.turn_time is not None and (isinstance(self.turn_time, bool) or self.turn_time not in (30, 60)):
+        if self.turn_time is not None and check_int("turn_time", self.turn_time) not in (30, 60):
             raise ValueError(f"The 'turn_time' parameter must be one of [30, 60] or None. Got {self.turn_time!r} instead.")
         check_choice("next_board_first", self.next_board_first, ("alternate", "loser"))
         check_real("draw_value", self.draw_value, low=0.0, high=1.0)

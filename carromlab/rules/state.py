@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_fields, check_int, check_real, check_type
+from .._validation import check_choice, check_fields, check_int, check_real, check_sequence, check_str, check_type, value_text
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
@@ -111,13 +111,13 @@ class Piece:
 
     def __post_init__(self) -> None:
         check_int("id", self.id, low=0)
-        if not isinstance(self.kind, str) or not self.kind:
-            raise ValueError(f"The 'kind' parameter must be a non-empty str. Got {self.kind!r} instead.")
+        check_str("kind", self.kind)
         check_choice("where", self.where, LOCATIONS)
         if (self.x is None) != (self.y is None):
             raise ValueError(f"The 'x' and 'y' parameters must both be set or both be None. Got {self.x!r}, {self.y!r} instead.")
-        if self.x is not None and not (math.isfinite(self.x) and math.isfinite(self.y)):
-            raise ValueError(f"The 'x' and 'y' parameters must be finite (m). Got {self.x!r}, {self.y!r} instead.")
+        if self.x is not None:
+            check_real("x", self.x, unit="m")
+            check_real("y", self.y, unit="m")
         if self.by is not None:
             check_int("by", self.by, low=0)
 
@@ -125,6 +125,16 @@ class Piece:
     def position(self) -> tuple[float, float] | None:
         """(x, y) in m, or None when unknown or off the board."""
         return None if self.x is None or self.where != "board" else (self.x, self.y)
+
+
+def _pairs(name: str, values: Any) -> tuple[tuple[Any, Any], ...]:
+    """``values``, (kind, number) pairs (a mapping gives its items), as a tuple; a TypeError
+    naming ``name`` if it holds anything else."""
+    items = check_sequence(name, values.items() if isinstance(values, Mapping) else values, what="a sequence of (kind, number) pairs")
+    for item in items:
+        if not (isinstance(item, (tuple, list)) and len(item) == 2):
+            raise TypeError(f"The {name!r} parameter must be a sequence of (kind, number) pairs. Got {value_text(item)} in it instead.")
+    return items
 
 
 def _tuple_of_ints(name: str, values: Any, low: int | None = None) -> tuple[int, ...]:
@@ -233,16 +243,14 @@ class GameState:
         put = object.__setattr__
         check_choice("variant", self.variant, ("icf", "online", "hikone", "crokinole"))
         check_type("board", self.board, Board)
-        put(self, "radii", tuple((str(k), float(r)) for k, r in self.radii))
-        put(self, "masses", tuple((str(k), check_real(f"masses[{k!r}]", m, low=0.0, low_open=True, unit="kg")) for k, m in self.masses))
+        put(self, "radii", tuple((str(k), check_real(f"radii[{k}]", r, low=0.0, low_open=True, unit="m")) for k, r in _pairs("radii", self.radii)))
+        put(self, "masses", tuple((str(k), check_real(f"masses[{k}]", m, low=0.0, low_open=True, unit="kg")) for k, m in _pairs("masses", self.masses)))
         put(self, "colours", tuple(self.colours))
         n, t = len(self.seat_sides), len(self.colours)
         if n not in (2, 4) or t not in (2, 4) or n % t:
             raise ValueError(f"The 'seat_sides' parameter must have 2 or 4 seats, a multiple of the {t} teams. Got {self.seat_sides!r} instead.")
         put(self, "seat_sides", tuple(check_choice(f"seat_sides[{i}]", s, SIDES) for i, s in enumerate(self.seat_sides)))
-        pieces = tuple(self.pieces)
-        if not all(isinstance(p, Piece) for p in pieces):
-            raise ValueError("The 'pieces' parameter must contain only Piece objects.")
+        pieces = check_sequence("pieces", self.pieces, Piece)
         ids = [p.id for p in pieces]
         if len(set(ids)) != len(ids):
             raise ValueError(f"The 'pieces' parameter must not repeat an id. Got ids {ids} instead.")

@@ -107,7 +107,7 @@ def test_bad_inputs():
         BreakWeights(own="white", pieces={"white": float("nan")})
     with pytest.raises(ValueError, match="no default for a 'crokinole' board"):
         BreakWeights.for_scene(Scene.crokinole_empty())
-    with pytest.raises(ValueError, match="'grid' parameter must be a ShotGrid"):
+    with pytest.raises(TypeError, match=r"'grid' parameter must be a ShotGrid or None \(e\.g\. default_break_grid\(scene\)\)\. Got 'default' \(str\)"):
         break_study(Scene.icf_break(), grid="default", progress=False)
     with pytest.raises(TypeError, match="'noise' parameter must be a NoiseModel"):
         break_study(Scene.icf_break(), noise=0.1, progress=False)

@@ -217,21 +217,24 @@ GOOD_SHOTS = ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2)
 
 
 @pytest.mark.parametrize(
-    ("states", "shots", "kwargs", "name"),
+    ("states", "shots", "kwargs", "name", "error"),
     [
-        (lambda st: {1: st}, GOOD_SHOTS, {}, "'states'"),  # a key that is not a str
-        (lambda st: {"icf": "not a state"}, GOOD_SHOTS, {}, r"'states\['icf'\]'"),
-        (lambda st: {}, GOOD_SHOTS, {}, "'states'"),
-        (lambda st: {"icf": st}, pd.DataFrame(columns=["x", "y", "angle", "speed"]), {}, "'shots'"),  # empty
-        (lambda st: {"icf": st}, [1.0, 2.0], {}, "'shots'"),
-        (lambda st: {"icf": st}, GOOD_SHOTS, {"replicas": -1}, "'replicas'"),
+        (lambda st: {1: st}, GOOD_SHOTS, {}, "'states'", TypeError),  # a key that is not a str
+        (lambda st: {"": st}, GOOD_SHOTS, {}, "'states'", ValueError),
+        (lambda st: {"icf": "not a state"}, GOOD_SHOTS, {}, r"'states\[icf\]' parameter must be a GameState", TypeError),
+        (lambda st: {}, GOOD_SHOTS, {}, "'states'", ValueError),
+        (lambda st: st, GOOD_SHOTS, {}, "'states'", TypeError),
+        (lambda st: {"icf": st}, pd.DataFrame(columns=["x", "y", "angle", "speed"]), {}, "'shots'", ValueError),  # empty
+        (lambda st: {"icf": st}, [1.0, 2.0], {}, "'shots'", TypeError),
+        (lambda st: {"icf": st}, GOOD_SHOTS, {"replicas": -1}, "'replicas'", ValueError),
         (lambda st: {"icf": st}, ShotPopulation(angle=(0.0, 0.0), speed=(1.0, 1.0), n=2, placement=(0.0, 0.5)), {},
-         "'placement'"),
+         "'placement'", ValueError),
     ],
 )  # fmt: skip
-def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, name):
-    with pytest.raises(ValueError, match=name):
+def test_bad_input_names_the_parameter(carrom_states, states, shots, kwargs, name, error):
+    with pytest.raises(error, match=name) as info:
         foul_probabilities(states(carrom_states["icf"]), shots, progress=False, **kwargs)
+    assert type(info.value) is error
 
 
 @pytest.mark.parametrize(
@@ -255,6 +258,10 @@ def test_bad_population_and_position():
         ShotPopulation(angle=(0.0, 0.0), speed=(2.0, 1.0), n=5)
     with pytest.raises(ValueError, match="'variants' parameter"):
         comparable_states(ASIDE, ("icf", "pool"))
+    with pytest.raises(TypeError, match="'variants' parameter must be a non-empty sequence of variant names. Got 'icf' \\(str\\)"):
+        comparable_states(ASIDE, "icf")
+    with pytest.raises(TypeError, match="'position' parameter must be a DataFrame with columns \\['kind', 'x', 'y'\\]. Got None"):
+        comparable_states(None)
     with pytest.raises(ValueError, match="'queen_status' parameter"):
         comparable_states(ASIDE[ASIDE["kind"] != "queen"])
     with pytest.raises(ValueError, match="one 'queen' too many"):

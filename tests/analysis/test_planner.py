@@ -207,12 +207,16 @@ def test_aim_window_is_the_exact_window_without_noise(scene):
 
 
 def test_bad_inputs(scene):
-    with pytest.raises(ValueError, match="'goal' parameter must be a pocketing goal"):
+    with pytest.raises(TypeError, match=r"'goal' parameter must be a PocketPiece or PocketAny \(a pocketing goal\)\. Got AvoidFoul"):
         plan_shots(scene, AvoidFoul())
     with pytest.raises(ValueError, match="'routes' parameter"):
         plan_shots(scene, PocketPiece(0), routes=["massé"])
-    with pytest.raises(ValueError, match="'replicas' parameter must be 4 ints"):
+    with pytest.raises(ValueError, match=r"'replicas' parameter must be a sequence of 4 ints .*Got \(8, 16, 32\) \(3 items\)"):
         plan_shots(scene, PocketPiece(0), replicas=(8, 16, 32))
+    with pytest.raises(TypeError, match=r"'replicas' parameter must be a sequence of 4 ints .*Got 8 \(int\)"):
+        plan_shots(scene, PocketPiece(0), replicas=8)
+    with pytest.raises(TypeError, match=r"'routes' parameter .*Got 'direct' \(str\)"):
+        plan_shots(scene, PocketPiece(0), routes="direct")
     with pytest.raises(ValueError, match="'per_route'"):
         plan_shots(scene, PocketPiece(0), per_route=9, candidates=4)
     with pytest.raises(ValueError, match="did you mean angle_deg=90"):

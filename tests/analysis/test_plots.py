@@ -79,9 +79,9 @@ def test_plot_errors(smap, study):
         plot_parameter_heatmap(df, reduce="median")
     with pytest.raises(ValueError, match="'table' parameter must be a DataFrame with columns"):
         plot_parameter_heatmap(study.cells, value="p_success")
-    with pytest.raises(ValueError, match="'study' parameter must be a BreakStudy"):
+    with pytest.raises(TypeError, match="'study' parameter must be a BreakStudy"):
         plot_break_outcomes(df)
-    with pytest.raises(ValueError, match="'ax' parameter"):
+    with pytest.raises(TypeError, match="'ax' parameter must be an Axes"):
         plot_parameter_heatmap(df, ax="axes")
 
 

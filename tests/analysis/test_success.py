@@ -112,7 +112,7 @@ def test_bad_inputs_name_the_parameter(straight_scene):
         success_map(straight_scene, AvoidFoul(), grid, **run)
     with pytest.raises(ValueError, match="'replicas' parameter must be an int in the range \\[1, .*Got 0"):
         success_map(straight_scene, PocketPiece(0), grid, progress=False, replicas=0)
-    with pytest.raises(ValueError, match="'goal' parameter must follow the Goal protocol"):
+    with pytest.raises(TypeError, match="'goal' parameter must be a Goal .*Got 'pocket it' \\(str\\)"):
         success_map(straight_scene, "pocket it", grid, **run)
     with pytest.raises(ValueError, match="'workers' parameter"):
         success_map(straight_scene, PocketPiece(0), grid, workers=0, **run)
@@ -132,7 +132,7 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
         ShotGrid(placement=["a"], angle=[0.0], speed=[2.0])
     with pytest.raises(TypeError, match="'progress' parameter must be a bool .*Got 'yes'"):
         success_map(straight_scene, PocketPiece(0), grid, progress="yes", replicas=2)
-    with pytest.raises(ValueError, match="'store' parameter must be a directory path .*Got 123 \\(int\\)"):
+    with pytest.raises(TypeError, match=r"'store' parameter must be a str or PathLike \(a directory path\)\. Got 123 \(int\)"):
         success_map(straight_scene, PocketPiece(0), grid, progress=False, replicas=2, store=123)
     empty = Scene.from_frame(straight_scene.board, straight_scene.pieces.iloc[:0][["kind", "x", "y"]])
     with pytest.raises(ValueError, match="'piece' parameter must name a piece of the position, which has no pieces. Got 0"):
@@ -147,20 +147,22 @@ def test_more_bad_inputs_name_the_parameter_and_value(straight_scene):
 
 
 @pytest.mark.parametrize(
-    ("make", "match"),
+    ("make", "match", "error"),
     [
         # accepted when made, these failed only when a sweep used them (or, a truthy text, never)
-        (lambda: PocketPiece(0, pocket=3), r"'pocket' parameter must be None \(any pocket\) or the name of a hole .*Got 3 instead"),
-        (lambda: PocketPiece(0, pocket=""), r"'pocket' parameter .*Got '' instead"),
-        (lambda: PocketPiece(-1), r"'piece' parameter must be a piece id \(an int in the range \[0, inf\)\).*Got -1"),
-        (lambda: PocketPiece(1.5), r"'piece' parameter .*Got 1\.5"),
-        (lambda: PocketPiece(""), r"'piece' parameter .*Got ''"),
-        (lambda: PocketAny(["white", ""]), r"'kinds' parameter must be a kind or a non-empty sequence of kinds"),
+        (lambda: PocketPiece(0, pocket=3), r"'pocket' parameter must be None \(any pocket\) or the name of a hole .*Got 3 \(int\) instead", TypeError),
+        (lambda: PocketPiece(0, pocket=""), r"'pocket' parameter .*Got '' instead", ValueError),
+        (lambda: PocketPiece(-1), r"'piece' parameter must be a piece id \(an int in the range \[0, inf\)\).*Got -1", ValueError),
+        (lambda: PocketPiece(1.5), r"'piece' parameter .*Got 1\.5 \(float\)", TypeError),
+        (lambda: PocketPiece(""), r"'piece' parameter .*Got ''", ValueError),
+        (lambda: PocketAny(["white", ""]), r"'kinds' parameter must be a kind or a non-empty sequence of kinds", ValueError),
+        (lambda: PocketAny(["white", 3]), r"'kinds' parameter must be a kind or a non-empty sequence of kinds\. Got 3 \(int\) at index 1", TypeError),
     ],
 )  # fmt: skip
-def test_goals_check_what_they_can_when_made(make, match):
-    with pytest.raises(ValueError, match=match):
+def test_goals_check_what_they_can_when_made(make, match, error):
+    with pytest.raises(error, match=match) as info:
         make()
+    assert type(info.value) is error
 
 
 @pytest.mark.parametrize(

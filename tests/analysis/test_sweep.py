@@ -68,7 +68,7 @@ def test_dask_with_worker_processes(run_map):
 
 
 def test_client_errors(run_map, dask_client):
-    with pytest.raises(ValueError, match="'client' parameter must be a dask.distributed Client"):
+    with pytest.raises(TypeError, match=r"'client' parameter must be a Client or None \(dask\.distributed\)\. Got 'tcp://scheduler:8786' \(str\)"):
         run_map(client="tcp://scheduler:8786")
     with pytest.raises(ValueError, match="'workers' parameter must be None when a Dask client is given"):
         run_map(client=dask_client, workers=2)

@@ -208,9 +208,9 @@ def test_bad_forward(forward, match):
         simulate_batch(Scene.icf_break(), 0.0, Y0, 1.5, [1.0, 2.0], details=True, forward=forward)
 
 
-@pytest.mark.parametrize("carriers", ["striker", ("nonsense",)])
-def test_bad_carriers(carriers):
-    with pytest.raises(ValueError, match=r"'carriers' parameter must be a tuple of disc kinds of the scene"):
+@pytest.mark.parametrize(("carriers", "error"), [("striker", TypeError), ((3,), TypeError), (("nonsense",), ValueError)])
+def test_bad_carriers(carriers, error):
+    with pytest.raises(error, match=r"'carriers' parameter must be a tuple of disc kinds of the scene"):
         simulate_batch(Scene.icf_break(), 0.0, Y0, 1.5, 2.0, details=True, carriers=carriers)
 
 

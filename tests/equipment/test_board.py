@@ -385,27 +385,29 @@ def test_plain_board():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "param"),
+    ("kwargs", "param", "error"),
     [
-        ({"name": ""}, "name"),
-        ({"shape": "hex"}, "shape"),
-        ({"size": 0.0}, "size"),
-        ({"size": -1.0}, "size"),
-        ({"size": float("nan")}, "size"),
-        ({"frame_width": -0.01}, "frame_width"),
-        ({"holes": [Hole(0.49, 0.0, 0.02, "out")]}, "holes"),
-        ({"holes": ["pocket"]}, "holes"),
-        ({"holes": 3}, "holes"),
-        ({"pegs": [Peg(0.0, 0.5, 0.01)]}, "pegs"),
-        ({"holes": [Hole(0, 0, 0.02, "c")], "pegs": [Peg(0.025, 0.0, 0.01)]}, "pegs"),
-        ({"marks": "icf"}, "marks"),
-        ({"marks": CrokinoleMarks(0.1, 0.2, 0.3, 0.05)}, "marks"),
+        ({"name": ""}, "name", ValueError),
+        ({"name": 3}, "name", TypeError),
+        ({"shape": "hex"}, "shape", ValueError),
+        ({"size": 0.0}, "size", ValueError),
+        ({"size": -1.0}, "size", ValueError),
+        ({"size": float("nan")}, "size", ValueError),
+        ({"frame_width": -0.01}, "frame_width", ValueError),
+        ({"holes": [Hole(0.49, 0.0, 0.02, "out")]}, "holes", ValueError),
+        ({"holes": ["pocket"]}, "holes", TypeError),
+        ({"holes": 3}, "holes", TypeError),
+        ({"pegs": [Peg(0.0, 0.5, 0.01)]}, "pegs", ValueError),
+        ({"holes": [Hole(0, 0, 0.02, "c")], "pegs": [Peg(0.025, 0.0, 0.01)]}, "pegs", ValueError),
+        ({"marks": "icf"}, "marks", TypeError),
+        ({"marks": CrokinoleMarks(0.1, 0.2, 0.3, 0.05)}, "marks", ValueError),
     ],
 )
-def test_board_validation_names_the_parameter(kwargs, param):
+def test_board_validation_names_the_parameter(kwargs, param, error):
     base = {"name": "b", "shape": "square", "size": 1.0}
-    with pytest.raises(ValueError, match=f"'{param}' parameter"):
+    with pytest.raises(error, match=f"'{param}' parameter") as info:
         Board(**{**base, **kwargs})
+    assert type(info.value) is error
 
 
 def test_round_board_checks_holes_by_radius():

@@ -136,10 +136,11 @@ def test_bad_numbers_name_parameter_range_and_value(field, bad, rng):
         DiscSpec("white", **kw)
 
 
-@pytest.mark.parametrize("bad", ["", None, 3])
-def test_bad_kind(bad):
-    with pytest.raises(ValueError, match="'kind'"):
+@pytest.mark.parametrize(("bad", "error"), [("", ValueError), (None, TypeError), (3, TypeError)])
+def test_bad_kind(bad, error):
+    with pytest.raises(error, match="'kind'") as info:
         DiscSpec(bad, radius=0.015, mass=0.005, thickness=0.008)
+    assert type(info.value) is error
 
 
 @given(

@@ -1,6 +1,7 @@
 """Layouts: the ICF break (ICF-1), the Hikone start (HIK-1), custom layouts."""
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -110,21 +111,21 @@ def test_icf_break_is_valid_on_the_board():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "param"),
+    ("kwargs", "param", "error"),
     [
-        ({"rotation": float("nan")}, "rotation"),
-        ({"rotation": "north"}, "rotation"),
-        ({"gap": -1e-3}, "gap"),
-        ({"gap": 0.5}, "gap"),
-        ({"coin": "coin"}, "coin"),
-        ({"queen": 1.0}, "queen"),
-        ({"queen": DiscSpec("queen", radius=0.02, mass=0.005, thickness=0.008)}, "queen"),
+        ({"rotation": float("nan")}, "rotation", ValueError),
+        ({"rotation": "north"}, "rotation", TypeError),  # text for an angle, as for every angle (carromlab._angles)
+        ({"gap": -1e-3}, "gap", ValueError),
+        ({"gap": 0.5}, "gap", ValueError),
+        ({"coin": "coin"}, "coin", TypeError),
+        ({"queen": 1.0}, "queen", TypeError),
+        ({"queen": DiscSpec("queen", radius=0.02, mass=0.005, thickness=0.008)}, "queen", ValueError),
     ],
 )
-def test_icf_break_bad_inputs(kwargs, param):
-    # text for an angle is a TypeError, as for every angle (carromlab._angles)
-    with pytest.raises(TypeError if kwargs.get("rotation") == "north" else ValueError, match=f"'{param}' parameter"):
+def test_icf_break_bad_inputs(kwargs, param, error):
+    with pytest.raises(error, match=f"'{param}' parameter") as info:
         icf_break(**kwargs)
+    assert type(info.value) is error
 
 
 # --------------------------------------------------------------------------- Hikone start
@@ -155,9 +156,9 @@ def test_hikone_start_on_another_board_and_bad_sizes():
     assert len(hikone_start(puck=tiny, board=small)) == 25
     with pytest.raises(ValueError, match="'jack' parameter.*<= 0.035"):
         hikone_start(puck=tiny, jack=DiscSpec("jack", radius=0.04, mass=0.005, thickness=0.01), board=small)
-    with pytest.raises(ValueError, match="'puck' parameter"):
+    with pytest.raises(TypeError, match="'puck' parameter must be a DiscSpec or None. Got 'red' \\(str\\)"):
         hikone_start(puck="red")
-    with pytest.raises(ValueError, match="'board' parameter"):
+    with pytest.raises(TypeError, match="'board' parameter must be a Board or None. Got 'hikone' \\(str\\)"):
         hikone_start(board="hikone")
     with pytest.raises(ValueError, match="no Hikone puck spots"):
         hikone_start(board=Board.icf())
@@ -248,18 +249,19 @@ def test_from_frame_round_board_and_pegs():
 
 
 @pytest.mark.parametrize(
-    ("args", "param"),
+    ("args", "param", "error"),
     [
-        (("frame", Board.icf(), default_specs("icf")), "df"),
-        ((pd.DataFrame(columns=["kind", "x", "y"]), "icf", default_specs("icf")), "board"),
-        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), {}), "specs"),
-        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), {"white": 0.0155}), "specs"),
-        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), [DiscSpec.icf_coin()]), "specs"),
+        (("frame", Board.icf(), default_specs("icf")), "df", TypeError),
+        ((pd.DataFrame(columns=["kind", "x", "y"]), "icf", default_specs("icf")), "board", TypeError),
+        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), {}), "specs", ValueError),
+        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), {"white": 0.0155}), "specs[white]", TypeError),
+        ((pd.DataFrame(columns=["kind", "x", "y"]), Board.icf(), [DiscSpec.icf_coin()]), "specs", TypeError),
     ],
 )
-def test_from_frame_bad_arguments(args, param):
-    with pytest.raises(ValueError, match=f"'{param}' parameter"):
+def test_from_frame_bad_arguments(args, param, error):
+    with pytest.raises(error, match=re.escape(f"'{param}' parameter")) as info:
         from_frame(*args)
+    assert type(info.value) is error
 
 
 @settings(max_examples=60, deadline=None)

@@ -89,7 +89,7 @@ def test_bad_input_is_named():
         fit_friction(tracks, "coulomb", parameters=("mu", "mu_v"))
     with pytest.raises(ValueError, match=r"the 'linear' law uses, one of \['mu', 'mu_v', 'air_drag'\]\. Got 'stribeck_speed'"):
         fit_friction(tracks, "linear", parameters=("stribeck_speed",))
-    with pytest.raises(ValueError, match="'data' parameter must be a Tracks"):
+    with pytest.raises(TypeError, match=r"'data' parameter must be a Tracks or Segmentation \(e\.g\. from read_tracks\)"):
         fit_friction(pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}))
     with pytest.raises(ValueError, match="'parameters' option cannot be passed"):
         compare_laws(tracks, parameters=("mu",))
@@ -98,9 +98,9 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match=r"The 'laws' parameter must be one of \['coulomb'.*Got 'colomb'"):
         compare_laws(tracks, ["coulomb", "colomb"])
     # a string is not iterated letter by letter ("Got 'c'"): the message shows the list meant
-    with pytest.raises(ValueError, match=r"sequence of friction law names, e\.g\. \['coulomb', 'linear'\]\. Got the string 'coulomb,linear'"):
+    with pytest.raises(TypeError, match=r"sequence of friction law names, e\.g\. \['coulomb', 'linear'\]\. Got the string 'coulomb,linear'"):
         compare_laws(tracks, "coulomb,linear")
-    with pytest.raises(ValueError, match=r"sequence of parameter names, e\.g\. \('mu_v',\)\. Got the string 'mu_v'"):
+    with pytest.raises(TypeError, match=r"sequence of parameter names, e\.g\. \('mu_v',\)\. Got the string 'mu_v'"):
         fit_friction(tracks, "linear", parameters="mu_v")  # was "Got 'm'": the string's first letter
     # a powder name where PhysicsParams goes: a TypeError pointing at from_powder, not "no attribute 'with_'"
     with pytest.raises(TypeError, match=r"'params' parameter must be a PhysicsParams or None \(e\.g\. PhysicsParams\.from_powder\('club'\)\)"):
@@ -171,5 +171,5 @@ def test_compare_laws_with_air_drag_is_not_fooled_by_drag():
     est = comp.fits["coulomb"].estimates.set_index("parameter")
     assert list(est.index) == ["mu", "air_drag"]
     assert est.at["air_drag", "ci_low"] <= truth.air_drag <= est.at["air_drag", "ci_high"]
-    with pytest.raises(ValueError, match=r"'air_drag' parameter must be True or False\. Got 'yes' instead"):
+    with pytest.raises(TypeError, match=r"'air_drag' parameter must be a bool \(True or False\)\. Got 'yes' \(str\) instead"):
         compare_laws(seg, ["coulomb"], air_drag="yes")

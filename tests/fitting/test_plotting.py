@@ -47,7 +47,7 @@ def test_bad_options(comparison):
         plot_residuals(fit, component="z")
     with pytest.raises(ValueError, match="'stride' parameter"):
         plot_speed(fit, stride=0)
-    with pytest.raises(ValueError, match="at least one FrictionFit"):
+    with pytest.raises(ValueError, match=r"'fits' parameter must be a FrictionFit or a non-empty sequence of them\. Got \[\] \(0 items\)"):
         plot_speed([])
     plain = fit_friction(shot(0, "coulomb").tracks(), "coulomb")
     with pytest.raises(ValueError, match="only for a fit of tracks with angles"):

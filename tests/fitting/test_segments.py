@@ -187,8 +187,10 @@ def test_bad_arguments():
     tracks = shot(0, "coulomb").tracks()
     with pytest.raises(ValueError, match=r"'window' parameter must be an int in the range \[3, inf\)"):
         segment_tracks(tracks, window=2)
-    with pytest.raises(ValueError, match="'breaks' parameter must be a DataFrame with columns disc and t"):
+    with pytest.raises(ValueError, match=r"'breaks' parameter must be a DataFrame \(t in s\) with columns \['disc', 't'\]\. Got \['time'\]"):
         segment_tracks(tracks, breaks=pd.DataFrame({"time": [0.1]}))
+    with pytest.raises(TypeError, match=r"'breaks' parameter must be a DataFrame .*Got \[0\.1\] \(list\)"):
+        segment_tracks(tracks, breaks=[0.1])
 
 
 def test_given_breaks_must_name_tracked_discs_and_times():

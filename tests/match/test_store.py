@@ -124,7 +124,7 @@ def test_the_store_must_be_a_directory_path(tmp_path):
         _match(store=file)
     with pytest.raises(ValueError, match="'store' parameter must be a directory that can be created. Got '.*notes.txt/games'"):
         _match(store=file / "games")
-    with pytest.raises(ValueError, match=r"'store' parameter must be a directory path .*Got 123 \(int\)"):
+    with pytest.raises(TypeError, match=r"'store' parameter must be a str or PathLike \(a directory path\)\. Got 123 \(int\)"):
         _match(store=123)
 
 

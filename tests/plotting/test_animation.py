@@ -34,7 +34,7 @@ def test_inline_animation_is_a_javascript_player_with_every_frame():
 
 def test_mp4_without_ffmpeg_and_unknown_suffix_are_clear_errors(tmp_path, monkeypatch):
     res = simulate(Scene.icf_break(), Shot(0.0, -0.2526, math.pi / 2, 4.0))
-    with pytest.raises(ValueError, match="'path'.*gif or .mp4"):
+    with pytest.raises(ValueError, match=r"'path'.*\['\.gif', '\.mp4'\]"):
         animate_shot(res, tmp_path / "x.avi", fps=5)
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(ValueError, match="needs ffmpeg"):

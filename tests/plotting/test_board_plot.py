@@ -1,5 +1,7 @@
 """draw_board / draw_pieces: artists, colours, proportions; rendering to PNG."""
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -106,17 +108,20 @@ def test_every_default_kind_has_its_own_colour():
 
 
 @pytest.mark.parametrize(
-    ("call", "param"),
+    ("call", "param", "error"),
     [
-        (lambda: draw_board("icf"), "board"),
-        (lambda: draw_board(Board.icf(), ax="axes"), "ax"),
-        (lambda: draw_pieces(pd.DataFrame({"kind": ["white"]}), default_specs("icf")), "frame"),
-        (lambda: draw_pieces(icf_break(), default_specs("hikone")), "specs"),
+        (lambda: draw_board("icf"), "board", TypeError),
+        (lambda: draw_board(Board.icf(), ax="axes"), "ax", TypeError),
+        (lambda: draw_pieces(pd.DataFrame({"kind": ["white"]}), default_specs("icf")), "frame", ValueError),
+        (lambda: draw_pieces(icf_break().to_dict(), default_specs("icf")), "frame", TypeError),
+        (lambda: draw_pieces(icf_break(), default_specs("hikone")), "specs", ValueError),
+        (lambda: draw_pieces(icf_break(), {"white": 0.0107}), "specs[white]", TypeError),
     ],
 )
-def test_bad_inputs_name_the_parameter(call, param):
-    with pytest.raises(ValueError, match=f"'{param}' parameter"):
+def test_bad_inputs_name_the_parameter(call, param, error):
+    with pytest.raises(error, match=re.escape(f"'{param}' parameter")) as info:
         call()
+    assert type(info.value) is error
 
 
 def test_plot_shot_names_a_result_that_is_not_one():

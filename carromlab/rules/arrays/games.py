@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ..._validation import check_sequence
 from ...equipment.board import Board
 from ..state import GameState, Piece
 
@@ -274,9 +275,7 @@ class GameArrays:
             If ``parts`` is empty, holds something else than GameArrays, or the parts
             differ in a shared field or the piece kinds.
         """
-        parts = list(parts)
-        if not parts or not all(isinstance(p, GameArrays) for p in parts):
-            raise ValueError("The 'parts' parameter must be a non-empty sequence of GameArrays.")
+        parts = check_sequence("parts", parts, GameArrays, nonempty=True)
         first = parts[0]
         if len(parts) == 1:
             return first
@@ -320,9 +319,7 @@ class GameArrays:
             If ``states`` is empty, holds something else than GameState objects, or
             the states differ in a shared field.
         """
-        states = list(states)
-        if not states or not all(isinstance(s, GameState) for s in states):
-            raise ValueError("The 'states' parameter must be a non-empty sequence of GameState objects.")
+        states = check_sequence("states", states, GameState, nonempty=True)
         first = states[0]
         kinds = tuple(p.kind for p in first.pieces)
         if tuple(p.id for p in first.pieces) != tuple(range(len(kinds))):

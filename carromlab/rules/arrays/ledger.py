@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..._validation import check_type
 from ..ruling import Placement
 from ..state import DEBT_RULES
 from ..spots import nearest_free_spots
@@ -73,7 +74,8 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
     shot_piece : numpy.ndarray of int, optional
         Crokinole: the disc played in each game (it may come from the hand).
     """
-    if not isinstance(outcomes, OutcomeArrays) or len(outcomes) != len(games):
+    check_type("outcomes", outcomes, OutcomeArrays)
+    if len(outcomes) != len(games):
         raise ValueError(f"The 'outcomes' parameter must be an OutcomeArrays with {len(games)} rows, one per game.")
     if outcomes.fell.shape[1] != games.n_pieces + 1:
         raise ValueError(f"The 'outcomes' parameter must have {games.n_pieces} pieces per shot. Got {outcomes.fell.shape[1] - 1}.")

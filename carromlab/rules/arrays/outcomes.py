@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..._validation import check_sequence, check_type
 from ...engine.batch import BatchArrays
 from ..engine_bridge import FORWARD
 from ..ledger import check_record
@@ -156,9 +157,9 @@ class OutcomeArrays:
             Hikone doubles outcome leaves its direct hits unknown
             (:func:`carromlab.rules.ledger.check_record`).
         """
-        outcomes = list(outcomes)
         n, p = len(games), games.n_pieces
-        if len(outcomes) != n or not all(isinstance(o, ShotOutcome) for o in outcomes):
+        outcomes = check_sequence("outcomes", outcomes, ShotOutcome)
+        if len(outcomes) != n:
             raise ValueError(f"The 'outcomes' parameter must hold {n} ShotOutcome objects, one per game. Got {len(outcomes)}.")
         fell = np.zeros((n, p + 1), np.int16)
         left, frame = np.zeros((n, p), np.int16), np.zeros((n, p), np.int16)
@@ -236,7 +237,8 @@ class OutcomeArrays:
         """
         need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
         need |= {"ditch_mask", "first_contact", "striker_fate"}
-        if not isinstance(batch, BatchArrays) or not need <= set(batch.columns) or batch.final_xy is None:
+        check_type("batch", batch, BatchArrays, hint="from simulate_batch_arrays")
+        if not need <= set(batch.columns) or batch.final_xy is None:
             raise ValueError("The 'batch' parameter must come from simulate_batch_arrays(..., details=True, final_positions=True).")
         n, p = len(games), games.n_pieces
         if len(batch) != n:
