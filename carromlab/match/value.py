@@ -12,7 +12,8 @@ carrom (ICF, online)
     ``-BOARD`` (ICF-14, ICF-15, ONL-5).
 Hikone
     own pucks - opponent pucks (HIK-3); the jack once all own pucks are in is ``WIN``
-    (HIK-4); an early jack costs ``JACK`` plus the own pucks of the shot (HIK-5, HIK-6);
+    (HIK-4); an early jack costs ``JACK`` (HIK-5), plus the own pucks of the shot when
+    they were the last ones (HIK-6) or under ``void_pucks_with_jack=True``;
     a pocketed striker voids the own pucks and costs ``FOUL`` (HIK-7); in doubles a
     first contact with a piece inside the own area line costs ``FOUL`` (HIK-9, read
     without the cushion-first exception, which the summary does not record).
@@ -125,8 +126,12 @@ def _hikone(states: Sequence[GameState], scene: Scene, which: IntArray, batch: p
     n_own = np.bitwise_count(mask & _rows((bits.get(d.own, 0) for d in sides), which, np.uint64)).astype(np.int64)
     n_opp = np.bitwise_count(mask & _rows((bits.get(d.opp, 0) for d in sides), which, np.uint64)).astype(np.int64)
     jack = (mask & bits.get("jack", np.uint64(0))) != 0
-    value = np.where(foul, -FOUL, n_own) - n_opp - np.where(jack, JACK + np.where(foul, 0, n_own), 0)
-    value = np.where(jack & ~foul & _rows((d.tally[d.own, "board"] == 0 for d in sides), which, bool), WIN, value)
+    own_left = _rows((d.tally[d.own, "board"] for d in sides), which, np.int64)
+    # own pucks of an early-jack shot are void when they were the last ones (HIK-6), or always
+    # under HikoneOptions(void_pucks_with_jack=True); otherwise they count (HIK-5 alone)
+    void = _rows((s.options.void_pucks_with_jack for s in states), which, bool) | (n_own == own_left)
+    value = np.where(foul, -FOUL, n_own) - n_opp - np.where(jack, JACK + np.where(foul | ~void, 0, n_own), 0)
+    value = np.where(jack & ~foul & (own_left == 0), WIN, value)
     doubles = [k for k, s in enumerate(states) if s.n_players == 4]
     if doubles:
         # pieces wholly inside the shooter's own area (HIK-9), by state and scene piece

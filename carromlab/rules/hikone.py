@@ -41,10 +41,11 @@ class HikoneOptions:
     Parameters
     ----------
     void_pucks_with_jack : bool
-        Own pucks pocketed on the same shot as the jack are void and go back with the 5
-        penalty pucks, as seed 001 says for any such shot (HIK-6; default True). False
-        voids them only when they were the last ones (HIK-6 read narrowly); otherwise
-        they count and the jack penalty is the 5 pucks of HIK-5.
+        False (default, the digest's HIK-6: "Last own puck(s) and jack in the same
+        shot"): own pucks pocketed on the same shot as the jack are void only when they
+        were the shooter's last ones (6 back); otherwise they count (HIK-3) and the jack
+        penalty is the 5 pucks of HIK-5. True (seed 001's sentence read for any such
+        shot): own pucks pocketed with the jack are always void and go back with the 5.
     every_direct_hit : bool
         HIK-9 in doubles. False (default, seed 001): the striker may hit a piece inside
         the own area "indirectly, by first hitting a puck or the jack outside the area
@@ -55,7 +56,7 @@ class HikoneOptions:
         also after a first hit outside the area.
     """
 
-    void_pucks_with_jack: bool = True
+    void_pucks_with_jack: bool = False
     every_direct_hit: bool = False
 
     def __post_init__(self) -> None:
@@ -221,7 +222,8 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
 
     Own pucks continue the turn, opponent pucks are a service (HIK-3); the jack wins
     once all own pucks are in (HIK-4, scored by HIK-11), else it costs 5 pucks (HIK-5),
-    or the pucks just pocketed plus 5 (HIK-6); a striker pocketed, off the board or on
+    or, with the last own pucks, those pucks plus 5 (HIK-6; any own pucks of the shot
+    with ``HikoneOptions(void_pucks_with_jack=True)``); a striker pocketed, off the board or on
     the frame voids own pucks and costs one more (HIK-7); pucks off the board or on the
     frame come back without penalty (HIK-8); in doubles a direct hit on a piece lying
     wholly inside the own area (any piece of ``outcome.touched_before_frame``, not only

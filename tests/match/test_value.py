@@ -114,6 +114,21 @@ def test_hikone_jack_rules_hik4_hik5_hik7():
     assert value(done, Row([jack], first=jack)) == [WIN]  # HIK-4
 
 
+def test_hikone_early_jack_with_own_pucks_rules_hik5_hik6():
+    """rules HIK-5, HIK-6: own pucks pocketed with an early jack count (HIK-5 alone) unless
+    they were the last ones (HIK-6) or the options void them, as the rules rule it."""
+    from carromlab.rules.hikone import HikoneOptions
+
+    s = hikone.new_game()
+    red = ids(s, "red")
+    jack = ids(s, "jack")[0]
+    assert value(s, Row([red[0], jack], first=red[0])) == [1 - JACK]  # HIK-5: the puck counts
+    voiding = s.with_(options=HikoneOptions(void_pucks_with_jack=True))
+    assert value(voiding, Row([red[0], jack], first=red[0])) == [-JACK]
+    last = move(s, "pocketed", *red[1:])
+    assert value(last, Row([red[0], jack], first=red[0])) == [-JACK]  # HIK-6: the last puck is void
+
+
 def test_hikone_doubles_direct_hit_inside_own_area_rule_hik9():
     """rule HIK-9: in doubles, a first contact with a piece inside the own area costs a foul."""
     s = hikone.new_game(4)

@@ -140,13 +140,28 @@ def test_hik_6_last_puck_and_jack_same_shot_no_win_six_back(game):
     assert len(r.returned) == 7  # the jack and 6 pucks
 
 
-def test_hik_6_option_only_last_pucks_are_void(game):
-    s = all_but(game, "red", 4).with_(options=HikoneOptions(void_pucks_with_jack=False))
+def test_hik_6_default_voids_only_the_last_pucks_hik_5_otherwise(game):
+    """rule HIK-6 / HIK-5: the digest voids the pucks pocketed with the jack only when they
+    were the shooter's last ones (HIK-6 "Last own puck(s) and jack"); an earlier jack with
+    own pucks is HIK-5 alone: those pucks count (HIK-3) and 5 pocketed pucks go back."""
+    s = all_but(game, "red", 4)  # 8 red pucks pocketed
     r = hikone.adjudicate(s, shot(s, ids(s, "red")[0], JACK))
-    assert "HIK-6" not in {f.rule for f in r.fouls}
-    assert r.state.count("red", "pocketed") == 9 - 5
+    assert "HIK-6" not in {f.rule for f in r.fouls} and "HIK-5" in {f.rule for f in r.fouls}
+    assert r.state.count("red", "pocketed") == 9 - 5 and r.dues == (0, 0) and not r.turn_continues
+    # with fewer pucks down the one pocketed with the jack is among the 5: 3 + 1 back, 1 owed
+    s = all_but(game, "red", 9)  # 3 pocketed
+    r = hikone.adjudicate(s, shot(s, ids(s, "red")[0], JACK))
+    assert r.state.count("red", "pocketed") == 0 and r.dues == (1, 0)
+
+
+def test_hik_6_option_voids_own_pucks_with_any_early_jack(game):
+    # rule HIK-6, the other reading (seed 001's sentence taken for any shot): documented option
+    s = all_but(game, "red", 4).with_(options=HikoneOptions(void_pucks_with_jack=True))
+    r = hikone.adjudicate(s, shot(s, ids(s, "red")[0], JACK))
+    assert "HIK-6" in {f.rule for f in r.fouls}
+    assert r.state.count("red", "pocketed") == 8 - 5
     default = hikone.adjudicate(s.with_(options=HikoneOptions()), shot(s, ids(s, "red")[0], JACK))
-    assert default.state.count("red", "pocketed") == 8 - 5
+    assert default.state.count("red", "pocketed") == 9 - 5
 
 
 # ---------------------------------------------------------------------------- HIK-7
