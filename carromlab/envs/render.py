@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -10,7 +11,10 @@ import numpy.typing as npt
 from ..rules.engine_bridge import scene_for
 from ..rules.state import GameState
 
-__all__ = ["FRAME_PIXELS", "RENDER_MODES", "check_render_mode", "render_frame"]
+if TYPE_CHECKING:
+    from ..match.game import Game
+
+__all__ = ["FRAME_PIXELS", "RENDER_MODES", "check_render_mode", "render_frame", "render_games"]
 
 #: The render modes of the environments: ``"rgb_array"`` (:func:`render_frame`).
 RENDER_MODES = ("rgb_array",)
@@ -79,3 +83,30 @@ def render_frame(state: GameState, pixels: int = FRAME_PIXELS) -> npt.NDArray[np
     ax.set_axis_off()
     canvas.draw()
     return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+
+def render_games(render_mode: str | None, games: Sequence[Game | None]) -> list[npt.NDArray[np.uint8]] | None:
+    """What an environment's ``render()`` returns for its games: None when
+    ``render_mode`` is None, else one :func:`render_frame` per game.
+
+    Parameters
+    ----------
+    render_mode : {None, "rgb_array"}
+        The environment's render mode.
+    games : sequence of Game or None
+        The environment's games (None: not started).
+
+    Returns
+    -------
+    list of numpy.ndarray or None
+
+    Raises
+    ------
+    ValueError
+        If a game is not started (call ``reset()`` first).
+    """
+    if render_mode is None:
+        return None
+    if any(g is None for g in games):
+        raise ValueError("The environment is not started: call reset() first.")
+    return [render_frame(g.state) for g in games if g is not None]

@@ -17,7 +17,7 @@ from ..match.game import Game
 from ..match.lockstep import stacked
 from .action import shots_of_actions
 from .observation import observe_many
-from .render import RENDER_MODES, render_frame
+from .render import RENDER_MODES, render_games
 from .single import CarromEnv
 from .turns import agent_shots, opponent_replies
 
@@ -176,11 +176,8 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         ValueError
             Before :meth:`reset`.
         """
-        if self.render_mode is None:
-            return None
-        if None in self.games:
-            raise ValueError("The environments are not started: call reset() first.")
-        return tuple(render_frame(g.state) for g in self.games)  # type: ignore[union-attr]
+        frames = render_games(self.render_mode, self.games)
+        return None if frames is None else tuple(frames)
 
     def _new_games(self, rows: list[int], seeds: list[int | None], reply: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """New games in the environments ``rows`` (their generators seeded when a seed is

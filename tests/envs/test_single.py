@@ -214,6 +214,8 @@ def test_rgb_array_render_draws_the_position():
     env.step(np.array([0.0, 0.0, 1.0, 0.0], np.float32))  # the break scatters the pack
     assert not np.array_equal(env.render(), start)
     assert CarromEnv("icf", opponent="random").render() is None
+    with pytest.raises(ValueError, match=r"not started: call reset\(\) first"):
+        CarromEnv("icf", opponent="random", render_mode="rgb_array").render()
     with pytest.raises(ValueError, match="'render_mode' parameter must be None or one of \\['rgb_array'\\]"):
         CarromEnv("icf", render_mode="human")
 

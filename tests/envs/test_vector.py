@@ -65,6 +65,8 @@ def test_make_vec_builds_the_vector_env():
 def test_vector_render_gives_every_games_frame():
     envs = gymnasium.make_vec(ENV_IDS["hikone"], num_envs=2, opponent="random", render_mode="rgb_array")
     assert envs.render_mode == "rgb_array"
+    with pytest.raises(ValueError, match=r"not started: call reset\(\) first"):
+        envs.render()
     envs.reset(seed=SEED)
     frames = envs.render()
     assert len(frames) == 2 and all(f.shape == (480, 480, 3) and f.dtype == np.uint8 for f in frames)
