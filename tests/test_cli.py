@@ -93,7 +93,7 @@ def test_success_map_on_the_example_and_on_a_position_file(tmp_path, capsys):
     assert {"placement", "aim", "angle", "speed", "p_success", "ci_low", "ci_high", "n_valid"} <= set(df.columns)
     assert len(df) == 15
     assert_png(tmp_path / "success_map.png")
-    assert "best cell" in out and "CI" in out
+    assert "best cell" in out and "CI" in out and "cells, so optimistic" in out
 
     pd.DataFrame({"kind": ["white", "queen"], "x": [0.2, 0.0], "y": [0.2, 0.0]}).to_csv(tmp_path / "pos.csv", index=False)
     run_ok(capsys, "success-map", "--position", str(tmp_path / "pos.csv"), "--target", "queen", "--pocket", "ne",

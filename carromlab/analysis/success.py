@@ -107,7 +107,7 @@ class _SuccessMap(pd.DataFrame):
             rows["best cell"] = (f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}] "
                                  f"at placement {best['placement']:+.3f} m, aim {best['aim_deg']:+.2f} deg "
                                  f"(direction of travel {best['angle_deg']:.2f} deg), "
-                                 f"{best['speed']:g} m/s")  # fmt: skip
+                                 f"{best['speed']:g} m/s" + (f"; the best of {len(self)} cells, so optimistic" if len(self) > 1 else ""))  # fmt: skip
             rows["cells with p(success) >= 0.5"] = f"{int((p >= 0.5).sum())} of {len(self)}"
             rows["mean foul rate"] = f"{np.nanmean(self['p_foul'].to_numpy(dtype=float)):.1%}"
         return rows

@@ -176,7 +176,8 @@ def run_success_map(args: argparse.Namespace, out: Path) -> list[Path]:
     print(
         f"best cell: placement {best['placement']:+.3f} m, aim {math.degrees(best['aim']):+.2f} deg from the ghost-disc aim "
         f"(direction {math.degrees(best['angle']):.2f} deg), {best['speed']:g} m/s: p(success) = {best['p_success']:.3f} "
-        f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%}."
+        f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%} "
+        f"(the best of {len(df)} cells, so optimistic)."
     )
     return files
 

@@ -251,6 +251,7 @@ def test_map_shows_its_picture_and_summary_in_jupyter_and_derives_plain_frames(s
     assert "<img src=\"data:image/png;base64," in page and "3 (1 placements x 3 aims" in page
     assert f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}]" in page
     assert f"aim {best['aim_deg']:+.2f} deg (direction of travel {best['angle_deg']:.2f} deg)" in page
+    assert "the best of 3 cells, so optimistic" in page  # the maximum of noisy cells is biased upwards
     assert f"{int((df['p_success'] >= 0.5).sum())} of 3" in page and "<th>aim_deg</th>" in page
     assert isinstance(df, pd.DataFrame) and df.scene is straight_scene
     for derived in (df.head(), df[df["p_success"] >= 0.0], df.copy(), df.sort_values("aim"), df.reset_index()):
