@@ -56,8 +56,9 @@ def plot_shot(
     events : bool
         Mark impacts (disc, cushion, peg) and captures (pocket, ditch). Default True.
     legend : bool
-        Explain the event markers in a legend under the board (inside the figure, so a
-        plain ``savefig`` keeps it). Default True.
+        Explain the event markers and the path colour of every kind that moved (the
+        striker first) in a legend under the board (inside the figure, so a plain
+        ``savefig`` keeps it). Default True.
     **kwargs
         Passed to every path line (e.g. ``linewidth=2``).
 
@@ -74,14 +75,15 @@ def plot_shot(
     seg = result.segments
     fin = result.final
     style = {"alpha": 0.9, **kwargs}
+    paths: dict[str, tuple[str, float]] = {}  # kind -> path colour and width, for the legend
     for d, g in seg.groupby("disc", sort=True):
         xs = np.append(g["x0"].to_numpy(), fin["x"].iat[d])
         ys = np.append(g["y0"].to_numpy(), fin["y"].iat[d])
         if np.ptp(xs) + np.ptp(ys) == 0.0:
             continue
         kind = "striker" if d == result.striker_id else scene.kinds[d]
-        color = _PATH_COLORS.get(kind, PIECE_COLORS.get(kind, "#444444"))
-        ax.plot(xs, ys, color=color, zorder=5, **{"linewidth": _PATH_WIDTH.get(kind, 1.0), **style})
+        paths[kind] = (_PATH_COLORS.get(kind, PIECE_COLORS.get(kind, "#444444")), _PATH_WIDTH.get(kind, 1.0))
+        ax.plot(xs, ys, color=paths[kind][0], zorder=5, **{"linewidth": paths[kind][1], **style})
     on = fin[fin["status"] == "board"]
     draw_pieces(on[["kind", "x", "y"]], scene.specs, ax)
     if events:
@@ -92,7 +94,8 @@ def plot_shot(
                 ax.scatter(e["x"], e["y"], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
                            linewidths=0)  # fmt: skip
         if legend and len(ev):
-            ax.plot([], [], color=_PATH_COLORS["striker"], linewidth=2.0, label="striker path")
+            for kind, (color, width) in sorted(paths.items(), key=lambda kw: kw[0] != "striker"):
+                ax.plot([], [], color=color, linewidth=width, label=f"{kind} path")
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
     ax.set_title(
         f"{scene.board.name}: {result.shot.speed:.2f} m/s at {result.shot.angle_deg:.1f} deg; {fell_text(result)}\n"
