@@ -184,7 +184,7 @@ def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, row: str | None) -> 
         Scene(scene.board, frame, scene.specs, scene.striker)
     except ValueError as err:
         # the layout's message names rows of the pieces on the board: name piece ids instead
-        text = str(err).removeprefix("The 'df' parameter ").removesuffix(" instead.")
+        text = str(err).removeprefix("The 'pieces' parameter ").removesuffix(" instead.")
         text = re.sub(r"rows (\d+) and (\d+)", lambda m: f"pieces {ids[int(m[1])]} and {ids[int(m[2])]}", text)
         text = re.sub(r"in row (\d+)", lambda m: f"for piece {ids[int(m[1])]}", text)
         where = "for every shot" if row is None else f"at {row}"

@@ -96,7 +96,7 @@ class Scene:
                 f"The 'striker' parameter must be one of the spec kinds {sorted(self.specs)}. "
                 f"Got {self.striker!r} instead."
             )
-        clean = from_frame(self.pieces, self.board, self.specs)
+        clean = from_frame(self.pieces, self.board, self.specs, name="pieces")
         if len(clean) + 1 > 64:
             raise ValueError(
                 f"The 'pieces' parameter must have at most 63 rows (the striker is the 64th "
@@ -266,7 +266,9 @@ class Scene:
         name = game or board.name
         # a custom board given its full specs needs no game; else the game's discs fill in
         base = {} if specs and game is None and name not in GAMES else default_specs(name)
-        return cls(board, frame, {**base, **(specs or {})}, striker)
+        specs = {**base, **(specs or {})}
+        from_frame(frame, board, specs, name="frame")  # errors name this method's parameter, not Scene's
+        return cls(board, frame, specs, striker)
 
     # -- files ---------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:

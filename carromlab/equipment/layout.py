@@ -235,7 +235,7 @@ def default_specs(game: str) -> dict[str, DiscSpec]:
     return {s.kind: s for s in specs}
 
 
-def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) -> pd.DataFrame:
+def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *, name: str = "df") -> pd.DataFrame:
     """Validate a custom layout and return a clean copy.
 
     Checks, in order: ``df`` has the columns ``kind``, ``x``, ``y``; every kind is a key of
@@ -252,6 +252,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
         The board the pieces lie on.
     specs : mapping of str to DiscSpec
         Disc specification of every allowed kind.
+    name : str
+        The name of the table in the error messages: the caller's parameter. Default
+        ``"df"``.
 
     Returns
     -------
@@ -272,19 +275,19 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     ...
     ValueError: The 'df' parameter must hold discs lying wholly on the board (|x|, |y| <= 0.3545 m for kind 'white'). Got x=0.36, y=0.0 in row 0 instead.
     """
-    check_type("df", df, pd.DataFrame, hint=f"with columns {list(COLUMNS)}")
+    check_type(name, df, pd.DataFrame, hint=f"with columns {list(COLUMNS)}")
     check_type("board", board, Board, hint="e.g. Board.icf()")
     check_mapping("specs", specs, str, DiscSpec, nonempty=True, what="a mapping of kind to DiscSpec")
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
-        raise ValueError(f"The 'df' parameter must have the columns {list(COLUMNS)}. Missing {missing}.")
+        raise ValueError(f"The {name!r} parameter must have the columns {list(COLUMNS)}. Missing {missing}.")
 
     kinds = df["kind"].tolist()
     allowed = sorted(specs)
     for i, k in enumerate(kinds):
         if not isinstance(k, str) or k not in specs:
             raise ValueError(
-                f"The 'df' parameter must have a kind in {allowed} in every row. Got {k!r} in row {i} instead."
+                f"The {name!r} parameter must have a kind in {allowed} in every row. Got {k!r} in row {i} instead."
             )
     coords = {}
     for col in ("x", "y"):
@@ -294,7 +297,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
             ok = not isinstance(v, (bool, np.bool_, str)) and isinstance(v, (int, float, np.number))
             if not ok or not math.isfinite(float(v)):
                 raise ValueError(
-                    f"The 'df' parameter must hold finite real numbers (m) in column {col!r}. "
+                    f"The {name!r} parameter must hold finite real numbers (m) in column {col!r}. "
                     f"Got {v!r} in row {i} instead."
                 )
             values[i] = float(v)
@@ -306,7 +309,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
     if not on.all():
         i = int(np.flatnonzero(~on)[0])
         raise ValueError(
-            f"The 'df' parameter must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
+            f"The {name!r} parameter must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
             f"{kinds[i]!r}). "
             f"Got x={float(x[i])!r}, y={float(y[i])!r} in row {i} instead."
         )
@@ -316,7 +319,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
             cap = hole.capture_radius(r[i])
             if d[i] < cap:
                 raise ValueError(
-                    f"The 'df' parameter must hold discs whose centres lie at least the capture radius "
+                    f"The {name!r} parameter must hold discs whose centres lie at least the capture radius "
                     f"{cap:g} m from hole {hole.name!r} (else they fall). "
                     f"Got a distance of {d[i]:g} m in row {i} instead."
                 )
@@ -325,7 +328,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
         if (d < -OVERLAP_TOL).any():
             i = int(np.flatnonzero(d < -OVERLAP_TOL)[0])
             raise ValueError(
-                f"The 'df' parameter must hold discs clear of every peg (overlap <= {OVERLAP_TOL:g} m). "
+                f"The {name!r} parameter must hold discs clear of every peg (overlap <= {OVERLAP_TOL:g} m). "
                 f"Got an overlap of {-d[i]:g} m with the peg at ({peg.x:g}, {peg.y:g}) in row {i} instead."
             )
     if len(kinds) > 1:
@@ -335,7 +338,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec]) ->
         if len(bad):
             i, j = (int(v) for v in bad[0])
             raise ValueError(
-                f"The 'df' parameter must hold discs overlapping by at most {OVERLAP_TOL:g} m. "
+                f"The {name!r} parameter must hold discs overlapping by at most {OVERLAP_TOL:g} m. "
                 f"Got rows {i} and {j} overlapping by {-dist[i, j]:g} m instead."
             )
     return _frame(kinds, x, y)

@@ -146,3 +146,18 @@ def test_one_row_of_positions_names_every_shot():
     pos[1] = pos[0]
     with pytest.raises(ValueError, match="for every shot instead"):
         simulate_batch(scene, 0.0, -0.2526, 1.5, [1.0, 2.0], positions=pos)
+
+
+def test_bad_layout_names_the_parameter_the_caller_passed():
+    # Scene(pieces=...) and Scene.from_frame(board, frame) said "The 'df' parameter", the
+    # name of an internal helper's argument
+    overlap = pd.DataFrame({"kind": ["white", "black"], "x": [0.0, 0.01], "y": [0.0, 0.0]})
+    typo = pd.DataFrame({"kind": ["whit"], "x": [0.0], "y": [0.0]})
+    with pytest.raises(ValueError, match=r"^The 'pieces' parameter must hold discs overlapping.*rows 0 and 1"):
+        Scene(Board.icf(), overlap, default_specs("icf"))
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must hold discs overlapping.*rows 0 and 1"):
+        Scene.from_frame(Board.icf(), overlap)
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must have a kind in .*'whit' in row 0"):
+        Scene.from_frame(Board.icf(), typo)
+    with pytest.raises(TypeError, match=r"^The 'frame' parameter must be a DataFrame"):
+        Scene.from_frame(Board.icf(), {"kind": ["white"], "x": [0.0], "y": [0.0]})
