@@ -174,3 +174,18 @@ def test_every_law_stops_a_lone_disc_on_a_straight_line(law):
     x, y = res.final["x"].iat[0], res.final["y"].iat[0]
     assert math.atan2(y + 0.3, x) == pytest.approx(1.2, abs=1e-9)
     assert res.final["vx"].iat[0] == 0.0 and res.final["vy"].iat[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("law", "extra", "mu0"),
+    [("coulomb", {}, 0.1), ("linear", {"mu_v": 0.5}, 0.1), ("stribeck", {"mu_static": 0.2}, 0.2)],
+)
+def test_spin_of_an_uncoupled_law_decays_at_the_rate_of_mu_at_rest(law, extra, mu0):
+    """Without the slide-spin coupling the spin of a sliding disc decays linearly at
+    (4/3) mu(0) g / R (Farkas et al. 2003, eps -> 0: T(0) = 2/3), with mu at v = 0 whatever
+    the speed: docs/physics.md. Exact to rounding (1e-9 rad/s)."""
+    p = PhysicsParams(mu=0.1, friction_law=law, **extra)
+    t = np.array([0.0, 0.1, 0.3])
+    _, v, w, _ = get_law(law).kinematics(p, R, 1.0, 300.0, t)
+    assert v[1] > 0.5  # still sliding fast, where mu(v) differs from mu(0) for linear and Stribeck
+    np.testing.assert_allclose(w, 300.0 - 4.0 * mu0 * G * t / (3.0 * R), atol=1e-9)
