@@ -107,9 +107,10 @@ def _checked(frame: pd.DataFrame, path: Path, first_row_line: int | None) -> pd.
         if bad.any():
             i = int(bad.argmax())
             at = f"line {first_row_line + i}" if first_row_line is not None else f"row {i}"
+            got = "no value" if pd.isna(frame[col].iat[i]) else repr(frame[col].iat[i])  # an empty or short row
             raise ValueError(
                 f"The position file {str(path)!r} must hold finite numbers (m) in column {col!r}. "
-                f"Got {frame[col].iat[i]!r} on {at} instead."
+                f"Got {got} on {at} instead."
             )
     return frame.loc[:, ["kind", "x", "y"]]
 

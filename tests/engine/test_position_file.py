@@ -108,3 +108,14 @@ def test_a_bad_suffix_names_the_path_parameter_its_value_and_the_suffixes(tmp_pa
     with pytest.raises(ValueError, match=rf"^The 'path' parameter must be a file name ending in one of {allowed} .*Got '.*{name}' instead\.$"):
         Scene.icf_break().save(path) if call == "save" else Scene.load(path)
     assert not path.exists()
+
+
+def test_a_row_missing_a_coordinate_is_named_as_missing_on_its_line(tmp_path):
+    # a short row read "Got np.float64(nan) on line 3": pandas' filler, not what the file holds
+    path = tmp_path / "short.csv"
+    path.write_text("kind,x,y\nwhite,0,0\nblack,0.1\n")
+    with pytest.raises(ValueError, match=r"short\.csv' must hold finite numbers \(m\) in column 'y'\. Got no value on line 3 instead\.$"):
+        Scene.load(path, board=Board.icf())
+    path.write_text("kind,x,y\nwhite,0,0\nblack,0.1,oops\n")
+    with pytest.raises(ValueError, match=r"Got 'oops' on line 3 instead\.$"):
+        Scene.load(path, board=Board.icf())
