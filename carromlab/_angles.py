@@ -32,7 +32,7 @@ def _pick(name: str, rad: object, deg: object, *, required: bool) -> tuple[objec
     if rad is not None and deg is not None:
         raise ValueError(f"Give the angle either as {name!r} (rad) or as '{name}_deg' (degrees), not both. Got {name}={rad!r} and {name}_deg={deg!r}.")
     if rad is None and deg is None and required:
-        raise ValueError(f"The {name!r} parameter (rad) or '{name}_deg' (degrees) is required.")
+        raise TypeError(f"The {name!r} parameter (rad) or '{name}_deg' (degrees) is required.")
     return (deg, True) if deg is not None else (rad, False)
 
 
@@ -60,8 +60,10 @@ def angle_array(
 
     Raises
     ------
+    TypeError
+        If neither is given and one is required (as Python does for a missing argument).
     ValueError
-        If both or (when required) neither are given, a value is not finite, or a value
+        If both are given, a value is not finite, or a value
         lies beyond ``bound`` (a radian value that is likely degrees, beyond one turn or
         inside ``bound`` when read as degrees, gets a message that suggests the ``_deg``
         spelling).
@@ -133,8 +135,10 @@ def angle_value(
 
     Raises
     ------
+    TypeError
+        If neither is given and there is no default.
     ValueError
-        If both or (without a default) neither are given, or the value is not one finite
+        If both are given, or the value is not one finite
         number inside the range. A radian value outside the range that is likely degrees
         (beyond one turn, or inside the range when read as degrees) gets a message that
         suggests the ``_deg`` spelling.

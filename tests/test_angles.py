@@ -41,7 +41,7 @@ def test_shot_degree_errors():
         Shot(0, -0.2526, -7.0, 3)
     with pytest.raises(ValueError, match="either as 'angle' .* or as 'angle_deg'"):
         Shot(0, -0.2526, angle=1.0, angle_deg=57.3, speed=3)
-    with pytest.raises(ValueError, match="'angle' parameter \\(rad\\) or 'angle_deg'"):
+    with pytest.raises(TypeError, match="'angle' parameter \\(rad\\) or 'angle_deg'"):  # missing, as Python says
         Shot(0, -0.2526, speed=3)
     with pytest.raises(ValueError, match="'angle_deg' parameter"):
         Shot(0, -0.2526, angle_deg=float("nan"), speed=3)
@@ -61,7 +61,7 @@ def test_batch_takes_degrees():
         simulate_batch(scene, 0.0, -0.2526, 90, 6.0)
     with pytest.raises(ValueError, match="either as 'angle' .* or as 'angle_deg'"):
         simulate_batch(scene, 0.0, -0.2526, 1.0, 6.0, angle_deg=57.3)
-    with pytest.raises(ValueError, match="'speed' parameter \\(m/s\\) is required"):
+    with pytest.raises(TypeError, match="'speed' parameter \\(m/s\\) is required"):
         simulate_batch(scene, 0.0, -0.2526, angle_deg=90)
 
 

@@ -188,3 +188,19 @@ def test_a_long_value_of_the_wrong_type_is_cut_in_the_message():
     with pytest.raises(TypeError, match=r"Got .{60,80}\.\.\. \(DataFrame\) instead") as info:
         simulate(pd.DataFrame({"x": np.arange(100.0)}), BREAK)
     assert len(str(info.value)) < 250
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: Shot(0.0, -0.2526, angle=1.57), "'speed' parameter (m/s) is required"),
+        (lambda: Shot(0.0, -0.2526, speed=3.0), "'angle' parameter (rad) or 'angle_deg' (degrees) is required"),
+        (lambda: simulate_batch(Scene.icf_break(), 0.0, -0.2526, angle_deg=90), "'speed' parameter (m/s) is required"),
+        (lambda: analysis.ShotGrid([0.0], angle=[1.0]), "'speed' parameter (m/s) is required"),
+    ],
+)
+def test_a_missing_required_argument_is_a_type_error(call, name):
+    """A required argument left out (it defaults to None because it has two spellings or is
+    keyword-only) is a TypeError, as Python raises for a missing argument."""
+    with pytest.raises(TypeError, match=re.escape(name)):
+        call()

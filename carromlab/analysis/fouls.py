@@ -177,7 +177,7 @@ class ShotPopulation:
         put = object.__setattr__
         for name, value in (("speed", speed), ("n", n)):
             if value is None:
-                raise ValueError(f"The {name!r} parameter is required.")
+                raise TypeError(f"The {name!r} parameter is required.")
         put(self, "angle", _range("angle", angle_array("angle", angle, angle_deg), low=-math.pi, high=math.pi, unit="rad"))
         put(self, "speed", _range("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"))
         put(self, "spin", _range("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"))

@@ -87,7 +87,7 @@ class ShotGrid:
     ) -> None:  # fmt: skip
         check_choice("aim", aim, AIM_MODES)
         if speed is None:
-            raise ValueError("The 'speed' parameter (m/s) is required.")
+            raise TypeError("The 'speed' parameter (m/s) is required.")
         bound = {"cut": math.pi / 2, "absolute": TURN}.get(aim, math.pi)  # ghost and pack: an offset
         axes = {
             "placement": _axis("placement", placement, unit="m"),

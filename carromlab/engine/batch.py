@@ -68,13 +68,15 @@ def shot_table(
 
     Raises
     ------
+    TypeError
+        Neither angle spelling, or no speed (a missing argument).
     ValueError
         Naming the parameter: a value out of range or not finite (a radian angle beyond
-        one turn suggests ``angle_deg``), both or neither angle spelling, no speed, or
-        lengths that do not broadcast.
+        one turn suggests ``angle_deg``), both angle spellings, or lengths that do not
+        broadcast.
     """
     if speed is None:
-        raise ValueError("The 'speed' parameter (m/s) is required.")
+        raise TypeError("The 'speed' parameter (m/s) is required.")
     cols = [
         check_array("x", x, unit="m"),
         check_array("y", y, unit="m"),

@@ -435,9 +435,12 @@ class Shot:
 
     Raises
     ------
+    TypeError
+        If neither ``angle`` nor ``angle_deg``, or no ``speed``, is given (a missing
+        argument).
     ValueError
-        If an input is out of range, ``angle`` and ``angle_deg`` are both or neither
-        given, or ``angle`` lies beyond 2 pi rad (degrees typed as radians: the message
+        If an input is out of range, ``angle`` and ``angle_deg`` are both given, or
+        ``angle`` lies beyond 2 pi rad (degrees typed as radians: the message
         suggests ``angle_deg``).
 
     Examples
@@ -461,7 +464,7 @@ class Shot:
         *, angle_deg: float | None = None,
     ) -> None:  # fmt: skip
         if speed is None:
-            raise ValueError("The 'speed' parameter (m/s) is required.")
+            raise TypeError("The 'speed' parameter (m/s) is required.")
         object.__setattr__(self, "x", check_real("x", x, unit="m"))
         object.__setattr__(self, "y", check_real("y", y, unit="m"))
         object.__setattr__(self, "angle", angle_value("angle", angle, angle_deg))

@@ -63,7 +63,7 @@ def test_icf_1_rotation_in_radians_or_degrees():
     assert rotate_break(s, angle_deg=30) == rotate_break(s, math.radians(30)) == icf.new_game(rotation_deg=30)
     with pytest.raises(ValueError, match="did you mean angle_deg=30"):
         rotate_break(s, 30)
-    with pytest.raises(ValueError, match=r"'angle' parameter \(rad\) or 'angle_deg' \(degrees\) is required"):
+    with pytest.raises(TypeError, match=r"'angle' parameter \(rad\) or 'angle_deg' \(degrees\) is required"):
         rotate_break(s)
 
 
