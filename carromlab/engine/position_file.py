@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,17 @@ def write_position(scene: Scene, path: str | Path) -> Path:
     return path
 
 
-def _from_header(head: Any, path: Path, pieces: pd.DataFrame, specs: Mapping[str, DiscSpec] | None) -> Scene:
+def _invalid(exc: Exception, path: Path, lines: Sequence[int] | None) -> ValueError:
+    """The error for a position the scene refuses, its table rows named by their lines in
+    the file (``lines``: the file line of each row; None for a JSON or Parquet file)."""
+    text = str(exc)
+    if lines is not None:
+        text = re.sub(r"\brows (\d+) and (\d+)", lambda m: f"lines {lines[int(m[1])]} and {lines[int(m[2])]}", text)
+        text = re.sub(r"\bin row (\d+)", lambda m: f"on line {lines[int(m[1])]}", text)
+    return ValueError(f"The position file {str(path)!r} holds an invalid position: {text}")
+
+
+def _from_header(head: Any, path: Path, pieces: pd.DataFrame, lines: Sequence[int] | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
     if not isinstance(head, dict) or head.get("format") != FORMAT[0]:
         raise ValueError(f"The position file {str(path)!r} must be a carromlab position (format {FORMAT[0]!r}). Got {head!r:.80} instead.")
     if head.get("version") != FORMAT[1]:
@@ -83,21 +94,24 @@ def _from_header(head: Any, path: Path, pieces: pd.DataFrame, specs: Mapping[str
         saved = {k: DiscSpec(k, **v) for k, v in dict(head["specs"]).items()}
         return Scene(board, pieces, {**saved, **(specs or {})}, head["striker"])
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}") from None
+        raise _invalid(exc, path, lines) from None
 
 
-def _table(text: str, path: Path, first_line: int) -> pd.DataFrame:
-    """The pieces table of a CSV text; errors name the file and line."""
+def _table(text: str, path: Path, first_line: int) -> tuple[pd.DataFrame, list[int]]:
+    """The pieces table of a CSV text starting on line ``first_line`` of the file, and the
+    file line of each of its rows (blank lines skipped, as pandas does); errors name the
+    file and line."""
     if not text.strip():
         raise ValueError(f"The position file {str(path)!r} must hold a table with the columns kind, x, y (m). Got an empty file.")
     try:
         frame = pd.read_csv(io.StringIO(text), dtype={"kind": str})
     except pd.errors.ParserError as exc:
         raise ValueError(f"The position file {str(path)!r} must be a CSV table (line numbers from line {first_line}): {exc}") from None
-    return _checked(frame, path, first_line + 1)
+    lines = [first_line + k for k, line in enumerate(text.splitlines()) if line.strip()][1:]  # after the header
+    return _checked(frame, path, lines), lines
 
 
-def _checked(frame: pd.DataFrame, path: Path, first_row_line: int | None) -> pd.DataFrame:
+def _checked(frame: pd.DataFrame, path: Path, lines: Sequence[int] | None) -> pd.DataFrame:
     missing = [c for c in ("kind", "x", "y") if c not in frame.columns]
     if missing:
         raise ValueError(f"The position file {str(path)!r} must have the columns kind, x, y. Got {list(frame.columns)} (missing {missing}).")
@@ -106,7 +120,7 @@ def _checked(frame: pd.DataFrame, path: Path, first_row_line: int | None) -> pd.
         bad = values.isna().to_numpy()
         if bad.any():
             i = int(bad.argmax())
-            at = f"line {first_row_line + i}" if first_row_line is not None else f"row {i}"
+            at = f"line {lines[i]}" if lines is not None else f"row {i}"
             got = "no value" if pd.isna(frame[col].iat[i]) else repr(frame[col].iat[i])  # an empty or short row
             raise ValueError(
                 f"The position file {str(path)!r} must hold finite numbers (m) in column {col!r}. "
@@ -138,7 +152,7 @@ def read_position(path: str | Path, *, board: Board | None = None, specs: Mappin
     if suffix == ".parquet":
         if not path.is_file():
             raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
-        return _plain(_checked(pd.read_parquet(path), path, None), path, board, specs)
+        return _plain(_checked(pd.read_parquet(path), path, None), None, path, board, specs)
     text = read_text(path, "position file")
     if suffix == ".json":
         body = parse_json(text, path, "position file")
@@ -146,12 +160,12 @@ def read_position(path: str | Path, *, board: Board | None = None, specs: Mappin
         if not isinstance(pieces, list):
             raise ValueError(f"The position file {str(path)!r} must hold a list of pieces (kind, x, y). Got {pieces!r:.80} instead.")
         frame = pd.DataFrame(pieces, columns=["kind", "x", "y"]) if pieces else pd.DataFrame(columns=["kind", "x", "y"])
-        return _from_header(body, path, _checked(frame, path, None), specs)
+        return _from_header(body, path, _checked(frame, path, None), None, specs)
     first, _, rest = text.partition("\n")
     if first.startswith(_TAG):
         head = parse_json(first[len(_TAG):], path, "position file header (line 1)")
-        return _from_header(head, path, _table(rest, path, 2), specs)
-    return _plain(_table(text, path, 1), path, board, specs)
+        return _from_header(head, path, *_table(rest, path, 2), specs)
+    return _plain(*_table(text, path, 1), path, board, specs)
 
 
 def read_pieces(path: str | Path) -> pd.DataFrame:
@@ -166,10 +180,10 @@ def read_pieces(path: str | Path) -> pd.DataFrame:
     if path.suffix.lower() == ".json":
         return read_position(path).pieces[["kind", "x", "y"]]
     first, _, rest = text.partition("\n")
-    return _table(rest, path, 2) if first.startswith(_TAG) else _table(text, path, 1)
+    return (_table(rest, path, 2) if first.startswith(_TAG) else _table(text, path, 1))[0]
 
 
-def _plain(frame: pd.DataFrame, path: Path, board: Board | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
+def _plain(frame: pd.DataFrame, lines: Sequence[int] | None, path: Path, board: Board | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
     if board is None:
         raise ValueError(
             f"The 'board' parameter must be given for the plain table {str(path)!r} (a kind, x, y table names no board). "
@@ -178,4 +192,4 @@ def _plain(frame: pd.DataFrame, path: Path, board: Board | None, specs: Mapping[
     try:
         return Scene.from_frame(board, frame, specs)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}") from None
+        raise _invalid(exc, path, lines) from None

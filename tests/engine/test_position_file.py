@@ -119,3 +119,22 @@ def test_a_row_missing_a_coordinate_is_named_as_missing_on_its_line(tmp_path):
     path.write_text("kind,x,y\nwhite,0,0\nblack,0.1,oops\n")
     with pytest.raises(ValueError, match=r"Got 'oops' on line 3 instead\.$"):
         Scene.load(path, board=Board.icf())
+
+
+def test_an_invalid_position_names_the_lines_of_the_file(tmp_path):
+    # the scene's checks count table rows from 0 ("in row 1"); a file's reader counts its lines,
+    # the header first and blank lines too (an editor's numbers)
+    path = tmp_path / "plain.csv"
+    path.write_text("kind,x,y\nwhite,0.1,0.1\nwhtie,0.2,0.1\n")
+    with pytest.raises(ValueError, match=r"plain\.csv' holds an invalid position: .*Got 'whtie' on line 3 instead\.$"):
+        Scene.load(path, board=Board.icf())
+    path.write_text("kind,x,y\nwhite,0.1,0.1\n\nblack,0.1,0.105\n")
+    with pytest.raises(ValueError, match=r"Got lines 2 and 4 overlapping by 0\.026 m instead\.$"):
+        Scene.load(path, board=Board.icf())
+    saved = tmp_path / "saved.csv"
+    Scene.icf_break().save(saved)
+    text = saved.read_text().splitlines()
+    text[4] = "whtie" + text[4][text[4].index(","):]  # the table's third row, after the header line and the column names
+    saved.write_text("\n".join(text) + "\n")
+    with pytest.raises(ValueError, match=r"saved\.csv' holds an invalid position: .*Got 'whtie' on line 5 instead\.$"):
+        Scene.load(saved)
