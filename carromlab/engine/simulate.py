@@ -166,10 +166,14 @@ class ShotResult:
     def events(self) -> pd.DataFrame:
         """One row per event, in order.
 
-        Columns: ``t`` (s), ``kind`` (stop, cushion, pocket, peg, ditch, disc, pass),
+        Columns: ``t`` (s), ``kind`` (``stop``: the disc comes to rest; ``cushion``,
+        ``peg``, ``disc``: an impact; ``pocket``: it falls into a pocket or hole; ``ditch``:
+        it leaves a round board's playing surface; ``pass``: it crosses a hole's capture
+        circle faster than the hole's ``capture_speed_max`` and slides on over it),
         ``disc`` and ``other`` (ids; ``other`` is -1 unless a disc-disc impact),
         ``disc_kind`` (the piece kind of ``disc``), ``where``
-        (cushion name, pocket name or peg index; empty otherwise), ``vn`` (normal impact
+        (cushion name, pocket or hole name, or peg index; empty otherwise; read it as
+        ``df["where"]``, since ``df.where`` is the DataFrame method), ``vn`` (normal impact
         speed, or the speed when falling, m/s), and the state just after the event of
         ``disc`` (``x``, ``y`` m, ``vx``, ``vy`` m/s, ``omega`` rad/s) and of ``other``
         (``other_x`` ... ``other_omega``; NaN when there is no other disc).
