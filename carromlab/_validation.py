@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import io
 import json
 import math
 import operator
@@ -43,6 +44,7 @@ __all__ = [
     "check_fields",
     "check_suffix",
     "read_text",
+    "parse_csv",
     "parse_json",
     "parse_toml",
     "physical_memory",
@@ -397,6 +399,23 @@ def read_text(path: str | Path, what: str) -> str:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"The {what} {str(path)!r} must be UTF-8 text. Got undecodable bytes at byte {exc.start}.") from None
+
+
+def parse_csv(text: str, path: str | Path, what: str, holds: str, *, first_line: int = 1, **options: Any) -> tuple[pd.DataFrame, list[int]]:
+    """``text`` (read from ``path``, from its line ``first_line`` on) parsed as a CSV table
+    (``pandas.read_csv`` with ``options``), and the line of the file (1-based) each row
+    came from: pandas skips blank lines, which a file's line numbers count. ValueError
+    naming the file if the text is empty (it must hold ``holds``) or no CSV table (with
+    pandas' line, counted from ``first_line``)."""
+    if not text.strip():
+        raise ValueError(f"The {what} {str(path)!r} must hold {holds}. Got an empty file.")
+    try:
+        frame = pd.read_csv(io.StringIO(text), **options)
+    except pd.errors.ParserError as exc:
+        start = f" (line numbers from line {first_line})" if first_line != 1 else ""
+        raise ValueError(f"The {what} {str(path)!r} must be a CSV table{start}: {exc}") from None
+    filled = [first_line + k for k, line in enumerate(text.splitlines()) if line.strip()]
+    return frame, filled[1 : len(frame) + 1]  # the first is the header
 
 
 def parse_json(text: str, path: str | Path, what: str) -> Any:

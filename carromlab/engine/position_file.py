@@ -17,7 +17,6 @@ pandas reads them back exactly, so a saved scene loads back exactly.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -26,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_suffix, check_type, parse_json, read_text
+from .._validation import check_suffix, check_type, parse_csv, parse_json, read_text
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from .scene import Scene
@@ -99,15 +98,10 @@ def _from_header(head: Any, path: Path, pieces: pd.DataFrame, lines: Sequence[in
 
 def _table(text: str, path: Path, first_line: int) -> tuple[pd.DataFrame, list[int]]:
     """The pieces table of a CSV text starting on line ``first_line`` of the file, and the
-    file line of each of its rows (blank lines skipped, as pandas does); errors name the
-    file and line."""
-    if not text.strip():
-        raise ValueError(f"The position file {str(path)!r} must hold a table with the columns kind, x, y (m). Got an empty file.")
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype={"kind": str})
-    except pd.errors.ParserError as exc:
-        raise ValueError(f"The position file {str(path)!r} must be a CSV table (line numbers from line {first_line}): {exc}") from None
-    lines = [first_line + k for k, line in enumerate(text.splitlines()) if line.strip()][1:]  # after the header
+    file line of each of its rows; errors name the file and line."""
+    frame, lines = parse_csv(
+        text, path, "position file", "a table with the columns kind, x, y (m)", first_line=first_line, dtype={"kind": str}
+    )
     return _checked(frame, path, lines), lines
 
 

@@ -16,7 +16,6 @@ value (NaN) inside a row is an error: drop such detections from the file instead
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Mapping
@@ -28,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_real, parse_json, read_text, value_text
+from .._validation import check_choice, check_real, parse_csv, parse_json, read_text, value_text
 from ..equipment.board import _BOARD_PRESETS, Board
 from .camera import BoardCalibration
 
@@ -546,16 +545,10 @@ def read_tracks(
 
 def _read_csv(path: Path) -> tuple[pd.DataFrame, np.ndarray]:
     """The CSV table at ``path`` and the line of the file (1-based) each of its rows came
-    from (pandas skips blank lines); errors name the file (and line)."""
+    from; errors name the file (and line)."""
     text = read_text(path, "track file")
-    if not text.strip():
-        raise ValueError(f"The track file {str(path)!r} must hold a CSV table (disc, t, x, y or trackpy's frame, particle, x, y). Got an empty file.")
-    try:
-        frame = pd.read_csv(io.StringIO(text))
-    except pd.errors.ParserError as exc:
-        raise ValueError(f"The track file {str(path)!r} must be a CSV table: {exc}") from None
-    filled = [i + 1 for i, line in enumerate(text.splitlines()) if line.strip()]
-    return frame, np.array(filled[1 : len(frame) + 1])  # the first is the header
+    frame, lines = parse_csv(text, path, "track file", "a CSV table (disc, t, x, y or trackpy's frame, particle, x, y)")
+    return frame, np.array(lines)
 
 
 def write_tracks(
