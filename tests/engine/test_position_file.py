@@ -110,27 +110,26 @@ def test_a_bad_suffix_names_the_path_parameter_its_value_and_the_suffixes(tmp_pa
     assert not path.exists()
 
 
-def test_a_row_missing_a_coordinate_is_named_as_missing_on_its_line(tmp_path):
-    # a short row read "Got np.float64(nan) on line 3": pandas' filler, not what the file holds
-    path = tmp_path / "short.csv"
-    path.write_text("kind,x,y\nwhite,0,0\nblack,0.1\n")
-    with pytest.raises(ValueError, match=r"short\.csv' must hold finite numbers \(m\) in column 'y'\. Got no value on line 3 instead\.$"):
-        Scene.load(path, board=Board.icf())
-    path.write_text("kind,x,y\nwhite,0,0\nblack,0.1,oops\n")
-    with pytest.raises(ValueError, match=r"Got 'oops' on line 3 instead\.$"):
-        Scene.load(path, board=Board.icf())
-
-
-def test_an_invalid_position_names_the_lines_of_the_file(tmp_path):
-    # the scene's checks count table rows from 0 ("in row 1"); a file's reader counts its lines,
-    # the header first and blank lines too (an editor's numbers)
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # a short row read "Got np.float64(nan) on line 3": pandas' filler, not what the file holds
+        ("kind,x,y\nwhite,0,0\nblack,0.1\n", r"plain\.csv' must hold finite numbers \(m\) in column 'y'\. Got no value on line 3 instead\.$"),
+        ("kind,x,y\nwhite,0,0\nblack,0.1,oops\n", r"Got 'oops' on line 3 instead\.$"),
+        # the scene's checks count table rows from 0 ("in row 1"); a file's reader counts its
+        # lines, the header first and blank lines too (an editor's numbers)
+        ("kind,x,y\nwhite,0.1,0.1\nwhtie,0.2,0.1\n", r"plain\.csv' holds an invalid position: .*Got 'whtie' on line 3 instead\.$"),
+        ("kind,x,y\nwhite,0.1,0.1\n\nblack,0.1,0.105\n", r"Got lines 2 and 4 overlapping by 0\.026 m instead\.$"),
+    ],
+)
+def test_a_bad_row_of_a_plain_table_is_named_by_its_line_in_the_file(tmp_path, text, message):
     path = tmp_path / "plain.csv"
-    path.write_text("kind,x,y\nwhite,0.1,0.1\nwhtie,0.2,0.1\n")
-    with pytest.raises(ValueError, match=r"plain\.csv' holds an invalid position: .*Got 'whtie' on line 3 instead\.$"):
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
         Scene.load(path, board=Board.icf())
-    path.write_text("kind,x,y\nwhite,0.1,0.1\n\nblack,0.1,0.105\n")
-    with pytest.raises(ValueError, match=r"Got lines 2 and 4 overlapping by 0\.026 m instead\.$"):
-        Scene.load(path, board=Board.icf())
+
+
+def test_an_invalid_saved_position_names_the_line_of_the_file(tmp_path):
     saved = tmp_path / "saved.csv"
     Scene.icf_break().save(saved)
     text = saved.read_text().splitlines()
