@@ -24,7 +24,7 @@ from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .execution import Execution, build_execution, check_scene
-from .goals import BasicFouls, FoulCheck, check_fouls, check_fouls
+from .goals import BasicFouls, FoulCheck, check_fouls
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine

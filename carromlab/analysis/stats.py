@@ -53,8 +53,8 @@ def binomial_ci(
     check_choice("method", method, CI_METHODS)
     level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     k_arr, n_arr = np.broadcast_arrays(np.atleast_1d(check_array("k", k, low=0.0)), check_array("n", n, low=0.0))
-    if np.any(k_arr < 0) or np.any(k_arr > n_arr):
-        i = int(np.argmax((k_arr < 0) | (k_arr > n_arr)))
+    if np.any(k_arr > n_arr):  # (negative counts are refused by check_array)
+        i = int(np.argmax(k_arr > n_arr))
         raise ValueError(f"The 'k' parameter must satisfy 0 <= k <= n. Got k={k_arr.flat[i]:g}, n={n_arr.flat[i]:g} instead.")
     alpha = 1.0 - level
     empty = n_arr == 0
