@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .._validation import check_str
 from ..rules.engine_bridge import scene_for
 from ..rules.state import GameState
 
@@ -37,11 +38,14 @@ def check_render_mode(render_mode: Any) -> str | None:
 
     Raises
     ------
+    TypeError
+        If it is neither None nor a str (naming ``render_mode``).
     ValueError
-        If it is neither None nor one of :data:`.RENDER_MODES` (naming ``render_mode``).
+        If it is a str but not one of :data:`.RENDER_MODES`.
     """
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"The 'render_mode' parameter must be None or one of {list(RENDER_MODES)}. Got {render_mode!r} instead.")
+    want = f"None or one of {list(RENDER_MODES)}"
+    if render_mode is not None and check_str("render_mode", render_mode, what=want) not in RENDER_MODES:
+        raise ValueError(f"The 'render_mode' parameter must be {want}. Got {render_mode!r} instead.")
     return render_mode
 
 

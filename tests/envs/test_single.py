@@ -218,6 +218,8 @@ def test_rgb_array_render_draws_the_position():
         CarromEnv("icf", opponent="random", render_mode="rgb_array").render()
     with pytest.raises(ValueError, match="'render_mode' parameter must be None or one of \\['rgb_array'\\]"):
         CarromEnv("icf", render_mode="human")
+    with pytest.raises(TypeError, match=r"'render_mode' parameter must be None or one of \['rgb_array'\]. Got 5 \(int\)"):
+        CarromEnv("icf", render_mode=5)  # a wrong type, not a wrong name
 
 
 @pytest.mark.parametrize(
