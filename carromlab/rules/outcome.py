@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import check_bool, check_choice, check_int, check_real, check_table
+from .._validation import check_bool, check_choice, check_int, check_real, check_str, check_table, check_type, value_text
 
 __all__ = ["KINDS", "STRIKER_FATES", "Pocketing", "ShotOutcome"]
 
@@ -54,22 +54,29 @@ def _ids(name: str, values: Any, *, unique: bool = True) -> tuple[int, ...]:
 
 
 def _pocketing(i: int, item: Any) -> Pocketing:
-    if not isinstance(item, tuple) or len(item) != 4:
-        raise ValueError(
-            f"The 'pocketed[{i}]' parameter must be a tuple (piece_id, kind, hole, time). Got {item!r} instead."
-        )
+    check_type(f"pocketed[{i}]", item, tuple, hint="piece_id, kind, hole, time")
+    if len(item) != 4:
+        raise ValueError(f"The 'pocketed[{i}]' parameter must be a tuple (piece_id, kind, hole, time). Got {item!r} instead.")
     pid, kind, hole, time = item
-    hole_ok = isinstance(hole, str) and hole != "" or isinstance(hole, (int, np.integer)) and not isinstance(hole, bool) and hole >= 0
-    if not hole_ok:
-        raise ValueError(
-            f"The 'pocketed[{i}].hole' parameter must be an int >= 0 or a non-empty str. Got {hole!r} instead."
-        )
     return Pocketing(
         check_int(f"pocketed[{i}].piece_id", pid, low=0),
         check_choice(f"pocketed[{i}].kind", kind, KINDS),
-        int(hole) if not isinstance(hole, str) else hole,
+        _hole(f"pocketed[{i}].hole", hole),
         check_real(f"pocketed[{i}].time", time, low=0.0, unit="s"),
     )
+
+
+def _hole(name: str, hole: Any) -> int | str:
+    """``hole`` if it is a pocket's name or index: TypeError if it is neither a str nor an
+    int (a bool is no index), ValueError if it is blank or negative."""
+    what = "an int >= 0 or a non-empty str"
+    if isinstance(hole, str):
+        return check_str(name, hole, what=what)
+    if not isinstance(hole, (int, np.integer)) or isinstance(hole, bool):
+        raise TypeError(f"The {name!r} parameter must be {what}. Got {value_text(hole)} instead.")
+    if hole < 0:
+        raise ValueError(f"The {name!r} parameter must be {what}. Got {hole!r} instead.")
+    return int(hole)
 
 
 def _positions(table: Any) -> pd.DataFrame:
@@ -150,6 +157,9 @@ class ShotOutcome:
 
     Raises
     ------
+    TypeError
+        If a field is of the wrong type (a pocketing that is no tuple, a hole that is
+        neither an index nor a name, a flag that is no bool).
     ValueError
         If a field is malformed: the message names the field, what is allowed and the
         value received.

@@ -36,6 +36,7 @@ def test_outcome_copies_final_positions():
         ({"pocketed": [(1, "purple", 0, 0.1)]}, "pocketed\\[0\\].kind"),
         ({"pocketed": [(-1, "white", 0, 0.1)]}, "piece_id"),
         ({"pocketed": [(1, "white", -2, 0.1)]}, "hole"),
+        ({"pocketed": [(1, "white", "", 0.1)]}, "hole"),
         ({"pocketed": [(1, "white", 0, -0.1)]}, "time"),
         ({"pocketed": [(1, "white", 0, 0.5), (2, "white", 0, 0.1)]}, "falling order"),
         ({"pocketed": [(1, "white", 0, 0.1), (1, "white", 1, 0.2)]}, "repeat"),
@@ -60,6 +61,20 @@ def test_outcome_bad_fields_name_the_parameter(kwargs, match):
 def test_outcome_flag_of_the_wrong_type_is_a_type_error():
     with pytest.raises(TypeError, match=r"'cushion_first' parameter must be a bool .*Got 1 \(int\)"):
         ShotOutcome(cushion_first=1)
+
+
+@pytest.mark.parametrize(
+    ("item", "match"),
+    [
+        (5, r"'pocketed\[0\]' parameter must be a tuple \(piece_id, kind, hole, time\). Got 5 \(int\)"),
+        ((1, "white", None, 0.1), r"'pocketed\[0\].hole' parameter must be an int >= 0 or a non-empty str. Got None \(NoneType\)"),
+        ((1, "white", 1.5, 0.1), r"'pocketed\[0\].hole' .* Got 1.5 \(float\)"),
+        ((1, "white", True, 0.1), r"'pocketed\[0\].hole' .* Got True \(bool\)"),
+    ],
+)
+def test_outcome_pocketing_of_the_wrong_type_is_a_type_error(item, match):
+    with pytest.raises(TypeError, match=match):
+        ShotOutcome(pocketed=[item])
 
 
 # ---------------------------------------------------------------------------- consistency with the state
