@@ -27,9 +27,11 @@ __all__ = ["AIM_MODES", "ShotGrid"]
 AIM_MODES = ("absolute", "ghost", "cut", "pack")
 
 
-def _axis(name: str, values: npt.ArrayLike, *, low: float | None = None, high: float | None = None, unit: str) -> tuple[float, ...]:
+def _axis(
+    name: str, values: npt.ArrayLike, *, low: float | None = None, high: float | None = None, low_open: bool = False, unit: str
+) -> tuple[float, ...]:
     # the values checked as given (text, a ragged list: an error naming the parameter), then the shape
-    arr = check_array(name, np.atleast_1d(check_array(name, values, low=low, high=high, unit=unit)), shape=(None,))
+    arr = check_array(name, np.atleast_1d(check_array(name, values, low=low, high=high, low_open=low_open, unit=unit)), shape=(None,))
     if arr.size == 0:
         raise ValueError(f"The {name!r} parameter must have at least one value. Got an empty array instead.")
     return tuple(float(v) for v in arr)
@@ -54,7 +56,8 @@ class ShotGrid:
         (:data:`.AIM_MODES`). Or give ``angle_deg``; a radian value out of range that
         would fit read as degrees is refused with a message that suggests ``angle_deg``.
     speed : array_like
-        Striker speeds, m/s, in [0, 30].
+        Striker speeds, m/s, in (0, 30]: the range of :class:`.Shot` but for 0 (a
+        striker that does not move tries nothing).
     spin : array_like
         Striker spins, rad/s, in [-5000, 5000]. Default (0,).
     aim : {"absolute", "ghost", "cut", "pack"}
@@ -92,7 +95,7 @@ class ShotGrid:
         axes = {
             "placement": _axis("placement", placement, unit="m"),
             "angle": _axis("angle", angle_array("angle", angle, angle_deg, bound=bound), unit="rad"),
-            "speed": _axis("speed", speed, low=0.0, high=MAX_SPEED, unit="m/s"),
+            "speed": _axis("speed", speed, low=0.0, high=MAX_SPEED, low_open=True, unit="m/s"),
             "spin": _axis("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
             "aim": aim,
         }

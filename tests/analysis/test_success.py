@@ -102,8 +102,10 @@ def test_bad_inputs_name_the_parameter(straight_scene):
         success_map(straight_scene, PocketAny("black"), grid, **run)
     with pytest.raises(ValueError, match="'angle' parameter must have at least one value"):
         ShotGrid(placement=[0.0], angle=[], speed=[2.0])
-    with pytest.raises(ValueError, match="'speed' parameter .* \\[0, 30\\] m/s. Got -1.0 at index 1"):
+    with pytest.raises(ValueError, match="'speed' parameter .* \\(0, 30\\] m/s. Got -1.0 at index 1"):
         ShotGrid(placement=[0.0], angle=[0.0], speed=[1.0, -1.0])
+    with pytest.raises(ValueError, match="'speed' parameter .* \\(0, 30\\] m/s. Got 0.0 at index 0"):
+        ShotGrid(placement=[0.0], angle=[0.0], speed=[0.0, 1.0])  # a grid of shots that do not move
     with pytest.raises(ValueError, match="'angle' parameter"):
         NoiseModel(angle=-0.1)
     with pytest.raises(ValueError, match="'placement' parameter must contain values in \\[-0.2191, 0.2191\\] m"):
