@@ -15,6 +15,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import angle_array
+from .._validation import check_array
 from ..engine.scene import Scene
 from .goals import Target
 
@@ -41,6 +42,12 @@ def _target(scene: Scene, target: Target) -> tuple[float, float, float, FloatArr
     return float(row["x"]), float(row["y"]), reach, np.array([holes[p] for p in target.pockets]), list(target.pockets)
 
 
+def _placements(x: npt.ArrayLike, y: npt.ArrayLike, *more: npt.ArrayLike) -> tuple[FloatArray, ...]:
+    """The striker placements (m) checked (finite real numbers; the message names ``x`` or
+    ``y``) and broadcast against each other and ``more`` (e.g. the cuts) to 1-d arrays."""
+    return np.broadcast_arrays(np.atleast_1d(check_array("x", x, unit="m")), check_array("y", y, unit="m"), *more)
+
+
 def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Direction from striker placements (x, y) (m) to the ghost position that sends the
     target straight at its pocket; of several allowed pockets, the one with the smallest
@@ -56,7 +63,7 @@ def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) 
     target : Target
         Piece aimed at and its allowed pockets (e.g. ``PocketPiece(0).target(scene)``).
     x, y : array_like
-        Striker placements (centres), m, board frame; broadcast against each other.
+        Striker placements (centres), m, board frame, finite; broadcast against each other.
 
     Returns
     -------
@@ -66,6 +73,13 @@ def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) 
         Its cut angle, rad, in [-pi, pi) (positive: the target leaves to the left of the
         striker's path); beyond +-pi/2 the striker would meet the target before reaching
         the ghost position.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` or ``y`` holds no real numbers (the message names it).
+    ValueError
+        If a placement is NaN or infinite (the message names ``x`` or ``y`` and the index).
 
     Examples
     --------
@@ -77,7 +91,7 @@ def ghost_aim(scene: Scene, target: Target, x: npt.ArrayLike, y: npt.ArrayLike) 
     [93.4, -48.4]
     """
     cx, cy, reach, holes, _ = _target(scene, target)
-    px, py = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float))
+    px, py = _placements(x, y)
     nx = holes[:, 0] - cx
     ny = holes[:, 1] - cy
     norm = np.hypot(nx, ny)
@@ -107,8 +121,8 @@ def cut_aim(
     target : Target
         Piece aimed at (its pockets are not used).
     x, y : array_like
-        Striker placements (centres), m, board frame; broadcast against each other and
-        the cuts.
+        Striker placements (centres), m, board frame, finite; broadcast against each other
+        and the cuts.
     cut : array_like, optional
         Cut angles, rad, in [-pi/2, pi/2] (positive: the target leaves to the left of the
         striker's path; +-pi/2 grazes the target). Or give ``cut_deg``.
@@ -124,7 +138,8 @@ def cut_aim(
     ------
     ValueError
         If a cut is not finite or lies outside [-pi/2, pi/2] rad ([-90, 90] degrees): a
-        cut beyond a quarter turn is no hit (the message names ``cut`` or ``cut_deg``).
+        cut beyond a quarter turn is no hit (the message names ``cut`` or ``cut_deg``);
+        if a placement is not finite (naming ``x`` or ``y``).
 
     Examples
     --------
@@ -148,13 +163,14 @@ def cut_aim(
             f"the target. Got {given[off[0]]:g} {unit}{where} instead."
         )
     cx, cy, reach, _, _ = _target(scene, target)
-    px, py, phi = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), cut)
+    px, py, phi = _placements(x, y, cut)
     dist = np.hypot(cx - px, cy - py)
     return np.arctan2(cy - py, cx - px) - np.arcsin(np.clip(reach * np.sin(phi) / dist, -1.0, 1.0))
 
 
 def pack_direction(scene: Scene, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
-    """Direction (rad) from placements (x, y) (m) to the centroid of the pieces.
+    """Direction (rad) from placements (x, y) (m, finite: NaN or infinity is a ValueError
+    naming ``x`` or ``y``) to the centroid of the pieces.
 
     Examples
     --------
@@ -164,7 +180,7 @@ def pack_direction(scene: Scene, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArr
     if scene.n_pieces == 0:
         raise ValueError("The scene has no pieces: aim='pack' needs pieces to aim at.")
     cx, cy = scene.pieces["x"].mean(), scene.pieces["y"].mean()
-    px, py = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float))
+    px, py = _placements(x, y)
     return np.arctan2(cy - py, cx - px)
 
 
@@ -181,7 +197,7 @@ def target_geometry(
     target : Target
         Piece aimed at and its allowed pockets.
     x, y : array_like
-        Striker placements, m.
+        Striker placements, m, finite (NaN or infinity is a ValueError naming ``x`` or ``y``).
     angle : array_like
         Aim directions, rad (or ``angle_deg``, degrees).
 
@@ -205,7 +221,7 @@ def target_geometry(
     """
     angle = angle_array("angle", angle, angle_deg)
     cx, cy, reach, holes, names = _target(scene, target)
-    px, py, th = np.broadcast_arrays(np.atleast_1d(np.asarray(x, dtype=float)), np.asarray(y, dtype=float), angle)
+    px, py, th = _placements(x, y, angle)
     dist = np.hypot(cx - px, cy - py)
     psi = wrap_angle(np.arctan2(cy - py, cx - px) - th)
     offset = dist * np.sin(psi)

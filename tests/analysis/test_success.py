@@ -15,10 +15,14 @@ from carromlab.analysis import (
     PocketPiece,
     ShotGrid,
     StrikerLine,
+    cut_aim,
+    ghost_aim,
     margin_of_error,
     plan_shots,
     success_map,
+    target_geometry,
 )
+from carromlab.analysis.aiming import pack_direction
 
 from .conftest import BOARD, PLACE, SOFT, STRAIGHT
 
@@ -62,6 +66,25 @@ def test_cut_aim_at_zero_is_the_line_of_centres(straight_scene):
     grid = ShotGrid(placement=[U], angle=[0.0], speed=[SOFT], aim="cut")
     df = success_map(straight_scene, PocketPiece(0), grid, noise=NONE, replicas=1, progress=False)
     assert df["cut"].iat[0] == pytest.approx(0.0, abs=1e-9) and df["p_success"].iat[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "aim",
+    [
+        lambda scene, x, y: ghost_aim(scene, PocketPiece(0).target(scene), x, y),
+        lambda scene, x, y: cut_aim(scene, PocketPiece(0).target(scene), x, y, 0.0),
+        lambda scene, x, y: pack_direction(scene, x, y),
+        lambda scene, x, y: target_geometry(scene, PocketPiece(0).target(scene), x, y, 0.0),
+    ],
+    ids=["ghost_aim", "cut_aim", "pack_direction", "target_geometry"],
+)
+def test_aims_refuse_placements_that_are_no_finite_numbers(straight_scene, aim):
+    with pytest.raises(ValueError, match=r"'x' parameter must be a finite real number in the range \(-inf, inf\) m. Got nan"):
+        aim(straight_scene, float("nan"), -0.2526)  # NaN aims, NaN cuts before
+    with pytest.raises(ValueError, match=r"'y' parameter must contain finite real numbers .* Got inf at index 1"):
+        aim(straight_scene, 0.0, [-0.2526, np.inf])
+    with pytest.raises(TypeError, match=r"'x' parameter must hold real numbers .* Got 'a' \(str\)"):
+        aim(straight_scene, "a", -0.2526)
 
 
 def test_goals(straight_scene):
