@@ -271,15 +271,19 @@ class Tracks:
     source: str = ""
 
     def __post_init__(self) -> None:
-        data = _check_columns(self.data)
-        _check_on_board(data, _board_from(self.board))  # before sorting: rows named as in the input
+        data, board = _check_columns(self.data), _board_from(self.board)
+        _check_on_board(data, board)  # before sorting: rows named as in the input
         _check_time_unit(data)
-        data = data.sort_values("disc", kind="stable", ignore_index=True)
-        object.__setattr__(self, "data", data)
-        object.__setattr__(self, "radius", _radius_map(dict(self.radius) or None, data["disc"].unique()))
-        object.__setattr__(self, "board", _board_from(self.board))
-        if self.fps is not None:
-            object.__setattr__(self, "fps", check_real("fps", self.fps, low=0.0, low_open=True, unit="1/s"))
+        fps = None if self.fps is None else check_real("fps", self.fps, low=0.0, low_open=True, unit="1/s")
+        self._fill(data, _radius_map(dict(self.radius) or None, data["disc"].unique()), board, fps, self.source)
+
+    def _fill(self, data: pd.DataFrame, radius: dict[int, float], board: Board | None, fps: float | None, source: str) -> None:
+        """Set the fields from checked values (``data`` in input order, grouped by disc here)."""
+        object.__setattr__(self, "data", data.sort_values("disc", kind="stable", ignore_index=True))
+        object.__setattr__(self, "radius", radius)
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "fps", fps)
+        object.__setattr__(self, "source", source)
 
     @classmethod
     def from_frame(
@@ -370,10 +374,12 @@ class Tracks:
         if "frame" not in df and fps is not None:
             df["frame"] = np.round(df["t"].to_numpy() * fps).astype(np.int64)
         radius_map = _radius_map(radius, df["disc"].unique())
-        # checked here to name the table as the user gave it (Tracks checks it again as its 'data')
-        _check_on_board(df, _board_from(board), who)
+        board_obj = _board_from(board)
+        _check_on_board(df, board_obj, who)  # checked here to name the table as the user gave it
         _check_time_unit(df, who)
-        return cls(df, radius_map, board, fps, source)
+        tracks = cls.__new__(cls)  # checked: __init__ would check it again, as its 'data'
+        tracks._fill(df, radius_map, board_obj, fps, source)
+        return tracks
 
     def __repr__(self) -> str:
         # one line: the dataclass repr printed the whole table and the board

@@ -53,6 +53,20 @@ def test_trackpy_layout_in_pixels():
         Tracks.from_frame(px, calibration=cal)
 
 
+def test_a_table_is_checked_once(monkeypatch, tmp_path):
+    import carromlab.fitting.tracks as tracks
+
+    calls = []
+    for name in ("_check_columns", "_check_on_board", "_check_time_unit"):
+        check = getattr(tracks, name)
+        monkeypatch.setattr(tracks, name, lambda *a, _check=check, _name=name, **k: calls.append(_name) or _check(*a, **k))
+    frame().to_csv(tmp_path / "t.csv", index=False)
+    for build in (lambda: Tracks(frame()), lambda: Tracks.from_frame(frame(), board="icf"), lambda: read_tracks(tmp_path / "t.csv")):
+        build()
+        assert sorted(calls) == ["_check_columns", "_check_on_board", "_check_time_unit"]  # Tracks checked them again
+        calls.clear()
+
+
 def test_angles_follow_the_board_sense():
     cal = BoardCalibration.from_scale(500.0, origin_px=(0.0, 0.0))
     tr = Tracks.from_frame(frame(angle=0.5), calibration=cal)
