@@ -87,6 +87,20 @@ class Scene:
     _kinds: tuple[str, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self._settle("pieces")
+
+    @classmethod
+    def _made(cls, board: Board, pieces: pd.DataFrame, specs: Mapping[str, DiscSpec], striker: str, *, name: str) -> Scene:
+        """``Scene(board, pieces, specs, striker)``, its errors naming the pieces as the
+        caller's parameter ``name`` (a constructor of its own checks them once)."""
+        scene = cls.__new__(cls)
+        for field_name, value in (("board", board), ("pieces", pieces), ("specs", specs), ("striker", striker)):
+            object.__setattr__(scene, field_name, value)
+        scene._settle(name)
+        return scene
+
+    def _settle(self, name: str) -> None:
+        """Check the fields (the pieces' errors naming the table ``name``) and keep clean copies."""
         check_type("board", self.board, Board, hint="e.g. Board.icf()")
         check_type("specs", self.specs, Mapping, hint="kind -> DiscSpec")
         for kind, spec in self.specs.items():
@@ -96,10 +110,10 @@ class Scene:
                 f"The 'striker' parameter must be one of the spec kinds {sorted(self.specs)}. "
                 f"Got {self.striker!r} instead."
             )
-        clean = from_frame(self.pieces, self.board, self.specs, name="pieces")
+        clean = from_frame(self.pieces, self.board, self.specs, name=name)
         if len(clean) + 1 > 64:
             raise ValueError(
-                f"The 'pieces' parameter must have at most 63 rows (the striker is the 64th "
+                f"The {name!r} parameter must have at most 63 rows (the striker is the 64th "
                 f"disc). Got {len(clean)} rows instead."
             )
         clean = clean.reset_index(drop=True)
@@ -267,8 +281,7 @@ class Scene:
         # a custom board given its full specs needs no game; else the game's discs fill in
         base = {} if specs and game is None and name not in GAMES else default_specs(name)
         specs = {**base, **(specs or {})}
-        from_frame(frame, board, specs, name="frame")  # errors name this method's parameter, not Scene's
-        return cls(board, frame, specs, striker)
+        return cls._made(board, frame, specs, striker, name="frame")  # errors name this method's parameter, not Scene's
 
     # -- files ---------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:

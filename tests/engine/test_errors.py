@@ -161,3 +161,16 @@ def test_bad_layout_names_the_parameter_the_caller_passed():
         Scene.from_frame(Board.icf(), typo)
     with pytest.raises(TypeError, match=r"^The 'frame' parameter must be a DataFrame"):
         Scene.from_frame(Board.icf(), {"kind": ["white"], "x": [0.0], "y": [0.0]})
+
+
+def test_from_frame_checks_the_layout_once(monkeypatch):
+    import carromlab.engine.scene as scene_module
+
+    calls = []
+    check = scene_module.from_frame
+    monkeypatch.setattr(scene_module, "from_frame", lambda *a, **k: calls.append(k.get("name")) or check(*a, **k))
+    Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [0.0]}))
+    assert calls == ["frame"]  # and not again as Scene's 'pieces'
+    with pytest.raises(ValueError, match=r"^The 'frame' parameter must have at most 63 rows"):
+        gx, gy = np.meshgrid(np.linspace(-0.245, 0.245, 8), np.linspace(-0.245, 0.245, 8))
+        Scene.from_frame(Board.icf(), pd.DataFrame({"kind": "white", "x": gx.ravel(), "y": gy.ravel()}))
