@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from .._angles import angle_array, with_deg_columns
 from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_sequence, check_type
-from ..equipment.layout import OVERLAP_TOL
+from ..equipment.layout import OVERLAP_TOL, RowNames, from_frame
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
 from .simulate import STATUS, _core, _setup_for
@@ -182,16 +181,13 @@ def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, row: str | None) -> 
     from)."""
     frame = pd.DataFrame({"kind": scene.pieces["kind"].to_numpy()[on], "x": xy[on, 0], "y": xy[on, 1]})
     ids = np.flatnonzero(on)
-    try:
-        Scene(scene.board, frame, scene.specs, scene.striker)
+    try:  # the rows are the pieces on the board: named by their ids
+        from_frame(frame, scene.board, scene.specs, name="pieces", rows=RowNames("piece", "for", lambda i: int(ids[i])))
     except ValueError as err:
-        # the layout's message names rows of the pieces on the board: name piece ids instead
         text = str(err).removeprefix("The 'pieces' parameter ").removesuffix(" instead.")
-        text = re.sub(r"rows (\d+) and (\d+)", lambda m: f"pieces {ids[int(m[1])]} and {ids[int(m[2])]}", text)
-        text = re.sub(r"in row (\d+)", lambda m: f"for piece {ids[int(m[1])]}", text)
         where = "for every shot" if row is None else f"at {row}"
         raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} {where} instead.") from None
-    raise AssertionError("a row failed the batch check but makes a valid scene")  # pragma: no cover
+    raise AssertionError("a row failed the batch check but is a valid layout")  # pragma: no cover
 
 
 def _rows(name: str, value: ArrayLike, row: tuple[int, ...], n_shots: int, dtype: type, row_name: str) -> np.ndarray:

@@ -18,7 +18,6 @@ pandas reads them back exactly, so a saved scene loads back exactly.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ import pandas as pd
 from .._validation import check_suffix, check_type, parse_csv, parse_json, read_text
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
+from ..equipment.layout import RowNames
 from .scene import Scene
 
 __all__ = ["FORMAT", "read_pieces", "read_position", "write_position"]
@@ -70,14 +70,16 @@ def write_position(scene: Scene, path: str | Path) -> Path:
     return path
 
 
-def _invalid(exc: Exception, path: Path, lines: Sequence[int] | None) -> ValueError:
-    """The error for a position the scene refuses, its table rows named by their lines in
-    the file (``lines``: the file line of each row; None for a JSON or Parquet file)."""
-    text = str(exc)
-    if lines is not None:
-        text = re.sub(r"\brows (\d+) and (\d+)", lambda m: f"lines {lines[int(m[1])]} and {lines[int(m[2])]}", text)
-        text = re.sub(r"\bin row (\d+)", lambda m: f"on line {lines[int(m[1])]}", text)
-    return ValueError(f"The position file {str(path)!r} holds an invalid position: {text}")
+def _invalid(exc: Exception, path: Path) -> ValueError:
+    """The error for a position the scene refuses."""
+    return ValueError(f"The position file {str(path)!r} holds an invalid position: {exc}")
+
+
+def _rows(lines: Sequence[int] | None) -> RowNames:
+    """How the scene's messages name the rows of a table read from a file: by their lines
+    in the file (``lines``: the file line of each row), or by position (None: a JSON or
+    Parquet file)."""
+    return RowNames() if lines is None else RowNames("line", "on", lines.__getitem__)
 
 
 def _from_header(head: Any, path: Path, pieces: pd.DataFrame, lines: Sequence[int] | None, specs: Mapping[str, DiscSpec] | None) -> Scene:
@@ -91,9 +93,9 @@ def _from_header(head: Any, path: Path, pieces: pd.DataFrame, lines: Sequence[in
     try:
         board = Board.from_dict(head["board"])
         saved = {k: DiscSpec(k, **v) for k, v in dict(head["specs"]).items()}
-        return Scene(board, pieces, {**saved, **(specs or {})}, head["striker"])
+        return Scene._made(board, pieces, {**saved, **(specs or {})}, head["striker"], name="pieces", rows=_rows(lines))
     except (TypeError, ValueError) as exc:
-        raise _invalid(exc, path, lines) from None
+        raise _invalid(exc, path) from None
 
 
 def _table(text: str, path: Path, first_line: int) -> tuple[pd.DataFrame, list[int]]:
@@ -184,6 +186,6 @@ def _plain(frame: pd.DataFrame, lines: Sequence[int] | None, path: Path, board: 
             "Got None instead."
         )
     try:
-        return Scene.from_frame(board, frame, specs)
+        return Scene._from_frame(board, frame, specs, rows=_rows(lines))
     except (TypeError, ValueError) as exc:
-        raise _invalid(exc, path, lines) from None
+        raise _invalid(exc, path) from None

@@ -17,7 +17,7 @@ from .._check_build import check_build
 from .._validation import check_array, check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
-from ..equipment.layout import GAMES, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
+from ..equipment.layout import GAMES, RowNames, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
 
 check_build()
 from . import _core  # noqa: E402  (after the build check, which explains a missing build)
@@ -90,17 +90,21 @@ class Scene:
         self._settle("pieces")
 
     @classmethod
-    def _made(cls, board: Board, pieces: pd.DataFrame, specs: Mapping[str, DiscSpec], striker: str, *, name: str) -> Scene:
+    def _made(
+        cls, board: Board, pieces: pd.DataFrame, specs: Mapping[str, DiscSpec], striker: str, *, name: str, rows: RowNames = RowNames()
+    ) -> Scene:
         """``Scene(board, pieces, specs, striker)``, its errors naming the pieces as the
-        caller's parameter ``name`` (a constructor of its own checks them once)."""
+        caller's parameter ``name`` (a constructor of its own checks them once) and their
+        rows as ``rows`` does (a file's lines)."""
         scene = cls.__new__(cls)
         for field_name, value in (("board", board), ("pieces", pieces), ("specs", specs), ("striker", striker)):
             object.__setattr__(scene, field_name, value)
-        scene._settle(name)
+        scene._settle(name, rows)
         return scene
 
-    def _settle(self, name: str) -> None:
-        """Check the fields (the pieces' errors naming the table ``name``) and keep clean copies."""
+    def _settle(self, name: str, rows: RowNames = RowNames()) -> None:
+        """Check the fields (the pieces' errors naming the table ``name`` and its rows as
+        ``rows`` does) and keep clean copies."""
         check_type("board", self.board, Board, hint="e.g. Board.icf()")
         check_type("specs", self.specs, Mapping, hint="kind -> DiscSpec")
         for kind, spec in self.specs.items():
@@ -110,7 +114,7 @@ class Scene:
                 f"The 'striker' parameter must be one of the spec kinds {sorted(self.specs)}. "
                 f"Got {self.striker!r} instead."
             )
-        clean = from_frame(self.pieces, self.board, self.specs, name=name)
+        clean = from_frame(self.pieces, self.board, self.specs, name=name, rows=rows)
         if len(clean) + 1 > 64:
             raise ValueError(
                 f"The {name!r} parameter must have at most 63 rows (the striker is the 64th "
@@ -275,13 +279,21 @@ class Scene:
             If a piece is off the board, inside a hole's capture radius, on a peg or
             overlapping another piece, a kind has no disc, or a column is missing.
         """
+        return cls._from_frame(board, frame, specs, striker=striker, game=game)
+
+    @classmethod
+    def _from_frame(
+        cls, board: Board, frame: pd.DataFrame, specs: Mapping[str, DiscSpec] | None = None, *, striker: str = "striker",
+        game: str | None = None, rows: RowNames = RowNames(),
+    ) -> Scene:  # fmt: skip
+        """:meth:`from_frame`, its errors naming the rows of ``frame`` as ``rows`` does (a file's lines)."""
         check_type("board", board, Board, hint="e.g. Board.icf()")
         check_type("specs", specs, (Mapping, type(None)), hint="kind -> DiscSpec")
         name = game or board.name
         # a custom board given its full specs needs no game; else the game's discs fill in
         base = {} if specs and game is None and name not in GAMES else default_specs(name)
         specs = {**base, **(specs or {})}
-        return cls._made(board, frame, specs, striker, name="frame")  # errors name this method's parameter, not Scene's
+        return cls._made(board, frame, specs, striker, name="frame", rows=rows)  # errors name this method's parameter, not Scene's
 
     # -- files ---------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:

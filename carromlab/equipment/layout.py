@@ -15,8 +15,8 @@ y         float64  centre y, m (the first player sits at y < 0)
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,7 @@ from .._validation import check_choice, check_mapping, check_real, check_type
 from .board import Board, _polar
 from .disc import DiscSpec
 
-__all__ = ["COLUMNS", "GAMES", "icf_break", "hikone_start", "crokinole_empty", "from_frame", "default_specs"]
+__all__ = ["COLUMNS", "GAMES", "RowNames", "icf_break", "hikone_start", "crokinole_empty", "from_frame", "default_specs"]
 
 #: The games with standard pieces (:func:`default_specs`).
 GAMES: tuple[str, ...] = ("icf", "hikone", "crokinole")
@@ -35,6 +35,33 @@ GAMES: tuple[str, ...] = ("icf", "hikone", "crokinole")
 COLUMNS: tuple[str, ...] = ("kind", "x", "y")
 #: Overlap tolerated between two discs, or a disc and a peg, in a custom layout, m.
 OVERLAP_TOL = 1e-9
+
+
+class RowNames(NamedTuple):
+    """How the messages of :func:`from_frame` name rows of the table: ``noun`` and the
+    ``number`` of row ``i`` (its 0-based position), after ``preposition`` for one row, in the
+    plural for two.
+
+    Examples
+    --------
+    >>> RowNames().one(2), RowNames().two(0, 2)
+    ('in row 2', 'rows 0 and 2')
+    >>> lines = RowNames("line", "on", lambda i: i + 2)  # a CSV file's rows, after its header
+    >>> lines.one(2), lines.two(0, 2)
+    ('on line 4', 'lines 2 and 4')
+    """
+
+    noun: str = "row"
+    preposition: str = "in"
+    number: Callable[[int], int] = int
+
+    def one(self, i: int) -> str:
+        """Row ``i`` in a message: "in row 2"."""
+        return f"{self.preposition} {self.noun} {self.number(i)}"
+
+    def two(self, i: int, j: int) -> str:
+        """Rows ``i`` and ``j`` in a message: "rows 0 and 2"."""
+        return f"{self.noun}s {self.number(i)} and {self.number(j)}"
 
 
 def _frame(kinds: list[str], x: Any, y: Any) -> pd.DataFrame:
@@ -235,14 +262,17 @@ def default_specs(game: str) -> dict[str, DiscSpec]:
     return {s.kind: s for s in specs}
 
 
-def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *, name: str = "df") -> pd.DataFrame:
+def from_frame(
+    df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *, name: str = "df", rows: RowNames = RowNames()
+) -> pd.DataFrame:
     """Validate a custom layout and return a clean copy.
 
     Checks, in order: ``df`` has the columns ``kind``, ``x``, ``y``; every kind is a key of
     ``specs``; every coordinate is a finite real number; every disc lies on the board
     (:meth:`.Board.contains`); no disc centre lies within a hole's capture radius (it
     would already have fallen); no disc overlaps a peg, or another disc, by more than
-    ``OVERLAP_TOL`` = 1e-9 m. Rows are named by their position (0-based).
+    ``OVERLAP_TOL`` = 1e-9 m. Rows are named by their position (0-based), or as ``rows``
+    names them.
 
     Parameters
     ----------
@@ -255,6 +285,9 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
     name : str
         The name of the table in the error messages: the caller's parameter. Default
         ``"df"``.
+    rows : RowNames
+        How the messages name a row: default "in row 2", "rows 0 and 2" (the position in
+        ``df``); a file's reader names its lines, the batch engine its piece ids.
 
     Returns
     -------
@@ -287,7 +320,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
     for i, k in enumerate(kinds):
         if not isinstance(k, str) or k not in specs:
             raise ValueError(
-                f"The {name!r} parameter must have a kind in {allowed} in every row. Got {k!r} in row {i} instead."
+                f"The {name!r} parameter must have a kind in {allowed} in every row. Got {k!r} {rows.one(i)} instead."
             )
     coords = {}
     for col in ("x", "y"):
@@ -298,7 +331,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
             if not ok or not math.isfinite(float(v)):
                 raise ValueError(
                     f"The {name!r} parameter must hold finite real numbers (m) in column {col!r}. "
-                    f"Got {v!r} in row {i} instead."
+                    f"Got {v!r} {rows.one(i)} instead."
                 )
             values[i] = float(v)
         coords[col] = values
@@ -311,7 +344,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
         raise ValueError(
             f"The {name!r} parameter must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
             f"{kinds[i]!r}). "
-            f"Got x={float(x[i])!r}, y={float(y[i])!r} in row {i} instead."
+            f"Got x={float(x[i])!r}, y={float(y[i])!r} {rows.one(i)} instead."
         )
     for hole in board.holes:
         d = np.hypot(x - hole.x, y - hole.y)
@@ -321,7 +354,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
                 raise ValueError(
                     f"The {name!r} parameter must hold discs whose centres lie at least the capture radius "
                     f"{cap:g} m from hole {hole.name!r} (else they fall). "
-                    f"Got a distance of {d[i]:g} m in row {i} instead."
+                    f"Got a distance of {d[i]:g} m {rows.one(i)} instead."
                 )
     for peg in board.pegs:
         d = np.hypot(x - peg.x, y - peg.y) - (r + peg.radius)
@@ -329,7 +362,7 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
             i = int(np.flatnonzero(d < -OVERLAP_TOL)[0])
             raise ValueError(
                 f"The {name!r} parameter must hold discs clear of every peg (overlap <= {OVERLAP_TOL:g} m). "
-                f"Got an overlap of {-d[i]:g} m with the peg at ({peg.x:g}, {peg.y:g}) in row {i} instead."
+                f"Got an overlap of {-d[i]:g} m with the peg at ({peg.x:g}, {peg.y:g}) {rows.one(i)} instead."
             )
     if len(kinds) > 1:
         dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) - (r[:, None] + r[None, :])
@@ -339,6 +372,6 @@ def from_frame(df: pd.DataFrame, board: Board, specs: Mapping[str, DiscSpec], *,
             i, j = (int(v) for v in bad[0])
             raise ValueError(
                 f"The {name!r} parameter must hold discs overlapping by at most {OVERLAP_TOL:g} m. "
-                f"Got rows {i} and {j} overlapping by {-dist[i, j]:g} m instead."
+                f"Got {rows.two(i, j)} overlapping by {-dist[i, j]:g} m instead."
             )
     return _frame(kinds, x, y)

@@ -13,6 +13,7 @@ from carromlab.equipment.board import Board, Peg
 from carromlab.equipment.disc import DiscSpec
 from carromlab.equipment.layout import (
     COLUMNS,
+    RowNames,
     crokinole_empty,
     default_specs,
     from_frame,
@@ -230,6 +231,23 @@ def test_from_frame_errors_name_row_value_and_range(icf_setup, frame, pattern):
     board, specs = icf_setup
     with pytest.raises(ValueError, match=pattern):
         from_frame(pd.DataFrame(frame), board, specs)
+
+
+@pytest.mark.parametrize(
+    ("frame", "said"),
+    [
+        ({"kind": ["white", "blue"], "x": [0.0, 0.1], "y": [0.0, 0.0]}, "Got 'blue' on line 3 instead."),
+        ({"kind": ["white"], "x": [float("nan")], "y": [0.0]}, "Got nan on line 2 instead."),
+        ({"kind": ["white", "white"], "x": [0.0, 0.36], "y": [0.0, 0.0]}, "Got x=0.36, y=0.0 on line 3 instead."),
+        ({"kind": ["white"], "x": [0.345], "y": [0.345]}, "m on line 2 instead."),
+        ({"kind": ["white", "black", "queen"], "x": [0.0, 0.2, 0.03], "y": [0.0, 0.0, 0.0]}, "Got lines 2 and 4 overlapping by 0.001 m instead."),
+    ],
+)
+def test_from_frame_names_rows_as_the_caller_calls_them(icf_setup, frame, said):
+    # a file's reader names its lines (header and blank lines counted) without rewriting the message
+    board, specs = icf_setup
+    with pytest.raises(ValueError, match=re.escape(said) + "$"):
+        from_frame(pd.DataFrame(frame), board, specs, rows=RowNames("line", "on", lambda i: i + 2))
 
 
 def test_from_frame_round_board_and_pegs():
