@@ -15,7 +15,7 @@ from ..match.policies import RandomPolicy
 from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
-from .render import RENDER_MODES, check_render_mode, render_games
+from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards, shot_reward
 
 __all__ = ["CarromAECEnv"]
@@ -120,8 +120,7 @@ class CarromAECEnv(AECEnv):
         ValueError
             Before :meth:`reset`.
         """
-        frames = render_games(self.render_mode, [self.game])
-        return None if frames is None else frames[0]
+        return render_game(self.render_mode, self.game)
 
     def close(self) -> None:
         """Nothing to release (each frame's figure is freed once drawn); PettingZoo asks

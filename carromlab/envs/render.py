@@ -15,7 +15,7 @@ from ..rules.state import GameState
 if TYPE_CHECKING:
     from ..match.game import Game
 
-__all__ = ["FRAME_PIXELS", "RENDER_MODES", "check_render_mode", "render_frame", "render_games"]
+__all__ = ["FRAME_PIXELS", "RENDER_MODES", "check_render_mode", "render_frame", "render_game", "render_games"]
 
 #: The render modes of the environments: ``"rgb_array"`` (:func:`render_frame`).
 RENDER_MODES = ("rgb_array",)
@@ -114,3 +114,27 @@ def render_games(render_mode: str | None, games: Sequence[Game | None]) -> list[
     if any(g is None for g in games):
         raise ValueError("The environment is not started: call reset() first.")
     return [render_frame(g.state) for g in games if g is not None]
+
+
+def render_game(render_mode: str | None, game: Game | None) -> npt.NDArray[np.uint8] | None:
+    """What a one-game environment's ``render()`` returns: None when ``render_mode`` is
+    None, else the :func:`render_frame` of its game.
+
+    Parameters
+    ----------
+    render_mode : {None, "rgb_array"}
+        The environment's render mode.
+    game : Game or None
+        The environment's game (None: not started).
+
+    Returns
+    -------
+    numpy.ndarray or None
+
+    Raises
+    ------
+    ValueError
+        If the game is not started (call ``reset()`` first).
+    """
+    frames = render_games(render_mode, [game])
+    return None if frames is None else frames[0]

@@ -15,7 +15,7 @@ from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
 from .observation import observation_space, observe
 from .opponents import opponent as built_in
-from .render import RENDER_MODES, check_render_mode, render_games
+from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards
 from .turns import agent_shots, opponent_replies
 
@@ -146,8 +146,7 @@ class CarromEnv(gymnasium.Env):
         ValueError
             Before :meth:`reset`.
         """
-        frames = render_games(self.render_mode, [self.game])
-        return None if frames is None else frames[0]
+        return render_game(self.render_mode, self.game)
 
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""
