@@ -291,6 +291,22 @@ def test_help_has_examples(command, capsys):
     assert "examples:" in text and f"carromlab {command[0] if command else ''}".strip() in text.split("examples:")[1]
 
 
+def test_the_time_reported_starts_after_the_libraries_load(tmp_path):
+    """The "(x s)" of the last line is the job's: matplotlib and the analyses (seconds on a
+    cold start) are loaded before the clock starts. Run in a fresh process, where nothing is
+    loaded yet."""
+    script = (
+        "import sys, time, types; import carromlab.cli as cli; loaded = []\n"
+        "def clock():\n    loaded.append('matplotlib.pyplot' in sys.modules and 'carromlab.plotting' in sys.modules); return time.perf_counter()\n"
+        "cli.time = types.SimpleNamespace(perf_counter=clock)\n"
+        f"status = cli.main(['simulate', '--quiet', '--out', {str(tmp_path)!r}]); print(status, loaded)"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(carromlab.__file__).parents[1]), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "0 [True]"
+
+
 @pytest.mark.parametrize("module", ["carromlab", "carromlab.cli"])
 def test_python_dash_m_runs_the_command(module):
     """``python -m carromlab`` (what a user types first) and ``python -m carromlab.cli`` are

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from . import _breaks, _fitting, _fouls, _maps, _match, _simulate
-from ._common import CliParser, HelpFormatter, UsageError, output_dir, report
+from ._common import CliParser, HelpFormatter, UsageError, load_libraries, output_dir, report
 
 __all__ = ["main"]
 
@@ -93,8 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         with _one_line_warnings(args.command):
-            started = time.perf_counter()
             out = output_dir(args)  # a bad --out fails now, not after the computation
+            load_libraries()
+            started = time.perf_counter()  # the time reported is the job's, without the loading
             report(args.func(args, out), started)
             return 0
     except (TypeError, ValueError, OSError) as exc:

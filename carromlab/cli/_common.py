@@ -387,6 +387,13 @@ def save_figure(fig: Any, path: Path) -> Path:
     return path
 
 
+def load_libraries() -> None:
+    """Import what every job draws and computes with (matplotlib, the plots, the analyses),
+    so that the time :func:`report` gives is the job's, not seconds of loading them."""
+    pyplot()
+    from .. import analysis, plotting  # noqa: F401
+
+
 def report(files: list[Path], started: float) -> None:
     """The last summary line: what was written, and how long it took."""
     print(f"wrote {', '.join(str(f) for f in files)} ({time.perf_counter() - started:.1f} s)")
