@@ -31,6 +31,8 @@ autosummary_generate = True
 templates_path = ["_templates"]
 autodoc_typehints = "none"
 myst_enable_extensions = ["dollarmath", "colon_fence"]
+# "page.md#a-heading" links (as GitHub renders them) resolve to the headings of level 1-3
+myst_heading_anchors = 3
 # ".rst" first: autosummary writes its API stubs with the first suffix, and a stub written
 # as .md would be rendered by MyST as literal text instead of the docstring.
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}

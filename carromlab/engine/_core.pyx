@@ -1,16 +1,17 @@
 # cython: language_level=3
 """Event-driven engine for discs sliding with Coulomb friction (compiled core).
 
-The model is specified in docs/physics.md. Between events every disc moves on a straight
-line with constant deceleration ``a = mu g``; every event time is found in closed form or
-by a bracketed root finder on a monotone piece of a polynomial, so no contact is missed.
+The model is specified in docs/physics.md, how it is solved in docs/engine.md. Between
+events every disc moves on a straight line with constant deceleration ``a = mu g``; every
+event time is found in closed form or by a bracketed root finder on a monotone piece of a
+polynomial, so no contact is missed.
 The flat arrays of per-disc next events follow Marin, Risso & Cordero, J. Comput. Phys.
 109, 306 (1993): after an event only the discs whose motion changed (the two involved and
 any disc moved by a cluster merge) and the discs whose next event involves one of them are
 re-predicted. A grid of the discs' swept capsules limits a prediction to the discs that can
 meet (and the capsules' bounding boxes reject most of those at once), a tournament tree
 gives the next event and per-disc partner lists the discs to re-predict, so the cost of an
-event grows little with the number of discs (docs/physics.md).
+event grows little with the number of discs (docs/engine.md).
 Impacts follow Walton's model with the TC model of Luding & McNamara (Granular Matter 1,
 113, 1998) against inelastic collapse.
 
@@ -1389,7 +1390,7 @@ cdef void merge_cluster(Sim* s, int i, int j, double nx, double ny) noexcept nog
     """Give the pressed cluster containing i and j its centre-of-mass velocity.
 
     The cluster grows over discs touching a member and not separating from it, so that
-    trains of pushing discs slide, and stop, together (docs/physics.md, low-speed rule).
+    trains of pushing discs slide, and stop, together (docs/physics.md, sustained contact).
     With j = -1 the cluster is pressed by disc i against a fixed obstacle of normal n:
     the common velocity then loses its component into the obstacle (a plastic impact of
     the whole cluster).

@@ -70,7 +70,7 @@ def effective_restitution(
     The TC model of Luding & McNamara (*Granular Matter* 1, 113, 1998,
     doi:10.1007/s100350050016) switches dissipation off in the rapid multiple impacts that
     would otherwise collapse; the low-speed rule makes isolated slow impacts plastic
-    ("Low-speed impacts and sustained contact" in ``docs/physics.md``).
+    ("Restitution rules against inelastic collapse" in ``docs/physics.md``).
 
     Examples
     --------

@@ -87,7 +87,7 @@ class PhysicsParams:
         Tangential restitution of sticking peg contacts, in [-1, 1]. Default 0 [EST].
     plastic_speed : float
         Normal impact speed below which an impact is plastic (e = 0), m/s, in [0, 1].
-        Default 1e-3 [EST]; see the low-speed rule in the physics documentation.
+        Default 1e-3 [EST]; see the restitution rules in docs/physics.md.
     contact_duration : float
         Contact duration t_c of the TC model, s, in [0, 0.01]: an impact of a disc whose
         previous impact (with a disc, cushion or peg) was less than t_c ago is elastic

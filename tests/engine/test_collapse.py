@@ -1,4 +1,4 @@
-"""Inelastic collapse and the TC model (docs/physics.md, "Low-speed impacts and sustained contact").
+"""Inelastic collapse and the TC model (docs/physics.md, "Restitution rules against inelastic collapse").
 
 With e < 1 a touching pack can produce infinitely many impacts in a finite time; the TC
 model (Luding & McNamara, Granular Matter 1, 113, 1998) makes an impact elastic when one

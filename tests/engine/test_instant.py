@@ -1,4 +1,4 @@
-"""Impacts at one instant (docs/physics.md, "Impacts at one instant are settled together").
+"""Impacts at one instant (docs/physics.md and docs/engine.md, "Impacts at one instant").
 
 An impact inside a touching group sets off others at the same instant. The engine carries
 them out before it predicts again: among touching pairs that approach, the pair that meets

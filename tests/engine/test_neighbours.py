@@ -20,7 +20,7 @@ from carromlab.engine import _core
 from carromlab.engine.simulate import engine_setup
 from carromlab.equipment.layout import default_specs
 
-OVERLAP_TOL = 1e-10  # m, the bound of the task (docs/physics.md: touching tolerance 1e-10 m)
+OVERLAP_TOL = 1e-10  # m, the bound of the task (docs/engine.md: touching tolerance 1e-10 m)
 
 
 def _dense_scene(board: Board, specs: dict, kinds: tuple[str, ...], n: int, seed: int, spacing: float,

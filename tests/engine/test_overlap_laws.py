@@ -3,7 +3,7 @@
 Small random scenes (some pairs placed touching) and random shots under every friction
 law and combination with air drag; at every event time (positions from the event log) and
 at the end, no two discs on the board may overlap by more than 1e-10 m, the bound of the
-engine's contact search (docs/physics.md).
+engine's contact search (docs/engine.md).
 """
 
 import math

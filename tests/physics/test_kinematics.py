@@ -125,7 +125,7 @@ def test_integrated_slide_spin_with_drag_against_dop853(v0, w0, drag):
     """Integrated segments (slide-spin with drag: the drag-free trajectory's constants
     integrated, ``_kinematics.extend``): the documented bounds, 2e-8 m on the distance and
     5e-8 m/s on the rim speed R w, the stop time to 1e-8 of itself (measured at most
-    5.4e-9 m, 1.9e-8 m/s and 2.1e-8 over 60 random segments, docs/physics.md; 2.8e-8 m for
+    5.4e-9 m, 1.9e-8 m/s and 2.1e-8 over 60 random segments, docs/engine.md; 2.8e-8 m for
     the last case when the step tolerance was relative to the drag-free distance to go)."""
     ref = _drag_reference(v0, w0, drag)
     t_ref = ref.t[-1]
@@ -255,7 +255,7 @@ def _dop853_reference(friction_law, mu, drag, v0, w0):
 
 def _integrated_against_dop853(friction_law, mu, drag, v0, w0):
     """The whole motion of a disc (``K.kinematics``) against ``_dop853_reference``: the
-    documented bounds of the integrated segments (docs/physics.md case 4): 1e-8 of the stop
+    documented bounds of the integrated segments (docs/engine.md case 4): 1e-8 of the stop
     time; on the speed and R w 5e-8 m/s or 1e-7 of the speed scale u = v0 + R w0 (v0
     without slide-spin) if larger; on the distance 2e-8 m or the distance u slides in 5e-8 s
     if larger. Those scaled terms are the interpolation between the integrator's knots of
