@@ -160,7 +160,8 @@ class ShotExplorer:
         self.picture.value = buf.getvalue()
         rows = self.result._summary()
         if self.goal is not None:
-            rows["goal"] = repr(self.goal)
+            describe = getattr(self.goal, "describe", None)
+            rows["goal"] = describe(self.scene) if describe else repr(self.goal)
             s = self.success
             rows["success"] = (f"{s['p_success']:.3f} [{s['ci_low']:.3f}, {s['ci_high']:.3f}] over {int(s['n_valid'])} "
                                f"'{self.noise.value}' replicas; foul {s['p_foul']:.3f}")  # fmt: skip
