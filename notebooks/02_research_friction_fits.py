@@ -65,7 +65,8 @@ seg.segments
 # The robust (Huber) loss down-weights the camera's outliers. On the example file (made
 # with Coulomb friction, mu = 0.12) the Coulomb fit finds mu = 0.1198 ± 0.0003; the linear
 # law's extra parameter `mu_v` fits to zero (its bound), so the same fit plus one
-# parameter, and BIC prefers Coulomb.
+# parameter, and BIC prefers Coulomb. The quick run's shot was made with the linear law
+# (mu = 0.11, mu_v = 0.03), which BIC picks, its fit recovering both within their intervals.
 
 # %%
 laws = ["coulomb", "linear", "stribeck"]
@@ -83,15 +84,19 @@ plot_speed(comp.fits.values(), ax=axes[1]);
 
 # %% [markdown]
 # ## Restitution and contact friction from the impacts
-# Each impact's restitution comes from the velocities just before and after it, and the
-# impacts of a kind are pooled (`birge`, the Birge ratio, is near 1 when they scatter as
-# their errors say; NaN for a single impact). The example file was made with `e_disc` =
+# Each impact's restitution comes from the velocities just before and after it, read off
+# the points around it: straight lines once a known constant deceleration is removed (the
+# Coulomb fit's mu g), parabolas otherwise (a speed-dependent law's deceleration is not
+# constant: removing mu g alone biases the velocities, and e with them). The impacts of a
+# kind are pooled (`birge`, the Birge ratio, is near 1 when they scatter as
+# their errors say; NaN for a single impact). Both runs' shots were made with `e_disc` =
 # 0.9 and `e_cushion` = 0.75. Contact friction (`mu_contact`, `mu_cushion`) needs the
-# spins before an impact, that is tracked orientations: this file has none, so only
+# spins before an impact, that is tracked orientations: these tracks have none, so only
 # restitution is estimated here (`data/spin_shot.csv` has them and gives `mu_cushion`).
 
 # %%
-imp = fit_restitution(seg, deceleration=best.params.deceleration)
+coulomb = best.params.friction_law == "coulomb"
+imp = fit_restitution(seg, deceleration=best.params.deceleration if coulomb else None)
 imp.estimates
 
 # %% [markdown]
