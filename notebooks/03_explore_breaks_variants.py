@@ -112,7 +112,7 @@ plot_shot(res);
 # ## Whole games: greedy against random
 # Each game is played shot by shot: a policy picks the intended shot (the greedy one
 # evaluates candidate cuts with one compiled batch), the execution noise perturbs it,
-# the engine plays it and the rules adjudicate it. Twenty games take about half a minute.
+# the engine plays it and the rules adjudicate it. Twenty games take up to half a minute.
 
 # %%
 match = play_match("icf", 2 if SMALL else 20, policies=[GreedyPolicy(), RandomPolicy()],
