@@ -45,7 +45,9 @@ class ShotExplorer:
     params : PhysicsParams, optional
         Physics. Default ``PhysicsParams()``.
     line : StrikerLine, optional
-        Where the striker is placed. Default the south line (:meth:`.StrikerLine.for_scene`).
+        Where the striker is placed. Default the south line (:meth:`.StrikerLine.for_scene`);
+        a crokinole board's shooting line is an arc, so there pass a straight
+        ``StrikerLine(x0, y0, x1, y1, half_width)`` of your own.
     noise : str
         Starting noise preset, one of :data:`~carromlab.analysis.noise.NOISE_PRESETS`.
         Default ``"club"``.
