@@ -45,7 +45,9 @@ class ShotExplorer:
     params : PhysicsParams, optional
         Physics. Default ``PhysicsParams()``.
     line : StrikerLine, optional
-        Where the striker is placed. Default the south line (:meth:`.StrikerLine.for_scene`).
+        Where the striker is placed. Default the south line (:meth:`.StrikerLine.for_scene`);
+        a crokinole board's shooting line is an arc, so there pass a straight
+        ``StrikerLine(x0, y0, x1, y1, half_width)`` of your own.
     noise : str
         Starting noise preset, one of :data:`~carromlab.analysis.noise.NOISE_PRESETS`.
         Default ``"club"``.
@@ -160,7 +162,8 @@ class ShotExplorer:
         self.picture.value = buf.getvalue()
         rows = self.result._summary()
         if self.goal is not None:
-            rows["goal"] = repr(self.goal)
+            describe = getattr(self.goal, "describe", None)
+            rows["goal"] = describe(self.scene) if describe else repr(self.goal)
             s = self.success
             rows["success"] = (f"{s['p_success']:.3f} [{s['ci_low']:.3f}, {s['ci_high']:.3f}] over {int(s['n_valid'])} "
                                f"'{self.noise.value}' replicas; foul {s['p_foul']:.3f}")  # fmt: skip

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -69,7 +71,8 @@ plot_shot(res);
 # ## Success map: placement × aim, club-level noise
 # Every cell is played `replicas` times with the club player's spreads (placement 2 mm,
 # aim 0.8°, speed 10 %); the map shows the probability of pocketing the white coin,
-# with a Wilson 95 % interval.
+# and the table the best cells with their Wilson 95 % intervals (`ci_low`, `ci_high`) and
+# foul rates (every column: `success_map`'s docstring).
 
 # %%
 n = 9 if SMALL else 41
@@ -82,7 +85,9 @@ grid = ShotGrid(
 goal = PocketPiece(0)  # the white coin, any pocket
 succ = success_map(scene, goal, grid, noise=NoiseModel.preset("club"), replicas=20 if SMALL else 200,
                    params=params, progress=False)
-succ.sort_values("p_success", ascending=False).head()
+succ.sort_values("p_success", ascending=False)[
+    ["placement", "aim_deg", "angle_deg", "speed", "p_success", "ci_low", "ci_high", "p_foul"]
+].head()
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 5))

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -75,6 +77,9 @@ hstudy.ranking(3)
 # while the queen is still on the board (ICF-14, ONL-5). What the books change is
 # the price: ICF-11 puts back a penalty coin on top of the coins dropped with the
 # striker, ONL-3 one pocketed coin; ICF-14 also costs the shooter 3 points.
+# `n_snapped` counts the noisy placements that were illegal and moved to the nearest
+# legal spot: online, the striker slides on the baselines' centre line (ONL-1), so
+# nearly every placement with noise across the line is put back on it.
 
 # %%
 position = pd.DataFrame({"kind": ["white", "white", "black", "queen"],
@@ -88,21 +93,26 @@ fouls
 plot_foul_probabilities(fouls);
 
 # %% [markdown]
-# ## Crokinole: a shot around the pegs
+# ## Crokinole: off a peg into the 20-hole
 # On the round board the disc is flicked from the shooting line; eight pegs guard the
-# 15 ring and the 20-hole sits in the centre.
+# 15 ring and the 20-hole sits in the centre. This disc, flicked a little right of
+# straight, glances off a peg and drops into the 20-hole: it arrives slowly enough to
+# fall (a faster disc slides over the hole).
 
 # %%
 cro = Scene.crokinole_empty()
-res = simulate(cro, Shot.from_deg(0.06, -0.2988, angle_deg=91.0, speed=1.45), params)
-print(res.pocketed, res.striker_fate)
+res = simulate(cro, Shot.from_deg(0.06, -0.2988, angle_deg=86.0, speed=1.1), params)
+print(res)
+res.events[["t", "kind", "where", "vn"]]
+
+# %%
 plot_shot(res);
 
 # %% [markdown]
 # ## Whole games: greedy against random
 # Each game is played shot by shot: a policy picks the intended shot (the greedy one
 # evaluates candidate cuts with one compiled batch), the execution noise perturbs it,
-# the engine plays it and the rules adjudicate it.
+# the engine plays it and the rules adjudicate it. Twenty games take up to half a minute.
 
 # %%
 match = play_match("icf", 2 if SMALL else 20, policies=[GreedyPolicy(), RandomPolicy()],

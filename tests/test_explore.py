@@ -99,3 +99,35 @@ def test_default_goal_counts_any_piece_pocketed_without_a_foul():
     assert fell["id"].tolist() == [12] and fell["kind"].tolist() == ["white"]
     assert ex.success["p_foul"] == 0.0
     assert ex.success["p_success"] == 1.0 and ex.success["n_valid"] == 10
+
+
+class _GoalWithoutWords:
+    """A user's goal with no describe(): the white coin, by delegation."""
+
+    def __init__(self):
+        self._goal = PocketPiece(0)
+        self.fouls = self._goal.fouls
+        self.needs_final_positions = False
+
+    def check(self, scene):
+        self._goal.check(scene)
+
+    def target(self, scene):
+        return self._goal.target(scene)
+
+    def evaluate(self, scene, batch):
+        return self._goal.evaluate(scene, batch)
+
+    def __repr__(self):
+        return "GoalWithoutWords()"
+
+
+def test_the_goal_is_shown_in_words():
+    # the summary showed the dataclass repr, "PocketPiece(piece=0, pocket=None, allow_foul=False,
+    # fouls=BasicFouls(striker_pocketed=True, no_contact=True), opponent=None, opponent_falls='spoils')"
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white", "black"], "x": [0.2, 0.05], "y": [0.18, 0.02]}))
+    shown = ShotExplorer(scene, PocketPiece(0), replicas=4).summary.value
+    assert "<td>white 0 into any pocket, without a foul or a black falling</td>" in shown and "PocketPiece(" not in shown
+    default = ShotExplorer(scene, replicas=4).summary.value
+    assert "<td>at least 1 white/black piece into any pocket, without a foul</td>" in default
+    assert "<td>GoalWithoutWords()</td>" in ShotExplorer(scene, _GoalWithoutWords(), replicas=4).summary.value

@@ -72,7 +72,9 @@ class Goal(Protocol):
 
     ``check(scene)`` raises ValueError if the goal is impossible on the scene (a piece
     or pocket that is not there); ``target(scene)`` is the piece aimed at, or None;
-    ``evaluate(scene, batch)`` returns a :class:`GoalOutcome`.
+    ``evaluate(scene, batch)`` returns a :class:`GoalOutcome`. A goal may also say
+    itself in words with ``describe(scene)`` (the built-in goals do), which
+    :class:`~carromlab.explore.ShotExplorer` shows; without it the explorer shows its repr.
     """
 
     fouls: FoulCheck
@@ -190,6 +192,12 @@ def _check_opponent(goal: PocketPiece | PocketAny) -> None:
         object.__setattr__(goal, "opponent", kinds)
 
 
+def _provisos(allow_foul: bool, spoilers: Sequence[str]) -> str:
+    """What spoils a pocketing goal, in words: ``", without a foul or a black falling"``."""
+    spoiled = ([] if allow_foul else ["a foul"]) + [f"a {k} falling" for k in spoilers]
+    return (", without " + " or ".join(spoiled) if spoiled else "") + (", a foul allowed" if allow_foul else "")
+
+
 def _opponent_kinds(goal: PocketPiece | PocketAny, own: Sequence[str]) -> tuple[str, ...]:
     """The kinds whose falling spoils the goal (none with ``opponent_falls="allowed"``)."""
     if goal.opponent_falls == "allowed":
@@ -299,6 +307,18 @@ class PocketPiece:
         """The kinds whose falling spoils the goal (see ``opponent_falls``)."""
         return _opponent_kinds(self, [str(scene.pieces["kind"].iat[self._piece_id(scene)])])
 
+    def describe(self, scene: Scene) -> str:
+        """The goal in words, as :class:`~carromlab.explore.ShotExplorer` shows it.
+
+        Examples
+        --------
+        >>> PocketPiece(1, "ne").describe(Scene.icf_break())
+        'white 1 into the ne pocket, without a foul or a black falling'
+        """
+        pid = self._piece_id(scene)
+        where = "any pocket" if self.pocket is None else f"the {self.pocket} pocket"
+        return f"{scene.kinds[pid]} {pid} into {where}{_provisos(self.allow_foul, self.spoilers(scene))}"
+
     def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
         """Success: the piece fell (in the named pocket) without a foul and, unless
         ``opponent_falls="allowed"``, without an opponent piece."""
@@ -383,6 +403,19 @@ class PocketAny:
         """The kinds whose falling spoils the goal (see ``opponent_falls``)."""
         return _opponent_kinds(self, self.kinds)  # type: ignore[arg-type]
 
+    def describe(self, scene: Scene) -> str:
+        """The goal in words, as :class:`~carromlab.explore.ShotExplorer` shows it.
+
+        Examples
+        --------
+        >>> PocketAny("white", allow_foul=True).describe(Scene.icf_break())
+        'at least 1 white piece into any pocket, without a black falling, a foul allowed'
+        """
+        kinds = "/".join(self.kinds)  # type: ignore[arg-type]
+        return f"at least {self.min_count} {kinds} piece{'s' if self.min_count > 1 else ''} into any pocket" + _provisos(
+            self.allow_foul, self.spoilers(scene)
+        )
+
     def evaluate(self, scene: Scene, batch: pd.DataFrame) -> GoalOutcome:
         """Success: at least ``min_count`` pieces of the kinds fell without a foul and,
         unless ``opponent_falls="allowed"``, without an opponent piece."""
@@ -425,6 +458,10 @@ class AvoidFoul:
 
     def check(self, scene: Scene) -> None:
         """Always possible."""
+
+    def describe(self, scene: Scene) -> str:
+        """The goal in words: ``"no foul (a safety shot)"``."""
+        return "no foul (a safety shot)"
 
     def target(self, scene: Scene) -> None:
         """None: no piece is aimed at."""

@@ -11,8 +11,9 @@ A route is named from the simulated shot, never from the intended geometry alone
   (a cushion touched in the jaws of the pocket it falls in, its centre within the hole's
   radius plus its own of the hole's centre, does not), one that falls after touching
   another piece a ``"combination"``;
-- ``"combination"``: the striker first strikes another piece, which moves a goal piece,
-  or the goal piece it strikes moves another into a pocket (a kiss or combination shot);
+- ``"combination"``: the striker first strikes another piece, and then it or that piece
+  moves a goal piece (a kiss off the piece or a combination shot), or the goal piece it
+  strikes moves another into a pocket;
 - ``"none"``: the striker touches no piece; ``"blocked"``: the placement
   overlaps a piece, so the shot cannot be played.
 """

@@ -130,7 +130,8 @@ class ShotResult:
             "fell": self._fell(),
             "first contact": "none" if fc is None else f"{self.scene.kinds[fc]} {fc}",
             "shot disc": self.striker_fate,
-            "events": f"{self.n_events} events in {self.duration:.3g} s{' (truncated)' if self.truncated else ''}",
+            "events": f"{self.n_events} event{'s' * (self.n_events != 1)} in {self.duration:.3g} s"
+            f"{' (truncated)' if self.truncated else ''}",
         }
 
     def __repr__(self) -> str:

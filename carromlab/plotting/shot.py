@@ -41,8 +41,8 @@ def plot_shot(
 ) -> Axes:
     """Draw a shot: the board, faded starting pieces, every path, final pieces, events.
 
-    The striker's path is a thick blue line, the others are in their piece's colour; the
-    title says what fell and where.
+    The shot disc's path (the striker's; a crokinole shooter's disc) is a thick blue line,
+    the others are in their piece's colour; the title says what fell and where.
 
     Between events every disc moves on a straight line, so each path is drawn exactly as
     the polyline through the disc's segment starts and its final position.
@@ -94,12 +94,13 @@ def plot_shot(
                 ax.scatter(e["x"], e["y"], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
                            linewidths=0)  # fmt: skip
         if legend and len(ev):
+            shot_disc = "striker" if scene.striker == "striker" else f"shot disc ({scene.striker})"  # crokinole: no striker
             for kind, (color, width) in sorted(paths.items(), key=lambda kw: kw[0] != "striker"):
-                ax.plot([], [], color=color, linewidth=width, label=f"{kind} path")
+                ax.plot([], [], color=color, linewidth=width, label=f"{shot_disc if kind == 'striker' else kind} path")
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
     ax.set_title(
         f"{scene.board.name}: {result.shot.speed:.2f} m/s at {result.shot.angle_deg:.1f} deg; {fell_text(result)}\n"
-        f"{result.n_events} events, {result.duration:.2f} s",
+        f"{result.n_events} event{'s' * (result.n_events != 1)}, {result.duration:.2f} s",
         fontsize="small",
     )
     return ax
