@@ -123,19 +123,31 @@ def test_stacking_refuses_games_that_cannot_share_arrays():
         stacked([])
 
 
-def test_lockstep_games_share_the_time_of_each_step():
+def test_lockstep_games_share_the_time_of_each_step(monkeypatch):
     """Each game is charged its share of every step it played: the games' times add up to
     the time the steps took (not each game the whole chunk's time), and a game that ended
-    early is charged less than one that played on."""
-    import time
+    early is charged less than one that played on. The clocks are a fake that ticks 1 s
+    per reading (each step reads each clock twice), so the sums are exact."""
+    import types
 
+    from carromlab.match import lockstep
+
+    ticks = {"wall": 0.0, "cpu": 0.0, "steps": 0}
+
+    def reading(name):
+        def read():
+            ticks[name] += 1.0
+            if name == "wall" and ticks[name] % 2 == 0:
+                ticks["steps"] += 1
+            return ticks[name]
+        return read
+
+    monkeypatch.setattr(lockstep, "time", types.SimpleNamespace(perf_counter=reading("wall"), process_time=reading("cpu")))
     games = _games("icf", 2, 8, max_shots_per_board=6, max_boards=1)
     games[0].settings = games[0].settings.__class__(**{**games[0].settings.__dict__, "max_shots_per_board": 2})
-    w0, c0 = time.perf_counter(), time.process_time()
     play_games(games)
-    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     rows = [g.record().games.iloc[0] for g in games]
-    total_cpu, total_wall = sum(r["cpu_seconds"] for r in rows), sum(r["seconds"] for r in rows)
-    assert 0.5 * cpu < total_cpu <= cpu * 1.001 + 1e-3
-    assert 0.5 * wall < total_wall <= wall * 1.001 + 1e-3
+    assert ticks["steps"] >= 6
+    assert sum(r["seconds"] for r in rows) == pytest.approx(ticks["steps"], rel=1e-12)
+    assert sum(r["cpu_seconds"] for r in rows) == pytest.approx(ticks["steps"], rel=1e-12)
     assert rows[0]["cpu_seconds"] < min(r["cpu_seconds"] for r in rows[1:])
