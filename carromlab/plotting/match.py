@@ -17,17 +17,18 @@ from .board import _axes
 __all__ = ["plot_breaker_advantage", "plot_match_summary"]
 
 _STYLES = ("-", "--", ":", "-.")
+_MARKERS = ("o", "s", "^", "D")
 _NEEDED = ("variant", "players", "game", "board", "end", *(f"score_{t}" for t in range(TEAM_SLOTS)))
 
 
 def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bool = True, **kwargs: Any) -> Axes:
     """Score progression: each team's game score after every board, over the games.
 
-    One colour per team (team 0 blue, team 1 orange, ...), one line style per variant and
-    number of players. Each line is
+    One colour per team (team 0 blue, team 1 orange, ...), one line style and marker per
+    variant and number of players. Each line is
     the mean over the games of the score after board k, a game that ended earlier
     keeping its final score; the shaded band (``band=True``) spans the 25th to 75th
-    percentiles. Boards where some game was abandoned (``max_shots_per_board``) are
+    percentiles (a wide bar where the games lasted one board, as Hikone's do). Boards where some game was abandoned (``max_shots_per_board``) are
     marked with a cross on the line, and the abandoned boards counted in every team's
     legend entry. The board axis has integer ticks.
 
@@ -63,8 +64,8 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     """
     check_table("boards", boards, _NEEDED, "a boards table")
     ax = _axes(ax)
-    style = {"marker": "o", "markersize": 3, "linewidth": 1.5, **kwargs}
     for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
+        style = {"marker": _MARKERS[k % len(_MARKERS)], "markersize": 4, "linewidth": 1.5, **kwargs}
         linestyle = _STYLES[k % len(_STYLES)]
         n_games = g["game"].nunique()
         abandoned = g["end"] == "abandoned"
@@ -83,8 +84,11 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
             label = f"{variant} {players}p, team {t} ({n_games} game{'s' * (n_games != 1)}{lost})"
             ax.plot(x, mean, color=color, linestyle=linestyle, label=label, **style)
             if band:
-                ax.fill_between(x, table.quantile(0.25, axis=1).to_numpy(), table.quantile(0.75, axis=1).to_numpy(),
-                                color=color, alpha=0.12, linewidth=0)
+                low, high = table.quantile(0.25, axis=1).to_numpy(), table.quantile(0.75, axis=1).to_numpy()
+                if len(x) > 1:
+                    ax.fill_between(x, low, high, color=color, alpha=0.12, linewidth=0)
+                else:  # a band one board wide has no area: a wide translucent bar instead
+                    ax.vlines(x, low, high, colors=color, alpha=0.25, linewidth=8)
             if len(lost_boards):
                 ax.scatter(lost_boards, mean[lost_boards - 1], marker="x", color=color, s=40, zorder=5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))  # one board: the tick 1 only
@@ -105,7 +109,8 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     table : pandas.DataFrame
         The table of :func:`carromlab.match.stats.breaker_advantage`.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when omitted.
+        Axes to draw on; when omitted, a new figure 6.5 in wide and 0.45 in tall per
+        row (plus 2 in for the labels and the legend).
     **kwargs
         Passed to the interval markers (``errorbar``; e.g. ``color="k"``).
 
@@ -120,7 +125,7 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     """
     check_table("table", table, ("variant", "players", "decided", "p", "p_low", "p_high", "fair"),
                 "a breaker_advantage table")
-    ax = _axes(ax)
+    ax = _axes(ax, figsize=(6.5, 2.0 + 0.45 * len(table)))
     y = np.arange(len(table))[::-1]
     p = table["p"].to_numpy(dtype=float)
     err = np.vstack([p - table["p_low"].to_numpy(dtype=float), table["p_high"].to_numpy(dtype=float) - p])
