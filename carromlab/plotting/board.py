@@ -23,11 +23,11 @@ PIECE_COLORS: dict[str, str] = {
     "white": "#f3ecd9",
     "black": "#2b2b2b",
     "queen": "#c62828",
-    "red": "#d84343",
-    "green": "#2e7d32",
+    "red": "#ef6f6c",  # red and green differ in lightness too, for colour-blind readers
+    "green": "#1b5e20",
     "jack": "#e9b949",
     "dark": "#4e342e",
-    "light": "#ead7a4",
+    "light": "#fbf3e0",  # lighter than the surface, which "#ead7a4" matched
     "striker": "#cfd8dc",
 }
 _OTHER_PIECE = "#9e9e9e"

@@ -107,6 +107,28 @@ def test_every_default_kind_has_its_own_colour():
     assert len(set(PIECE_COLORS.values())) == len(PIECE_COLORS)
 
 
+def _lab(color):
+    """CIELAB (D65) of a matplotlib colour."""
+    c = np.array(to_rgba(color)[:3])
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ lin
+    f = np.cbrt(np.maximum(xyz / [0.95047, 1.0, 1.08883], 0.008856**3))  # all board colours are far above the knee
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("game", ["icf", "hikone", "crokinole"])
+def test_the_pieces_of_a_game_differ_in_lightness_and_stand_out_from_the_surface(game):
+    # lightness survives colour blindness: Hikone's red and green pucks were 6 L* apart
+    kinds = sorted(k for k in default_specs(game) if k != "striker")
+    lightness = {k: _lab(PIECE_COLORS[k])[0] for k in kinds}
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1:]:
+            assert abs(lightness[a] - lightness[b]) >= 15, (a, b, lightness)
+    surface = _lab(draw_board.__kwdefaults__["surface_color"])
+    for k in kinds:  # crokinole's light discs were 3 units from the surface
+        assert np.linalg.norm(_lab(PIECE_COLORS[k]) - surface) >= 12, k
+
+
 @pytest.mark.parametrize(
     ("call", "param", "error"),
     [
