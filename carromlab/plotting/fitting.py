@@ -21,8 +21,8 @@ _COMPONENTS = ("along", "across", "x", "y", "angle")
 _LAW_STYLES = ("-", "--", ":", "-.")
 
 
-def _axes(ax: Axes | None) -> Axes:
-    return board_axes(ax, figsize=(7.0, 3.6))
+def _axes(ax: Axes | None, height: float = 3.6) -> Axes:
+    return board_axes(ax, figsize=(7.0, height))
 
 
 def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
@@ -100,7 +100,7 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         to_unit, unit = 1e3, "mm"
     sigma, cut = fit.noise[channel] * to_unit, OUTLIER_SIGMAS * fit.noise_scale[channel] * to_unit
     weight, outlier = res[f"weight_{channel}"].to_numpy(), res[f"outlier_{channel}"].to_numpy()
-    ax = _axes(ax)
+    ax = _axes(ax, height=4.4)  # room for the legend under the axes
     lim = 8.0 * sigma
     colors = _disc_colors(res["disc"])
     t = res["t"].to_numpy()
@@ -134,7 +134,8 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         f"in {channel} {int(outlier.sum())} outliers, {int((weight < 1).sum())} down-weighted points",
         fontsize="small",
     )
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    # under the axes: beside them it took 40 % of the figure's width from the data
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
@@ -158,7 +159,8 @@ def plot_speed(
 
     The data points are coloured by disc (named by role: coin, striker, ...), each law's
     curves have their own colour, line style and width (the first law widest, so that
-    curves lying on each other still show).
+    curves lying on each other still show). The title gives a single fit's estimates
+    with their standard errors.
 
     Parameters
     ----------
@@ -203,5 +205,10 @@ def plot_speed(
     ax.set_xlabel("time (s)")
     ax.set_ylabel("speed (m/s)")
     ax.set_ylim(bottom=0.0)
+    if len(fits) == 1:
+        est = ", ".join(f"{r.parameter} = {r.estimate:.4g} ± {r.std_error:.2g}" for r in fits[0].estimates.itertuples())
+        ax.set_title(f"{fits[0].law} fit: {est} (± standard error)", fontsize="small")
+    else:
+        ax.set_title(f"speed of the tracks and of {len(fits)} fitted laws", fontsize="small")
     ax.legend(fontsize="x-small", loc="upper right", markerscale=2.0)
     return ax
