@@ -16,6 +16,7 @@ from matplotlib.colors import Normalize
 from .._validation import check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
+from ..analysis.stats import binomial_ci
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
@@ -365,7 +366,9 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
 
 
 def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: Any) -> Axes:
-    """Histograms of the pieces of each kind pocketed per break, side by side.
+    """Histograms of the pieces of each kind pocketed per break, side by side, each
+    probability with its 95 % Wilson interval (:func:`~carromlab.analysis.binomial_ci`;
+    the shots are independent, the nominal breaks pooled).
 
     Parameters
     ----------
@@ -394,17 +397,22 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     kinds = study.kinds
     width = 0.8 / len(kinds)
     ax = _axes(ax)
+    n = len(study.shots)
     for i, kind in enumerate(kinds):
         d = dist[dist["kind"] == kind]
-        style = {"edgecolor": "black", "linewidth": 0.5, "color": PIECE_COLORS.get(kind, "#9e9e9e"), **kwargs}
-        ax.bar(d["n_pocketed"] + (i - (len(kinds) - 1) / 2) * width, d["probability"], width, label=kind, **style)
+        low, high = binomial_ci(d["shots"].to_numpy(), n)
+        p = d["probability"].to_numpy(dtype=float)
+        style = {"edgecolor": "black", "linewidth": 0.5, "color": PIECE_COLORS.get(kind, "#9e9e9e"), "capsize": 2,
+                 "error_kw": {"elinewidth": 0.8, "ecolor": "0.35"}, **kwargs}  # fmt: skip
+        ax.bar(d["n_pocketed"] + (i - (len(kinds) - 1) / 2) * width, p, width, yerr=[p - low, high - p], label=kind,
+               **style)  # fmt: skip
     ax.set_xticks(np.arange(dist["n_pocketed"].max() + 1))
     ax.set_xlabel("pieces pocketed by the break")
-    ax.set_ylabel("probability")
+    ax.set_ylabel("probability (error bars: 95 % Wilson interval)")
     ax.legend(fontsize="small")
     s = study.shots
     ax.set_title(
-        f"{study.scene.board.name}: {len(s)} breaks; striker pocketed {s['striker_pocketed'].mean():.1%}, "
+        f"{study.scene.board.name}: {len(s)} breaks from {s['cell'].nunique()} nominal ones; striker pocketed {s['striker_pocketed'].mean():.1%}, "
         f"no contact {s['no_contact'].mean():.1%}",
         fontsize="small",
     )

@@ -4,9 +4,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.axes import Axes
+from matplotlib.container import BarContainer
 
 from carromlab import Scene
-from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, margin_of_error, plan_shots, success_map
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, binomial_ci, margin_of_error, plan_shots, success_map
 from carromlab.analysis.breaks import break_study
 from carromlab.plotting.analysis import (
     plot_best_shot,
@@ -66,6 +67,13 @@ def test_best_shot_plot(two_coin_scene):
 def test_break_plots(study):
     ax = plot_break_outcomes(study)
     assert isinstance(ax, Axes) and len(ax.patches) > 0
+    # every bar with its 95 % Wilson interval
+    dist, n = study.distribution(), len(study.shots)
+    low, high = binomial_ci(dist["shots"], n)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    drawn = np.concatenate([np.array([seg[:, 1] for seg in b.errorbar.lines[2][0].get_segments()]) for b in bars])
+    np.testing.assert_allclose(drawn, np.column_stack([low, high]), rtol=0, atol=1e-12)
+    assert "95 % Wilson interval" in ax.get_ylabel()
     ax = plot_break_heatmap(study)
     assert ax.figure.axes[-1].get_ylabel() == "white pieces pocketed per shot (mean)"  # the colour bar, in words
     assert ax.get_ylabel() == "aim: offset from the direction to the pack (deg)"
