@@ -24,16 +24,18 @@ _PATH_WIDTH = {"striker": 2.0}
 
 
 def fell_text(result: ShotResult) -> str:
-    """What fell, by kind with the pockets, e.g. ``"2 white (ne, sw), striker (nw)"``;
-    ``"nothing fell"`` when nothing did."""
+    """What fell, by kind with the pockets, and what went into the ditch, e.g.
+    ``"fell: 2 white (ne, sw), striker (nw)"``, ``"nothing fell; into the ditch: 2 dark"``."""
     p = result.pocketed
-    if p.empty:
-        return "nothing fell"
     parts = []
     for kind, g in p.groupby("kind", sort=False):
         n = "" if len(g) == 1 else f"{len(g)} "
         parts.append(f"{n}{kind} ({', '.join(g['pocket'])})")
-    return "fell: " + ", ".join(parts)
+    text = "fell: " + ", ".join(parts) if parts else "nothing fell"
+    ditch = pd.Series([result.scene.kinds[d] for d in result.off_board], dtype=object).value_counts(sort=False)
+    if len(ditch):
+        text += "; into the ditch: " + ", ".join(f"{'' if n == 1 else f'{n} '}{kind}" for kind, n in ditch.items())
+    return text
 
 
 def event_points(result: ShotResult) -> tuple[np.ndarray, np.ndarray]:
@@ -81,7 +83,7 @@ def plot_shot(
 ) -> Axes:
     """Draw a shot: the board, faded starting pieces, every path, final pieces, events.
 
-    The striker's path is a thick blue line, the others are in their piece's colour; the
+    The path of the striker (the shot disc) is a thick blue line, the others are in their piece's colour; the
     title says what fell and where.
 
     Between events every disc moves on a straight line, so each path is drawn exactly as
@@ -136,8 +138,10 @@ def plot_shot(
                 ax.scatter(ex[sel], ey[sel], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
                            linewidths=0)  # fmt: skip
         if legend and len(ev):
+            # the shot disc of crokinole is one of the player's discs, no striker
+            shooter = "striker" if scene.striker == "striker" else f"shot disc ({scene.striker})"
             for kind, (color, width) in sorted(paths.items(), key=lambda kw: kw[0] != "striker"):
-                ax.plot([], [], color=color, linewidth=width, label=f"{kind} path")
+                ax.plot([], [], color=color, linewidth=width, label=f"{shooter if kind == 'striker' else kind} path")
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="x-small", frameon=False)
     ax.set_title(
         f"{scene.board.name}: {result.shot.speed:.2f} m/s at {result.shot.angle_deg:.1f} deg; {fell_text(result)}\n"

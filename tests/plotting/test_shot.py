@@ -74,4 +74,14 @@ def test_peg_impact_marker_sits_on_the_peg():
         assert np.hypot(x[k] - ev["x"].iat[k], y[k] - ev["y"].iat[k]) == pytest.approx(r, abs=1e-6)
     ax = plot_shot(res)
     np.testing.assert_array_equal(_marked(ax, "peg impact"), np.column_stack([x[peg], y[peg]]))
+    assert "shot disc (light) path" in ax.get_legend_handles_labels()[1]  # crokinole has no striker
+    plt.close(ax.figure)
+
+
+def test_title_names_the_discs_in_the_ditch():
+    scene = Scene.from_frame(Board.crokinole(), pd.DataFrame({"kind": ["dark"], "x": [0.12], "y": [0.05]}), striker="light")
+    res = simulate(scene, Shot.from_deg(0.0, -0.30, angle_deg=86.0, speed=2.0), PhysicsParams())
+    assert res.off_board == [res.striker_id]
+    ax = plot_shot(res)
+    assert ax.get_title().splitlines()[0].endswith("; nothing fell; into the ditch: light")  # was "nothing fell"
     plt.close(ax.figure)
