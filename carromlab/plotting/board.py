@@ -38,6 +38,10 @@ _MARK = "#1f1f1f"
 _RED = "#e57373"  # lighter than the queen (PIECE_COLORS["queen"]) so a mark never looks like her
 
 
+#: Size of a new figure for a chart (not a board), in: wider than tall, as a notebook shows it.
+_CHART = (7.0, 4.5)
+
+
 def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 6)) -> Axes:
     """``ax``, or new axes if it is None; a TypeError naming 'ax' if it is neither."""
     if ax is None:

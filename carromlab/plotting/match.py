@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .._validation import check_table
 from ..match.records import TEAM_SLOTS
-from .board import _axes
+from .board import _CHART, _axes
 
 __all__ = ["plot_breaker_advantage", "plot_match_summary"]
 
@@ -38,7 +38,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
         A boards table (:data:`carromlab.match.records.BOARD_COLUMNS`), e.g.
         ``play_match(...).boards``, possibly of several variants concatenated.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when omitted.
+        Axes to draw on; a new 7 x 4.5 in figure when omitted.
     band : bool
         Shade the interquartile range. Default True.
     **kwargs
@@ -63,7 +63,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     'board'
     """
     check_table("boards", boards, _NEEDED, "a boards table")
-    ax = _axes(ax)
+    ax = _axes(ax, _CHART)
     for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
         style = {"marker": _MARKERS[k % len(_MARKERS)], "markersize": 4, "linewidth": 1.5, **kwargs}
         linestyle = _STYLES[k % len(_STYLES)]

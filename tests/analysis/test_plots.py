@@ -74,6 +74,7 @@ def test_break_plots(study):
     drawn = np.concatenate([np.array([seg[:, 1] for seg in b.errorbar.lines[2][0].get_segments()]) for b in bars])
     np.testing.assert_allclose(drawn, np.column_stack([low, high]), rtol=0, atol=1e-12)
     assert "95 % Wilson interval" in ax.get_ylabel()
+    assert tuple(ax.figure.get_size_inches()) == (7.0, 4.5)  # a chart, not a 6 x 6 in square
     ax = plot_break_heatmap(study)
     assert ax.figure.axes[-1].get_ylabel() == "white pieces pocketed per shot (mean)"  # the colour bar, in words
     assert ax.get_ylabel() == "aim: offset from the direction to the pack (deg)"

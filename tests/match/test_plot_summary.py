@@ -51,6 +51,7 @@ def test_one_line_per_team_and_variant_and_png(boards, tmp_path):
 def test_band_off_and_a_new_figure(boards):
     ax = plot_match_summary(boards, band=False, linewidth=3)
     assert ax.get_xlabel() == "board" and {line.get_linewidth() for line in ax.get_lines()} == {3}
+    assert tuple(ax.figure.get_size_inches()) == (7.0, 4.5)
     assert len(ax.collections) == 2  # only the abandoned-board crosses, one per ICF team
 
 
