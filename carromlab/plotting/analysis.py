@@ -20,7 +20,7 @@ from ..analysis.stats import binomial_ci
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
-from .board import _CHART, PIECE_COLORS, _axes, draw_board, draw_pieces
+from .board import _CHART, CATEGORY_COLORS, PIECE_COLORS, _axes, draw_board, draw_pieces
 from .shot import plot_shot
 
 __all__ = [
@@ -476,7 +476,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; when omitted, a new figure with constrained layout (the tick
-        labels of three lines stay inside it).
+        labels of three lines and the legend beside the axes stay inside it).
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.bar` (e.g. ``alpha``, ``hatch``,
         ``capsize`` of the error bars).
@@ -503,7 +503,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         import matplotlib.pyplot as plt
 
         # constrained layout keeps the three-line tick labels inside the figure
-        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)), 4.5), layout="constrained")
+        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)) + 2.0, 4.5), layout="constrained")
     ax = _axes(ax)
     for i, variant in enumerate(variants):
         rows = table[table["variant"] == variant]
@@ -511,7 +511,8 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         p = rows["p"].to_numpy(dtype=float)
         err = np.vstack([p - rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float) - p])
         n = sorted(set(rows["n"]))
-        style = {"edgecolor": "black", "linewidth": 0.5, "capsize": 3, **kwargs}
+        style = {"edgecolor": "black", "linewidth": 0.5, "capsize": 3, "color": CATEGORY_COLORS[i % len(CATEGORY_COLORS)],
+                 **kwargs}  # fmt: skip
         ax.bar(x, p, width, yerr=err, label=f"{variant} (n = {', '.join(f'{v:,}' for v in n)})", **style)
     ticks = []
     for foul in groups:
@@ -521,6 +522,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     ax.set_xticks(np.arange(len(groups)), ticks, fontsize="small")
     ax.set_ylim(bottom=0.0)
     ax.set_ylabel("probability per shot")
-    ax.legend(fontsize="small", title="variant")
+    # beside the axes: inside, the legend of four variants covered the tops of error bars
+    ax.legend(fontsize="small", title="variant", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("foul probability by rule variant (error bars: confidence interval)", fontsize="small")
     return ax

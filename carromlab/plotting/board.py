@@ -16,7 +16,7 @@ from .._validation import check_mapping, check_table, check_type
 from ..equipment.board import SIDES, Board, CrokinoleMarks, HikoneMarks, IcfMarks, Segment
 from ..equipment.disc import DiscSpec
 
-__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces"]
+__all__ = ["CATEGORY_COLORS", "PIECE_COLORS", "draw_board", "draw_pieces"]
 
 #: Face colour of each piece kind; kinds not listed are drawn grey.
 PIECE_COLORS: dict[str, str] = {
@@ -30,6 +30,10 @@ PIECE_COLORS: dict[str, str] = {
     "light": "#fbf3e0",  # lighter than the surface, which "#ead7a4" matched
     "striker": "#cfd8dc",
 }
+#: Colours of compared categories (variants, teams, discs, laws), in order: the palette of
+#: M. Okabe and K. Ito (Color Universal Design, 2008), told apart with every common
+#: colour-vision deficiency (tab10's third and fourth, green and red, are not).
+CATEGORY_COLORS: tuple[str, ...] = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000")
 _OTHER_PIECE = "#9e9e9e"
 _SURFACE = "#f1dcae"
 _FRAME = "#6d3f1c"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
 from .._validation import check_choice, check_int, check_sequence, check_type
 from ..equipment.layout import default_specs
+from .board import CATEGORY_COLORS
 from .board import _axes as board_axes
 from ..fitting.friction_fit import OUTLIER_SIGMAS, FrictionFit
 
@@ -25,9 +25,8 @@ def _axes(ax: Axes | None, height: float = 3.6) -> Axes:
     return board_axes(ax, figsize=(7.0, height))
 
 
-def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
-    cmap = plt.get_cmap("tab10")
-    return {d: cmap(k % 10) for k, d in enumerate(sorted(set(discs)))}
+def _disc_colors(discs: Iterable[int]) -> dict[int, str]:
+    return {d: CATEGORY_COLORS[k % len(CATEGORY_COLORS)] for k, d in enumerate(sorted(set(discs)))}
 
 
 def _role(radius: float) -> str:
@@ -193,7 +192,8 @@ def plot_speed(
     data = _data_speeds(fits[0].residuals, stride)
     for (d, g), shade in zip(data.groupby("disc", sort=True), ("0.5", "#f4a261", "0.75", "#9fb8c9")):
         ax.scatter(g["t"], g["speed"], s=6, color=shade, linewidths=0, label=f"{names.get(d, f'disc {d}')}: data")
-    law_colors = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00")
+    # no orange (the striker's data); neighbours of the palette far apart, as the curves lie on each other
+    law_colors = tuple(CATEGORY_COLORS[k] for k in (0, 5, 2, 3, 6, 4))
     for k, fit in enumerate(fits):
         curves = fit.curves()
         style = {"linewidth": 3.2 - 1.8 * k / max(1, len(fits) - 1) if len(fits) > 1 else 1.6,

@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .._validation import check_table
 from ..match.records import TEAM_SLOTS
-from .board import _CHART, _axes
+from .board import _CHART, CATEGORY_COLORS, _axes
 
 __all__ = ["plot_breaker_advantage", "plot_match_summary"]
 
@@ -24,7 +24,7 @@ _NEEDED = ("variant", "players", "game", "board", "end", *(f"score_{t}" for t in
 def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bool = True, **kwargs: Any) -> Axes:
     """Score progression: each team's game score after every board, over the games.
 
-    One colour per team (team 0 blue, team 1 orange, ...), one line style and marker per
+    One colour per team (:data:`.CATEGORY_COLORS`: team 0 blue, team 1 orange, ...), one line style and marker per
     variant and number of players. Each line is
     the mean over the games of the score after board k, a game that ended earlier
     keeping its final score; the shaded band (``band=True``) spans the 25th to 75th
@@ -73,7 +73,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
         lost = f", {int(abandoned.sum())} abandoned" if abandoned.any() else ""  # on every team's entry
         for t in range(TEAM_SLOTS):
             col = f"score_{t}"
-            color = f"C{t}"
+            color = CATEGORY_COLORS[t]
             if not g[col].notna().any():
                 continue
             # a finished game keeps its final score on the later boards
@@ -129,9 +129,9 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     y = np.arange(len(table))[::-1]
     p = table["p"].to_numpy(dtype=float)
     err = np.vstack([p - table["p_low"].to_numpy(dtype=float), table["p_high"].to_numpy(dtype=float) - p])
-    style = {"fmt": "o", "capsize": 4, "color": "C0", "label": "breaker's team wins (95 % interval)", **kwargs}
+    style = {"fmt": "o", "capsize": 4, "color": CATEGORY_COLORS[0], "label": "breaker's team wins (95 % interval)", **kwargs}
     ax.errorbar(p, y, xerr=err, **style)
-    ax.scatter(table["fair"], y, marker="|", s=300, color="C3", zorder=4, label="fair share (1 / teams)")
+    ax.scatter(table["fair"], y, marker="|", s=300, color=CATEGORY_COLORS[5], zorder=4, label="fair share (1 / teams)")
     labels = [f"{v} {n}p ({d} boards)" for v, n, d in table[["variant", "players", "decided"]].itertuples(index=False)]
     ax.set_yticks(y, labels)
     ax.set_xlim(0.0, 1.0)
