@@ -96,7 +96,8 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     ax.set_ylabel("game score after the board (mean; band: 25-75 %)")
     ax.set_title("Score progression (x: abandoned boards)", fontsize="medium")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="x-small", loc="upper left")
+    # under the axes: inside, it covered early boards, where one-board games (Hikone) have their scores
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     return ax
 
 

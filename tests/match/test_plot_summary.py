@@ -76,3 +76,6 @@ def test_variants_differ_in_marker_and_one_board_games_show_their_spread():
     # hikone team 0 after board 1: quartiles 7.5 and 22.5 of 0, 10, 20, 30, drawn as a bar at board 1
     bars = [seg for c in ax.collections if hasattr(c, "get_segments") for seg in c.get_segments()]
     assert any(np.allclose(seg, [[1, 7.5], [1, 22.5]]) for seg in bars)
+    ax.figure.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0 and legend.y0 >= 0  # under the axes, covering no score
