@@ -16,10 +16,11 @@ from matplotlib.colors import Normalize
 from .._validation import check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
+from ..analysis.stats import binomial_ci
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
-from .board import PIECE_COLORS, _axes, draw_board, draw_pieces
+from .board import _CHART, CATEGORY_COLORS, PIECE_COLORS, _axes, draw_board, draw_pieces
 from .shot import plot_shot
 
 __all__ = [
@@ -333,7 +334,7 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
         Column on the horizontal axis: ``"placement"`` (default), ``"cut"`` or
         ``"target_distance"`` when present.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when omitted.
+        Axes to draw on; a new 7 x 4.5 in figure when omitted.
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.errorbar`.
 
@@ -354,7 +355,7 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
     best = np.degrees(ok["best_aim"].to_numpy(dtype=float))
     lo = best - np.degrees(ok["aim_low"].to_numpy(dtype=float))
     hi = np.degrees(ok["aim_high"].to_numpy(dtype=float)) - best
-    ax = _axes(ax)
+    ax = _axes(ax, _CHART)
     style = {"fmt": "o", "capsize": 3, "markersize": 3, "color": "#1f77b4", **kwargs}
     ax.errorbar(xs, np.zeros(len(ok)), yerr=[lo, hi], **style)
     ax.axhline(0.0, color="grey", linewidth=0.5)
@@ -365,14 +366,16 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
 
 
 def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: Any) -> Axes:
-    """Histograms of the pieces of each kind pocketed per break, side by side.
+    """Histograms of the pieces of each kind pocketed per break, side by side, each
+    probability with its 95 % Wilson interval (:func:`~carromlab.analysis.binomial_ci`;
+    the shots are independent, the nominal breaks pooled).
 
     Parameters
     ----------
     study : BreakStudy
         A :func:`.break_study` result.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when omitted.
+        Axes to draw on; a new 7 x 4.5 in figure when omitted.
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.bar`.
 
@@ -393,18 +396,23 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     dist = study.distribution()
     kinds = study.kinds
     width = 0.8 / len(kinds)
-    ax = _axes(ax)
+    ax = _axes(ax, _CHART)
+    n = len(study.shots)
     for i, kind in enumerate(kinds):
         d = dist[dist["kind"] == kind]
-        style = {"edgecolor": "black", "linewidth": 0.5, "color": PIECE_COLORS.get(kind, "#9e9e9e"), **kwargs}
-        ax.bar(d["n_pocketed"] + (i - (len(kinds) - 1) / 2) * width, d["probability"], width, label=kind, **style)
+        low, high = binomial_ci(d["shots"].to_numpy(), n)
+        p = d["probability"].to_numpy(dtype=float)
+        style = {"edgecolor": "black", "linewidth": 0.5, "color": PIECE_COLORS.get(kind, "#9e9e9e"), "capsize": 2,
+                 "error_kw": {"elinewidth": 0.8, "ecolor": "0.35"}, **kwargs}  # fmt: skip
+        ax.bar(d["n_pocketed"] + (i - (len(kinds) - 1) / 2) * width, p, width, yerr=[p - low, high - p], label=kind,
+               **style)  # fmt: skip
     ax.set_xticks(np.arange(dist["n_pocketed"].max() + 1))
     ax.set_xlabel("pieces pocketed by the break")
-    ax.set_ylabel("probability")
+    ax.set_ylabel("probability (error bars: 95 % Wilson interval)")
     ax.legend(fontsize="small")
     s = study.shots
     ax.set_title(
-        f"{study.scene.board.name}: {len(s)} breaks; striker pocketed {s['striker_pocketed'].mean():.1%}, "
+        f"{study.scene.board.name}: {len(s)} breaks from {s['cell'].nunique()} nominal ones; striker pocketed {s['striker_pocketed'].mean():.1%}, "
         f"no contact {s['no_contact'].mean():.1%}",
         fontsize="small",
     )
@@ -468,7 +476,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; when omitted, a new figure with constrained layout (the tick
-        labels of three lines stay inside it).
+        labels of three lines and the legend beside the axes stay inside it).
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.bar` (e.g. ``alpha``, ``hatch``,
         ``capsize`` of the error bars).
@@ -495,7 +503,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         import matplotlib.pyplot as plt
 
         # constrained layout keeps the three-line tick labels inside the figure
-        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)), 4.5), layout="constrained")
+        _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)) + 2.0, 4.5), layout="constrained")
     ax = _axes(ax)
     for i, variant in enumerate(variants):
         rows = table[table["variant"] == variant]
@@ -503,7 +511,8 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
         p = rows["p"].to_numpy(dtype=float)
         err = np.vstack([p - rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float) - p])
         n = sorted(set(rows["n"]))
-        style = {"edgecolor": "black", "linewidth": 0.5, "capsize": 3, **kwargs}
+        style = {"edgecolor": "black", "linewidth": 0.5, "capsize": 3, "color": CATEGORY_COLORS[i % len(CATEGORY_COLORS)],
+                 **kwargs}  # fmt: skip
         ax.bar(x, p, width, yerr=err, label=f"{variant} (n = {', '.join(f'{v:,}' for v in n)})", **style)
     ticks = []
     for foul in groups:
@@ -513,6 +522,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     ax.set_xticks(np.arange(len(groups)), ticks, fontsize="small")
     ax.set_ylim(bottom=0.0)
     ax.set_ylabel("probability per shot")
-    ax.legend(fontsize="small", title="variant")
+    # beside the axes: inside, the legend of four variants covered the tops of error bars
+    ax.legend(fontsize="small", title="variant", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("foul probability by rule variant (error bars: confidence interval)", fontsize="small")
     return ax

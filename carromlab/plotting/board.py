@@ -16,26 +16,34 @@ from .._validation import check_mapping, check_table, check_type
 from ..equipment.board import SIDES, Board, CrokinoleMarks, HikoneMarks, IcfMarks, Segment
 from ..equipment.disc import DiscSpec
 
-__all__ = ["PIECE_COLORS", "draw_board", "draw_pieces"]
+__all__ = ["CATEGORY_COLORS", "PIECE_COLORS", "draw_board", "draw_pieces"]
 
 #: Face colour of each piece kind; kinds not listed are drawn grey.
 PIECE_COLORS: dict[str, str] = {
     "white": "#f3ecd9",
     "black": "#2b2b2b",
     "queen": "#c62828",
-    "red": "#d84343",
-    "green": "#2e7d32",
+    "red": "#ef6f6c",  # red and green differ in lightness too, for colour-blind readers
+    "green": "#1b5e20",
     "jack": "#e9b949",
     "dark": "#4e342e",
-    "light": "#ead7a4",
+    "light": "#fbf3e0",  # lighter than the surface, which "#ead7a4" matched
     "striker": "#cfd8dc",
 }
+#: Colours of compared categories (variants, teams, discs, laws), in order: the palette of
+#: M. Okabe and K. Ito (Color Universal Design, 2008), told apart with every common
+#: colour-vision deficiency (tab10's third and fourth, green and red, are not).
+CATEGORY_COLORS: tuple[str, ...] = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000")
 _OTHER_PIECE = "#9e9e9e"
 _SURFACE = "#f1dcae"
 _FRAME = "#6d3f1c"
 _DITCH = "#3e2410"
 _MARK = "#1f1f1f"
 _RED = "#e57373"  # lighter than the queen (PIECE_COLORS["queen"]) so a mark never looks like her
+
+
+#: Size of a new figure for a chart (not a board), in: wider than tall, as a notebook shows it.
+_CHART = (7.0, 4.5)
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 6)) -> Axes:

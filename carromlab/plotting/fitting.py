@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
 from .._validation import check_choice, check_int, check_sequence, check_type
 from ..equipment.layout import default_specs
+from .board import CATEGORY_COLORS
 from .board import _axes as board_axes
 from ..fitting.friction_fit import OUTLIER_SIGMAS, FrictionFit
 
@@ -21,13 +21,12 @@ _COMPONENTS = ("along", "across", "x", "y", "angle")
 _LAW_STYLES = ("-", "--", ":", "-.")
 
 
-def _axes(ax: Axes | None) -> Axes:
-    return board_axes(ax, figsize=(7.0, 3.6))
+def _axes(ax: Axes | None, height: float = 3.6) -> Axes:
+    return board_axes(ax, figsize=(7.0, height))
 
 
-def _disc_colors(discs: Iterable[int]) -> dict[int, Any]:
-    cmap = plt.get_cmap("tab10")
-    return {d: cmap(k % 10) for k, d in enumerate(sorted(set(discs)))}
+def _disc_colors(discs: Iterable[int]) -> dict[int, str]:
+    return {d: CATEGORY_COLORS[k % len(CATEGORY_COLORS)] for k, d in enumerate(sorted(set(discs)))}
 
 
 def _role(radius: float) -> str:
@@ -100,7 +99,7 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         to_unit, unit = 1e3, "mm"
     sigma, cut = fit.noise[channel] * to_unit, OUTLIER_SIGMAS * fit.noise_scale[channel] * to_unit
     weight, outlier = res[f"weight_{channel}"].to_numpy(), res[f"outlier_{channel}"].to_numpy()
-    ax = _axes(ax)
+    ax = _axes(ax, height=4.4)  # room for the legend under the axes
     lim = 8.0 * sigma
     colors = _disc_colors(res["disc"])
     t = res["t"].to_numpy()
@@ -134,7 +133,8 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         f"in {channel} {int(outlier.sum())} outliers, {int((weight < 1).sum())} down-weighted points",
         fontsize="small",
     )
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    # under the axes: beside them it took 40 % of the figure's width from the data
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
@@ -158,7 +158,8 @@ def plot_speed(
 
     The data points are coloured by disc (named by role: coin, striker, ...), each law's
     curves have their own colour, line style and width (the first law widest, so that
-    curves lying on each other still show).
+    curves lying on each other still show). The title gives a single fit's estimates
+    with their standard errors.
 
     Parameters
     ----------
@@ -191,7 +192,8 @@ def plot_speed(
     data = _data_speeds(fits[0].residuals, stride)
     for (d, g), shade in zip(data.groupby("disc", sort=True), ("0.5", "#f4a261", "0.75", "#9fb8c9")):
         ax.scatter(g["t"], g["speed"], s=6, color=shade, linewidths=0, label=f"{names.get(d, f'disc {d}')}: data")
-    law_colors = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00")
+    # no orange (the striker's data); neighbours of the palette far apart, as the curves lie on each other
+    law_colors = tuple(CATEGORY_COLORS[k] for k in (0, 5, 2, 3, 6, 4))
     for k, fit in enumerate(fits):
         curves = fit.curves()
         style = {"linewidth": 3.2 - 1.8 * k / max(1, len(fits) - 1) if len(fits) > 1 else 1.6,
@@ -203,5 +205,10 @@ def plot_speed(
     ax.set_xlabel("time (s)")
     ax.set_ylabel("speed (m/s)")
     ax.set_ylim(bottom=0.0)
+    if len(fits) == 1:
+        est = ", ".join(f"{r.parameter} = {r.estimate:.4g} ± {r.std_error:.2g}" for r in fits[0].estimates.itertuples())
+        ax.set_title(f"{fits[0].law} fit: {est} (± standard error)", fontsize="small")
+    else:
+        ax.set_title(f"speed of the tracks and of {len(fits)} fitted laws", fontsize="small")
     ax.legend(fontsize="x-small", loc="upper right", markerscale=2.0)
     return ax

@@ -12,7 +12,7 @@ from .._validation import check_type
 from ..engine.simulate import ShotResult
 from .board import PIECE_COLORS, draw_board, draw_pieces
 
-__all__ = ["plot_shot"]
+__all__ = ["event_points", "plot_shot"]
 
 _EVENT_MARKERS = {"disc": ("o", "#ef6c00"), "cushion": ("s", "#6a1b9a"), "peg": ("D", "#00838f"),
                   "pocket": ("X", "#fdd835"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
@@ -24,16 +24,58 @@ _PATH_WIDTH = {"striker": 2.0}
 
 
 def fell_text(result: ShotResult) -> str:
-    """What fell, by kind with the pockets, e.g. ``"2 white (ne, sw), striker (nw)"``;
-    ``"nothing fell"`` when nothing did."""
+    """What fell, by kind with the pockets, and what went into the ditch, e.g.
+    ``"fell: 2 white (ne, sw), striker (nw)"``, ``"nothing fell; into the ditch: 2 dark"``."""
     p = result.pocketed
-    if p.empty:
-        return "nothing fell"
     parts = []
     for kind, g in p.groupby("kind", sort=False):
         n = "" if len(g) == 1 else f"{len(g)} "
         parts.append(f"{n}{kind} ({', '.join(g['pocket'])})")
-    return "fell: " + ", ".join(parts)
+    text = "fell: " + ", ".join(parts) if parts else "nothing fell"
+    ditch = pd.Series([result.scene.kinds[d] for d in result.off_board], dtype=object).value_counts(sort=False)
+    if len(ditch):
+        text += "; into the ditch: " + ", ".join(f"{'' if n == 1 else f'{n} '}{kind}" for kind, n in ditch.items())
+    return text
+
+
+def event_points(result: ShotResult) -> tuple[np.ndarray, np.ndarray]:
+    """Where each event of ``result.events`` is marked, m: an impact at the point of
+    contact, a fall (pocket, ditch) or a stop at the disc's centre.
+
+    The contact point of a disc-disc impact is the disc's centre plus its radius along
+    the line of centres; of a cushion impact, the point of the cushion under the centre;
+    of a peg impact, the peg's centre plus its radius towards the disc.
+
+    Parameters
+    ----------
+    result : ShotResult
+        A shot simulated with ``record=True``.
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        One coordinate per row of ``result.events``, m.
+    """
+    ev = result.events
+    x, y = ev["x"].to_numpy(dtype=float).copy(), ev["y"].to_numpy(dtype=float).copy()
+    kind = ev["kind"].to_numpy()
+    disc = kind == "disc"
+    dx, dy = ev["other_x"].to_numpy()[disc] - x[disc], ev["other_y"].to_numpy()[disc] - y[disc]
+    along = result.scene.arrays["radius"][ev["disc"].to_numpy()[disc]] / np.hypot(dx, dy)
+    x[disc] += along * dx
+    y[disc] += along * dy
+    h = result.scene.board.half_size
+    for k in np.flatnonzero(kind == "cushion"):
+        side = ev["where"].iat[k]
+        if side in ("east", "west"):
+            x[k] = h if side == "east" else -h
+        else:
+            y[k] = h if side == "north" else -h
+    for k in np.flatnonzero(kind == "peg"):
+        peg = result.scene.board.pegs[int(ev["where"].iat[k])]
+        d = np.hypot(x[k] - peg.x, y[k] - peg.y)
+        x[k], y[k] = peg.x + peg.radius * (x[k] - peg.x) / d, peg.y + peg.radius * (y[k] - peg.y) / d
+    return x, y
 
 
 def plot_shot(
@@ -54,7 +96,8 @@ def plot_shot(
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     events : bool
-        Mark impacts (disc, cushion, peg) and captures (pocket, ditch). Default True.
+        Mark impacts (disc, cushion, peg) at their points of contact and captures
+        (pocket, ditch) at the disc's centre (:func:`event_points`). Default True.
     legend : bool
         Explain the event markers and the path colour of every kind that moved (the
         striker first) in a legend under the board (inside the figure, so a plain
@@ -88,10 +131,11 @@ def plot_shot(
     draw_pieces(on[["kind", "x", "y"]], scene.specs, ax)
     if events:
         ev = result.events
+        ex, ey = event_points(result)
         for kind, (marker, color) in _EVENT_MARKERS.items():
-            e = ev[ev["kind"] == kind]
-            if len(e):
-                ax.scatter(e["x"], e["y"], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
+            sel = (ev["kind"] == kind).to_numpy()
+            if sel.any():
+                ax.scatter(ex[sel], ey[sel], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
                            linewidths=0)  # fmt: skip
         if legend and len(ev):
             shot_disc = "striker" if scene.striker == "striker" else f"shot disc ({scene.striker})"  # crokinole: no striker

@@ -2,16 +2,21 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.axes import Axes
+from matplotlib.colors import to_hex
+from matplotlib.container import BarContainer
 
 from carromlab import Scene
-from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, margin_of_error, plan_shots, success_map
+from carromlab.analysis import NoiseModel, PocketPiece, ShotGrid, binomial_ci, margin_of_error, plan_shots, success_map
 from carromlab.analysis.breaks import break_study
+from carromlab.plotting import CATEGORY_COLORS
 from carromlab.plotting.analysis import (
     plot_best_shot,
     plot_break_heatmap,
     plot_break_outcomes,
+    plot_foul_probabilities,
     plot_margins,
     plot_parameter_heatmap,
     plot_success_board,
@@ -66,6 +71,14 @@ def test_best_shot_plot(two_coin_scene):
 def test_break_plots(study):
     ax = plot_break_outcomes(study)
     assert isinstance(ax, Axes) and len(ax.patches) > 0
+    # every bar with its 95 % Wilson interval
+    dist, n = study.distribution(), len(study.shots)
+    low, high = binomial_ci(dist["shots"], n)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    drawn = np.concatenate([np.array([seg[:, 1] for seg in b.errorbar.lines[2][0].get_segments()]) for b in bars])
+    np.testing.assert_allclose(drawn, np.column_stack([low, high]), rtol=0, atol=1e-12)
+    assert "95 % Wilson interval" in ax.get_ylabel()
+    assert tuple(ax.figure.get_size_inches()) == (7.0, 4.5)  # a chart, not a 6 x 6 in square
     ax = plot_break_heatmap(study)
     assert ax.figure.axes[-1].get_ylabel() == "white pieces pocketed per shot (mean)"  # the colour bar, in words
     assert ax.get_ylabel() == "aim: offset from the direction to the pack (deg)"
@@ -107,3 +120,17 @@ def test_margins_axis_names_the_quantity_with_its_unit(smap):
     margins = margin_of_error(smap[1])
     assert plot_margins(margins, x="target_distance").get_xlabel() == "striker to target distance (m)"
     assert plot_margins(margins, x="cut").get_xlabel() == "cut angle (deg)"
+
+
+def test_foul_bars_of_four_variants_take_the_colour_blind_safe_palette():
+    variants = ["icf", "online", "hikone", "crokinole"]
+    table = pd.DataFrame({"variant": variants, "rule": "any", "foul": "any foul", "n": 100, "p": 0.1, "ci_low": 0.05,
+                          "ci_high": 0.2})  # fmt: skip
+    ax = plot_foul_probabilities(table)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert [to_hex(b.patches[0].get_facecolor()) for b in bars] == list(CATEGORY_COLORS[:4])  # were tab10's C0-C3
+    fig = ax.figure
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert not legend.overlaps(ax.get_window_extent())  # inside, it covered the tops of error bars
+    assert legend.x1 <= fig.bbox.width

@@ -112,3 +112,24 @@ def test_residuals_beside_speeds_stay_readable(comparison):
     assert title.x0 >= 0.0 and title.x1 <= axes[1].get_window_extent().x0
     assert axes[0].get_legend().get_window_extent().x1 <= axes[1].get_tightbbox().x0
     plt.close(fig)
+
+
+def test_residual_legend_under_the_axes_leaves_them_the_width(comparison):
+    ax = plot_residuals(comparison.fits["coulomb"])
+    fig = ax.figure
+    fig.canvas.draw()
+    legend, box = ax.get_legend().get_window_extent(), ax.get_window_extent()
+    assert legend.y1 <= box.y0 and legend.y0 >= 0.0  # under the axes, inside the figure
+    assert box.width >= 0.8 * fig.bbox.width  # beside them, the legend took 40 % of the width
+    plt.close(fig)
+
+
+def test_speed_title_gives_the_estimate_with_its_standard_error(comparison):
+    fit = comparison.fits["coulomb"]
+    mu = fit.estimates.set_index("parameter").loc["mu"]
+    ax = plot_speed(fit)
+    assert ax.get_title() == f"coulomb fit: mu = {mu['estimate']:.4g} ± {mu['std_error']:.2g} (± standard error)"
+    plt.close(ax.figure)
+    ax = plot_speed(comparison.fits.values())
+    assert ax.get_title() == f"speed of the tracks and of {len(comparison.fits)} fitted laws"
+    plt.close(ax.figure)

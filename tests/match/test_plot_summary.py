@@ -5,6 +5,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -50,6 +51,7 @@ def test_one_line_per_team_and_variant_and_png(boards, tmp_path):
 def test_band_off_and_a_new_figure(boards):
     ax = plot_match_summary(boards, band=False, linewidth=3)
     assert ax.get_xlabel() == "board" and {line.get_linewidth() for line in ax.get_lines()} == {3}
+    assert tuple(ax.figure.get_size_inches()) == (7.0, 4.5)
     assert len(ax.collections) == 2  # only the abandoned-board crosses, one per ICF team
 
 
@@ -58,3 +60,22 @@ def test_bad_tables_are_refused(boards):
         plot_match_summary(boards.drop(columns="score_0"))
     with pytest.raises(ValueError, match="'boards'"):
         plot_match_summary(boards.iloc[:0])
+
+
+def test_variants_differ_in_marker_and_one_board_games_show_their_spread():
+    from carromlab.match.records import TEAM_SLOTS
+
+    one = pd.DataFrame({"variant": "hikone", "players": 2, "game": [0, 1, 2, 3], "board": 1, "end": "rules",
+                        "score_0": [0.0, 10.0, 20.0, 30.0], "score_1": 5.0})  # fmt: skip
+    for t in range(2, TEAM_SLOTS):
+        one[f"score_{t}"] = float("nan")
+    many = one.assign(variant="crokinole", board=[1, 2, 1, 2], game=[0, 0, 1, 1])
+    ax = plot_match_summary(pd.concat([many, one], ignore_index=True))
+    markers = {line.get_label().split(",")[0]: line.get_marker() for line in ax.get_lines()}
+    assert markers["crokinole 2p"] != markers["hikone 2p"]
+    # hikone team 0 after board 1: quartiles 7.5 and 22.5 of 0, 10, 20, 30, drawn as a bar at board 1
+    bars = [seg for c in ax.collections if hasattr(c, "get_segments") for seg in c.get_segments()]
+    assert any(np.allclose(seg, [[1, 7.5], [1, 22.5]]) for seg in bars)
+    ax.figure.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0 and legend.y0 >= 0  # under the axes, covering no score

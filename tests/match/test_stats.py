@@ -60,5 +60,6 @@ def test_a_played_match_and_its_plot():
     ax = plot_breaker_advantage(t)
     assert ax.get_xlim() == (0.0, 1.0)
     assert [tk.get_text() for tk in ax.get_yticklabels()] == [f"crokinole 2p ({decided} boards)"]
+    assert ax.figure.get_size_inches()[1] < 3.0  # one row: no 6 in of empty axes
     with pytest.raises(ValueError, match="'table' parameter"):
         plot_breaker_advantage(rec.boards)

@@ -10,7 +10,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import Circle
 
 from carromlab.equipment import Board, crokinole_empty, default_specs, hikone_start, icf_break
-from carromlab.plotting import PIECE_COLORS, draw_board, draw_pieces
+from carromlab.plotting import CATEGORY_COLORS, PIECE_COLORS, draw_board, draw_pieces
 
 LAYOUTS = {"icf": icf_break, "hikone": hikone_start, "crokinole": crokinole_empty}
 
@@ -105,6 +105,46 @@ def test_every_default_kind_has_its_own_colour():
     kinds = {k for g in ("icf", "hikone", "crokinole") for k in default_specs(g)}
     assert kinds <= set(PIECE_COLORS)
     assert len(set(PIECE_COLORS.values())) == len(PIECE_COLORS)
+
+
+#: Dichromat vision in linear RGB (G. M. Machado, M. M. Oliveira, L. A. F. Fernandes, IEEE TVCG
+#: 15, 1291, 2009, severity 1).
+DICHROMAT = {
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]),
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]]),
+}
+
+
+def _lab(color, vision=None):
+    """CIELAB (D65) of a matplotlib colour, as seen with ``vision`` (a DICHROMAT key) if given."""
+    c = np.array(to_rgba(color)[:3])
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    if vision is not None:
+        lin = np.clip(DICHROMAT[vision] @ lin, 0.0, 1.0)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ lin
+    f = np.cbrt(np.maximum(xyz / [0.95047, 1.0, 1.08883], 0.008856**3))  # all board colours are far above the knee
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("game", ["icf", "hikone", "crokinole"])
+def test_the_pieces_of_a_game_differ_in_lightness_and_stand_out_from_the_surface(game):
+    # lightness survives colour blindness: Hikone's red and green pucks were 6 L* apart
+    kinds = sorted(k for k in default_specs(game) if k != "striker")
+    lightness = {k: _lab(PIECE_COLORS[k])[0] for k in kinds}
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1:]:
+            assert abs(lightness[a] - lightness[b]) >= 15, (a, b, lightness)
+    surface = _lab(draw_board.__kwdefaults__["surface_color"])
+    for k in kinds:  # crokinole's light discs were 3 units from the surface
+        assert np.linalg.norm(_lab(PIECE_COLORS[k]) - surface) >= 12, k
+
+
+@pytest.mark.parametrize("vision", [None, *DICHROMAT])
+def test_category_colours_stay_apart_for_colour_blind_readers(vision):
+    # tab10 (matplotlib's C0, C1, ...) has pairs 7 units apart with deuteranopia, 5 with protanopia
+    lab = [_lab(c, vision) for c in CATEGORY_COLORS]
+    gaps = [np.linalg.norm(a - b) for i, a in enumerate(lab) for b in lab[i + 1:]]
+    assert min(gaps) >= 15, gaps
 
 
 @pytest.mark.parametrize(
