@@ -15,7 +15,7 @@ SHOT_COLUMNS = ["cell", "replica", "x", "y", "angle", "speed", "spin", "striker_
                 "spread", "n_events", "truncated", "score"]  # fmt: skip
 CELL_COLUMNS = ["cell", "placement", "x", "y", "aim", "angle", "speed", "spin", "n_valid", "n_invalid",
                 "mean_pocketed", "p_striker_pocketed", "p_no_contact", "p_foul", "mean_spread", "mean_score",
-                "sem_score", "n_truncated"]  # fmt: skip
+                "sem_score", "score_low", "score_high", "n_truncated"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
