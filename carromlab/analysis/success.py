@@ -323,7 +323,10 @@ def success_map(
     pandas.DataFrame
         A DataFrame that Jupyter displays as the map drawn on the board beside a summary
         (cells, replicas, the best cell with its interval, foul rate) above its first
-        rows; anything computed from it is a plain DataFrame.
+        rows, with two methods: ``ranking(top)``, the cells best first, and
+        ``replay(top, replicas=4000)``, the best cells played again with fresh noise for
+        an estimate free of their selection (the best of many noisy cells is optimistic);
+        anything computed from it is a plain DataFrame.
         One row per cell, in cell order: ``cell``; the nominal shot ``placement`` (m),
         ``x``, ``y`` (m), ``aim`` (the grid's angle value, rad), ``angle`` (direction,
         rad), ``speed`` (m/s), ``spin`` (rad/s); for goals with a target piece, the
