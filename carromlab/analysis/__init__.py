@@ -14,7 +14,7 @@ from .noise import NOISE_PRESETS, NoiseFit, NoiseModel, fit_noise
 from .placement import StrikerLine
 from .planner import plan_shots
 from .routes import FULL_HIT_DEG, ROUTES, label_shots
-from .stats import binomial_ci, clustered_binomial_ci
+from .stats import binomial_ci, clustered_binomial_ci, mean_ci
 from .store import read_store
 from .success import margin_of_error, success_map
 
@@ -53,6 +53,7 @@ __all__ = [
     "ghost_aim",
     "label_shots",
     "margin_of_error",
+    "mean_ci",
     "plan_shots",
     "read_store",
     "success_map",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -74,6 +74,28 @@ class Execution:
     replicas: int
     seed: int | tuple[int, ...]
     final_positions: bool
+
+    def fresh(self, replicas: int) -> Execution:
+        """The same execution with ``replicas`` replicas per cell and noise streams of
+        their own, for a replay of cells chosen from this execution's shots.
+
+        The new seed is ``seed`` with a 1 after it (the tuple (``seed``, 1), or the tuple
+        ``seed`` extended): its entropy words are this seed's with a 1 after them, which
+        :class:`numpy.random.SeedSequence` never confuses with the seed alone (it pads
+        short entropy with zeros, so a 0 after it would be the same seed), and no shot of
+        the replay draws the errors of a shot of this execution, whichever cells are
+        replayed.
+
+        Examples
+        --------
+        >>> ex = build_execution(Scene.icf_break(), params=None, line=None, noise=None, thumb_noise=None,
+        ...                      replicas=100, seed=7, final_positions=False)
+        >>> again = ex.fresh(1000)
+        >>> again.seed, again.replicas
+        ((7, 1), 1000)
+        """
+        seed = self.seed if isinstance(self.seed, tuple) else (self.seed,)
+        return replace(self, replicas=check_int("replicas", replicas, low=1, high=MAX_REPLICAS), seed=(*seed, 1))
 
     def run(self, cells: pd.DataFrame, workers: int) -> Executed:
         """Execute ``replicas`` noisy copies of every cell's nominal shot.

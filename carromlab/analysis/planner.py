@@ -36,13 +36,13 @@ from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
-from .execution import Execution, build_execution, check_scene
-from .goals import Goal, PocketAny, PocketPiece, check_goal
+from .execution import build_execution, check_scene
+from .goals import PocketAny, PocketPiece, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
 from .routes import ROUTES, label_shots
-from .success import _evaluate
+from .success import _evaluate, _SuccessTask
 from .sweep import check_backend
 
 __all__ = ["plan_shots"]
@@ -79,15 +79,17 @@ def _pivot(scene: Scene, cells: pd.DataFrame, first_contact: np.ndarray) -> np.n
 class _Planner:
     """The stages of one plan: evaluation with common random numbers and exact labels."""
 
-    def __init__(self, execution: Execution, goal: Goal, options: dict[str, Any], workers: int) -> None:
-        self.execution, self.goal, self.options, self.workers = execution, goal, options, workers
+    def __init__(self, task: _SuccessTask, options: dict[str, Any], workers: int) -> None:
+        self.task, self.options, self.workers = task, options, workers
+        self.execution, self.goal = task.execution, task.goal
 
     def rates(self, cells: pd.DataFrame, replicas: int, stage: int, key: np.ndarray) -> pd.DataFrame:
         """success_map rows of cells; ``key`` (one int per cell) keys their noise, so cells
         sharing a key see the same execution errors."""
         ex = replace(self.execution, replicas=replicas, seed=(self.execution.seed, stage))
         keyed = cells.assign(cell=np.asarray(key, dtype=np.int64))
-        return _evaluate(f"plan_shots:{stage}", ex, self.goal, keyed, extra={}, store=None, chunk_cells=None, **self.options)
+        return _evaluate(f"plan_shots:{stage}", replace(self.task, execution=ex), keyed, extra={}, store=None, chunk_cells=None,
+                         **self.options)  # fmt: skip
 
     def labels(self, cells: pd.DataFrame) -> pd.DataFrame:
         return label_shots(self.execution.scene, self.goal, cells, self.execution.params, workers=self.workers)
@@ -300,8 +302,8 @@ def plan_shots(
         speed=np.geomspace(1.0, 8.0, 8) if speed is None else speed,
         spin=spin,
     )
-    options = {"ci": "wilson", "confidence": confidence, "client": client, "workers": n_workers, "progress": progress}
-    plan = _Planner(execution, goal, options, n_workers)
+    options = {"client": client, "workers": n_workers, "progress": progress}
+    plan = _Planner(_SuccessTask(execution, goal, "wilson", confidence), options, n_workers)
     columns = ["rank", "route", "p_success", "ci_low", "ci_high", "n_valid", "n_invalid", "p_foul", "p_selection",
                "placement", "x", "y", "angle", "speed", "spin", "technique", "aim_low", "aim_high", "aim_window",
                "margin", "window_threshold", *_LABELS]  # fmt: skip

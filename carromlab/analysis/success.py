@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import with_deg_columns
-from .._validation import check_choice, check_real, check_table, check_type
+from .._validation import check_choice, check_int, check_real, check_table, check_type
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from .aiming import target_geometry
@@ -88,13 +88,108 @@ class _SuccessTask:
 
 class _SuccessMap(pd.DataFrame):
     """A :func:`success_map` table that Jupyter shows as the map on the board beside a
-    summary, above its first rows; operations on it return plain DataFrames."""
+    summary, above its first rows, with :meth:`ranking` and :meth:`replay`; operations on
+    it return plain DataFrames."""
 
-    _metadata = ["scene"]
+    _metadata = ["scene", "task"]
 
     @property
     def _constructor(self) -> type[pd.DataFrame]:
         return pd.DataFrame
+
+    def ranking(self, top: int | None = None) -> pd.DataFrame:
+        """Cells from best to worst by ``p_success`` (ties: higher ``ci_low``, i.e. more
+        valid replicas, then cell order; cells without valid replicas last), with a
+        ``rank`` column (1 = best); the ``top`` best if given, >= 1.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from carromlab import Board, Scene
+        >>> from carromlab.analysis import PocketPiece, ShotGrid, NoiseModel
+        >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
+        >>> grid = ShotGrid(placement=[0.0], angle=[0.0, 0.3], speed=[3.0], aim="ghost")
+        >>> df = success_map(scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("none"), replicas=4, progress=False)
+        >>> df.ranking()[["rank", "cell", "p_success"]].to_dict("list")
+        {'rank': [1, 2], 'cell': [0, 1], 'p_success': [1.0, 0.0]}
+        """
+        order = pd.DataFrame(self).sort_values(["p_success", "ci_low"], ascending=False, kind="stable", na_position="last")
+        order = order.reset_index(drop=True)
+        order.insert(0, "rank", np.arange(1, len(order) + 1))
+        return order if top is None else order.head(check_int("top", top, low=1))
+
+    def replay(
+        self, top: int = 1, *, replicas: int = 4000, confidence: float | None = None, workers: int | None = None,
+        progress: bool = True,
+    ) -> pd.DataFrame:
+        """The ``top`` best cells of :meth:`ranking` played again with fresh noise.
+
+        The largest of many noisy success rates is biased upwards (the winner's curse): the
+        ranking picks the cell whose replicas happened to be lucky as well as good, so its
+        ``p_success`` overstates the cell's success probability, and its interval, made
+        for one cell looked at alone, misses it more often than it says. Among 30 cells of
+        equal probability 0.5 played 100 times each, the best rate is 0.10 too high on
+        average (two standard errors of a cell) and its 95 % interval misses the
+        probability about half the time. The replay plays the chosen cells with noise
+        streams that played no part in choosing them (:meth:`.Execution.fresh`), with the
+        map's goal, noise and physics: an unbiased estimate of each, as
+        :meth:`.BreakStudy.replay` does for breaks.
+
+        Parameters
+        ----------
+        top : int
+            Cells to replay, the best first, >= 1. Default 1.
+        replicas : int
+            Fresh noisy shots per cell, in [1, 2**21]. Default 4000 (a 95 % interval of
+            about +-0.015 around p = 0.5), as the shot planner's fresh stage
+            (:func:`.plan_shots`).
+        confidence : float, optional
+            Level of the interval, in (0, 1). Default the map's ``confidence``; the
+            interval is of the map's kind (``ci``).
+        workers : int, optional
+            Local threads. Default all cores.
+        progress : bool
+            Show a progress bar for replays longer than a second. Default True.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per cell, best first: ``rank``, ``p_selection`` (the map's
+            ``p_success`` it was ranked by, optimistic) and the columns of the map from
+            the fresh shots, among them ``p_success`` with ``ci_low``, ``ci_high``.
+
+        Raises
+        ------
+        ValueError
+            For a table that does not hold the map's settings (not made by
+            :func:`success_map`), or an invalid ``top``, ``replicas`` or ``confidence``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from carromlab import Board, Scene
+        >>> from carromlab.analysis import PocketPiece, ShotGrid, NoiseModel
+        >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [0.25], "y": [0.25]}))
+        >>> grid = ShotGrid(placement=[0.0], angle=np.radians([-1.0, 0.0, 1.0]), speed=[3.0], aim="ghost")
+        >>> df = success_map(scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("club"), replicas=20, progress=False)
+        >>> again = df.replay(replicas=500)
+        >>> again["rank"].tolist(), int(again["n_valid"].iat[0]), bool(again["ci_low"].iat[0] < again["ci_high"].iat[0])
+        ([1], 500, True)
+        """
+        task = getattr(self, "task", None)
+        if task is None:
+            raise ValueError("The table must hold the settings that played its shots (made by success_map) to replay them.")
+        ranked = self.ranking(top)
+        level = task.confidence if confidence is None else check_real(
+            "confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True
+        )
+        fresh = _SuccessTask(task.execution.fresh(replicas), task.goal, task.ci, level)
+        cells = ranked[list(_CELL_COLUMNS)].reset_index(drop=True)
+        again = _evaluate("success_map:replay", fresh, cells, extra={}, client=None, workers=check_backend(None, workers),
+                          store=None, chunk_cells=None, progress=progress)  # fmt: skip
+        again.insert(0, "p_selection", ranked["p_success"].to_numpy())
+        again.insert(0, "rank", ranked["rank"].to_numpy())
+        return again
 
     def _summary(self) -> dict[str, str]:
         n = self["n_valid"] + self["n_invalid"]
@@ -103,11 +198,12 @@ class _SuccessMap(pd.DataFrame):
                 "replicas per cell": f"{int(n.max())}" if len(self) else "-"}  # fmt: skip
         p = self["p_success"].to_numpy(dtype=float)
         if np.isfinite(p).any():
-            best = self.iloc[int(np.nanargmax(p))]
+            best = self.ranking(1).iloc[0]
             rows["best cell"] = (f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}] "
                                  f"at placement {best['placement']:+.3f} m, aim {best['aim_deg']:+.2f} deg "
-                                 f"(direction of travel {best['angle_deg']:.2f} deg), "
-                                 f"{best['speed']:g} m/s" + (f"; the best of {len(self)} cells, so optimistic" if len(self) > 1 else ""))  # fmt: skip
+                                 f"(direction of travel {best['angle_deg']:.2f} deg), {best['speed']:g} m/s"
+                                 + (f"; the best of {len(self)} cells, so optimistic: .replay() plays it again with "
+                                    "fresh noise for an unbiased estimate" if len(self) > 1 else ""))  # fmt: skip
             rows["cells with p(success) >= 0.5"] = f"{int((p >= 0.5).sum())} of {len(self)}"
             rows["mean foul rate"] = f"{np.nanmean(self['p_foul'].to_numpy(dtype=float)):.1%}"
         return rows
@@ -131,12 +227,9 @@ class _SuccessMap(pd.DataFrame):
 
 def _evaluate(
     analysis: str,
-    execution: Execution,
-    goal: Goal,
+    task: _SuccessTask,
     cells: pd.DataFrame,
     *,
-    ci: str,
-    confidence: float,
     extra: dict[str, Any],
     client: Any,
     workers: int,
@@ -144,8 +237,8 @@ def _evaluate(
     chunk_cells: int | None,
     progress: bool,
 ) -> pd.DataFrame:
-    task = _SuccessTask(execution, goal, ci, confidence)
-    parameters = {"execution": execution, "goal": goal, "ci": ci, "confidence": confidence, **extra}
+    execution = task.execution
+    parameters = {"execution": execution, "goal": task.goal, "ci": task.ci, "confidence": task.confidence, **extra}
     manifest = {} if store is None else sweep_manifest(execution.seed, parameters)  # described only for a store
     return run_sweep(
         analysis, task, cells, manifest=manifest, replicas=execution.replicas, chunk_cells=chunk_cells,
@@ -230,7 +323,10 @@ def success_map(
     pandas.DataFrame
         A DataFrame that Jupyter displays as the map drawn on the board beside a summary
         (cells, replicas, the best cell with its interval, foul rate) above its first
-        rows; anything computed from it is a plain DataFrame.
+        rows, with two methods: ``ranking(top)``, the cells best first, and
+        ``replay(top, replicas=4000)``, the best cells played again with fresh noise for
+        an estimate free of their selection (the best of many noisy cells is optimistic);
+        anything computed from it is a plain DataFrame.
         One row per cell, in cell order: ``cell``; the nominal shot ``placement`` (m),
         ``x``, ``y`` (m), ``aim`` (the grid's angle value, rad), ``angle`` (direction,
         rad), ``speed`` (m/s), ``spin`` (rad/s); for goals with a target piece, the
@@ -273,11 +369,12 @@ def success_map(
         seed=seed, final_positions=goal.needs_final_positions,
     )  # fmt: skip
     cells = grid.cells(scene, execution.line, goal.target(scene))
+    task = _SuccessTask(execution, goal, ci, confidence)
     table = _SuccessMap(_evaluate(
-        "success_map", execution, goal, cells, ci=ci, confidence=confidence, extra={"grid": grid},
-        client=client, workers=workers, store=store, chunk_cells=chunk_cells, progress=progress,
+        "success_map", task, cells, extra={"grid": grid}, client=client, workers=workers, store=store,
+        chunk_cells=chunk_cells, progress=progress,
     ))  # fmt: skip
-    table.scene = scene
+    table.scene, table.task = scene, task
     return table
 
 

@@ -92,10 +92,10 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     print(
         f"best break: placement {b['placement']:+.3f} m (x = {b['x']:+.3f}, y = {b['y']:+.3f}), aim {math.degrees(b['aim']):+.1f} deg "
         f"from the pack (direction {math.degrees(b['angle']):.1f} deg), {b['speed']:g} m/s: {b[f'mean_{own}']:.2f} own "
-        f"{own} pieces per break, foul rate {b['p_foul']:.1%}, score {b['mean_score']:.2f} (standard error "
-        f"{b['sem_score']:.2f}; the best of {len(study.cells)}, so optimistic)."
+        f"{own} pieces per break, foul rate {b['p_foul']:.1%}, score {b['mean_score']:.2f} (95 % CI {b['score_low']:.2f} "
+        f"to {b['score_high']:.2f}; the best of {len(study.cells)}, so optimistic)."
     )
-    r = study.replay(replicas=REPLAY_REPLICAS, workers=args.workers).iloc[0]
+    r = study.replay(replicas=REPLAY_REPLICAS, workers=args.workers, progress=not args.quiet).iloc[0]
     print(
         f"replayed with {REPLAY_REPLICAS} fresh noisy breaks: {r[f'mean_{own}']:.2f} own {own} pieces per break, foul rate "
         f"{r['p_foul']:.1%}, score {r['mean_score']:.2f} (95 % CI {r['score_low']:.2f} to {r['score_high']:.2f})."

@@ -4,7 +4,6 @@ shots or at the most forgiving shot of each route (the shot planner), from a pos
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Any
 
@@ -159,25 +158,37 @@ def run_success_map(args: argparse.Namespace, out: Path) -> list[Path]:
     with backend(args) as run_on:
         df = success_map(scene, goal, grid, noise=noise_model(args.noise), replicas=args.replicas, params=physics(args),
                          seed=args.seed, store=args.store, **run_on)  # fmt: skip
+    best = df.ranking(1).iloc[0]
+    again = df.replay(workers=args.workers, progress=not args.quiet).iloc[0]
+    optimistic = f"the best of {len(df)} cells, so optimistic" if len(df) > 1 else "the only cell"
+    replayed = f"replayed with {again['n_valid'] + again['n_invalid']:,} fresh noisy shots"
     files = write_tables(out, {"success_map": df}, args.format)
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(13.0, 5.6), gridspec_kw={"width_ratios": [1.0, 1.1]})
     plot_success_board(df, scene, ax=left)
     plot_parameter_heatmap(df, ax=right)
     right.set_ylabel("aim around the ghost-disc aim (deg)")
+    right.plot(best["placement"], best["aim_deg"], marker="o", markersize=11, markerfacecolor="none",
+               markeredgecolor="red", markeredgewidth=1.5)  # fmt: skip
+    # under the axes, clear of the map: the best cell's own rate, then its replay (95 % intervals)
+    right.text(0.0, -0.13, f"red ring: the best cell, p(success) {best['p_success']:.3f} [{best['ci_low']:.3f}, "
+               f"{best['ci_high']:.3f}] ({optimistic});\n{replayed}: p(success) {again['p_success']:.3f} "
+               f"[{again['ci_low']:.3f}, {again['ci_high']:.3f}] (95 % intervals)", transform=right.transAxes,
+               fontsize="small", va="top")  # fmt: skip
     fig.suptitle(f"{_target_note(scene, goal, args.pocket)}, {_position_note(args)}: {len(df)} cells x "
                  f"{args.replicas} replicas, {args.noise} noise", fontsize="medium")  # fmt: skip
     files.append(save_figure(fig, out / "success_map.png"))
 
-    order = np.lexsort((np.nan_to_num(df["ci_low"].to_numpy(), nan=-1.0), np.nan_to_num(df["p_success"].to_numpy(), nan=-1.0)))
-    best = df.iloc[order[-1]]
     print(f"success map: {len(df)} cells x {args.replicas} replicas = {len(df) * args.replicas:,} shots ({args.noise} noise); "
           f"{int((df['p_success'] >= 0.5).sum())} cells succeed at least half the time.")  # fmt: skip
     print(
-        f"best cell: placement {best['placement']:+.3f} m, aim {math.degrees(best['aim']):+.2f} deg from the ghost-disc aim "
-        f"(direction {math.degrees(best['angle']):.2f} deg), {best['speed']:g} m/s: p(success) = {best['p_success']:.3f} "
-        f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%} "
-        f"(the best of {len(df)} cells, so optimistic)."
+        f"best cell: placement {best['placement']:+.3f} m, aim {best['aim_deg']:+.2f} deg from the ghost-disc aim "
+        f"(direction {best['angle_deg']:.2f} deg), {best['speed']:g} m/s: p(success) = {best['p_success']:.3f} "
+        f"[95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}], foul rate {best['p_foul']:.1%} ({optimistic})."
+    )
+    print(
+        f"{replayed}: p(success) = {again['p_success']:.3f} [95 % CI {again['ci_low']:.3f}, {again['ci_high']:.3f}], "
+        f"foul rate {again['p_foul']:.1%}."
     )
     return files
 

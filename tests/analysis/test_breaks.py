@@ -1,5 +1,7 @@
 """Break studies on the ICF and Hikone layouts; scoring weights and rankings."""
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,7 +17,7 @@ SHOT_COLUMNS = ["cell", "replica", "x", "y", "angle", "speed", "spin", "striker_
                 "spread", "n_events", "truncated", "score"]  # fmt: skip
 CELL_COLUMNS = ["cell", "placement", "x", "y", "aim", "angle", "speed", "spin", "n_valid", "n_invalid",
                 "mean_pocketed", "p_striker_pocketed", "p_no_contact", "p_foul", "mean_spread", "mean_score",
-                "sem_score", "n_truncated"]  # fmt: skip
+                "sem_score", "score_low", "score_high", "n_truncated"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +162,36 @@ def test_tables_carry_degree_columns(icf):
         for col in cols:
             assert names[names.index(col) + 1] == f"{col}_deg"
             np.testing.assert_allclose(table[f"{col}_deg"], np.degrees(table[col]))
+
+
+def test_cells_give_the_student_t_interval_of_the_mean_score(icf):
+    # recomputed from the shots with scipy: mean +- t(n - 1) s / sqrt(n), at the study's level
+    from scipy.stats import t as student_t
+
+    for level, study in ((0.95, icf), (0.8, replace(icf, confidence=0.8))):
+        cells = study.cells.set_index("cell")
+        for cell, scores in study.shots.groupby("cell")["score"]:
+            n, m, s = len(scores), scores.mean(), scores.std(ddof=1)
+            low, high = student_t.interval(level, n - 1, loc=m, scale=s / np.sqrt(n)) if s > 0 else (m, m)
+            assert cells.loc[cell, "sem_score"] == pytest.approx(s / np.sqrt(n))
+            assert cells.loc[cell, ["score_low", "score_high"]].tolist() == pytest.approx([low, high])
+    with pytest.raises(ValueError, match="'confidence' parameter .* Got 1"):
+        break_study(Scene.icf_break(), confidence=1.0, progress=False)
+
+
+@pytest.mark.slow
+def test_cell_intervals_cover_the_expected_score():
+    # 400 breaks that differ by 1e-5 rad of aim (0.8 deg of club noise), all worth the same, 50
+    # replicas each: the expected score, from 20,000 fresh replays (standard error 0.008, a
+    # twentieth of a cell's 0.15), lies inside 95 % of the cells' intervals: within 0.044 (4
+    # binomial standard errors of 400 cells; the t interval's own shortfall at 50 of these
+    # scores, resampled, is 0.002; seed 3 gives 0.935)
+    grid = ShotGrid(placement=[0.0], angle=np.arange(400) * 1e-5, speed=[7.0], aim="pack")
+    study = break_study(Scene.icf_break(), grid, replicas=50, seed=3, progress=False)
+    truth = study.replay(replicas=20000, progress=False)["mean_score"].iat[0]
+    cells = study.cells
+    coverage = np.mean((cells["score_low"] <= truth) & (truth <= cells["score_high"]))
+    assert abs(coverage - 0.95) <= 0.044, coverage
 
 
 def test_replay_of_the_best_break_is_free_of_the_selection():

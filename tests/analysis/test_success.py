@@ -15,6 +15,7 @@ from carromlab.analysis import (
     PocketPiece,
     ShotGrid,
     StrikerLine,
+    binomial_ci,
     cut_aim,
     ghost_aim,
     margin_of_error,
@@ -283,3 +284,81 @@ def test_map_shows_its_picture_and_summary_in_jupyter_and_derives_plain_frames(s
         assert type(derived) is pd.DataFrame
     pd.testing.assert_frame_equal(pd.DataFrame(df), df.copy())
     assert "Empty" not in repr(df) and "<img" not in df.head()._repr_html_()
+
+
+def _lone_coin_map(cells, replicas, seed):
+    """A map of ``cells`` copies of one shot (aims 1e-9 rad apart) at a lone coin straight ahead,
+    succeeding (AvoidFoul) when the striker touches it, with angle noise only, and the success
+    probability of every cell in closed form: the straight path touches the coin when the aim
+    error is within alpha = asin((R_striker + R_coin) / d), so p = 2 Phi(alpha / sigma) - 1
+    (0.589 at sigma = 10 deg; the striker stops well short of the far cushion at 1 m/s)."""
+    from scipy.stats import norm
+
+    scene = Scene.from_frame(BOARD, pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [0.0]}))
+    x0, y0 = StrikerLine.for_scene(scene).point(0.0, 0.0)
+    alpha = math.asin((scene.specs["striker"].radius + scene.specs["white"].radius) / math.hypot(x0, y0))
+    sigma = math.radians(10.0)
+    grid = ShotGrid(placement=[0.0], angle=math.pi / 2 + np.arange(cells) * 1e-9, speed=[1.0])
+    df = success_map(scene, AvoidFoul(), grid, noise=NoiseModel(angle=sigma), replicas=replicas, seed=seed, progress=False)
+    return df, 2 * norm.cdf(alpha / sigma) - 1
+
+
+def test_replay_of_the_best_cell_is_free_of_the_selection():
+    # 30 cells of probability p = 0.589 (closed form), 100 replicas each: the best rate lies above
+    # p (the winner's curse; all 30 at or below it has probability 0.45**30 < 1e-10), while the
+    # best cell replayed with 4000 fresh shots has p inside its 99.9 % interval
+    df, p = _lone_coin_map(30, 100, seed=4)
+    best = df.ranking(1).iloc[0]
+    assert best["p_success"] > p and best["p_success"] == df["p_success"].max()
+    again = df.replay(confidence=0.999, progress=False)
+    r = again.iloc[0]
+    assert r["rank"] == 1 and r["cell"] == best["cell"] and r["p_selection"] == best["p_success"]
+    assert r["n_valid"] == 4000 and r["ci_low"] <= p <= r["ci_high"]
+    assert list(again.columns[2:]) == list(df.columns)  # the map's columns, from the fresh shots
+    low, high = binomial_ci(r["n_success"], 4000, confidence=0.999)
+    assert (r["ci_low"], r["ci_high"]) == (low[0], high[0])
+    # fresh streams: replayed with the map's 100 replicas, every cell's count would repeat if the
+    # replay drew the map's errors; independent draws repeat a count with probability 0.08
+    same = df.replay(top=30, replicas=100, progress=False).sort_values("cell")["n_success"].to_numpy() == df["n_success"].to_numpy()
+    assert same.sum() < 10
+
+
+def test_ranking_and_replay_order_and_bad_input(straight_scene):
+    grid = ShotGrid(placement=[U], angle=np.radians([-2.0, 0.0, 2.0]).tolist(), speed=[SOFT], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("expert"), replicas=20,
+                     confidence=0.8, progress=False)  # fmt: skip
+    ranked = df.ranking()
+    assert ranked["rank"].tolist() == [1, 2, 3] and ranked["p_success"].is_monotonic_decreasing
+    again = df.replay(top=2, replicas=50, progress=False)
+    assert again["cell"].tolist() == ranked["cell"].tolist()[:2]
+    low, high = binomial_ci(again["n_success"], again["n_valid"], confidence=0.8)  # the map's level by default
+    np.testing.assert_array_equal(again["ci_low"], low)
+    np.testing.assert_array_equal(again["ci_high"], high)
+    for kwargs, name in (({"top": 0}, "top"), ({"replicas": 0}, "replicas"), ({"confidence": 1.0}, "confidence")):
+        with pytest.raises(ValueError, match=f"'{name}' parameter"):
+            df.replay(**kwargs)
+    with pytest.raises(ValueError, match="made by success_map"):
+        type(df)(pd.DataFrame(df)).replay()
+
+
+@pytest.mark.slow
+def test_replay_is_unbiased_where_the_maximum_is_not():
+    # 200 maps of 30 cells of probability p = 0.589 (closed form) x 100 replicas, the best cell of
+    # each replayed with 1000 fresh shots. The best rate sits 0.10 above p on average (the mean
+    # of the largest of 30 standard normals, 2.04, times a cell's standard error 0.049; required:
+    # above 0.05, 25 standard errors of the average below it) and its own 95 % interval covers p
+    # about half the time (required: under 0.8). The replayed rate is unbiased: its average is
+    # within 4 standard errors (0.0044) of p, and its interval covers p 95 % of the time, within
+    # 0.062 (4 binomial standard errors of 200 maps)
+    best, replayed, best_covers, covers = [], [], [], []
+    for seed in range(200):
+        df, p = _lone_coin_map(30, 100, seed=seed)
+        b = df.ranking(1).iloc[0]
+        r = df.replay(replicas=1000, progress=False).iloc[0]
+        best.append(b["p_success"])
+        replayed.append(r["p_success"])
+        best_covers.append(b["ci_low"] <= p <= b["ci_high"])
+        covers.append(r["ci_low"] <= p <= r["ci_high"])
+    assert np.mean(best) - p > 0.05 and np.mean(best_covers) < 0.8
+    assert abs(np.mean(replayed) - p) < 4 * math.sqrt(p * (1 - p) / (1000 * 200))
+    assert abs(np.mean(covers) - 0.95) <= 0.062
