@@ -199,7 +199,9 @@ class _SuccessMap(pd.DataFrame):
         p = self["p_success"].to_numpy(dtype=float)
         if np.isfinite(p).any():
             best = self.ranking(1).iloc[0]
-            rows["best cell"] = (f"p(success) {best['p_success']:.3f} [95 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}] "
+            task = getattr(self, "task", None)  # the level is the map's; a table without it names none
+            level = f"{100 * task.confidence:g} % CI" if task is not None else "CI"
+            rows["best cell"] = (f"p(success) {best['p_success']:.3f} [{level} {best['ci_low']:.3f}, {best['ci_high']:.3f}] "
                                  f"at placement {best['placement']:+.3f} m, aim {best['aim_deg']:+.2f} deg "
                                  f"(direction of travel {best['angle_deg']:.2f} deg), {best['speed']:g} m/s"
                                  + (f"; the best of {len(self)} cells, so optimistic: .replay() plays it again with "

@@ -286,6 +286,16 @@ def test_map_shows_its_picture_and_summary_in_jupyter_and_derives_plain_frames(s
     assert "Empty" not in repr(df) and "<img" not in df.head()._repr_html_()
 
 
+def test_summary_names_the_maps_own_confidence_level(straight_scene):
+    # the summary said "95 % CI" whatever level the map's intervals were made at
+    grid = ShotGrid(placement=[U], angle=[0.0], speed=[SOFT], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("expert"), replicas=20,
+                     confidence=0.9, progress=False)  # fmt: skip
+    best = df.iloc[0]
+    assert f"[90 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}]" in df._repr_html_()
+    assert "95 % CI" not in df._repr_html_()
+
+
 def _lone_coin_map(cells, replicas, seed):
     """A map of ``cells`` copies of one shot (aims 1e-9 rad apart) at a lone coin straight ahead,
     succeeding (AvoidFoul) when the striker touches it, with angle noise only, and the success
