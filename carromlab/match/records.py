@@ -463,7 +463,7 @@ class GameRecord:
         scores = "-".join(str(g[c]) for c in self.games.columns if c.startswith("score_") and not pd.isna(g[c]))
         return (
             f"GameRecord({g['variant']} {g['players']} players: {self.end}, {winner}, scores {scores}; "
-            f"{g['n_boards']} boards, {g['n_shots']} shots)"
+            f"{g['n_boards']} board{'s' * (int(g['n_boards']) != 1)}, {g['n_shots']} shot{'s' * (int(g['n_shots']) != 1)})"
         )
 
     def _repr_html_(self) -> str:
@@ -512,7 +512,11 @@ class MatchRecord:
         wins = g["winner"].value_counts().sort_index()
         won = ", ".join(f"team {int(t)}: {n}" for t, n in wins.items()) or "none"
         variants = ", ".join(f"{v} {p}p" for v, p in g[["variant", "players"]].drop_duplicates().itertuples(index=False))
-        return f"MatchRecord({len(g)} games of {variants}; wins {won}; {len(self.boards)} boards, {int(g['n_shots'].sum())} shots)"
+        n_games, n_boards, n_shots = len(g), len(self.boards), int(g["n_shots"].sum())
+        return (
+            f"MatchRecord({n_games} game{'s' * (n_games != 1)} of {variants}; wins {won}; "
+            f"{n_boards} board{'s' * (n_boards != 1)}, {n_shots} shot{'s' * (n_shots != 1)})"
+        )
 
     def _repr_html_(self) -> str:
         from ..plotting.display import figure_png, rich_html

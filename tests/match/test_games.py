@@ -114,6 +114,7 @@ def test_max_shots_per_board_abandons_the_board_and_reports_it():
     board = rec.boards.iloc[-1]
     assert (board["end"], board["reason"], board["n_shots"]) == ("abandoned", "max_shots_per_board=3 reached", 3)
     assert pd.isna(board["winner"]) and board["points_0"] == board["points_1"] == 0
+    assert repr(rec).endswith("; 1 board, 3 shots)")  # was "1 boards"
 
 
 def test_max_boards_stops_an_unfinished_game_and_reports_it_rule_crk4():
