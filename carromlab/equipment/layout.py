@@ -296,6 +296,8 @@ def from_frame(
 
     Raises
     ------
+    TypeError
+        A kind that is no str, naming the row and the value.
     ValueError
         Naming the offending row, the value received and the allowed range.
 
@@ -318,7 +320,12 @@ def from_frame(
     kinds = df["kind"].tolist()
     allowed = sorted(specs)
     for i, k in enumerate(kinds):
-        if not isinstance(k, str) or k not in specs:
+        if not isinstance(k, str):
+            raise TypeError(
+                f"The {name!r} parameter must have a kind (str) in {allowed} in every row. "
+                f"Got {k!r} ({type(k).__name__}) {rows.one(i)} instead."
+            )
+        if k not in specs:
             raise ValueError(
                 f"The {name!r} parameter must have a kind in {allowed} in every row. Got {k!r} {rows.one(i)} instead."
             )

@@ -218,7 +218,6 @@ def test_from_frame_allows_touching_discs(icf_setup):
     [
         ({"kind": ["white"], "x": [0.0]}, r"'df' parameter must have the columns.*Missing \['y'\]"),
         ({"kind": ["white", "blue"], "x": [0.0, 0.1], "y": [0.0, 0.0]}, r"'df'.*kind in \[.*\].*'blue' in row 1"),
-        ({"kind": ["white", 3], "x": [0.0, 0.1], "y": [0.0, 0.0]}, r"'df'.*kind.*Got 3 in row 1"),
         ({"kind": ["white"], "x": [float("nan")], "y": [0.0]}, r"'df'.*finite.*'x'.*nan in row 0"),
         ({"kind": ["white"], "x": [0.0], "y": ["up"]}, r"'df'.*finite.*'y'.*'up' in row 0"),
         ({"kind": ["white"], "x": [0.0], "y": [None]}, r"'df'.*finite.*'y'.*in row 0"),
@@ -231,6 +230,12 @@ def test_from_frame_errors_name_row_value_and_range(icf_setup, frame, pattern):
     board, specs = icf_setup
     with pytest.raises(ValueError, match=pattern):
         from_frame(pd.DataFrame(frame), board, specs)
+
+
+def test_a_kind_that_is_no_text_is_a_type_error(icf_setup):
+    board, specs = icf_setup
+    with pytest.raises(TypeError, match=r"^The 'df' parameter must have a kind \(str\) in .*Got 3 \(int\) in row 1 instead"):
+        from_frame(pd.DataFrame({"kind": ["white", 3], "x": [0.0, 0.1], "y": [0.0, 0.0]}), board, specs)
 
 
 @pytest.mark.parametrize(
