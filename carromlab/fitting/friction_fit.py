@@ -278,6 +278,8 @@ class _Model:
     segs: list[_Segment]
     sigma: dict[str, float]
     jitter: float = 0.0
+    #: the loss's maximum-likelihood scale of unit Gaussian noise (Loss.gaussian_scale)
+    gaussian_scale: float = 1.0
     rows: list[slice] = field(default_factory=list)
     _cache: tuple[bytes, list] | None = None
     #: per segment: unit vectors b (channels x points) and factors f of the timing whitening
@@ -376,21 +378,23 @@ class _Model:
 
         A timestamp error dt of standard deviation ``jitter`` moves a detection by
         g dt, g = (v cos(direction), v sin(direction)[, omega]), the same dt for every
-        channel of a point. The standardised residuals e of a point then have the
-        covariance I + b b^T, b = jitter g / sigma (channel by channel), which
+        channel of a point. The standardised residuals e of a point then have a covariance
+        proportional to I + b b^T, b = jitter g / sigma with sigma the Gaussian noise of
+        each channel (its loss scale over ``gaussian_scale``), which
         e - (1 - 1 / sqrt(1 + |b|^2)) (b_hat . e) b_hat whitens (the effective variance
         of J. Orear, Am. J. Phys. 50, 912, 1982, doi:10.1119/1.12972, for a vector of
         residuals)."""
         if self.jitter == 0.0:
             return
         params = self.params(theta)
+        sigma = {ch: value / self.gaussian_scale for ch, value in self.sigma.items()}
         self._white = []
         for j, s in enumerate(self.segs):
             loc = self.local_values(theta, j)
             _, v, w, _ = free_slide(self.law, params, s.radius, loc["v0"], loc.get("omega0", 0.0), s.t, with_angle=False)
-            g = [v * math.cos(loc["direction"]) / self.sigma["position"], v * math.sin(loc["direction"]) / self.sigma["position"]]
+            g = [v * math.cos(loc["direction"]) / sigma["position"], v * math.sin(loc["direction"]) / sigma["position"]]
             if self.angles:
-                g.append(w / self.sigma["angle"])
+                g.append(w / sigma["angle"])
             b = self.jitter * np.array(g)
             size = np.sqrt(np.sum(b**2, axis=0))
             unit = np.divide(b, size, out=np.zeros_like(b), where=size > 0.0)
@@ -686,7 +690,7 @@ def fit_friction(
     sigma = {"position": _positive(tracks.position_noise, 1e-4)}
     if tracks.has_angle:
         sigma["angle"] = _positive(tracks.angle_noise, 1e-2)
-    model = _Model(friction, base, names, local, segs, sigma, jitter)
+    model = _Model(friction, base, names, local, segs, sigma, jitter, lossfn.gaussian_scale)
     n_par = model.k + model.q * len(segs)
     if model.n_res <= n_par + len(sigma):
         raise ValueError(
@@ -698,7 +702,7 @@ def fit_friction(
         theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
         return _announce(_result(model, theta, lossfn, res))
     # positions first, then spins from the unwrapped angles, then everything
-    first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]}, jitter)
+    first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]}, jitter, lossfn.gaussian_scale)
     theta1, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
     for st, row in zip(starts, theta1[first.k :].reshape(len(segs), first.q)):
         st.update(zip(first.local, row))
@@ -716,7 +720,7 @@ def fit_friction(
         spins = {j: st["omega0"] for j, st in enumerate(seg_starts) if "omega0" in st}
         for st, (w0, a0) in zip(seg_starts, _initial_angles(first, th, spins)):
             st.update(omega0=w0, theta0=a0)
-        joint = _Model(friction, base, names, local, segs, dict(sigma), jitter)
+        joint = _Model(friction, base, names, local, segs, dict(sigma), jitter, lossfn.gaussian_scale)
         theta, res = _solve(joint, _pack(joint, law_start, seg_starts), lossfn, max_passes)
         fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
         if len(law_starts) == 1 and _angle_misfit(joint, theta):
