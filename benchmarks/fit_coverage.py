@@ -14,7 +14,11 @@ standard errors are right; below 1, intervals wider than needed).
 
     PYTHONPATH=$PWD python benchmarks/fit_coverage.py --cells laws jitter --trials 40 --workers 2
 
-``--noise-seeds 0 1`` films every shot twice, with other noise (and jitter) draws. One trial takes about
+``--noise-seeds 0 1`` films every shot twice, with other noise (and jitter) draws.
+``--selection`` runs ``compare_laws`` instead, on shots of each law filmed at 120 frames/s
+with the impacts detected automatically:
+
+    PYTHONPATH=$PWD python benchmarks/fit_coverage.py --selection --trials 6 --noise-seeds 5 One trial takes about
 0.5 s (Coulomb friction, 30 frames/s) to 30 s (Stribeck, whose numerical kinematics
 dominate) on one core.
 """
@@ -33,7 +37,7 @@ import pandas as pd
 
 from carromlab import Board, Scene, Shot, simulate
 from carromlab.analysis.stats import binomial_ci
-from carromlab.fitting import BoardCalibration, FitWarning, fit_friction, read_tracks, segment_tracks
+from carromlab.fitting import BoardCalibration, FitWarning, compare_laws, fit_friction, read_tracks, segment_tracks
 from carromlab.fitting.segments import breaks_from_events
 from carromlab.fitting.synthetic import _angles
 from carromlab.fitting.tracks import write_tracks
@@ -128,6 +132,22 @@ def trial(job: tuple[tuple, int, int]) -> list[dict]:
     ]  # fmt: skip
 
 
+#: Laws compared in the model-selection runs (those positions can identify: not slide_spin).
+SELECTION_LAWS = ["coulomb", "linear", "stribeck"]
+
+
+def selection(job: tuple[str, int, int]) -> dict:
+    """Model selection on one shot of ``law`` at 120 frames/s (no jitter), impacts detected
+    automatically: the law BIC picks and every law's BIC above the best."""
+    law, seed, noise_seed = job
+    with tempfile.TemporaryDirectory() as d:
+        film(law, seed, 120.0, 0.0, 0.0, False, noise_seed, Path(d) / "shot.csv")
+        tracks = read_tracks(Path(d) / "shot.csv")
+    comp = compare_laws(tracks, SELECTION_LAWS)
+    delta = comp.criteria.set_index("law")["delta_bic"]
+    return {"law": law, "seed": seed, "best": comp.best, **{f"delta_bic_{n}": delta[n] for n in SELECTION_LAWS}}
+
+
 def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per cell and parameter: trials, coverage with its Clopper-Pearson interval and
     verdict, z-score mean (and its standard error) and standard deviation, fitted noise."""
@@ -147,8 +167,20 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=40, help="shots (seeds 0 .. trials - 1) per cell and noise seed; default 40")
     ap.add_argument("--noise-seeds", type=int, nargs="+", default=[0], help="noise draws of every shot (default 0)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--csv", help="also write every trial's z-scores to this file")
+    ap.add_argument("--csv", help="also write every trial's z-scores (or comparisons) to this file")
+    ap.add_argument("--selection", action="store_true", help="model selection (compare_laws) instead of coverage")
     args = ap.parse_args()
+    if args.selection:
+        jobs_s = [(law, seed, noise_seed) for law in SELECTION_LAWS for noise_seed in args.noise_seeds for seed in range(args.trials)]
+        with ProcessPoolExecutor(args.workers) as pool:
+            sel = pd.DataFrame(list(pool.map(selection, jobs_s, chunksize=1)))
+        if args.csv:
+            sel.to_csv(args.csv, index=False)
+        for law, g in sel.groupby("law", sort=False):
+            others = g[[f"delta_bic_{n}" for n in SELECTION_LAWS if n != law]].min(axis=1)
+            print(f"{law}: BIC picks it in {(g['best'] == law).sum()} of {len(g)} shots; the next law's BIC is "
+                  f"{others.min():.1f}-{others.max():.1f} higher")  # fmt: skip
+        return
     jobs = [
         (cell, seed, noise_seed)
         for name in args.cells for cell in CELLS[name] for noise_seed in args.noise_seeds for seed in range(args.trials)
