@@ -277,8 +277,13 @@ class _Model:
     local: tuple[str, ...]
     segs: list[_Segment]
     sigma: dict[str, float]
+    jitter: float = 0.0
+    #: the loss's maximum-likelihood scale of unit Gaussian noise (Loss.gaussian_scale)
+    gaussian_scale: float = 1.0
     rows: list[slice] = field(default_factory=list)
     _cache: tuple[bytes, list] | None = None
+    #: per segment: unit vectors b (channels x points) and factors f of the timing whitening
+    _white: list[tuple[np.ndarray, np.ndarray]] | None = None
 
     def __post_init__(self) -> None:
         start = 0
@@ -352,19 +357,68 @@ class _Model:
         return out
 
     def raw(self, theta: np.ndarray) -> dict[str, np.ndarray]:
-        """Residuals fit minus data by channel: ``position`` (m), ``angle`` (rad, wrapped)."""
-        pos, ang = [], []
-        for s, (x, y, a) in zip(self.segs, self.predict(theta)):
-            pos.append(np.concatenate([x - s.x, y - s.y]))
-            if a is not None:
-                ang.append(_wrap(a - s.angle))
-        out = {"position": np.concatenate(pos)}
-        if ang:
-            out["angle"] = np.concatenate(ang)
+        """Residuals fit minus data by channel, whitened for the timing jitter: ``position``
+        (m), ``angle`` (rad, wrapped)."""
+        u = self.residuals(theta)
+        angle = self.channel == 1
+        out = {"position": u[~angle] * self.sigma["position"]}
+        if self.angles:
+            out["angle"] = u[angle] * self.sigma["angle"]
         return out
 
     def residuals(self, theta: np.ndarray) -> np.ndarray:
-        """Standardised residuals, segment after segment (x, y, then angle)."""
+        """Standardised residuals, segment after segment (x, y, then angle), whitened for
+        the timing jitter (see :meth:`reweight`)."""
+        return self.whiten(self._standardised(theta))
+
+    def reweight(self, theta: np.ndarray) -> None:
+        """Set the whitening for the frame-timing jitter at ``theta`` and the current noise
+        scales (kept fixed until the next call, so that the Jacobian is that of a fixed
+        linear map of the standardised residuals).
+
+        A timestamp error dt of standard deviation ``jitter`` moves a detection by
+        g dt, g = (v cos(direction), v sin(direction)[, omega]), the same dt for every
+        channel of a point. The standardised residuals e of a point then have a covariance
+        proportional to I + b b^T, b = jitter g / sigma with sigma the Gaussian noise of
+        each channel (its loss scale over ``gaussian_scale``), which
+        e - (1 - 1 / sqrt(1 + |b|^2)) (b_hat . e) b_hat whitens (the effective variance
+        of J. Orear, Am. J. Phys. 50, 912, 1982, doi:10.1119/1.12972, for a vector of
+        residuals)."""
+        if self.jitter == 0.0:
+            return
+        params = self.params(theta)
+        sigma = {ch: value / self.gaussian_scale for ch, value in self.sigma.items()}
+        self._white = []
+        for j, s in enumerate(self.segs):
+            loc = self.local_values(theta, j)
+            _, v, w, _ = free_slide(self.law, params, s.radius, loc["v0"], loc.get("omega0", 0.0), s.t, with_angle=False)
+            g = [v * math.cos(loc["direction"]) / sigma["position"], v * math.sin(loc["direction"]) / sigma["position"]]
+            if self.angles:
+                g.append(w / sigma["angle"])
+            b = self.jitter * np.array(g)
+            size = np.sqrt(np.sum(b**2, axis=0))
+            unit = np.divide(b, size, out=np.zeros_like(b), where=size > 0.0)
+            self._white.append((unit, 1.0 - 1.0 / np.sqrt(1.0 + size**2)))
+
+    def whiten(self, a: np.ndarray) -> np.ndarray:
+        """Residuals (or Jacobian rows) whitened for the timing jitter, in place."""
+        if self._white is None:
+            return a
+        for sl, (unit, f) in zip(self.rows, self._white):
+            block = a[sl].reshape(unit.shape + a.shape[1:])  # channel, point[, column]
+            ub = unit.reshape(unit.shape + (1,) * (a.ndim - 1))
+            block -= ub * (f.reshape(f.shape + (1,) * (a.ndim - 1)) * np.sum(ub * block, axis=0))
+            a[sl] = block.reshape((-1,) + a.shape[1:])
+        return a
+
+    def log_det(self) -> float:
+        """Log-determinant of the whitening (0 without jitter): the log-likelihood's
+        change of variables."""
+        return 0.0 if self._white is None else float(sum(np.sum(np.log1p(-f)) for _, f in self._white))
+
+    def _standardised(self, theta: np.ndarray) -> np.ndarray:
+        """Residuals fit minus data over their channel's noise scale, segment after
+        segment (x, y, then angle)."""
         out = np.empty(self.n_res)
         for s, sl, (x, y, a) in zip(self.segs, self.rows, self.predict(theta)):
             n = len(s.t)
@@ -389,7 +443,7 @@ class _Model:
         so it is perturbed in every segment at once."""
         # Fortran order: LAPACK's layout (a C-ordered J is copied by every SVD of the solver)
         J = np.zeros((self.n_res, len(theta)), order="F")
-        base = self.residuals(theta)
+        base = self._standardised(theta)
         sp = self.sigma["position"]
         col = {name: i for i, name in enumerate(self.local)}
         for j, (s, sl, (dist, _)) in enumerate(zip(self.segs, self.rows, self.slides(theta))):
@@ -409,7 +463,7 @@ class _Model:
             step = np.where(theta[c] + h[c] <= hi[c], h[c], -h[c])
             tp = theta.copy()
             tp[c] += step
-            diff = self.residuals(tp) - base
+            diff = self._standardised(tp) - base
             if self.angles:
                 sa = self.sigma["angle"]
                 diff[self.angle_rows] = _wrap(diff[self.angle_rows] * sa) / sa
@@ -418,7 +472,7 @@ class _Model:
             else:
                 for j, cj in enumerate(cols):
                     J[self.rows[j], cj] = diff[self.rows[j]] / step[j]
-        return J
+        return self.whiten(J)
 
 
 def _wrap(a: np.ndarray) -> np.ndarray:
@@ -541,6 +595,7 @@ def fit_friction(
     initial: Mapping[str, float] | None = None,
     loss: str = "huber",
     max_passes: int = 4,
+    timing_jitter: float = 0.0,
 ) -> FrictionFit:
     """Fit a friction law to the free-sliding segments of tracked discs.
 
@@ -567,6 +622,15 @@ def fit_friction(
     max_passes : int
         Most fits with re-estimated noise scales, >= 1. Default 4 (the scales change by
         less than 2 % after two passes on typical tracks).
+    timing_jitter : float
+        Standard deviation of the errors of the tracks' times, s, >= 0: a camera whose
+        frames are not taken at the times the file gives (a phone's variable frame rate
+        written as a constant one). A time error dt moves a detection along its path by
+        v dt (and turns it by omega dt), which the fit then counts as noise of that size
+        (an errors-in-variables, effective-variance fit: a point is weighted along its path
+        by sigma / sqrt(sigma^2 + (v timing_jitter)^2)). Default 0 (exact times). Left
+        out, a jitter whose v dt is comparable to the position noise makes the intervals
+        too narrow (see docs/fitting.md).
 
     Returns
     -------
@@ -607,6 +671,7 @@ def fit_friction(
         check_real(f"initial[{n!r}]", v, low=FITTABLE[check_choice("initial", n, FITTABLE)][0], high=FITTABLE[n][1])
     base = check_params(params).with_(friction_law=friction.name, **dict(initial or {}))
     max_passes = check_int("max_passes", max_passes, low=1)
+    jitter = check_real("timing_jitter", timing_jitter, low=0.0, high=1.0, unit="s")
     seg = check_type("data", data, (Tracks, Segmentation), hint="e.g. from read_tracks")
     seg = seg if isinstance(seg, Segmentation) else segment_tracks(seg)
     tracks = seg.tracks
@@ -625,7 +690,7 @@ def fit_friction(
     sigma = {"position": _positive(tracks.position_noise, 1e-4)}
     if tracks.has_angle:
         sigma["angle"] = _positive(tracks.angle_noise, 1e-2)
-    model = _Model(friction, base, names, local, segs, sigma)
+    model = _Model(friction, base, names, local, segs, sigma, jitter, lossfn.gaussian_scale)
     n_par = model.k + model.q * len(segs)
     if model.n_res <= n_par + len(sigma):
         raise ValueError(
@@ -637,7 +702,7 @@ def fit_friction(
         theta, res = _solve(model, _pack(model, base, starts), lossfn, max_passes)
         return _announce(_result(model, theta, lossfn, res))
     # positions first, then spins from the unwrapped angles, then everything
-    first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]})
+    first = _Model(friction, base, names, local[:4] + (("omega0",) if needs_spin else ()), segs, {"position": sigma["position"]}, jitter, lossfn.gaussian_scale)
     theta1, _ = _solve(first, _pack(first, base, starts), lossfn, max_passes)
     for st, row in zip(starts, theta1[first.k :].reshape(len(segs), first.q)):
         st.update(zip(first.local, row))
@@ -655,7 +720,7 @@ def fit_friction(
         spins = {j: st["omega0"] for j, st in enumerate(seg_starts) if "omega0" in st}
         for st, (w0, a0) in zip(seg_starts, _initial_angles(first, th, spins)):
             st.update(omega0=w0, theta0=a0)
-        joint = _Model(friction, base, names, local, segs, dict(sigma))
+        joint = _Model(friction, base, names, local, segs, dict(sigma), jitter, lossfn.gaussian_scale)
         theta, res = _solve(joint, _pack(joint, law_start, seg_starts), lossfn, max_passes)
         fits.append((_loglik(joint, theta, lossfn), joint, theta, res))
         if len(law_starts) == 1 and _angle_misfit(joint, theta):
@@ -743,7 +808,7 @@ def _at_bound(theta: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def _loglik(model: _Model, theta: np.ndarray, lossfn: Loss) -> float:
     """Log-likelihood of a fit's residuals, every channel at its fitted noise scale."""
-    return sum(lossfn.loglik(r, model.sigma[ch]) for ch, r in model.raw(theta).items())
+    return sum(lossfn.loglik(r, model.sigma[ch]) for ch, r in model.raw(theta).items()) + model.log_det()
 
 
 def _pack(model: _Model, base: PhysicsParams, starts: list[dict[str, float]]) -> np.ndarray:
@@ -774,6 +839,7 @@ def _solve(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> t
 
 def _passes(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> tuple[np.ndarray, OptimizeResult]:
     lo, hi = model.bounds()
+    model.reweight(theta)
     for _ in range(max_passes):
         res = least_squares(
             model.residuals, theta, jac=lambda th: model.jacobian(th, lo, hi), bounds=(lo, hi),
@@ -783,6 +849,7 @@ def _passes(model: _Model, theta: np.ndarray, lossfn: Loss, max_passes: int) -> 
         new = {ch: _positive(lossfn.scale(r, model.sigma[ch]), 1e-12) for ch, r in model.raw(theta).items()}
         settled = all(abs(new[ch] / model.sigma[ch] - 1.0) < 0.02 for ch in new)
         model.sigma = new
+        model.reweight(theta)
         if settled:
             break
     return theta, res

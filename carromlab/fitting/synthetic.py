@@ -16,6 +16,10 @@ camera model then turns them into detections as a tracker would report them:
 6. **Orientation** (only when ``angle_noise`` is given): the integral of the disc's spin
    from a uniformly random initial orientation, plus Gaussian noise of ``angle_noise``
    rad, wrapped into (-pi, pi] and expressed in the image's sense of rotation.
+7. **Frame timing** (only when ``timing_jitter`` > 0): frame i is taken at
+   i / fps + dt_i, dt_i Gaussian of standard deviation ``timing_jitter`` s truncated at
+   0.45 frame periods (frames keep their order; the first is not taken before 0), but
+   reported at i / fps, as by a camera with a variable frame rate written as a constant one.
 
 The defaults are the *documented noise level* of the fitting tests: 120 frames/s,
 1000 px/m, 0.5 px noise, 5 % dropouts, 1 % outliers of 10-40 px.
@@ -65,8 +69,9 @@ class SyntheticTracks:
         Detections: ``disc``, ``frame``, ``t`` (s), ``x``, ``y`` (px, image coordinates:
         x right, y down), and ``angle`` (rad, image sense) if orientations were made.
     truth : pandas.DataFrame
-        Exact state at every frame time before the camera: ``disc``, ``frame``, ``t`` (s),
-        ``x``, ``y`` (m), ``vx``, ``vy`` (m/s), ``omega`` (rad/s), ``angle`` (rad, board
+        Exact state at every frame time before the camera: ``disc``, ``frame``, ``t`` (s,
+        the frame's reported time), ``t_taken`` (s, when it was taken: ``t`` plus the
+        timing jitter), ``x``, ``y`` (m), ``vx``, ``vy`` (m/s), ``omega`` (rad/s), ``angle`` (rad, board
         sense; NaN without orientations), ``status``, and what the camera did:
         ``outlier`` (the detection was displaced) and ``dropped`` (no detection; also True
         once the disc has left the board).
@@ -162,7 +167,7 @@ def _angles(result: ShotResult, truth: pd.DataFrame, rng: np.random.Generator) -
     start = rng.uniform(-math.pi, math.pi, size=len(radius))
     for d, segs in result.segments.groupby("disc", sort=True):
         rows = np.flatnonzero(truth["disc"].to_numpy() == d)
-        t = truth["t"].to_numpy()[rows]  # ascending
+        t = truth["t_taken"].to_numpy()[rows]  # ascending
         angle = start[d]
         ends = np.append(segs["t0"].to_numpy()[1:], np.inf)
         for seg, t_end in zip(segs.itertuples(index=False), ends):
@@ -189,6 +194,7 @@ def make_synthetic_tracks(
     outlier_rate: float = CAMERA_DEFAULTS["outlier_rate"],
     outlier_px: Sequence[float] = CAMERA_DEFAULTS["outlier_px"],
     angle_noise: float | None = None,
+    timing_jitter: float = 0.0,
     duration: float | None = None,
     seed: int | np.random.Generator | None = None,
 ) -> SyntheticTracks:
@@ -220,6 +226,10 @@ def make_synthetic_tracks(
     angle_noise : float, optional
         Standard deviation of the orientation noise, rad, >= 0; when given the detections
         carry an ``angle`` column. Default None (no orientations).
+    timing_jitter : float
+        Standard deviation of the error of every frame's time, s, >= 0 (truncated at 0.45
+        frame periods): the frames are taken at the jittered times and reported at
+        multiples of 1 / fps. Default 0 (exact times). See ``fit_friction(timing_jitter=)``.
     duration : float, optional
         Length of the film, s, > 0. Default: the shot's duration (its last event) plus 0.25 s.
     seed : int or numpy.random.Generator, optional
@@ -251,11 +261,16 @@ def make_synthetic_tracks(
     params = params or PhysicsParams()
     result = simulate(scene, shot, params)
     length = result.duration + 0.25 if duration is None else check_real("duration", duration, low=0.0, low_open=True, unit="s")
+    jitter = check_real("timing_jitter", timing_jitter, low=0.0, high=1.0, unit="s")
     frames = np.arange(int(math.floor(length * fps)) + 1)
-    t = frames / fps
-    pos = result.positions_at(t)
-    pos["frame"] = np.round(pos["t"].to_numpy() * fps).astype(np.int64)
-    truth = pos.rename(columns={"id": "disc"})[["disc", "frame", "t", "x", "y", "vx", "vy", "omega", "status"]]
+    taken = frames / fps
+    if jitter > 0.0:  # drawn only then, so that a seed films the same without jitter
+        taken = np.maximum(taken + np.clip(rng.normal(0.0, jitter, len(frames)), -0.45 / fps, 0.45 / fps), 0.0)
+    pos = result.positions_at(taken)  # sorted by time: frame order, the times being increasing
+    pos["frame"] = np.searchsorted(taken, pos["t"].to_numpy())
+    pos["t_taken"], pos["t"] = pos["t"], pos["frame"] / fps
+    cols = ["disc", "frame", "t", "t_taken", "x", "y", "vx", "vy", "omega", "status"]
+    truth = pos.rename(columns={"id": "disc"})[cols]
     truth = truth.sort_values(["disc", "frame"], ignore_index=True)
     truth["angle"] = _angles(result, truth, rng) if angle_noise is not None else np.nan
 
@@ -284,6 +299,6 @@ def make_synthetic_tracks(
     settings = {
         "fps": fps, "px_per_m": camera.px_per_m, "pixel_noise": pixel_noise, "dropout": dropout,
         "outlier_rate": outlier_rate, "outlier_px": (lo_px, hi_px), "angle_noise": angle_noise,
-        "duration": length, "seed": seed if isinstance(seed, int) else None,
+        "timing_jitter": jitter, "duration": length, "seed": seed if isinstance(seed, int) else None,
     }  # fmt: skip
     return SyntheticTracks(pixels, truth, camera, result, settings)

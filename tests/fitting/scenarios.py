@@ -27,15 +27,17 @@ GENERATING = {
 ANGLE_NOISE = 0.05
 
 
-def shot(seed: int, law: str, *, angle_noise: float | None = None, params: PhysicsParams | None = None) -> SyntheticTracks:
+def shot(
+    seed: int, law: str, *, angle_noise: float | None = None, params: PhysicsParams | None = None, **camera: float
+) -> SyntheticTracks:
     """A random cut shot (the striker from the south baseline at 2-3.5 m/s with up to
     60 rad/s of spin, into a coin in the middle of the board), filmed with the default
-    camera model; reproducible from ``seed``. Simulated with ``params`` (default
-    ``GENERATING[law]``)."""
+    camera model or the ``camera`` settings of ``make_synthetic_tracks`` given;
+    reproducible from ``seed``. Simulated with ``params`` (default ``GENERATING[law]``)."""
     rng = np.random.default_rng([seed, 7])
     cx, cy = rng.uniform(-0.15, 0.15), rng.uniform(-0.05, 0.15)
     sx, sy = rng.uniform(-0.15, 0.15), -0.25
     angle = math.atan2(cy - sy, cx - sx) + rng.uniform(-0.03, 0.03)
     scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [cx], "y": [cy]}))
     play = Shot(sx, sy, angle, rng.uniform(2.0, 3.5), rng.uniform(-60.0, 60.0))
-    return make_synthetic_tracks(scene, play, params or GENERATING[law], angle_noise=angle_noise, seed=rng)
+    return make_synthetic_tracks(scene, play, params or GENERATING[law], angle_noise=angle_noise, seed=rng, **camera)
