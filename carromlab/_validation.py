@@ -390,13 +390,14 @@ def check_memory(name: str, n: int, bytes_each: int, *, hint: str = "") -> int:
 
 
 def read_text(path: str | Path, what: str) -> str:
-    """The text of the file ``path``; ValueError naming ``what`` (e.g. "calibration file")
-    if it does not exist, is not a file, or is not UTF-8 text."""
+    """The text of the file ``path``, without the byte order mark some editors write at the
+    start of UTF-8 (Excel's "CSV UTF-8", Notepad); ValueError naming ``what`` (e.g.
+    "calibration file") if it does not exist, is not a file, or is not UTF-8 text."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"The {what} {str(path)!r} must be an existing file. Got no such file.")
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"The {what} {str(path)!r} must be UTF-8 text. Got undecodable bytes at byte {exc.start}.") from None
 

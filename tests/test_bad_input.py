@@ -255,6 +255,30 @@ def test_bad_number_in_a_position_file_names_the_line(tmp_path):
         read_position(tmp_path / "p.csv", board=Board.icf())
 
 
+# -- files saved with a byte order mark (Excel's "CSV UTF-8", Notepad) ---------------------------
+def _saved_files(tmp_path):
+    """A file of each kind a reader takes, and how to read it."""
+    from carromlab.engine.position_file import read_position, write_position
+
+    df = pd.DataFrame({"disc": 0, "t": [0.0, 0.01, 0.02], "x": [0.0, 0.01, 0.02], "y": 0.0})
+    return {
+        "position.json": (write_position(Scene.icf_break(), tmp_path / "position.json"), read_position),
+        "position.csv": (write_position(Scene.icf_break(), tmp_path / "position.csv"), read_position),
+        "calibration.json": (save_calibration(PhysicsParams(mu=0.07), tmp_path / "c.json", name="c"), read_calibration),
+        "calibration.toml": (save_calibration(PhysicsParams(mu=0.07), tmp_path / "c.toml", name="c"), read_calibration),
+        "track sidecar": (write_tracks(df, tmp_path / "t.csv", units="m", fps=100.0)[1], lambda p: read_tracks(p.with_suffix(".csv"))),
+    }
+
+
+@pytest.mark.parametrize("kind", ["position.json", "position.csv", "calibration.json", "calibration.toml", "track sidecar"])
+def test_a_file_with_a_byte_order_mark_reads_as_without(tmp_path, kind):
+    """JSON and TOML refused the mark, and a saved CSV position lost its header line to it."""
+    path, read = _saved_files(tmp_path)[kind]
+    plain = read(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert repr(read(path)) == repr(plain)
+
+
 # -- fuzz: malformed values are ValueError or TypeError naming the parameter ----------------------
 junk = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
