@@ -214,6 +214,27 @@ def test_an_unknown_board_name_names_the_board_parameter(tmp_path, read):
 
 
 @pytest.mark.parametrize(
+    ("entry", "value", "words"),
+    [
+        ("radius", {"0": None}, r"'radius\[0\]' parameter must be a finite real number.*Got None"),
+        ("radius", {"striker": 0.02}, r"'radius' parameter must be keyed by disc ids \(integers\)\. Got the key 'striker'"),
+        ("radius", [0.01, 0.02], r"'radius' parameter must be a finite real number.*Got \[0\.01, 0\.02\] \(list\)"),
+        ("radius", {"0": 15.5}, r"'radius\[0\]' parameter must be a finite real number in the range \(0, 0\.1\] m\. Got 15\.5"),
+        ("fps", "120", r"'fps' parameter must be a finite real number.*Got '120' \(str\)"),
+        ("fps", float("nan"), r"'fps' parameter must be a finite real number.*Got nan"),
+        ("calibration", [960, 540], r"'calibration' parameter must be a dict.*Got \[960, 540\] \(list\)"),
+    ],
+)
+def test_a_bad_sidecar_entry_names_the_sidecar(tmp_path, entry, value, words):
+    """These said "invalid literal for int()", "float() argument must be ...", or "The 'fps'
+    parameter" (none passed), without the file; a list for the calibration was an AttributeError."""
+    BACKWARDS.assign(t=[0.0, 0.1, 0.2]).to_csv(tmp_path / "t.csv", index=False)
+    (tmp_path / "t.json").write_text(json.dumps({"units": "m", entry: value}))
+    with pytest.raises(ValueError, match=rf"^The track sidecar '.*t\.json' must give a valid {entry}: The {words}"):
+        read_tracks(tmp_path / "t.csv")
+
+
+@pytest.mark.parametrize(
     ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
 )
 def test_tracks_missing_columns_blame_the_columns_not_fps(columns, missing):
