@@ -140,6 +140,22 @@ def test_bad_calibration_value_names_file_line_and_parameter(tmp_path, calibrati
         read_calibration(path)
 
 
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("uncertainty = [0.1]", r"The 'uncertainty' parameter must be a Mapping or DataFrame .*Got \[0\.1\] \(list\)"),
+        ("[uncertainty]\nmu = -0.1", r"The \"uncertainty\['mu'\]\" parameter must be a finite real number in the range \[0, inf\)\. Got -0\.1"),
+        ("[uncertainty]\nmu = 'small'", r".*Got 'small' \(str\)"),
+    ],
+)
+def test_a_bad_uncertainty_table_names_the_file(tmp_path, calibration_text, table, words):
+    """A list was an AttributeError (a traceback from the CLI); a bad value did not say which file."""
+    path = tmp_path / "u.toml"
+    path.write_text(table + "\n" + calibration_text.split("[uncertainty]")[0])
+    with pytest.raises(ValueError, match=rf"^The file 'u\.toml' must have an \[uncertainty\] table of standard errors: {words}"):
+        read_calibration(path)
+
+
 # -- track files --------------------------------------------------------------------------------
 def test_empty_tracks_csv_names_the_file(tmp_path):
     (tmp_path / "e.csv").write_text("")
