@@ -129,6 +129,27 @@ def test_a_bad_row_of_a_plain_table_is_named_by_its_line_in_the_file(tmp_path, t
         Scene.load(path, board=Board.icf())
 
 
+@pytest.mark.parametrize(
+    ("name", "body", "message"),
+    [
+        # read_pieces (the fouls command's --position) passed inf on: the error came later, naming no file
+        ("inf.csv", "kind,x,y\nwhite,0,0\nblack,inf,0.1\n", r"inf\.csv' must hold finite numbers \(m\) in column 'x'\. Got inf on line 3 instead\.$"),
+        # "Shape of passed values is (1, 1), indices imply (1, 3)"
+        ("number.json", '{"pieces": [5]}', r"number\.json' must hold a list of pieces, each with kind, x and y\. Got \[5\] instead\.$"),
+        # pyarrow's "Could not open Parquet input source", the only error not starting "The position file"
+        ("garbage.parquet", "kind,x,y\n", r"garbage\.parquet' must be a Parquet table with the columns kind, x, y\. Got an unreadable file \(.*magic bytes"),
+    ],
+)
+def test_read_pieces_refuses_what_read_position_refuses_naming_the_file(tmp_path, name, body, message):
+    from carromlab.engine.position_file import read_pieces, read_position
+
+    path = tmp_path / name
+    path.write_text(body)
+    for read in (read_pieces, lambda p: read_position(p, board=Board.icf())):
+        with pytest.raises(ValueError, match=rf"^The position file '.*{message}"):
+            read(path)
+
+
 def test_an_invalid_saved_position_names_the_line_of_the_file(tmp_path):
     saved = tmp_path / "saved.csv"
     Scene.icf_break().save(saved)
