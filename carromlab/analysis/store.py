@@ -279,6 +279,8 @@ def _hash_code(h: Any, value: Any) -> None:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
+    """``write(fh)`` to a temporary file moved to ``path`` when whole; an OSError (a full
+    disk: pyarrow's names no file) names ``path``, and leaves no temporary file."""
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
         with open(tmp, "wb") as fh:
@@ -286,6 +288,8 @@ def _atomic_write(path: Path, write: Any) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
     finally:
         if tmp.exists():
             tmp.unlink()
