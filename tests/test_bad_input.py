@@ -85,6 +85,21 @@ def test_a_billion_shots_are_refused_up_front_with_the_memory_needed():
         simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, speed)
 
 
+def test_a_grid_or_break_study_too_large_for_memory_is_refused_before_any_shot():
+    """A success map of 10**8 placements was numpy's MemoryError (a traceback from the CLI);
+    a break study's rows, all returned at once, ran out of memory after the sweep."""
+    from carromlab.analysis import ShotGrid, StrikerLine
+    from carromlab.analysis.breaks import break_study
+
+    scene = Scene.icf_break()
+    huge = ShotGrid(placement=np.zeros(10**4), angle=np.zeros(10**4), speed=np.ones(10**3))
+    with pytest.raises(ValueError, match=r"^100,000,000,000 cells need about 1\.6e\+04 GB .* memory\. Use fewer placements"):
+        huge.cells(scene, StrikerLine.for_scene(scene))
+    breaks = ShotGrid(placement=np.zeros(10**3), angle=np.zeros(10**3), speed=[6.0], aim="pack")
+    with pytest.raises(ValueError, match=r"^2,097,152,000,000 noisy breaks need about .* memory\. Use fewer replicas or breaks\.$"):
+        break_study(scene, breaks, replicas=2**21, progress=False)
+
+
 # -- copies with changed fields: an unknown field is named, with the close and valid ones ------------
 @pytest.mark.parametrize(
     ("make", "where", "close"),
