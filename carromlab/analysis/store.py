@@ -61,6 +61,8 @@ _PART = re.compile(rf"^{_PART_NAME}$")
 _META_KEY = b"carromlab.sweep"
 #: The temporary name of a part or manifest being written (:func:`_atomic_write`).
 _TEMPORARY = re.compile(rf"^\.({_PART_NAME}|{re.escape(MANIFEST)})\.[0-9a-f]{{32}}\.tmp$")
+#: The differing entries a mismatch error names (then "and N more").
+_SHOWN = 6
 #: Age, s, after which a temporary file of a store is taken for a killed write's and deleted.
 STALE_SECONDS = 600.0
 #: Files of carromlab itself (a StoreWarning is shown at the first caller outside them).
@@ -393,9 +395,11 @@ class SweepStore:
                 return
             old = _read_manifest(self.path)
         if old["fingerprint"] != self.fingerprint:
+            differing = _differences(old, self.manifest) or ["fingerprint"]
+            more = f" and {len(differing) - _SHOWN} more" if len(differing) > _SHOWN else ""  # another board differs in 50
             raise ValueError(
                 f"The store directory {str(self.path)!r} holds a different {holds} "
-                f"(differing: {', '.join(_differences(old, self.manifest)) or 'fingerprint'}). "
+                f"(differing: {', '.join(differing[:_SHOWN])}{more}). "
                 "Rerun with the same parameters to resume it, or use a new directory."
             )
 

@@ -158,6 +158,14 @@ def test_store_metadata_and_mismatch(run_map, tmp_path):
         read_store(tmp_path)
 
 
+def test_a_mismatch_names_the_first_differences_and_counts_the_rest(tmp_path):
+    """A break study resumed on the Hikone board listed 45 entries, a 3,000-character line."""
+    SweepStore(tmp_path, {"board": {f"mark{i:02d}": 0.1 for i in range(20)}, "seed": 0})
+    with pytest.raises(ValueError, match=r"\(differing: board\.mark00 \(stored 0\.1, given 0\.2\), .*board\.mark05 \(stored 0\.1, given 0\.2\) and 15 more\)\.") as info:
+        SweepStore(tmp_path, {"board": {f"mark{i:02d}": 0.2 for i in range(20)}, "seed": 1})
+    assert len(str(info.value)) < 500
+
+
 def test_pandas_reads_the_store_as_a_dataset(run_map, tmp_path):
     store = tmp_path / "map"
     df = run_map(store=store, chunk_cells=5)
