@@ -178,6 +178,16 @@ def test_empty_tracks_csv_names_the_file(tmp_path):
         read_tracks(tmp_path / "e.csv")
 
 
+def test_a_track_row_of_a_value_more_than_the_header_is_refused_not_shifted(tmp_path):
+    """Pandas made the disc column the index and read t as disc, x as t, y as x: wrong
+    tracks, or an error about integers in the 'disc' column."""
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0.10,0.2,0\n0,1,0.11,0.2,0\n")
+    with pytest.raises(ValueError, match=r"track file '.*t\.csv' must have no more values in a row than names in its header .*Got 5 values for 4 names on line 2"):
+        read_tracks(tmp_path / "t.csv")
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0.10,0.2,\n0,1,0.11,0.2,\n")  # a trailing comma: read as nothing
+    assert read_tracks(tmp_path / "t.csv").data["x"].tolist() == [0.10, 0.11]
+
+
 def test_malformed_sidecar_names_file_and_line(tmp_path):
     (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0,0\n0,0.01,0.01,0\n")
     (tmp_path / "t.json").write_text('{"fps": 100,\n')
