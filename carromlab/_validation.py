@@ -8,6 +8,7 @@ negative speed, an unknown preset name).
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import difflib
 import io
@@ -16,6 +17,7 @@ import math
 import operator
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -390,13 +392,14 @@ def check_memory(name: str, n: int, bytes_each: int, *, hint: str = "") -> int:
 
 
 def read_text(path: str | Path, what: str) -> str:
-    """The text of the file ``path``; ValueError naming ``what`` (e.g. "calibration file")
-    if it does not exist, is not a file, or is not UTF-8 text."""
+    """The text of the file ``path``, without the byte order mark some editors write at the
+    start of UTF-8 (Excel's "CSV UTF-8", Notepad); ValueError naming ``what`` (e.g.
+    "calibration file") if it does not exist, is not a file, or is not UTF-8 text."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"The {what} {str(path)!r} must be an existing file. Got no such file.")
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"The {what} {str(path)!r} must be UTF-8 text. Got undecodable bytes at byte {exc.start}.") from None
 
@@ -405,15 +408,31 @@ def parse_csv(text: str, path: str | Path, what: str, holds: str, *, first_line:
     """``text`` (read from ``path``, from its line ``first_line`` on) parsed as a CSV table
     (``pandas.read_csv`` with ``options``), and the line of the file (1-based) each row
     came from: pandas skips blank lines, which a file's line numbers count. ValueError
-    naming the file if the text is empty (it must hold ``holds``) or no CSV table (with
-    pandas' line, counted from ``first_line``)."""
+    naming the file if the text is empty (it must hold ``holds``), no CSV table (with
+    pandas' line, counted from ``first_line``), or has rows of more values than its header
+    has names (the first such line named; a trailing comma on every row is read as nothing)."""
     if not text.strip():
         raise ValueError(f"The {what} {str(path)!r} must hold {holds}. Got an empty file.")
+    start = f" (line numbers from line {first_line})" if first_line != 1 else ""
     try:
-        frame = pd.read_csv(io.StringIO(text), **options)
+        with warnings.catch_warnings():
+            # rows of more values than the header has names: without index_col=False pandas
+            # made the first column the index and shifted every other one; with it, it
+            # drops the extra values with this warning (a trailing comma is read as nothing)
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(io.StringIO(text), index_col=False, **options)
     except pd.errors.ParserError as exc:
-        start = f" (line numbers from line {first_line})" if first_line != 1 else ""
         raise ValueError(f"The {what} {str(path)!r} must be a CSV table{start}: {exc}") from None
+    except pd.errors.ParserWarning as warning:
+        rows = [(first_line + k, row) for k, row in enumerate(csv.reader(io.StringIO(text))) if row]  # blank lines skipped
+        names = len(rows[0][1])
+        long = next(((line, len(row)) for line, row in rows if len(row) > names and any(row[names:])), None)
+        if long is None:  # another parser warning
+            raise ValueError(f"The {what} {str(path)!r} must be a CSV table{start}: {warning}") from None
+        raise ValueError(
+            f"The {what} {str(path)!r} must have no more values in a row than names in its header (a trailing comma "
+            f"is fine). Got {long[1]} values for {names} names on line {long[0]} instead."
+        ) from None
     filled = [first_line + k for k, line in enumerate(text.splitlines()) if line.strip()]
     return frame, filled[1 : len(frame) + 1]  # the first is the header
 

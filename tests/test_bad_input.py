@@ -85,6 +85,21 @@ def test_a_billion_shots_are_refused_up_front_with_the_memory_needed():
         simulate_batch(Scene.icf_break(), 0.0, BREAK_Y, math.pi / 2, speed)
 
 
+def test_a_grid_or_break_study_too_large_for_memory_is_refused_before_any_shot():
+    """A success map of 10**8 placements was numpy's MemoryError (a traceback from the CLI);
+    a break study's rows, all returned at once, ran out of memory after the sweep."""
+    from carromlab.analysis import ShotGrid, StrikerLine
+    from carromlab.analysis.breaks import break_study
+
+    scene = Scene.icf_break()
+    huge = ShotGrid(placement=np.zeros(10**4), angle=np.zeros(10**4), speed=np.ones(10**3))
+    with pytest.raises(ValueError, match=r"^100,000,000,000 cells need about 1\.6e\+04 GB .* memory\. Use fewer placements"):
+        huge.cells(scene, StrikerLine.for_scene(scene))
+    breaks = ShotGrid(placement=np.zeros(10**3), angle=np.zeros(10**3), speed=[6.0], aim="pack")
+    with pytest.raises(ValueError, match=r"^2,097,152,000,000 noisy breaks need about .* memory\. Use fewer replicas or breaks\.$"):
+        break_study(scene, breaks, replicas=2**21, progress=False)
+
+
 # -- copies with changed fields: an unknown field is named, with the close and valid ones ------------
 @pytest.mark.parametrize(
     ("make", "where", "close"),
@@ -140,11 +155,37 @@ def test_bad_calibration_value_names_file_line_and_parameter(tmp_path, calibrati
         read_calibration(path)
 
 
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("uncertainty = [0.1]", r"The 'uncertainty' parameter must be a Mapping or DataFrame .*Got \[0\.1\] \(list\)"),
+        ("[uncertainty]\nmu = -0.1", r"The \"uncertainty\['mu'\]\" parameter must be a finite real number in the range \[0, inf\)\. Got -0\.1"),
+        ("[uncertainty]\nmu = 'small'", r".*Got 'small' \(str\)"),
+    ],
+)
+def test_a_bad_uncertainty_table_names_the_file(tmp_path, calibration_text, table, words):
+    """A list was an AttributeError (a traceback from the CLI); a bad value did not say which file."""
+    path = tmp_path / "u.toml"
+    path.write_text(table + "\n" + calibration_text.split("[uncertainty]")[0])
+    with pytest.raises(ValueError, match=rf"^The file 'u\.toml' must have an \[uncertainty\] table of standard errors: {words}"):
+        read_calibration(path)
+
+
 # -- track files --------------------------------------------------------------------------------
 def test_empty_tracks_csv_names_the_file(tmp_path):
     (tmp_path / "e.csv").write_text("")
     with pytest.raises(ValueError, match=r"track file '.*e\.csv' must hold a CSV table.*empty file"):
         read_tracks(tmp_path / "e.csv")
+
+
+def test_a_track_row_of_a_value_more_than_the_header_is_refused_not_shifted(tmp_path):
+    """Pandas made the disc column the index and read t as disc, x as t, y as x: wrong
+    tracks, or an error about integers in the 'disc' column."""
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0.10,0.2,0\n0,1,0.11,0.2,0\n")
+    with pytest.raises(ValueError, match=r"track file '.*t\.csv' must have no more values in a row than names in its header .*Got 5 values for 4 names on line 2"):
+        read_tracks(tmp_path / "t.csv")
+    (tmp_path / "t.csv").write_text("disc,t,x,y\n0,0,0.10,0.2,\n0,1,0.11,0.2,\n")  # a trailing comma: read as nothing
+    assert read_tracks(tmp_path / "t.csv").data["x"].tolist() == [0.10, 0.11]
 
 
 def test_malformed_sidecar_names_file_and_line(tmp_path):
@@ -214,6 +255,27 @@ def test_an_unknown_board_name_names_the_board_parameter(tmp_path, read):
 
 
 @pytest.mark.parametrize(
+    ("entry", "value", "words"),
+    [
+        ("radius", {"0": None}, r"'radius\[0\]' parameter must be a finite real number.*Got None"),
+        ("radius", {"striker": 0.02}, r"'radius' parameter must be keyed by disc ids \(integers\)\. Got the key 'striker'"),
+        ("radius", [0.01, 0.02], r"'radius' parameter must be a finite real number.*Got \[0\.01, 0\.02\] \(list\)"),
+        ("radius", {"0": 15.5}, r"'radius\[0\]' parameter must be a finite real number in the range \(0, 0\.1\] m\. Got 15\.5"),
+        ("fps", "120", r"'fps' parameter must be a finite real number.*Got '120' \(str\)"),
+        ("fps", float("nan"), r"'fps' parameter must be a finite real number.*Got nan"),
+        ("calibration", [960, 540], r"'calibration' parameter must be a dict.*Got \[960, 540\] \(list\)"),
+    ],
+)
+def test_a_bad_sidecar_entry_names_the_sidecar(tmp_path, entry, value, words):
+    """These said "invalid literal for int()", "float() argument must be ...", or "The 'fps'
+    parameter" (none passed), without the file; a list for the calibration was an AttributeError."""
+    BACKWARDS.assign(t=[0.0, 0.1, 0.2]).to_csv(tmp_path / "t.csv", index=False)
+    (tmp_path / "t.json").write_text(json.dumps({"units": "m", entry: value}))
+    with pytest.raises(ValueError, match=rf"^The track sidecar '.*t\.json' must give a valid {entry}: The {words}"):
+        read_tracks(tmp_path / "t.csv")
+
+
+@pytest.mark.parametrize(
     ("columns", "missing"), [({"frame": [0, 1], "particle": 0, "y": [0.0, 0.01]}, "'x'"), ({"disc": 0, "x": [0.0, 0.01], "y": 0.0}, "'t or frame'")]
 )
 def test_tracks_missing_columns_blame_the_columns_not_fps(columns, missing):
@@ -253,6 +315,30 @@ def test_bad_number_in_a_position_file_names_the_line(tmp_path):
     (tmp_path / "p.csv").write_text("kind,x,y\nwhite,0.1,0.2\nblack,abc,0\n")
     with pytest.raises(ValueError, match=r"column 'x'\. Got 'abc' on line 3"):
         read_position(tmp_path / "p.csv", board=Board.icf())
+
+
+# -- files saved with a byte order mark (Excel's "CSV UTF-8", Notepad) ---------------------------
+def _saved_files(tmp_path):
+    """A file of each kind a reader takes, and how to read it."""
+    from carromlab.engine.position_file import read_position, write_position
+
+    df = pd.DataFrame({"disc": 0, "t": [0.0, 0.01, 0.02], "x": [0.0, 0.01, 0.02], "y": 0.0})
+    return {
+        "position.json": (write_position(Scene.icf_break(), tmp_path / "position.json"), read_position),
+        "position.csv": (write_position(Scene.icf_break(), tmp_path / "position.csv"), read_position),
+        "calibration.json": (save_calibration(PhysicsParams(mu=0.07), tmp_path / "c.json", name="c"), read_calibration),
+        "calibration.toml": (save_calibration(PhysicsParams(mu=0.07), tmp_path / "c.toml", name="c"), read_calibration),
+        "track sidecar": (write_tracks(df, tmp_path / "t.csv", units="m", fps=100.0)[1], lambda p: read_tracks(p.with_suffix(".csv"))),
+    }
+
+
+@pytest.mark.parametrize("kind", ["position.json", "position.csv", "calibration.json", "calibration.toml", "track sidecar"])
+def test_a_file_with_a_byte_order_mark_reads_as_without(tmp_path, kind):
+    """JSON and TOML refused the mark, and a saved CSV position lost its header line to it."""
+    path, read = _saved_files(tmp_path)[kind]
+    plain = read(path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert repr(read(path)) == repr(plain)
 
 
 # -- fuzz: malformed values are ValueError or TypeError naming the parameter ----------------------

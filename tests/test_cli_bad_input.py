@@ -28,6 +28,7 @@ def files(tmp_path):
         "nox.csv": "frame,particle,y\n0,0,0.0\n1,0,0.0\n",
         "side.csv": "disc,t,x,y\n0,0.0,0.0,0.0\n0,0.01,0.01,0.0\n",
         "side.json": '{"fps": 100,\n',
+        "garbage.parquet": "kind,x,y\n",
     }
     for name, text in out.items():
         (tmp_path / name).write_text(text)
@@ -59,6 +60,9 @@ CASES = [
     (["fouls", "--seed", "-1"], "The '--seed' option must be an int in the range [0, inf). Got -1 instead"),
     (["match", "--seed", "-1", "--games", "1"], "The '--seed' option must be an int in the range [0, 9223372036854775807]. Got -1"),
     (["simulate", "--calibration", "{d}/missing.toml"], "The '--calibration' option must be a registered calibration name"),
+    # pandas' "No columns to parse from file" and pyarrow's "Could not open Parquet input source", naming no option
+    (["fouls", "--shots", "{d}/empty.csv"], "The '--shots' file '{d}/empty.csv' must hold a CSV table. Got an empty file."),
+    (["fouls", "--shots", "{d}/garbage.parquet"], "The '--shots' file '{d}/garbage.parquet' must be a Parquet table. Got an unreadable file"),
     (["fouls", "--shots", "{d}/crokinole_shots.csv"], "The '--shots' option's 'variant' column must hold variants played on the icf board"),
     (["best-shot", "--coin-mass", "2"], "'--coin-mass' option must be a finite real number in the range (0, 1] kg. Got 2.0"),
     (["break-study", "--puck-radius", "-0.01", "--variant", "hikone"], "'--puck-radius' option"),
@@ -100,7 +104,7 @@ def test_bad_input_is_one_line_with_status_2(files, tmp_path, capsys, argv, expe
     assert status == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert expected in lines[0]
+    assert expected.format(d=files) in lines[0]
 
 
 #: The function each subcommand computes with (a bad --out must stop it before it is called).

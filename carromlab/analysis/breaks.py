@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._angles import with_deg_columns
-from .._validation import check_int, check_mapping, check_real, check_str, check_type
+from .._validation import check_int, check_mapping, check_memory, check_real, check_str, check_type
 from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
@@ -521,7 +521,9 @@ def break_study(
         name where a ShotGrid, BreakWeights or FoulCheck is wanted.
     ValueError
         For invalid values (the message names the parameter), e.g. weights naming a
-        kind that is not on the board.
+        kind that is not on the board; or, before any break is played, if the rows of
+        every noisy break (returned at once, about 300 bytes each while they are
+        joined) would take more than half this machine's memory.
 
     Examples
     --------
@@ -541,6 +543,8 @@ def break_study(
         scene, params=params, line=line, noise=noise, thumb_noise=None, replicas=replicas, seed=seed,
         final_positions=fouls.needs_final_positions,
     )  # fmt: skip
+    # every noisy break is a row of the result (about 90 bytes, held up to three times as the rows are joined)
+    check_memory("noisy breaks", grid.n_cells * execution.replicas, 300, hint="Use fewer replicas or breaks.")
     cells = grid.cells(scene, execution.line)
     # described only for a store (the seed as an int, whatever int type was given)
     manifest = {} if store is None else sweep_manifest(execution.seed, {"execution": execution, "fouls": fouls, "grid": grid})

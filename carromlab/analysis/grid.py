@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import TURN, angle_array
-from .._validation import check_array, check_choice
+from .._validation import check_array, check_choice, check_memory
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from .aiming import cut_aim, ghost_aim, pack_direction
 from .goals import Target
@@ -134,8 +134,9 @@ class ShotGrid:
         Raises
         ------
         ValueError
-            If a placement lies beyond the line's ends, or the aim mode needs a target
-            the goal does not have.
+            If a placement lies beyond the line's ends, the aim mode needs a target
+            the goal does not have, or the table would take more than half this machine's
+            memory (about 160 bytes a cell, as it is built).
 
         Examples
         --------
@@ -145,6 +146,7 @@ class ShotGrid:
         >>> round(float(cells["angle"].iat[0]), 4)                 # straight at the pack
         1.5708
         """
+        check_memory("cells", self.n_cells, 160, hint="Use fewer placements, angles, speeds or spins.")
         h = line.half_length
         bad = [p for p in self.placement if abs(p) > h + 1e-12]
         if bad:

@@ -61,6 +61,8 @@ _PART = re.compile(rf"^{_PART_NAME}$")
 _META_KEY = b"carromlab.sweep"
 #: The temporary name of a part or manifest being written (:func:`_atomic_write`).
 _TEMPORARY = re.compile(rf"^\.({_PART_NAME}|{re.escape(MANIFEST)})\.[0-9a-f]{{32}}\.tmp$")
+#: The differing entries a mismatch error names (then "and N more").
+_SHOWN = 6
 #: Age, s, after which a temporary file of a store is taken for a killed write's and deleted.
 STALE_SECONDS = 600.0
 #: Files of carromlab itself (a StoreWarning is shown at the first caller outside them).
@@ -279,6 +281,8 @@ def _hash_code(h: Any, value: Any) -> None:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
+    """``write(fh)`` to a temporary file moved to ``path`` when whole; an OSError (a full
+    disk: pyarrow's names no file) names ``path``, and leaves no temporary file."""
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
         with open(tmp, "wb") as fh:
@@ -286,6 +290,8 @@ def _atomic_write(path: Path, write: Any) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -389,9 +395,11 @@ class SweepStore:
                 return
             old = _read_manifest(self.path)
         if old["fingerprint"] != self.fingerprint:
+            differing = _differences(old, self.manifest) or ["fingerprint"]
+            more = f" and {len(differing) - _SHOWN} more" if len(differing) > _SHOWN else ""  # another board differs in 50
             raise ValueError(
                 f"The store directory {str(self.path)!r} holds a different {holds} "
-                f"(differing: {', '.join(_differences(old, self.manifest)) or 'fingerprint'}). "
+                f"(differing: {', '.join(differing[:_SHOWN])}{more}). "
                 "Rerun with the same parameters to resume it, or use a new directory."
             )
 

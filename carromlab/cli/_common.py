@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from .._validation import parse_csv, read_text
+
 __all__ = [
     "CliParser",
     "HelpFormatter",
@@ -364,11 +366,17 @@ def write_tables(out: Path, tables: Mapping[str, pd.DataFrame], fmt: str) -> lis
 
 
 def read_table(path: str | Path, what: str) -> pd.DataFrame:
-    """A CSV or Parquet table (by suffix); a missing file is a ValueError naming ``what``."""
+    """A CSV or Parquet table (by suffix); a missing, empty or unreadable file is a
+    ValueError naming ``what`` and the file (and the line of a CSV file)."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"The '{what}' option must name an existing CSV or Parquet file. Got {str(path)!r} instead.")
-    return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    if path.suffix.lower() != ".parquet":
+        return parse_csv(read_text(path, f"'{what}' file"), path, f"'{what}' file", "a CSV table")[0]
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
+        raise ValueError(f"The '{what}' file {str(path)!r} must be a Parquet table. Got an unreadable file ({exc}).") from None
 
 
 def pyplot() -> Any:

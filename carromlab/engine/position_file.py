@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._validation import check_suffix, check_type, parse_csv, parse_json, read_text
@@ -112,17 +113,24 @@ def _checked(frame: pd.DataFrame, path: Path, lines: Sequence[int] | None) -> pd
     if missing:
         raise ValueError(f"The position file {str(path)!r} must have the columns kind, x, y. Got {list(frame.columns)} (missing {missing}).")
     for col in ("x", "y"):
-        values = pd.to_numeric(frame[col], errors="coerce")
-        bad = values.isna().to_numpy()
+        values = pd.to_numeric(frame[col], errors="coerce").to_numpy(dtype=float)
+        bad = ~np.isfinite(values)  # text, no value, nan or inf
         if bad.any():
             i = int(bad.argmax())
             at = f"line {lines[i]}" if lines is not None else f"row {i}"
-            got = "no value" if pd.isna(frame[col].iat[i]) else repr(frame[col].iat[i])  # an empty or short row
+            got = _cell_text(frame[col].iat[i])
             raise ValueError(
                 f"The position file {str(path)!r} must hold finite numbers (m) in column {col!r}. "
                 f"Got {got} on {at} instead."
             )
     return frame.loc[:, ["kind", "x", "y"]]
+
+
+def _cell_text(value: Any) -> str:
+    """A table cell as an error message shows it: "no value" for an empty one (an empty or short row)."""
+    if isinstance(value, (float, np.floating)):
+        return "no value" if np.isnan(value) else f"{value:g}"
+    return "no value" if value is None or value is pd.NA else repr(value)
 
 
 def read_position(path: str | Path, *, board: Board | None = None, specs: Mapping[str, DiscSpec] | None = None) -> Scene:
@@ -146,15 +154,15 @@ def read_position(path: str | Path, *, board: Board | None = None, specs: Mappin
     path = Path(path)
     suffix = _suffix(path)
     if suffix == ".parquet":
-        if not path.is_file():
-            raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
-        return _plain(_checked(pd.read_parquet(path), path, None), None, path, board, specs)
+        return _plain(_parquet(path), None, path, board, specs)
     text = read_text(path, "position file")
     if suffix == ".json":
         body = parse_json(text, path, "position file")
         pieces = body.get("pieces", []) if isinstance(body, dict) else None
-        if not isinstance(pieces, list):
-            raise ValueError(f"The position file {str(path)!r} must hold a list of pieces (kind, x, y). Got {pieces!r:.80} instead.")
+        if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces):
+            raise ValueError(
+                f"The position file {str(path)!r} must hold a list of pieces, each with kind, x and y. Got {pieces!r:.80} instead."
+            )
         frame = pd.DataFrame(pieces, columns=["kind", "x", "y"]) if pieces else pd.DataFrame(columns=["kind", "x", "y"])
         return _from_header(body, path, _checked(frame, path, None), None, specs)
     first, _, rest = text.partition("\n")
@@ -169,14 +177,23 @@ def read_pieces(path: str | Path) -> pd.DataFrame:
     only for their columns and numbers (errors name the file and line)."""
     path = Path(path)
     if _suffix(path) == ".parquet":
-        if not path.is_file():
-            raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
-        return _checked(pd.read_parquet(path), path, None)
+        return _parquet(path)
     text = read_text(path, "position file")
     if path.suffix.lower() == ".json":
         return read_position(path).pieces[["kind", "x", "y"]]
     first, _, rest = text.partition("\n")
     return (_table(rest, path, 2) if first.startswith(_TAG) else _table(text, path, 1))[0]
+
+
+def _parquet(path: Path) -> pd.DataFrame:
+    """The checked pieces table of a Parquet position file; errors name the file."""
+    if not path.is_file():
+        raise ValueError(f"The position file {str(path)!r} must be an existing file. Got no such file.")
+    try:
+        frame = pd.read_parquet(path)
+    except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
+        raise ValueError(f"The position file {str(path)!r} must be a Parquet table with the columns kind, x, y. Got an unreadable file ({exc}).") from None
+    return _checked(frame, path, None)
 
 
 def _plain(frame: pd.DataFrame, lines: Sequence[int] | None, path: Path, board: Board | None, specs: Mapping[str, DiscSpec] | None) -> Scene:

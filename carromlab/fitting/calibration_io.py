@@ -79,6 +79,7 @@ def _check_suffix(path: Path) -> str:
 def _uncertainty_map(uncertainty: Mapping[str, float] | pd.DataFrame | None) -> dict[str, float]:
     if uncertainty is None:
         return {}
+    check_type("uncertainty", uncertainty, (Mapping, pd.DataFrame), hint="standard errors by PhysicsParams field")
     if isinstance(uncertainty, pd.DataFrame):
         uncertainty = dict(zip(uncertainty["parameter"], uncertainty["std_error"]))
     names = PhysicsParams.field_names()
@@ -175,7 +176,8 @@ def read_calibration(path: str | Path) -> Calibration:
         If the file is missing, is not valid JSON/TOML (the message names the file and
         line), says it is another format (``[calibration] format``), has no ``[params]``
         table, names an unknown parameter, or a value is out of its range (the message of
-        :class:`.PhysicsParams`).
+        :class:`.PhysicsParams`), or its ``[uncertainty]`` table is not one of standard
+        errors (>= 0) by PhysicsParams field.
 
     Notes
     -----
@@ -233,12 +235,12 @@ def read_calibration(path: str | Path) -> Calibration:
         key = re.compile(rf'^\s*"?{re.escape(bad or "")}"?\s*[=:]')
         line = next((i for i, t in enumerate(text.splitlines(), 1) if bad and key.match(t)), None)
         raise ValueError(f"The file {path.name!r}{f', line {line}' if line else ''}: {exc}") from None
+    try:
+        uncertainty = _uncertainty_map(data.get("uncertainty"))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The file {path.name!r} must have an [uncertainty] table of standard errors: {exc}") from None
     return Calibration(
-        name=str(head.get("name", path.stem)),
-        params=params,
-        notes=str(head.get("notes", "")),
-        uncertainty=_uncertainty_map(data.get("uncertainty")),
-        source=str(path),
+        name=str(head.get("name", path.stem)), params=params, notes=str(head.get("notes", "")), uncertainty=uncertainty, source=str(path)
     )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_array, check_real
+from .._validation import check_array, check_real, check_type
 
 __all__ = ["BoardCalibration"]
 
@@ -223,12 +223,19 @@ class BoardCalibration:
         -------
         BoardCalibration
 
+        Raises
+        ------
+        TypeError
+            If ``spec`` is not a dict.
+        ValueError
+            If it holds none of those sets of keys, or a value is out of range.
+
         Examples
         --------
         >>> round(BoardCalibration.from_dict({"px_per_m": 800.0, "origin_px": [400, 300]}).px_per_m, 9)
         800.0
         """
-        keys = set(spec)
+        keys = set(check_type("calibration", spec, dict, hint="e.g. {'px_per_m': 800.0, 'origin_px': [400, 300]}"))
         if {"corners_px", "board_size"} <= keys:
             return cls.from_corners(spec["corners_px"], spec["board_size"])
         if {"p1_px", "p2_px", "length", "origin_px"} <= keys:

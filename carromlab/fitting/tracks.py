@@ -202,19 +202,32 @@ def _board_from(value: Board | str | Mapping[str, Any] | None) -> Board | None:
     )
 
 
+def _checked_radius(radius: float | Mapping[Any, float]) -> float | dict[int, float]:
+    """A radius, m, or radii by disc id (keys read as integers: a JSON sidecar's are strings), checked."""
+    if not isinstance(radius, Mapping):
+        return check_real("radius", radius, low=0.0, high=0.1, low_open=True, unit="m")
+    out = {}
+    for k, v in radius.items():
+        try:
+            disc = int(k)
+        except (TypeError, ValueError):
+            raise ValueError(f"The 'radius' parameter must be keyed by disc ids (integers). Got the key {k!r} instead.") from None
+        out[disc] = check_real(f"radius[{k}]", v, low=0.0, high=0.1, low_open=True, unit="m")
+    return out
+
+
 def _radius_map(radius: float | Mapping[Any, float] | None, discs: np.ndarray) -> dict[int, float]:
     if radius is None:
         return {}
-    if isinstance(radius, Mapping):
-        out = {int(k): check_real(f"radius[{k}]", v, low=0.0, high=0.1, low_open=True, unit="m") for k, v in radius.items()}
-        absent = [int(d) for d in discs if int(d) not in out]
-        if absent:
-            raise ValueError(
-                f"The 'radius' parameter must give the radius of every disc in the tracks. Got no radius for discs {absent} instead."
-            )
-        return out
-    r = check_real("radius", radius, low=0.0, high=0.1, low_open=True, unit="m")
-    return {int(d): r for d in discs}
+    checked = _checked_radius(radius)
+    if not isinstance(checked, dict):
+        return {int(d): checked for d in discs}
+    absent = [int(d) for d in discs if int(d) not in checked]
+    if absent:
+        raise ValueError(
+            f"The 'radius' parameter must give the radius of every disc in the tracks. Got no radius for discs {absent} instead."
+        )
+    return checked
 
 
 @dataclass(frozen=True, eq=False)
@@ -518,7 +531,7 @@ def read_tracks(
         )
     frame, lines = _read_csv(path)
     if calibration is None and "calibration" in meta:
-        calibration = BoardCalibration.from_dict(meta["calibration"])
+        calibration = _from_sidecar(side, "calibration", BoardCalibration.from_dict, meta["calibration"])
     if meta.get("units") == "m" and calibration is not None:
         # a pixel calibration applied to metres moves every point near the image origin
         raise ValueError(
@@ -531,22 +544,28 @@ def read_tracks(
             "and its sidecar has no calibration). Got None instead."
         )
     if radius is None and "radius" in meta:
-        r = meta["radius"]
-        radius = {int(k): float(v) for k, v in r.items()} if isinstance(r, dict) else float(r)
+        radius = _from_sidecar(side, "radius", _checked_radius, meta["radius"])
     if board is None and "board" in meta:
-        try:
-            board = _board_from(meta["board"])
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"The track sidecar {str(side)!r} must give a valid board: {exc}") from None
+        board = _from_sidecar(side, "board", _board_from, meta["board"])
+    if fps is None and meta.get("fps") is not None:  # "fps": null is no frame rate, as before
+        fps = _from_sidecar(side, "fps", lambda v: check_real("fps", v, low=0.0, low_open=True, unit="1/s"), meta["fps"])
     return Tracks._from_table(
         frame,
         _Table(f"The track file {str(path)!r}", lines),
         calibration=calibration,
-        fps=fps if fps is not None else meta.get("fps"),
+        fps=fps,
         radius=radius,
         board=board,
         source=path.name,
     )
+
+
+def _from_sidecar(side: Path, key: str, make: Any, value: Any) -> Any:
+    """``make(value)`` for the entry ``key`` of the sidecar ``side``; its error names the sidecar."""
+    try:
+        return make(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"The track sidecar {str(side)!r} must give a valid {key}: {exc}") from None
 
 
 def _read_csv(path: Path) -> tuple[pd.DataFrame, np.ndarray]:

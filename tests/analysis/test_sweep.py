@@ -111,6 +111,30 @@ def test_resume_after_an_interrupted_run(run_map, tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
 
 
+def test_a_full_disk_names_the_part_and_keeps_the_parts_written(run_map, tmp_path, monkeypatch):
+    """pyarrow's error was "[Errno 28] No space left on device", naming no file."""
+    ref = run_map()
+    store = tmp_path / "map"
+    original, calls = pq.write_table, []
+
+    def fills_the_disk(table, where, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            where.write(b"PAR1 half a part")
+            raise OSError(28, "No space left on device")
+        return original(table, where, **kw)
+
+    monkeypatch.setattr(store_module.pq, "write_table", fills_the_disk)
+    with pytest.raises(OSError, match=r"^\[Errno 28\] No space left on device: '.*part-000002\.parquet'$"):
+        run_map(store=store, chunk_cells=5, workers=1)
+    assert sorted(p.name for p in store.iterdir() if p.name.startswith("part")) == ["part-000000.parquet", "part-000001.parquet"]
+    assert not list(store.glob(".*.tmp"))
+    monkeypatch.setattr(store_module.pq, "write_table", original)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the parts written are whole
+        pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
+
+
 def test_store_metadata_and_mismatch(run_map, tmp_path):
     store = tmp_path / "map"
     df = run_map(store=store)
@@ -132,6 +156,14 @@ def test_store_metadata_and_mismatch(run_map, tmp_path):
         run_map(store=file)
     with pytest.raises(ValueError, match="'path' parameter must be a store directory"):
         read_store(tmp_path)
+
+
+def test_a_mismatch_names_the_first_differences_and_counts_the_rest(tmp_path):
+    """A break study resumed on the Hikone board listed 45 entries, a 3,000-character line."""
+    SweepStore(tmp_path, {"board": {f"mark{i:02d}": 0.1 for i in range(20)}, "seed": 0})
+    with pytest.raises(ValueError, match=r"\(differing: board\.mark00 \(stored 0\.1, given 0\.2\), .*board\.mark05 \(stored 0\.1, given 0\.2\) and 15 more\)\.") as info:
+        SweepStore(tmp_path, {"board": {f"mark{i:02d}": 0.2 for i in range(20)}, "seed": 1})
+    assert len(str(info.value)) < 500
 
 
 def test_pandas_reads_the_store_as_a_dataset(run_map, tmp_path):

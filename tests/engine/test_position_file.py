@@ -120,6 +120,8 @@ def test_a_bad_suffix_names_the_path_parameter_its_value_and_the_suffixes(tmp_pa
         # lines, the header first and blank lines too (an editor's numbers)
         ("kind,x,y\nwhite,0.1,0.1\nwhtie,0.2,0.1\n", r"plain\.csv' holds an invalid position: .*Got 'whtie' on line 3 instead\.$"),
         ("kind,x,y\nwhite,0.1,0.1\n\nblack,0.1,0.105\n", r"Got lines 2 and 4 overlapping by 0\.026 m instead\.$"),
+        # a value more on every row shifted the columns (kind read 0.1, y the extra value)
+        ("kind,x,y\nwhite,0.1,0.1,1\nblack,0.2,0.1,1\n", r"plain\.csv' must have no more values in a row than names in its header .*Got 4 values for 3 names on line 2"),
     ],
 )
 def test_a_bad_row_of_a_plain_table_is_named_by_its_line_in_the_file(tmp_path, text, message):
@@ -127,6 +129,34 @@ def test_a_bad_row_of_a_plain_table_is_named_by_its_line_in_the_file(tmp_path, t
     path.write_text(text)
     with pytest.raises(ValueError, match=message):
         Scene.load(path, board=Board.icf())
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "message"),
+    [
+        # read_pieces (the fouls command's --position) passed inf on: the error came later, naming no file
+        ("inf.csv", "kind,x,y\nwhite,0,0\nblack,inf,0.1\n", r"inf\.csv' must hold finite numbers \(m\) in column 'x'\. Got inf on line 3 instead\.$"),
+        # "Shape of passed values is (1, 1), indices imply (1, 3)"
+        ("number.json", '{"pieces": [5]}', r"number\.json' must hold a list of pieces, each with kind, x and y\. Got \[5\] instead\.$"),
+        # pyarrow's "Could not open Parquet input source", the only error not starting "The position file"
+        ("garbage.parquet", "kind,x,y\n", r"garbage\.parquet' must be a Parquet table with the columns kind, x, y\. Got an unreadable file \(.*magic bytes"),
+    ],
+)
+def test_read_pieces_refuses_what_read_position_refuses_naming_the_file(tmp_path, name, body, message):
+    from carromlab.engine.position_file import read_pieces, read_position
+
+    path = tmp_path / name
+    path.write_text(body)
+    for read in (read_pieces, lambda p: read_position(p, board=Board.icf())):
+        with pytest.raises(ValueError, match=rf"^The position file '.*{message}"):
+            read(path)
+
+
+def test_a_trailing_comma_on_every_row_is_read_as_nothing(tmp_path):
+    """It made pandas take the kinds for the row index: 'must hold finite numbers in column y'."""
+    path = tmp_path / "plain.csv"
+    path.write_text("kind,x,y\nwhite,0.1,0.1,\nblack,0.2,0.1,\n")
+    assert Scene.load(path, board=Board.icf()).pieces[["kind", "x", "y"]].values.tolist() == [["white", 0.1, 0.1], ["black", 0.2, 0.1]]
 
 
 def test_an_invalid_saved_position_names_the_line_of_the_file(tmp_path):
