@@ -75,6 +75,11 @@ CASES = [
     (["fouls", "--speed-range", "-1,40"], "'--speed-range' option must be a range LOW,HIGH with 0 <= LOW <= HIGH <= 30 m/s. Got -1,40"),
     (["fouls", "--placement-range", "0.1,-0.1"], "'--placement-range' option must be a range LOW,HIGH with -0.219"),
     (["fouls", "--placement-range", "-5,5"], "<= 0.2191 m (along the shooter's line). Got -5,5"),
+    # an empty entry of a comma list is refused, not skipped
+    (["fouls", "--variants", "icf,,online", "--n", "2"], "argument --variants: must be comma-separated names, none empty. Got 'icf,,online'"),
+    (["fit-friction", "--example", "cushion", "--laws", "coulomb,"], "argument --laws: must be comma-separated names, none empty. Got 'coulomb,'"),
+    (["best-shot", "--routes", "direct,,cut", "--replicas", "4,4,4,4"], "argument --routes: must be comma-separated names, none empty"),
+    (["match", "--policy", "greedy,", "--games", "1"], "argument --policy: must be comma-separated names, none empty. Got 'greedy,'"),
     # refused before connecting (no 10 s connection timeout)
     (["fouls", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "argument --scheduler: not allowed with argument --workers"),
     (["break-study", "--scheduler", "tcp://127.0.0.1:1", "--workers", "1"], "argument --workers: not allowed with argument --scheduler"),

@@ -32,6 +32,7 @@ __all__ = [
     "changed_discs",
     "disc_specs",
     "float_list",
+    "name_list",
     "noise_model",
     "output_dir",
     "physics",
@@ -177,6 +178,15 @@ def float_list(n: int | None = None, kind: type = float) -> Callable[[str], list
         return values
 
     return parse
+
+
+def name_list(text: str) -> list[str]:
+    """Comma-separated names, the spaces around each dropped (``icf, online``); an empty
+    entry (``icf,,online``, a trailing comma) is refused, not skipped."""
+    names = [name.strip() for name in text.split(",")]
+    if "" in names:
+        raise argparse.ArgumentTypeError(f"must be comma-separated names, none empty. Got {text!r} instead.")
+    return names
 
 
 def speed_list(text: str) -> list[float]:

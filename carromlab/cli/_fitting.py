@@ -9,7 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._common import add_output_options, add_physics_options, add_subcommand, physics, positive_int, pyplot, save_figure, write_tables
+from ._common import (add_output_options, add_physics_options, add_subcommand, name_list, physics, positive_int, pyplot,
+                      save_figure, write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab fit-friction --example cushion                  # a bundled synthetic track file (about a minute)
@@ -41,8 +42,8 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--radius", type=float, default=None, help="disc radius, m, for every disc")
     t.add_argument("--board", choices=["icf", "hikone", "crokinole"], default=None, help="the board")
     f = s.add_argument_group("fit")
-    f.add_argument("--laws", default="coulomb,slide_spin,linear", help="comma-separated friction laws to compare (default "
-                                                                       "coulomb,slide_spin,linear; also stribeck)")  # fmt: skip
+    f.add_argument("--laws", type=name_list, default=["coulomb", "slide_spin", "linear"],
+                   help="comma-separated friction laws to compare (default coulomb,slide_spin,linear; also stribeck)")
     f.add_argument("--air-drag", action="store_true", help="also fit the quadratic air drag (1/m) with every law; "
                                                           "without it the drag stays at the physics' value")  # fmt: skip
     f.add_argument("--criterion", choices=["bic", "aic"], default="bic", help="ranking criterion (default bic)")
@@ -77,10 +78,9 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..plotting.fitting import plot_residuals, plot_speed
 
     tracks, path = _tracks(args)
-    laws = [law.strip() for law in args.laws.split(",") if law.strip()]
-    unknown = [law for law in laws if law not in FRICTION_LAWS]
-    if unknown or not laws:
-        raise ValueError(f"The '--laws' option must list friction laws among {list(FRICTION_LAWS)}. Got {args.laws!r} instead.")
+    laws = args.laws
+    if any(law not in FRICTION_LAWS for law in laws):
+        raise ValueError(f"The '--laws' option must list friction laws among {list(FRICTION_LAWS)}. Got {','.join(laws)!r} instead.")
     seg = segment_tracks(tracks)
     if not args.quiet:
         print(f"fitting {len(laws)} friction laws to {len(seg.usable)} free-sliding segments of {path.name} ...", file=sys.stderr)

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
-                      add_subcommand, backend, changed_discs, float_list, noise_model, physics, positive_int, read_table,
+                      add_subcommand, backend, changed_discs, float_list, name_list, noise_model, physics, positive_int, read_table,
                       save_figure, write_tables)  # fmt: skip
 from ._positions import add_position_options, board_name, position
 
@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> None:
                     "probability and its confidence interval, and a grouped bar PNG.",
         examples=EXAMPLES,
     )  # fmt: skip
-    s.add_argument("--variants", default="icf,online",
+    s.add_argument("--variants", type=name_list, default=["icf", "online"],
                    help="comma-separated variants to compare, all on one board: icf, online, hikone, crokinole; "
                         "add -doubles or -4 for four seats, e.g. hikone,hikone-doubles (default icf,online)")  # fmt: skip
     add_position_options(s, default="midgame")
@@ -55,12 +55,12 @@ def add_parser(sub: Any) -> None:
     add_output_options(s)
 
 
-def _specs(text: str) -> list[tuple[str, str, int]]:
+def _specs(names: list[str]) -> list[tuple[str, str, int]]:
     """(name, variant, players) of every --variants entry."""
     from ..rules import VARIANTS
 
-    specs = []
-    for name in [v.strip() for v in text.split(",") if v.strip()]:
+    specs, text = [], ",".join(names)
+    for name in names:
         variant, players = name, 2
         for suffixes, n in ((_FOUR, 4), (_TWO, 2)):
             for suffix in suffixes:
@@ -69,7 +69,7 @@ def _specs(text: str) -> list[tuple[str, str, int]]:
         if variant not in VARIANTS:
             raise ValueError(f"The '--variants' option must list variants among {sorted(VARIANTS)} (optionally with -doubles or -4). Got {name!r} instead.")
         specs.append((name, variant, players))
-    if not specs or len({s[0] for s in specs}) != len(specs):
+    if len({s[0] for s in specs}) != len(specs):
         raise ValueError(f"The '--variants' option must list distinct variants. Got {text!r} instead.")
     if len({board_name(v) for _, v, _ in specs}) > 1:
         raise ValueError(f"The '--variants' option must list variants played on one board (icf/online, hikone or crokinole). Got {text!r} instead.")

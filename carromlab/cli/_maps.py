@@ -11,7 +11,7 @@ import numpy as np
 
 from ._common import (add_backend_options, add_disc_options, add_noise_option, add_output_options, add_physics_options,
                       add_subcommand,
-                      backend, float_list, noise_model, physics, positive_int, pyplot,
+                      backend, float_list, name_list, noise_model, physics, positive_int, pyplot,
                       save_figure, speed_list, write_tables)  # fmt: skip
 from ._positions import add_position_options, scene_of
 
@@ -110,9 +110,8 @@ def _path(r: Any) -> str:
 def _routes(text: str) -> list[str]:
     from ..analysis.routes import ROUTES
 
-    routes = [r.strip() for r in text.split(",") if r.strip()]
-    bad = [r for r in routes if r not in ROUTES]
-    if not routes or bad:
+    routes = name_list(text)
+    if any(r not in ROUTES for r in routes):
         raise argparse.ArgumentTypeError(f"must be comma-separated routes of {','.join(ROUTES)}. Got {text!r} instead.")
     return routes
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ._common import (add_disc_options, add_noise_option, add_output_options, add_physics_options, add_subcommand,
-                      changed_discs, noise_model, physics, positive_int, save_figure,
+                      changed_discs, name_list, noise_model, physics, positive_int, save_figure,
                       write_tables)  # fmt: skip
 from ._positions import board_name
 
@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--variant", choices=["icf", "online", "hikone", "crokinole"], default="icf", help="rules (default icf)")
     s.add_argument("--players", type=int, choices=[2, 4], default=2, help="seats: singles or doubles, 4 crokinole players (default 2)")
     s.add_argument("--games", type=positive_int, default=2, help="games to play (default 2)")
-    s.add_argument("--policy", default="greedy",
+    s.add_argument("--policy", type=name_list, default=["greedy"],
                    help="random or greedy, for every seat, or one per seat comma-separated, e.g. greedy,random "
                         "(default greedy; greedy players simulate 200 candidate shots with the match's physics)")  # fmt: skip
     add_noise_option(s)
@@ -60,12 +60,12 @@ def add_parser(sub: Any) -> None:
     add_output_options(s)
 
 
-def _policies(text: str, players: int, params: Any) -> list[Any]:
+def _policies(names: list[str], players: int, params: Any) -> list[Any]:
     from ..match import GreedyPolicy, RandomPolicy
 
-    names = [p.strip() for p in text.split(",")]
+    text = ",".join(names)
     if len(names) == 1:
-        names *= players
+        names = names * players  # not *=, which would change the parsed --policy
     if len(names) != players or any(n not in _POLICIES for n in names):
         raise ValueError(f"The '--policy' option must be random or greedy, or {players} of them comma-separated (one per seat). Got {text!r} instead.")
     return [GreedyPolicy(params=params) if n == "greedy" else RandomPolicy() for n in names]
