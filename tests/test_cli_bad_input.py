@@ -156,3 +156,16 @@ def test_every_option_of_the_help_is_offered_for_its_abbreviation(capsys, comman
         assert main([command, *required, option[:-1]]) == 2
         err = capsys.readouterr().err
         assert re.search(rf"unrecognized option '{option[:-1]}'; did you mean [-\w ]*{option}\b", err), err
+
+
+@pytest.mark.parametrize("where", ["no/such", "afile"])
+def test_a_bad_save_calibration_folder_fails_before_the_fit(tmp_path, capsys, monkeypatch, where):
+    """A --save-calibration file in a missing folder (or under a file) is refused naming the
+    option, before the tracks are fitted (was "[Errno 2] ..." after the fit)."""
+    monkeypatch.setattr(importlib.import_module("carromlab.fitting"), "segment_tracks", lambda *a, **k: pytest.fail("fitted"))
+    (tmp_path / "afile").write_text("x")
+    path = tmp_path / where / "board.toml"
+    status = main(["fit-friction", "--example", "cushion", "--save-calibration", str(path), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert f"argument --save-calibration: must be a file in an existing, writable folder. Got '{path}' (" in err

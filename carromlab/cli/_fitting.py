@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +50,22 @@ def add_parser(sub: Any) -> None:
     f.add_argument("--criterion", choices=["bic", "aic"], default="bic", help="ranking criterion (default bic)")
     f.add_argument("--loss", choices=["huber", "soft_l1", "linear"], default="huber", help="least-squares loss (default huber, robust)")
     f.add_argument("--max-passes", type=positive_int, default=4, help="fits with re-estimated noise scales (default 4)")
-    f.add_argument("--save-calibration", metavar="FILE", default=None, help="save the best law's fit as a calibration (.toml or .json)")
+    f.add_argument("--save-calibration", metavar="FILE", type=_file_to_write, default=None, help="save the best law's fit as a calibration (.toml or .json)")
     f.add_argument("--name", default=None, help="name of the saved calibration (default: fit-<tracks file name>)")
     add_physics_options(s, what="fixed parameters and starting values")
     add_output_options(s)
+
+
+def _file_to_write(text: str) -> str:
+    """A file in an existing, writable folder: checked when the options are read, not
+    after the fit."""
+    folder = Path(text).parent
+    try:
+        tempfile.TemporaryFile(dir=folder).close()  # the one sure test of writing there
+    except OSError as exc:
+        why = f"{exc.strerror or exc}: folder {str(folder)!r}"
+        raise argparse.ArgumentTypeError(f"must be a file in an existing, writable folder. Got {text!r} ({why}) instead.") from None
+    return text
 
 
 def _tracks(args: argparse.Namespace) -> Any:
