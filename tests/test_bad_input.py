@@ -4,6 +4,7 @@ hypothesis fuzz checks that no malformed value gets through as anything else."""
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -168,6 +169,15 @@ def test_a_bad_uncertainty_table_names_the_file(tmp_path, calibration_text, tabl
     path = tmp_path / "u.toml"
     path.write_text(table + "\n" + calibration_text.split("[uncertainty]")[0])
     with pytest.raises(ValueError, match=rf"^The file 'u\.toml' must have an \[uncertainty\] table of standard errors: {words}"):
+        read_calibration(path)
+
+
+@pytest.mark.parametrize(("entry", "value", "got"), [("name", "null", "None (NoneType)"), ("name", "3", "3 (int)"), ("notes", "null", "None (NoneType)")])
+def test_a_calibration_name_or_notes_of_no_str_is_refused_naming_file_and_entry(tmp_path, entry, value, got):
+    """A null name became the name 'None'."""
+    path = tmp_path / "n.json"
+    path.write_text(f'{{"calibration": {{"{entry}": {value}}}, "params": {{"mu": 0.1}}}}')
+    with pytest.raises(TypeError, match=rf"^The file 'n\.json' must have a str \[calibration\] {entry}\. Got {re.escape(got)} instead\.$"):
         read_calibration(path)
 
 

@@ -29,6 +29,7 @@ def files(tmp_path):
         "side.csv": "disc,t,x,y\n0,0.0,0.0,0.0\n0,0.01,0.01,0.0\n",
         "side.json": '{"fps": 100,\n',
         "garbage.parquet": "kind,x,y\n",
+        "nullname.json": '{"calibration": {"name": null}, "params": {"mu": 0.1}}',
     }
     for name, text in out.items():
         (tmp_path / name).write_text(text)
@@ -54,6 +55,7 @@ CASES = [
     (["simulate", "--position", "{d}/bad.json"], "bad.json' must be valid JSON. Got an error at line 2"),
     (["simulate", "--calibration", "{d}/bad.toml"], "bad.toml' must be valid TOML. Got an error: Invalid value (at line 9"),
     (["simulate", "--calibration", "{d}/noparams.toml"], "must have a [params] table"),
+    (["simulate", "--calibration", "{d}/nullname.json"], "error: The file 'nullname.json' must have a str [calibration] name. Got None (NoneType) instead."),
     (["success-map", "--position", "{d}/empty.csv"], "Got an empty file"),
     (["success-map", "--position", "{d}/nopieces.csv"], "nopieces.csv' must hold the target piece. Got a position with no pieces instead"),
     # the options the user typed, not the library's names for them

@@ -37,7 +37,7 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
-from .._validation import check_real, check_str, check_suffix, check_type, parse_json, parse_toml, read_text
+from .._validation import check_real, check_str, check_suffix, check_type, parse_json, parse_toml, read_text, value_text
 from ..physics.params import PhysicsParams
 
 __all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
@@ -178,6 +178,9 @@ def read_calibration(path: str | Path) -> Calibration:
         table, names an unknown parameter, or a value is out of its range (the message of
         :class:`.PhysicsParams`), or its ``[uncertainty]`` table is not one of standard
         errors (>= 0) by PhysicsParams field.
+    TypeError
+        If its ``[calibration]`` name or notes is no str (a JSON null, a number); the
+        message names the file and the entry.
 
     Notes
     -----
@@ -239,9 +242,11 @@ def read_calibration(path: str | Path) -> Calibration:
         uncertainty = _uncertainty_map(data.get("uncertainty"))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"The file {path.name!r} must have an [uncertainty] table of standard errors: {exc}") from None
-    return Calibration(
-        name=str(head.get("name", path.stem)), params=params, notes=str(head.get("notes", "")), uncertainty=uncertainty, source=str(path)
-    )
+    texts = {"name": head.get("name", path.stem), "notes": head.get("notes", "")}
+    for key, value in texts.items():
+        if not isinstance(value, str):  # str() made a null name 'None'
+            raise TypeError(f"The file {path.name!r} must have a str [calibration] {key}. Got {value_text(value)} instead.")
+    return Calibration(**texts, params=params, uncertainty=uncertainty, source=str(path))
 
 
 def register_calibration(path: str | Path, *, name: str | None = None) -> str:
