@@ -551,6 +551,8 @@ def foul_probabilities(
         ``n_truncated`` (shots that used up the engine's event budget). Every foul the
         variant defines has a row, observed or not (p = 0); a foul called by the rules
         but missing from :data:`.FOULS` gets a row described by its id.
+        ``df.attrs["confidence"]`` is the level of the interval (``confidence``); pandas
+        keeps it through selections, not through a CSV file.
 
     Raises
     ------
@@ -633,13 +635,15 @@ def foul_probabilities(
                         replicas=replicas, ci=ci, confidence=confidence)  # fmt: skip
     col = {name: [row[name] for row in table] for name in table[0]}
     k, n = np.array(col["k"], dtype=np.int64), np.array(col["n"], dtype=np.int64)
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "variant": col["variant"], "rule": col["rule"], "foul": col["foul"], "n": n, "k": k, "p": k / n,
             "ci_low": col["ci_low"], "ci_high": col["ci_high"], "n_eff": col["n_eff"], "n_snapped": col["n_snapped"],
             "n_truncated": col["n_truncated"],
         }
     )  # fmt: skip
+    out.attrs["confidence"] = confidence  # the level of ci_low, ci_high, for the plot's title
+    return out
 
 
 def comparable_states(

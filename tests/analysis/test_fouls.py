@@ -293,6 +293,16 @@ def test_plot_groups_fouls_by_variant(carrom_states, monkeypatch, tmp_path):
         plot_foul_probabilities(df.drop(columns="ci_low"))
 
 
+@pytest.mark.parametrize(("confidence", "words"), [(0.95, "95 % interval"), (0.9, "90 % interval"), (0.999, "99.9 % interval")])
+def test_the_table_records_its_confidence_level_and_the_plot_title_names_it(carrom_states, confidence, words):
+    """The title said "confidence interval" without the level, which the table did not record."""
+    pop = ShotPopulation(speed=(2.0, 4.0), n=4, **AT_POCKET)
+    df = foul_probabilities(carrom_states, pop, noise=NONE, confidence=confidence, progress=False)
+    assert df.attrs["confidence"] == confidence
+    assert f"(error bars: {words})" in plot_foul_probabilities(df[df["variant"] == "icf"]).get_title()
+    plt.close("all")
+
+
 def _reference_fouls(state, shots: pd.DataFrame) -> list[str]:
     """The fouls of executed shots by the one-shot path: outcomes_from_batch + adjudicate."""
     from carromlab import simulate_batch

@@ -134,3 +134,4 @@ def test_foul_bars_of_four_variants_take_the_colour_blind_safe_palette():
     legend = ax.get_legend().get_window_extent()
     assert not legend.overlaps(ax.get_window_extent())  # inside, it covered the tops of error bars
     assert legend.x1 <= fig.bbox.width
+    assert ax.get_title().endswith("(error bars: confidence interval)")  # a table that does not record its level
