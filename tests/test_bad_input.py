@@ -181,6 +181,14 @@ def test_a_calibration_name_or_notes_of_no_str_is_refused_naming_file_and_entry(
         read_calibration(path)
 
 
+@pytest.mark.parametrize("name", ["", "   "])
+def test_a_blank_calibration_name_is_refused_as_save_calibration_refuses_it(tmp_path, name):
+    path = tmp_path / "b.json"
+    path.write_text(f'{{"calibration": {{"name": "{name}"}}, "params": {{"mu": 0.1}}}}')
+    with pytest.raises(ValueError, match=rf"^The file 'b\.json' must have a non-empty \[calibration\] name\. Got '{name}' instead\.$"):
+        read_calibration(path)
+
+
 # -- track files --------------------------------------------------------------------------------
 def test_empty_tracks_csv_names_the_file(tmp_path):
     (tmp_path / "e.csv").write_text("")

@@ -177,7 +177,7 @@ def read_calibration(path: str | Path) -> Calibration:
         line), says it is another format (``[calibration] format``), has no ``[params]``
         table, names an unknown parameter, or a value is out of its range (the message of
         :class:`.PhysicsParams`), or its ``[uncertainty]`` table is not one of standard
-        errors (>= 0) by PhysicsParams field.
+        errors (>= 0) by PhysicsParams field, or its ``[calibration]`` name is blank.
     TypeError
         If its ``[calibration]`` name or notes is no str (a JSON null, a number); the
         message names the file and the entry.
@@ -246,6 +246,8 @@ def read_calibration(path: str | Path) -> Calibration:
     for key, value in texts.items():
         if not isinstance(value, str):  # str() made a null name 'None'
             raise TypeError(f"The file {path.name!r} must have a str [calibration] {key}. Got {value_text(value)} instead.")
+    if not texts["name"].strip():  # as save_calibration refuses to write one
+        raise ValueError(f"The file {path.name!r} must have a non-empty [calibration] name. Got {texts['name']!r} instead.")
     return Calibration(**texts, params=params, uncertainty=uncertainty, source=str(path))
 
 
