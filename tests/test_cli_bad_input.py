@@ -171,3 +171,14 @@ def test_a_bad_save_calibration_folder_fails_before_the_fit(tmp_path, capsys, mo
     err = capsys.readouterr().err.strip()
     assert status == 2 and len(err.splitlines()) == 1, err
     assert f"argument --save-calibration: must be a file in an existing, writable folder. Got '{path}' (" in err
+
+
+def test_a_save_calibration_file_of_another_suffix_fails_before_the_fit(tmp_path, capsys, monkeypatch):
+    """A --save-calibration name ending in .txt was refused only after the fit, as "The 'path'
+    parameter"."""
+    monkeypatch.setattr(importlib.import_module("carromlab.fitting"), "segment_tracks", lambda *a, **k: pytest.fail("fitted"))
+    path = tmp_path / "board.txt"
+    status = main(["fit-friction", "--example", "cushion", "--save-calibration", str(path), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert f"argument --save-calibration: must be a file name ending in one of ['.json', '.toml'] (the suffix chooses the format). Got '{path}' instead." in err

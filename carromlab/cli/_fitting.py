@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..fitting.calibration_io import CALIBRATION_SUFFIXES
 from ._common import (add_output_options, add_physics_options, add_subcommand, name_list, physics, positive_int, pyplot,
                       save_figure, write_tables)  # fmt: skip
 
@@ -57,8 +58,13 @@ def add_parser(sub: Any) -> None:
 
 
 def _file_to_write(text: str) -> str:
-    """A file in an existing, writable folder: checked when the options are read, not
-    after the fit."""
+    """A .toml or .json file in an existing, writable folder: checked when the options are
+    read, not after the fit."""
+    if Path(text).suffix.lower() not in CALIBRATION_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"must be a file name ending in one of {list(CALIBRATION_SUFFIXES)} (the suffix chooses the format). "
+            f"Got {text!r} instead."
+        )
     folder = Path(text).parent
     try:
         tempfile.TemporaryFile(dir=folder).close()  # the one sure test of writing there

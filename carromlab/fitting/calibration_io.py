@@ -40,10 +40,11 @@ from .. import __version__
 from .._validation import check_real, check_str, check_suffix, check_type, parse_json, parse_toml, read_text, value_text
 from ..physics.params import PhysicsParams
 
-__all__ = ["Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
+__all__ = ["CALIBRATION_SUFFIXES", "Calibration", "save_calibration", "read_calibration", "load_calibration", "register_calibration", "calibration_names"]
 
 FORMAT = ("carromlab-calibration", 1)
-_SUFFIXES = (".json", ".toml")
+#: The suffixes of calibration files, which choose their format.
+CALIBRATION_SUFFIXES = (".json", ".toml")
 _REGISTRY: dict[str, Path] = {}
 
 
@@ -73,7 +74,7 @@ class Calibration:
 
 
 def _check_suffix(path: Path) -> str:
-    return check_suffix("path", path, _SUFFIXES)
+    return check_suffix("path", path, CALIBRATION_SUFFIXES)
 
 
 def _uncertainty_map(uncertainty: Mapping[str, float] | pd.DataFrame | None) -> dict[str, float]:
