@@ -48,13 +48,13 @@ import pandas as pd
 from scipy.optimize import OptimizeResult, least_squares
 from scipy.stats import t as student_t
 
-from .._validation import check_choice, check_int, check_real, check_type
+from .._validation import check_choice, check_int, check_real
 from ..physics.friction import FrictionLaw, get_law
 from ..physics.params import PhysicsParams, check_params
 from ._goodness import FitWarning, runs_test
 from ._kinematics import NOMINAL_RADIUS, free_slide, spin_moves_disc
 from ._robust import Loss, gaussian_sigma, get_loss
-from .segments import Segmentation, segment_tracks
+from .segments import Segmentation, segmentation_of
 from .tracks import Tracks
 
 __all__ = ["FrictionFit", "fit_friction", "FITTABLE"]
@@ -672,8 +672,7 @@ def fit_friction(
     base = check_params(params).with_(friction_law=friction.name, **dict(initial or {}))
     max_passes = check_int("max_passes", max_passes, low=1)
     jitter = check_real("timing_jitter", timing_jitter, low=0.0, high=1.0, unit="s")
-    seg = check_type("data", data, (Tracks, Segmentation), hint="e.g. from read_tracks")
-    seg = seg if isinstance(seg, Segmentation) else segment_tracks(seg)
+    seg = segmentation_of(data)
     tracks = seg.tracks
     needs_spin = spin_moves_disc(friction, base)
     if needs_spin and not tracks.radius:

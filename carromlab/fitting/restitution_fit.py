@@ -40,9 +40,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int, check_real, check_type
+from .._validation import check_int, check_real
 from ..physics.params import PhysicsParams, check_params
-from .segments import Segmentation, segment_tracks
+from .segments import Segmentation, segmentation_of
 from .tracks import Tracks
 
 __all__ = ["RestitutionFit", "fit_restitution"]
@@ -238,8 +238,7 @@ def fit_restitution(
     >>> fit.estimates["parameter"].tolist()   # no angles: the contact friction needs spins
     ['e_disc', 'e_cushion']
     """
-    seg = check_type("data", data, (Tracks, Segmentation), hint="e.g. from read_tracks")
-    seg = seg if isinstance(seg, Segmentation) else segment_tracks(seg)
+    seg = segmentation_of(data)
     tracks = seg.tracks
     if not tracks.radius:
         raise ValueError("The 'radius' of the tracks must be known to fit impacts. Got tracks without radii instead.")

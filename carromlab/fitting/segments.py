@@ -60,7 +60,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int, check_real, check_table
+from .._validation import check_int, check_real, check_table, check_type
 from .tracks import Tracks, first_bad
 
 __all__ = ["Segmentation", "segment_tracks", "breaks_from_events"]
@@ -436,6 +436,21 @@ def _check_breaks(breaks: pd.DataFrame, tracks: Tracks) -> pd.DataFrame:
             f"Got t = {float(t[row])!r} s at row {row} (disc {int(breaks['disc'].iat[row])}) instead."
         )
     return breaks
+
+
+def segmentation_of(data: Tracks | Segmentation) -> Segmentation:
+    """``data`` if it is a Segmentation, else its :func:`segment_tracks` with the defaults;
+    a TypeError naming the 'data' parameter for anything else (what the fits take).
+
+    Examples
+    --------
+    >>> from carromlab.fitting import read_tracks, data_path
+    >>> seg = segmentation_of(read_tracks(data_path("cushion_shot.csv")))
+    >>> segmentation_of(seg) is seg
+    True
+    """
+    check_type("data", data, (Tracks, Segmentation), hint="e.g. from read_tracks")
+    return data if isinstance(data, Segmentation) else segment_tracks(data)
 
 
 def segment_tracks(
