@@ -95,7 +95,7 @@ class CarromEnv(gymnasium.Env):
         seats = range(self._start.n_players)
         self._game_kwargs = {
             "policies": policy,
-            "noise": [(noise or NoiseModel()) if s in self._agent_seats else skill_noise for s in seats],
+            "noise": [noise if s in self._agent_seats else skill_noise for s in seats],
             "params": params, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
         }  # fmt: skip
         self.observation_space = observation_space(self._start)

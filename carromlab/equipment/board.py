@@ -99,10 +99,6 @@ def _polar(rho: npt.ArrayLike, theta: npt.ArrayLike) -> tuple[FloatArray, FloatA
     return rho * c, rho * s
 
 
-def _check_name(name: str, value: Any) -> str:
-    return check_str(name, value)
-
-
 def _set_reals(obj: Any, names: tuple[str, ...], **bounds: Any) -> None:
     """Validate the named fields of a frozen dataclass and store them as floats."""
     for name in names:
@@ -160,7 +156,7 @@ class Hole:
     def __post_init__(self) -> None:
         _set_reals(self, ("x", "y"), unit="m")
         _set_reals(self, ("radius",), low=0.0, low_open=True, unit="m")
-        _check_name("name", self.name)
+        check_str("name", self.name)
         if self.capture_speed_max is not None:
             _set_reals(self, ("capture_speed_max",), low=0.0, low_open=True, unit="m/s")
 
@@ -728,7 +724,7 @@ class Board:
     marks: Marks | None = None
 
     def __post_init__(self) -> None:
-        _check_name("name", self.name)
+        check_str("name", self.name)
         check_choice("shape", self.shape, ("square", "round"))
         _set_reals(self, ("size",), low=0.0, low_open=True, unit="m")
         _set_reals(self, ("frame_width",), low=0.0, unit="m")

@@ -97,10 +97,6 @@ def _check_speed_range(name: str, value: tuple[float, float] | None) -> tuple[fl
     return lo, hi
 
 
-def _check_name(name: object) -> None:
-    check_str("name", name)
-
-
 def _checked(games: GameArrays, rngs: Sequence[np.random.Generator]) -> list[np.random.Generator]:
     """The generators, one per game (the checks of :meth:`Policy.choose_many`'s arguments)."""
     check_type("games", games, GameArrays)
@@ -166,7 +162,7 @@ class RandomPolicy(BatchPolicy):
     ) -> None:  # fmt: skip
         object.__setattr__(self, "speed", _check_speed_range("speed", speed))
         object.__setattr__(self, "spread", angle_value("spread", spread, spread_deg, default=FORWARD, low=0.0, high=math.pi, low_open=True))
-        _check_name(name)
+        check_str("name", name)
         object.__setattr__(self, "name", name)
 
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
@@ -294,7 +290,7 @@ class GreedyPolicy(BatchPolicy):
         put(self, "params", params)
         put(self, "value", value)
         put(self, "workers", check_int("workers", workers, low=1, high=1024))
-        _check_name(name)
+        check_str("name", name)
         put(self, "name", name)
 
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
