@@ -36,8 +36,8 @@ from ..engine.scene import Scene
 from ..physics.params import PhysicsParams
 from ._random import MAX_REPLICAS
 from .aiming import wrap_angle
-from .execution import build_execution, check_scene
-from .goals import PocketAny, PocketPiece, check_goal
+from .execution import Execution, build_execution, check_scene
+from .goals import Goal, PocketAny, PocketPiece, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
@@ -81,7 +81,14 @@ class _Planner:
 
     def __init__(self, task: _SuccessTask, options: dict[str, Any], workers: int) -> None:
         self.task, self.options, self.workers = task, options, workers
-        self.execution, self.goal = task.execution, task.goal
+
+    @property
+    def execution(self) -> Execution:
+        return self.task.execution
+
+    @property
+    def goal(self) -> Goal:
+        return self.task.goal
 
     def rates(self, cells: pd.DataFrame, replicas: int, stage: int, key: np.ndarray) -> pd.DataFrame:
         """success_map rows of cells; ``key`` (one int per cell) keys their noise, so cells
