@@ -94,7 +94,7 @@ class BreakWeights:
     @classmethod
     def icf(cls) -> BreakWeights:
         """ICF carrom, the breaker playing white [EST weights], as the package's ICF
-        rules (:func:`carromlab.rules.icf.adjudicate`) rule a break.
+        rules (:func:`carromlab.rules.adjudicate` of an ``"icf"`` game) rule a break.
 
         white +1: an own coin, and the turn continues (ICF-4). black -0.5: it counts
         for the opponent (ICF-4), a coin they need not pocket, but it brings them no
@@ -109,7 +109,7 @@ class BreakWeights:
     @classmethod
     def online(cls) -> BreakWeights:
         """The online rules on the ICF board, the breaker playing white [EST weights], as
-        :func:`carromlab.rules.online.adjudicate` rules a break.
+        :func:`carromlab.rules.adjudicate` rules an ``"online"`` break.
 
         white +1, black -0.5 and foul -1 as in :meth:`icf` (ONL-3, ONL-4). queen +0.5,
         only with a white in the same shot and no foul (``with_own``): the queen may
@@ -301,7 +301,7 @@ class BreakStudy:
 
     @cached_property
     def cells(self) -> pd.DataFrame:
-        """One row per nominal break: the :attr:`grid` columns, with ``aim_deg`` and
+        """One row per nominal break: the ``grid`` columns, with ``aim_deg`` and
         ``angle_deg`` after ``aim`` and ``angle`` (rad); ``n_valid``,
         ``n_invalid``; per kind ``mean_<kind>`` (pieces pocketed per shot) and
         ``p_<kind>`` (probability of at least one); ``mean_pocketed``;
@@ -314,7 +314,7 @@ class BreakStudy:
         overlap a piece is placed again). The cell's shots are independent draws (each
         replica has its own noise), so ``sem_score`` = s / sqrt(``n_valid``), s the
         standard deviation of their scores (ddof 1), is its standard error, and
-        ``score_low``, ``score_high`` is the Student t interval at :attr:`confidence`
+        ``score_low``, ``score_high`` is the Student t interval at ``confidence``
         (:func:`.mean_ci`; NaN with fewer than 2 valid shots). Over the skewed, discrete
         scores of ICF and Hikone breaks (resampled) it held the expected score within 0.005
         of 95 % of the time from 50-100 replicas on (100 is the default), but 0.88 of the
@@ -409,7 +409,7 @@ class BreakStudy:
         what the break is worth (on the default ICF grid, 100 replicas, club noise, by
         0.12, 1.4 standard errors, averaged over 6 seeds). The replay plays the chosen
         breaks with noise streams that played no part in choosing them
-        (:meth:`.Execution.fresh`), scored with the study's weights: an unbiased estimate
+        (``Execution.fresh``), scored with the study's weights: an unbiased estimate
         of each.
 
         Parameters
@@ -420,7 +420,7 @@ class BreakStudy:
             Fresh noisy shots per break, in [2, 2**21]. Default 1000.
         confidence : float, optional
             Level of the interval of the mean score, in (0, 1). Default the study's
-            :attr:`confidence`.
+            ``confidence``.
         workers : int, optional
             Local threads. Default all cores.
         progress : bool

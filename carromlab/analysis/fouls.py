@@ -70,7 +70,7 @@ ANY_FOUL = "any"
 
 _SHOT_COLUMNS = ("x", "y", "angle", "speed", "spin")
 
-#: Largest number of shots of a :class:`ShotPopulation` (its draws and every state's
+#: Largest number of shots of a :class:`~carromlab.analysis.ShotPopulation` (its draws and every state's
 #: shots are held in memory); for more executions of each shot, raise ``replicas``.
 MAX_POPULATION = 10**6
 
@@ -479,7 +479,7 @@ def foul_probabilities(
     errors from ``noise`` (keyed by seed, shot and replica, so every state plays the same
     errors), the placement moved to the nearest legal spot of the state's variant
     (:func:`carromlab.rules.snap_placement`: ICF-3, ONL-1, HIK-2, CRK-1), simulated with
-    :func:`carromlab.engine.batch.simulate_batch_arrays` on the state's scene, read as array outcomes
+    :func:`carromlab.engine.simulate_batch_arrays` on the state's scene, read as array outcomes
     (:meth:`carromlab.rules.arrays.OutcomeArrays.from_batch`) and adjudicated on arrays
     (:func:`carromlab.rules.arrays.adjudicate_arrays`, the same rulings as
     :func:`carromlab.rules.adjudicate` shot by shot). A shot counts once for each distinct

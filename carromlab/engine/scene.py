@@ -72,8 +72,8 @@ class Scene:
 
     Notes
     -----
-    The scene is immutable: :attr:`pieces` is a validated copy with an ``id`` column and
-    each piece's ``radius`` (m) and ``mass`` (kg), and :attr:`specs` a read-only mapping.
+    The scene is immutable: ``pieces`` is a validated copy with an ``id`` column and
+    each piece's ``radius`` (m) and ``mass`` (kg), and ``specs`` a read-only mapping.
     The engine reads the arrays made when the scene was made (:attr:`arrays`), so a
     DataFrame edited in place (which pandas cannot forbid) changes nothing the engine or
     the plots use but that frame: make a new scene instead (:meth:`from_frame`).

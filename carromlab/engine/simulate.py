@@ -215,10 +215,10 @@ class ShotResult:
 
     @cached_property
     def final(self) -> pd.DataFrame:
-        """Final state, at :attr:`duration`, one row per disc: ``id``, ``kind``, ``x``,
+        """Final state, at ``duration``, one row per disc: ``id``, ``kind``, ``x``,
         ``y`` (m; where it fell for a captured disc), ``vx``, ``vy`` (m/s), ``omega``
         (rad/s: the spin at that time, which a disc spinning in place keeps losing
-        afterwards, see :attr:`duration` and :meth:`positions_at`), ``status`` (board,
+        afterwards, see ``duration`` and :meth:`positions_at`), ``status`` (board,
         pocketed, ditch), ``pocket`` (name or ""), ``t_out`` (s, NaN if on the board)."""
         r = self._raw
         names = [h.name for h in self.scene.board.holes]

@@ -11,7 +11,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
 ``render.py``         :func:`render_frame`: the picture of ``render_mode="rgb_array"``
 ``single.py``         :class:`CarromEnv` (``gymnasium.Env``)
-``turns.py``          :func:`agent_shots`, :func:`opponent_replies` (N games' turns)
+``turns.py``          ``agent_shots``, ``opponent_replies`` (N games' turns)
 ``vector.py``         :class:`CarromVectorEnv` (``gymnasium.vector.VectorEnv``)
 ``multi.py``          :class:`CarromAECEnv` (``pettingzoo.AECEnv``)
 ``registration.py``   :func:`register_envs`, :data:`.ENV_IDS`

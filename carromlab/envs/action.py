@@ -91,7 +91,7 @@ def shots_of_actions(games: GameArrays, actions: Any) -> npt.NDArray[np.float64]
     maps one (the same shots), on arrays: the placements and facing directions of all
     games at once (:func:`~carromlab.match.geometry.placement_targets`,
     :func:`~carromlab.match.geometry.facings`), and the shots checked at once
-    (:meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
+    (:meth:`Shot.array <carromlab.Shot.array>`).
 
     Parameters
     ----------

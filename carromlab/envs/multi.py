@@ -28,9 +28,9 @@ class CarromAECEnv(AECEnv):
     The agent to act is the seat to shoot (``state.shooter``): a turn that continues
     (a pocketed own coin, a retake) selects the same agent again. Its action and
     observation are those of :class:`carromlab.envs.CarromEnv`
-    (:func:`~carromlab.envs.action.shot_of_action`,
-    :func:`~carromlab.envs.observation.observe` from the agent's seat). After every
-    shot each agent gets :func:`~carromlab.envs.rewards.shot_reward` of its team (so
+    (:func:`~carromlab.envs.shot_of_action`,
+    :func:`~carromlab.envs.observe` from the agent's seat). After every
+    shot each agent gets :func:`~carromlab.envs.shot_reward` of its team (so
     partners in doubles get the same rewards). Every agent terminates when the rules
     end the game and is truncated when a guard stops it.
 
@@ -52,7 +52,7 @@ class CarromAECEnv(AECEnv):
         Guards of :func:`carromlab.match.play_game`.
     render_mode : {None, "rgb_array"}
         ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
-        (:func:`carromlab.envs.render.render_frame`). Default None: no rendering.
+        (:func:`carromlab.envs.render_frame`). Default None: no rendering.
 
     Examples
     --------
@@ -85,11 +85,11 @@ class CarromAECEnv(AECEnv):
         self._np_random = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space:
-        """The observation space of every agent (:func:`~carromlab.envs.observation.observation_space`)."""
+        """The observation space of every agent (:func:`~carromlab.envs.observation_space`)."""
         return self._observation_space
 
     def action_space(self, agent: str) -> spaces.Space:
-        """The action space of every agent (:func:`~carromlab.envs.action.action_space`)."""
+        """The action space of every agent (:func:`~carromlab.envs.action_space`)."""
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -113,7 +113,7 @@ class CarromAECEnv(AECEnv):
 
     def render(self) -> np.ndarray | None:
         """The position as an RGB image, uint8 of shape (480, 480, 3)
-        (:func:`carromlab.envs.render.render_frame`); None when ``render_mode`` is None.
+        (:func:`carromlab.envs.render_frame`); None when ``render_mode`` is None.
 
         Raises
         ------

@@ -94,7 +94,7 @@ def observation_space(state: GameState) -> spaces.Dict:
 
 
 def observe(state: GameState, seat: int) -> dict[str, Any]:
-    """The observation of ``state`` by ``seat`` (see :func:`observation_space`): the
+    """The observation of ``state`` by ``seat`` (see :func:`~carromlab.envs.observation_space`): the
     one-game case of :func:`.observe_many`.
 
     Parameters
@@ -121,7 +121,7 @@ def observe(state: GameState, seat: int) -> dict[str, Any]:
 
 def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     """The observations of N games by ``seat``, batched (first axis the game, as
-    :func:`gymnasium.vector.utils.batch_space` of :func:`observation_space`), computed
+    :func:`gymnasium.vector.utils.batch_space` of :func:`~carromlab.envs.observation_space`), computed
     on the games' arrays at once.
 
     Parameters
@@ -134,7 +134,7 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     Returns
     -------
     dict of str to numpy.ndarray
-        The entries of :func:`observation_space`, each with a first axis of N
+        The entries of :func:`~carromlab.envs.observation_space`, each with a first axis of N
         (``queen``, ``queen_team`` and ``shooter`` int64 of shape (N,)).
 
     Examples

@@ -65,8 +65,8 @@ def check_rewards(rewards: object) -> RewardWeights:
 
 
 def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
-    """The reward of ``team`` for one played shot (see :class:`RewardWeights`): its row
-    of :func:`shot_rewards`.
+    """The reward of ``team`` for one played shot (see :class:`~carromlab.envs.RewardWeights`): its row
+    of :func:`~carromlab.envs.shot_rewards`.
 
     Parameters
     ----------
@@ -85,7 +85,7 @@ def shot_reward(played: Played, team: int, weights: RewardWeights) -> float:
 
 
 def shot_rewards(played: PlayedArrays, team: int, weights: RewardWeights) -> npt.NDArray[np.float64]:
-    """The reward of ``team`` for each shot of a lockstep step (see :class:`RewardWeights`),
+    """The reward of ``team`` for each shot of a lockstep step (see :class:`~carromlab.envs.RewardWeights`),
     read from the step's arrays at once (no state is built).
 
     Parameters

@@ -26,14 +26,14 @@ class CarromEnv(gymnasium.Env):
     """A game of one variant: the agent plays every seat of its team, built-in
     opponents play the others.
 
-    Each :meth:`step` plays the agent's shot (:func:`carromlab.envs.action.shot_of_action`
+    Each :meth:`step` plays the agent's shot (:func:`carromlab.envs.shot_of_action`
     of the action, executed with the agent's ``noise``), then every opponent shot until
     the agent's team is to shoot again or the game ends, each by
     :meth:`carromlab.match.Game.shoot` (engine, rules and the piece-conservation check; the one-game case of
-    :mod:`carromlab.envs.turns`, which :class:`~carromlab.envs.vector.CarromVectorEnv` plays for N games).
+    ``carromlab.envs.turns``, which :class:`~carromlab.envs.vector.CarromVectorEnv` plays for N games).
     The observation is the agent's view after them
-    (:func:`carromlab.envs.observation.observation_space`); the reward sums
-    :func:`carromlab.envs.rewards.shot_reward` of the agent's team over all those shots.
+    (:func:`carromlab.envs.observation_space`); the reward sums
+    :func:`carromlab.envs.shot_reward` of the agent's team over all those shots.
     ``terminated`` when the rules end the game; ``truncated`` when a guard stops it
     (``max_shots_per_board``, ``max_boards``, see :func:`carromlab.match.play_game`).
     A seeded :meth:`reset` replays the same game for the same actions.
@@ -50,7 +50,7 @@ class CarromEnv(gymnasium.Env):
         The agent's seat (its team is every seat of the same team). Default 0 (breaks
         or opens the first board).
     opponent : {"random", "greedy"}
-        Policy of the other seats (:func:`carromlab.envs.opponents.opponent`). Default
+        Policy of the other seats (:func:`carromlab.envs.opponent`). Default
         ``"greedy"``.
     skill : {"none", "expert", "club", "beginner"}
         Execution noise of the opponents. Default ``"club"``.
@@ -64,7 +64,7 @@ class CarromEnv(gymnasium.Env):
         Guards of :func:`carromlab.match.play_game`.
     render_mode : {None, "rgb_array"}
         ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
-        (:func:`carromlab.envs.render.render_frame`). Default None: no rendering.
+        (:func:`carromlab.envs.render_frame`). Default None: no rendering.
 
     Examples
     --------
@@ -138,7 +138,7 @@ class CarromEnv(gymnasium.Env):
 
     def render(self) -> np.ndarray | None:
         """The position after the last step (or the reset) as an RGB image, uint8 of
-        shape (480, 480, 3) (:func:`carromlab.envs.render.render_frame`); None when
+        shape (480, 480, 3) (:func:`carromlab.envs.render_frame`); None when
         ``render_mode`` is None.
 
         Raises

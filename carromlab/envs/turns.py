@@ -26,7 +26,7 @@ def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights:
     games : sequence of Game
         Unfinished games in which the agent is to shoot.
     shots : array_like, shape (N, 5)
-        The intended shot in each game (rows as :meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
+        The intended shot in each game (rows as :meth:`Shot.array <carromlab.Shot.array>`).
     team : int
         The agent's team, rewarded.
     weights : RewardWeights
@@ -37,7 +37,7 @@ def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights:
     played : list of Played
         The shots.
     rewards : numpy.ndarray, shape (N,)
-        The agent team's reward for each (:func:`~carromlab.envs.rewards.shot_reward`).
+        The agent team's reward for each (:func:`~carromlab.envs.shot_reward`).
     """
     if not games:
         return [], np.zeros(0)

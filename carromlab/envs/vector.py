@@ -35,7 +35,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
     But a step is played for all environments at once: the agent's shots of every game
     are one :func:`carromlab.match.lockstep.step` (one many-scene engine batch per shot
     disc and side, one array adjudication), and each round of the opponents' replies is
-    one more step of the games still waiting (:mod:`carromlab.envs.turns`).
+    one more step of the games still waiting (``carromlab.envs.turns``).
 
     Parameters
     ----------
@@ -109,7 +109,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         Parameters
         ----------
         actions : array_like, shape (num_envs, 4)
-            One action per game (:func:`~carromlab.envs.action.shot_of_action`).
+            One action per game (:func:`~carromlab.envs.shot_of_action`).
 
         Returns
         -------
@@ -168,7 +168,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
 
     def render(self) -> tuple[np.ndarray, ...] | None:
         """Every game's position as an RGB image (:meth:`CarromEnv.render
-        <carromlab.envs.single.CarromEnv.render>`), as :class:`gymnasium.vector.SyncVectorEnv`
+        <carromlab.envs.CarromEnv.render>`), as :class:`gymnasium.vector.SyncVectorEnv`
         returns them; None when ``render_mode`` is None.
 
         Raises

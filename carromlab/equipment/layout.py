@@ -38,7 +38,7 @@ OVERLAP_TOL = 1e-9
 
 
 class RowNames(NamedTuple):
-    """How the messages of :func:`from_frame` name rows of the table: ``noun`` and the
+    """How the messages of :func:`~carromlab.equipment.layout.from_frame` name rows of the table: ``noun`` and the
     ``number`` of row ``i`` (its 0-based position), after ``preposition`` for one row, in the
     plural for two.
 

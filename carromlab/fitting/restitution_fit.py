@@ -93,7 +93,7 @@ class RestitutionFit:
         return rich_html("RestitutionFit", {"impacts": len(self.impacts), "used": used}, table=self.estimates)
 
     def table(self) -> pd.DataFrame:
-        """The pooled estimates (a copy of :attr:`estimates`)."""
+        """The pooled estimates (a copy of ``estimates``)."""
         return self.estimates.copy()
 
     def params(self, base: PhysicsParams | None = None) -> PhysicsParams:

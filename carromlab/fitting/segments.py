@@ -228,7 +228,7 @@ def breaks_from_events(events: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     events : pandas.DataFrame
-        :attr:`carromlab.engine.ShotResult.events`.
+        :attr:`carromlab.ShotResult.events`.
 
     Returns
     -------

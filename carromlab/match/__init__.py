@@ -11,7 +11,7 @@ See ``docs/match.md`` for a how-to. Modules:
 ``scene.py``              the engine scene of a game state
 ``conservation.py``       piece conservation checks after every shot
 ``records.py``            the shots, boards and games tables
-``lockstep.py``           :func:`step`: one shot of many games in one engine batch, :func:`play_games`
+``lockstep.py``           :func:`~.lockstep.step`: one shot of many games in one engine batch, :func:`~.lockstep.play_games`
 ``game.py``               :class:`Game` (shot by shot), :func:`play_game`, :func:`play_match`
 ``stats.py``              :func:`breaker_advantage`: what opening a board is worth, per variant
 ========================  =======================================================

@@ -1,7 +1,7 @@
 """Piece conservation: no piece is created, lost or moved without a reason.
 
 Checked after every shot of a simulated game. A violation is a bug in the rules, the
-engine bridge or the engine, never a game event, so it raises :class:`ConservationError`.
+engine bridge or the engine, never a game event, so it raises :class:`~carromlab.match.ConservationError`.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Inventory:
         return dict(Counter(k for _, k in self.kinds))
 
     def check_state(self, state: GameState) -> None:
-        """Raise :class:`ConservationError` unless ``state`` holds exactly these pieces
+        """Raise :class:`~carromlab.match.ConservationError` unless ``state`` holds exactly these pieces
         (same ids and kinds), every piece on the board has a position on the playing
         surface, and no two pieces on the board overlap (by more than
         :data:`.OVERLAP_TOL`)."""
@@ -134,7 +134,7 @@ class Inventory:
             raise ConservationError(f"Pieces {on[i].id} and {on[j].id} overlap by {-gap[i, j]:.3g} m on the board.")
 
     def check_shot(self, before: GameState, outcome: ShotOutcome, ruling: Ruling) -> None:
-        """Raise :class:`ConservationError` unless the shot conserved the pieces.
+        """Raise :class:`~carromlab.match.ConservationError` unless the shot conserved the pieces.
 
         After every shot the new state passes :meth:`check_state`. Within a board (the
         shot neither ended it nor was retaken), the pieces on the board after the ruling
@@ -201,8 +201,9 @@ def _overlapping(xy: np.ndarray, r: np.ndarray, on: np.ndarray) -> np.ndarray:
 
 
 def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArrays) -> None:
-    """Raise :class:`ConservationError` unless each of N shots conserved the pieces: the
-    array form of :meth:`Inventory.check_shot`, checked on every game of a lockstep step.
+    """Raise :class:`~carromlab.match.ConservationError` unless each of N shots conserved
+    the pieces: the array form of :meth:`Inventory.check_shot
+    <carromlab.match.Inventory.check_shot>`, checked on every game of a lockstep step.
 
     The pieces themselves (ids and kinds) are the columns of the arrays, so none can be
     created or lost; every piece on the board after the ruling has a position on the

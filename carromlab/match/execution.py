@@ -96,7 +96,7 @@ def execute_many(
 ) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """Play N intended shots, one per game, with execution errors (:func:`.execute` of
     each game; the errors of the games sharing a noise model drawn in one
-    :meth:`~carromlab.analysis.noise.NoiseModel.errors` call, and the placements made
+    :meth:`~carromlab.analysis.NoiseModel.errors` call, and the placements made
     illegal by the errors moved back by one
     :func:`~carromlab.match.geometry.legal_spots_many` search).
 
@@ -106,7 +106,7 @@ def execute_many(
         The positions, one row per game.
     intended : array_like, shape (N, 5)
         The intended shot of each game, rows ``x, y, angle, speed, spin`` (m, m, rad,
-        m/s, rad/s; :meth:`Shot.array <carromlab.engine.scene.Shot.array>`).
+        m/s, rad/s; :meth:`Shot.array <carromlab.Shot.array>`).
     noise : sequence of NoiseModel
         The spreads of each game's shooter.
     seeds, shot_indices : sequence of int

@@ -28,7 +28,7 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
     line, or the tee spot's centre for the seat's first shot of the board (Hikone,
     HIK-2); the arc of the shooting line in the shooter's quadrant (crokinole, CRK-1).
     The points may still be illegal (a piece in the way, a base circle half covered):
-    :func:`legal_spots` moves them to the nearest legal ones. The one-state case of
+    :func:`~carromlab.match.geometry.legal_spots` moves them to the nearest legal ones. The one-state case of
     :func:`placement_targets`.
 
     Parameters
@@ -56,7 +56,7 @@ def placement_target(state: GameState, t: npt.ArrayLike) -> tuple[FloatArray, Fl
 
 
 def placement_targets(games: GameArrays, t: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-    """Points along the placement lines of N games' shooters (see :func:`placement_target`).
+    """Points along the placement lines of N games' shooters (see :func:`~carromlab.match.geometry.placement_target`).
 
     Parameters
     ----------
@@ -82,7 +82,7 @@ def placement_targets(games: GameArrays, t: npt.ArrayLike) -> tuple[FloatArray, 
 
 
 def _line(games: GameArrays, seat: int, tee: bool) -> tuple[float, float, float, float]:
-    """The placement line of ``seat`` (see :func:`placement_target`; ``tee``: the Hikone
+    """The placement line of ``seat`` (see :func:`~carromlab.match.geometry.placement_target`; ``tee``: the Hikone
     seat's first shot of the board): the segment's ends (x0, y0, x1, y1), m; crokinole
     the arc's radius (m), its end angles from the shooter's left to right (rad) and 0."""
     board, side = games.board, games.seat_sides[seat]
@@ -148,7 +148,7 @@ def _towards_centre(x: float, y: float) -> tuple[float, float]:
 
 
 def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray:
-    """:func:`facing` of N games at once, each shooter at its own placement.
+    """:func:`~carromlab.match.geometry.facing` of N games at once, each shooter at its own placement.
 
     Parameters
     ----------
@@ -160,7 +160,7 @@ def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray
     Returns
     -------
     numpy.ndarray, shape (N, 2)
-        The unit vectors, as :func:`facing` gives them one at a time.
+        The unit vectors, as :func:`~carromlab.match.geometry.facing` gives them one at a time.
     """
     if games.board.shape == "round":
         xs, ys = np.asarray(x, dtype=float).ravel().tolist(), np.asarray(y, dtype=float).ravel().tolist()
@@ -171,7 +171,7 @@ def facings(games: GameArrays, x: npt.ArrayLike, y: npt.ArrayLike) -> FloatArray
 
 def legal_spots(state: GameState, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The legal placements nearest wanted ones, and how far each had to move: the
-    one-state case of :func:`legal_spots_many`.
+    one-state case of :func:`~carromlab.match.geometry.legal_spots_many`.
 
     Parameters
     ----------

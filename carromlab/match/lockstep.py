@@ -1,7 +1,7 @@
 """Games in lockstep: one shot of every game, as one many-scene engine batch and one
 array adjudication.
 
-:func:`step` is the only way a shot is played: :meth:`Game.shoot` is a step of one game
+:func:`~carromlab.match.lockstep.step` is the only way a shot is played: :meth:`Game.shoot` is a step of one game
 and :func:`play_games` steps many until they end. A game draws only from its own
 generator and its own noise stream, so it plays the same shots alone and among others.
 """
@@ -37,19 +37,19 @@ FloatArray = npt.NDArray[np.float64]
 def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None = None, *, policy: str = "agent") -> list[Played]:
     """Play the next shot of every game at once.
 
-    The games' states are stacked as one struct of arrays (:func:`stacked`), on which
+    The games' states are stacked as one struct of arrays (``stacked``), on which
     everything else works: the seats' policies choose (:meth:`.Policy.choose_many`, one
     call per policy with the arrays of all the games it shoots in, giving an array of
     shots), each game's noise executes its shot
     (:func:`~carromlab.match.execution.execute_many`; the policies'
     and the executed placements search the shooters' regions, built once,
     :attr:`GameArrays.regions <carromlab.rules.arrays.GameArrays.regions>`), one
-    :func:`~carromlab.engine.batch.simulate_batch_arrays` call per group of games sharing the
+    :func:`~carromlab.engine.simulate_batch_arrays` call per group of games sharing the
     shot disc, the shooter's side and the physics plays the shots from each game's own
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot (:func:`~carromlab.match.game.record_step`) and keeps the step's arrays
+    shot; each game then records its shot (``carromlab.match.game.record_step``) and keeps the step's arrays
     (:attr:`.Game.arrays`), from which the next step stacks its rows. The step's shots
     are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
     each game's :class:`.Played` a view of its row; no GameState and no per-shot object
@@ -63,7 +63,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
         Unfinished games of one variant, each object once; none plays no shot.
     intended : array_like of shape (N, 5), sequence of Shot, or None, optional
         The intended shot of every game (rows ``x, y, angle, speed, spin``, as
-        :meth:`Shot.array <carromlab.engine.scene.Shot.array>`), or None: each seat's
+        :meth:`Shot.array <carromlab.Shot.array>`), or None: each seat's
         policy chooses. Default None.
     policy : str
         The policy name recorded for ``intended`` shots. Default ``"agent"``.
@@ -129,7 +129,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
 
 
 def play_games(games: Sequence[Game], ended: Callable[[int], object] | None = None) -> None:
-    """Play games in lockstep until every one has ended (see :func:`step`).
+    """Play games in lockstep until every one has ended (see :func:`~carromlab.match.lockstep.step`).
 
     Parameters
     ----------

@@ -2,7 +2,7 @@
 
 A policy is any object with a ``name`` and a ``choose_many(games, rngs) -> shots``
 method (:class:`Policy`): the intended shots of N games at once, as one (N, 5) array
-(:meth:`Shot.array <carromlab.engine.scene.Shot.array>`), given the struct of
+(:meth:`Shot.array <carromlab.Shot.array>`), given the struct of
 arrays of their states (:class:`~carromlab.rules.arrays.GameArrays`, the arrays the
 lockstep already holds; ``games.states(range(len(games)))`` gives GameState objects to a
 policy that wants them) and one generator per game, before execution noise
@@ -67,16 +67,18 @@ class Policy(Protocol):
         """The intended shot of the shooter of each game (row k of ``games``, its seat
         ``games.shooter[k]``), as row k of an (N, 5) array: a legal placement ``x, y``
         (m), direction ``angle`` (rad), ``speed`` (m/s) and ``spin`` (rad/s), as
-        :meth:`Shot.array <carromlab.engine.scene.Shot.array>` gives it. ``rngs[k]`` is game k's generator; a policy draws all of game k's
-        randomness from it, so that a game is reproduced by its seed whichever games
-        share the call. ``games`` is never changed; ``games.regions`` holds the
-        shooters' legal placement regions and ``games.states(range(len(games)))`` the
-        games as GameState objects (both built on first use)."""
+        :meth:`Shot.array <carromlab.Shot.array>` gives it. ``rngs[k]`` is game k's
+        generator; a policy draws all of game k's randomness from it, so that a game is
+        reproduced by its seed whichever games share the call. ``games`` is never
+        changed; ``games.regions`` holds the shooters' legal placement regions and
+        ``games.states(range(len(games)))`` the games as GameState objects (both built
+        on first use)."""
         ...
 
 
 class BatchPolicy:
-    """Base of the provided policies: :meth:`choose` is :meth:`choose_many` of one state."""
+    """Base of the provided policies: :meth:`~carromlab.match.BatchPolicy.choose` is
+    :meth:`~carromlab.match.BatchPolicy.choose_many` of one state."""
 
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """See :meth:`Policy.choose_many`."""
@@ -168,7 +170,7 @@ class RandomPolicy(BatchPolicy):
     def choose_many(self, games: GameArrays, rngs: Sequence[np.random.Generator]) -> FloatArray:
         """A random legal shot of each game's shooter (see the class notes), on the
         games' arrays: the placements of all the games are made legal at once
-        (:func:`legal_spots_many`)."""
+        (:func:`~carromlab.match.geometry.legal_spots_many`)."""
         rngs = _checked(games, rngs)
         if not rngs:
             return np.zeros((0, 5))
@@ -202,7 +204,7 @@ class GreedyPolicy(BatchPolicy):
     :class:`RandomPolicy`, make up ``random_fraction`` of the ``n_candidates`` (and all
     the rest if there are fewer aimed ones); aimed candidates beyond the budget are
     subsampled at random. The candidates are simulated without noise, those of all the
-    states of a :meth:`choose_many` call in one many-scene :func:`carromlab.simulate_batch`
+    states of a :meth:`~carromlab.match.BatchPolicy.choose_many` call in one many-scene :func:`carromlab.simulate_batch`
     call (per variant and shot disc), and scored by ``value``; the best is chosen, ties
     at random.
 
@@ -230,7 +232,7 @@ class GreedyPolicy(BatchPolicy):
         ``value(states, scene, which, batch) -> values``, one per batch row, row k
         played from ``states[which[k]]`` (a :data:`carromlab.match.value.ValueFunction`).
         Default
-        :func:`carromlab.match.value.shot_values`.
+        :func:`carromlab.match.shot_values`.
     workers : int
         Threads of the batch engine, in [1, 1024]. Default 1 (games run in parallel
         instead, see :func:`carromlab.match.play_match`).
@@ -304,7 +306,7 @@ class GreedyPolicy(BatchPolicy):
         one per shot-disc colour) run in one many-scene :func:`carromlab.simulate_batch`
         call (each row from its state's positions) and are scored by one call of the
         value function (which reads the games as GameState objects). Game k draws only
-        from ``rngs[k]``, in the order of :meth:`choose`, so a state gets the same shot
+        from ``rngs[k]``, in the order of :meth:`~carromlab.match.BatchPolicy.choose`, so a state gets the same shot
         alone and among others.
         """
         rngs = _checked(games, rngs)

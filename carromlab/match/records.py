@@ -116,7 +116,7 @@ def frame(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, str]) -> pd.D
 @dataclass(frozen=True, eq=False)
 class PlayedArrays:
     """The N shots of one lockstep step (:func:`carromlab.match.lockstep.step`), as
-    columns: row ``k`` is game ``k``'s shot; :class:`Played` is the view of one row.
+    columns: row ``k`` is game ``k``'s shot; :class:`~carromlab.match.Played` is the view of one row.
 
     Attributes
     ----------
@@ -154,7 +154,7 @@ class PlayedArrays:
 
     @cached_property
     def pocketed(self) -> list[tuple[tuple[int, str], ...]]:
-        """Game id and kind of the pieces that fell in each shot, in order (see :class:`Played`)."""
+        """Game id and kind of the pieces that fell in each shot, in order (see :class:`~carromlab.match.Played`)."""
         st = self.after
         kinds = [st.palette[k] for k in st.kind]
         ids, at = ranked_rows(self.outcomes.fell[:, : st.n_pieces])  # the pieces (the last column is the striker)
@@ -177,7 +177,7 @@ class PlayedArrays:
 
     @cached_property
     def table_rows(self) -> StepRows:
-        """The shots' values in the shots table (:func:`shot_rows`), built once for the step."""
+        """The shots' values in the shots table (``shot_rows``), built once for the step."""
         return shot_rows(self)
 
     def played(self) -> list[Played]:
@@ -187,7 +187,7 @@ class PlayedArrays:
 
 class Played:
     """One shot of a :class:`~carromlab.match.Game`, as it was played and ruled: row
-    ``row`` of a step's :class:`PlayedArrays`, read from them on demand.
+    ``row`` of a step's :class:`~carromlab.match.records.PlayedArrays`, read from them on demand.
 
     Parameters
     ----------

@@ -61,7 +61,7 @@ HOLE_POINTS = 20
 
 #: Signature of a value function: ``(states, scene, which, batch) -> values``, one value
 #: per batch row; row k was played from ``states[which[k]]`` on ``scene``, the states'
-#: :func:`~carromlab.rules.engine_bridge.full_scene` (see :func:`shot_values`).
+#: :func:`~carromlab.rules.engine_bridge.full_scene` (see :func:`~carromlab.match.shot_values`).
 ValueFunction = Callable[[Sequence[GameState], Scene, npt.NDArray[np.int64], pd.DataFrame], npt.NDArray[np.float64]]
 
 IntArray = npt.NDArray[np.int64]

@@ -30,9 +30,9 @@ class FrictionLaw(Protocol):
     """What the engine, :meth:`ShotResult.positions_at` and the fitting tools need from a
     friction law.
 
-    The compiled engine integrates one family of laws (see :class:`Law`): a law is a
+    The compiled engine integrates one family of laws (see :class:`~carromlab.physics.friction.Law`): a law is a
     member of it, named by the parameters :meth:`engine` gives. A new law of that family
-    is a new :class:`Law` entry in :data:`.FRICTION_LAWS`; a law outside it needs the
+    is a new :class:`~carromlab.physics.friction.Law` entry in :data:`.FRICTION_LAWS`; a law outside it needs the
     compiled kinematics (``carromlab/physics/_kinematics.pyx``) extended.
     """
 
@@ -160,8 +160,8 @@ class Law:
 
 
 #: The sliding friction laws by name (``PhysicsParams.friction_law``): ``"coulomb"``,
-#: ``"linear"``, ``"stribeck"`` and ``"slide_spin"`` (the default), each a :class:`Law` of
-#: the family the compiled engine integrates; register a new one here (:func:`get_law`
+#: ``"linear"``, ``"stribeck"`` and ``"slide_spin"`` (the default), each a :class:`~carromlab.physics.friction.Law` of
+#: the family the compiled engine integrates; register a new one here (:func:`~carromlab.physics.friction.get_law`
 #: reads it).
 FRICTION_LAWS: dict[str, FrictionLaw] = {
     "coulomb": Law(

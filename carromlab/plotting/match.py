@@ -108,7 +108,7 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     Parameters
     ----------
     table : pandas.DataFrame
-        The table of :func:`carromlab.match.stats.breaker_advantage`.
+        The table of :func:`carromlab.match.breaker_advantage`.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; when omitted, a new figure 6.5 in wide and 0.45 in tall per
         row (plus 2 in for the labels and the legend).

@@ -97,7 +97,7 @@ def plot_shot(
         Axes to draw on; a new figure when omitted.
     events : bool
         Mark impacts (disc, cushion, peg) at their points of contact and captures
-        (pocket, ditch) at the disc's centre (:func:`event_points`). Default True.
+        (pocket, ditch) at the disc's centre (:func:`~carromlab.plotting.shot.event_points`). Default True.
     legend : bool
         Explain the event markers and the path colour of every kind that moved (the
         striker first) in a legend under the board (inside the figure, so a plain

@@ -288,9 +288,9 @@ def forward_of(state: GameState) -> tuple[float, float]:
 
 
 def frame_reach_of(state: GameState) -> float:
-    """Forward coordinate (m, along :func:`forward_of` from the board centre) beyond which
-    the striker's centre must be at a cushion hit for the hits after it to be indirect;
-    -inf off Hikone: every cushion hit.
+    """Forward coordinate (m, along :func:`~carromlab.rules.engine_bridge.forward_of` from
+    the board centre) beyond which the striker's centre must be at a cushion hit for the
+    hits after it to be indirect; -inf off Hikone: every cushion hit.
 
     HIK-9 (seed 001) allows an inside puck to be hit after the frame "outside the area
     line (the sides or the front, as seen from the shooter)": every frame but the

@@ -126,7 +126,7 @@ class Area:
 
 @dataclass(frozen=True, eq=False)
 class Region:
-    """A variant's legal striker region for one shooter of one game: an :class:`Area`
+    """A variant's legal striker region for one shooter of one game: an :class:`~carromlab.rules.placement.Area`
     and the discs the striker must keep clear of.
 
     Parameters
@@ -136,7 +136,7 @@ class Region:
     blockers : sequence of (str, numpy.ndarray, float)
         Clearance constraints: a reason, the discs (rows ``x``, ``y``, ``radius``, m) and
         the clearance required from them (m, 0: touching is allowed), as in
-        :func:`~carromlab.rules.spots.clear_of`.
+        ``carromlab.rules.spots.clear_of``.
     """
 
     area: Area
@@ -176,7 +176,8 @@ class Region:
         return nearest_spots([self], np.zeros(x.size, dtype=np.intp), x.ravel(), y.ravel(), search=False)[2].reshape(x.shape)
 
     def nearest_many(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """The nearest legal spot of each centre (m): :func:`nearest_spots` of this region."""
+        """The nearest legal spot of each centre (m):
+        :func:`~carromlab.rules.placement.nearest_spots` of this region."""
         sx, sy, _ = nearest_spots([self], np.zeros(len(x), dtype=np.intp), x, y)
         return sx, sy
 
@@ -204,7 +205,7 @@ class Regions:
         Area of each region (index into ``areas``).
     discs : numpy.ndarray, shape (R, K, 4)
         The discs each region's striker must keep clear of: rows ``x``, ``y``,
-        ``radius``, ``margin`` (m, as in :meth:`Region.discs`); unused rows lie at
+        ``radius``, ``margin`` (m, as in :meth:`Region.discs <carromlab.rules.Region.discs>`); unused rows lie at
         ``x = inf`` (and ``y``, ``radius``, ``margin`` 0).
     """
 
@@ -257,10 +258,10 @@ def nearest_spots(
     Query ``q`` is the centre (x[q], y[q]) in region ``regions[which[q]]``. A legal
     centre is its own spot. For the others, the nearest candidate of the region's area
     that meets the area's constraints and clears the region's discs is refined by 40
-    bisection steps towards the centre (see :attr:`PlacementCheck.distance`). The work
+    bisection steps towards the centre (see ``PlacementCheck.distance``). The work
     is shared: the candidates' constraints on the marks are evaluated once per area
     (cached), and the nearest clear candidate of each centre is found by a scan of the
-    candidates sorted once per area (:attr:`Area.sweep`) outward from the centre.
+    candidates sorted once per area (:attr:`~carromlab.rules.placement.Area.sweep`) outward from the centre.
 
     Parameters
     ----------
@@ -323,9 +324,9 @@ def _nearest_clear(
 
     A candidate is blocked when its squared distance to a disc less the squared reach
     is below 1e-15 m^2: one within round-off of a disc's reach may be taken for
-    blocked; the bisection tests with :func:`~carromlab.rules.spots.clear_of`'s own
+    blocked; the bisection tests with ``carromlab.rules.spots.clear_of``'s own
     comparison. The compiled scan
-    (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`Area.sweep` outward
+    (:func:`carromlab.rules._placement.nearest_clear`) walks :attr:`~carromlab.rules.placement.Area.sweep` outward
     from each centre and stops where the offset along the sweep alone is farther than
     the best clear candidate; it steps over the candidates nearer a centre than its
     :func:`~carromlab.rules.spots.clear_distance` less 1e-9 m (all blocked, as in
@@ -362,8 +363,8 @@ def _search(
     area: Area, qx: FloatArray, qy: FloatArray, which: npt.NDArray[np.intp], discs: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """The nearest legal spots of illegal centres of one area, centre ``q`` keeping clear
-    of its region's discs ``discs[which[q]]`` (see :func:`nearest_spots`; only the discs
-    reaching into the area's :attr:`Area.box` count)."""
+    of its region's discs ``discs[which[q]]`` (see :func:`~carromlab.rules.placement.nearest_spots`; only the discs
+    reaching into the area's :attr:`~carromlab.rules.placement.Area.box` count)."""
     cx, cy = area.allowed
     if not cx.size:
         return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)

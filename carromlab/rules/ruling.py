@@ -119,5 +119,5 @@ class Ruling:
 
     @property
     def rule_ids(self) -> frozenset[str]:
-        """Every rule id that appears in :attr:`applied` or :attr:`fouls`."""
+        """Every rule id that appears in ``applied`` or ``fouls``."""
         return frozenset(self.applied) | {f.rule for f in self.fouls}

@@ -155,7 +155,7 @@ class OutcomeArrays:
             If the lengths differ, an outcome names an id outside 0..P-1 (the striker
             aside), a pocket the board lacks or a final position off the board, or a
             Hikone doubles outcome leaves its direct hits unknown
-            (:func:`carromlab.rules.ledger.check_record`).
+            (``carromlab.rules.ledger.check_record``).
         """
         n, p = len(games), games.n_pieces
         outcomes = check_sequence("outcomes", outcomes, ShotOutcome)
@@ -220,7 +220,7 @@ class OutcomeArrays:
         Parameters
         ----------
         batch : BatchArrays
-            From :func:`carromlab.engine.batch.simulate_batch_arrays` with ``details=True`` and
+            From :func:`carromlab.engine.simulate_batch_arrays` with ``details=True`` and
             ``final_positions=True`` (``forward``, ``carriers`` and ``frame_reach`` as for
             :func:`~carromlab.rules.engine_bridge.outcomes_from_batch`), one row per game.
         games : GameArrays

@@ -50,7 +50,7 @@ def placement_regions(games: GameArrays) -> Regions:
 
     Region ``g`` has the same area and the same discs (in piece order; unused rows at
     infinity) as ``placement_region(state_g, shot_radius(state_g))`` of the variant
-    (:func:`carromlab.rules.icf.placement_region` and the others), so
+    (:func:`carromlab.rules.placement_region`), so
     :func:`~carromlab.rules.placement.nearest_spots` finds the same spots with either.
 
     Parameters
