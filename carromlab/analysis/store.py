@@ -44,7 +44,7 @@ import time
 import types
 import uuid
 import warnings
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
@@ -55,7 +55,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from .. import __version__
-from .._validation import check_type
+from .._validation import check_choice, check_type
 
 __all__ = ["MANIFEST", "STALE_SECONDS", "StoreWarning", "SweepStore", "describe", "read_store", "store_directory", "sweep_manifest"]
 
@@ -474,11 +474,11 @@ class SweepStore:
         _atomic_write(self._part(chunk), lambda fh: pq.write_table(table, fh, write_page_checksum=True))
 
     @overload
-    def read(self, chunk: int, columns: Sequence[str] | None = None, *, drop_damaged: Literal[False] = False) -> pd.DataFrame: ...
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: Literal["raise"] = "raise") -> pd.DataFrame: ...
     @overload
-    def read(self, chunk: int, columns: Sequence[str] | None = None, *, drop_damaged: bool) -> pd.DataFrame | None: ...
-    def read(self, chunk: int, columns: Sequence[str] | None = None, *, drop_damaged: bool = False) -> pd.DataFrame | None:
-        """The rows of one chunk, their page checksums verified.
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: str) -> pd.DataFrame | None: ...
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: str = "raise") -> pd.DataFrame | None:
+        """The rows of one chunk, their page checksums verified (of ``columns`` only, if given).
 
         Parameters
         ----------
@@ -486,18 +486,19 @@ class SweepStore:
             The chunk.
         columns : sequence of str, optional
             Read only these columns of the part (in this order). Default: every column.
-        drop_damaged : bool
-            For a part that is missing, damaged, or not of this sweep and chunk: warn of it
-            (:class:`StoreWarning`), delete it and return None, so that its chunk is
-            computed again. Default False: a ValueError.
+        damaged : {"raise", "warn"}
+            For a part that is missing, damaged, or not of this sweep and chunk: a
+            ValueError (default), or a :class:`StoreWarning` and None, for a caller that
+            then computes the chunk again.
 
         Raises
         ------
         ValueError
-            If the part lacks one of ``columns``; without ``drop_damaged``, if it is
+            If the part lacks one of ``columns``; with ``damaged="raise"``, if it is
             missing, damaged, or not of this sweep and chunk (the message names the file
             and how to recover).
         """
+        check_choice("damaged", damaged, ("raise", "warn"))
         path = self._part(chunk)
         try:
             names = set(pq.read_schema(path).names)
@@ -509,10 +510,9 @@ class SweepStore:
         table, problem = _load(path, self.fingerprint, chunk, columns)
         if table is not None:
             return table.to_pandas()
-        if not drop_damaged:
+        if damaged == "raise":
             raise ValueError(f"The part {str(path)!r} {problem}; to recover, delete the file and rerun (its chunk is computed again).")
-        _warn(f"The part {str(path)!r} {problem}: deleted, its chunk is computed again.")
-        path.unlink(missing_ok=True)
+        _warn(f"The part {str(path)!r} {problem}: its chunk is computed again.")
         return None
 
 
@@ -569,9 +569,9 @@ def _load(path: Path, fingerprint: str, chunk: int, columns: Sequence[str] | Non
     checksums verified, or None and what is wrong with it."""
     try:
         table = pq.read_table(path, columns=None if columns is None else list(columns), page_checksum_verification=True)
+        problem = _problem(table.schema.metadata, fingerprint, chunk)
     except _READ_ERRORS as exc:
         return None, _unreadable(exc)
-    problem = _problem(table.schema.metadata, fingerprint, chunk)
     return (None, problem) if problem else (table, "")
 
 

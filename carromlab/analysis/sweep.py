@@ -128,16 +128,16 @@ def _dask(task: ChunkTask, chunks: Iterator[tuple[int, pd.DataFrame]], n: int, c
 
 def _claimed(
     db: SweepStore, todo: list[tuple[int, pd.DataFrame]], held: dict[int, FileLock], busy: list[tuple[int, pd.DataFrame]],
-    done: Callable[[int], object],
+    done: Callable[[int], object], again: bool,
 ) -> Iterator[tuple[int, pd.DataFrame]]:
     """The chunks of ``todo`` this writer is to compute, each claimed as it is drawn (its
     lock put in ``held``); a chunk another writer holds goes to ``busy``, one found written
-    meanwhile to ``done``."""
+    meanwhile (unless ``again``) to ``done``."""
     for k, cells in todo:
         lock = db.claim(k)
         if lock is None:
             busy.append((k, cells))
-        elif db.has(k):  # written by another writer since this one looked
+        elif not again and db.has(k):  # written by another writer since this one looked
             db.release(k, lock)
             done(k)
         else:
@@ -150,8 +150,11 @@ def _stored(
     run: Callable[[Iterator[tuple[int, pd.DataFrame]], int], Iterator[tuple[int, pd.DataFrame]]],
     todo: list[tuple[int, pd.DataFrame]],
     done: Callable[[int], object],
+    *,
+    again: bool = False,
 ) -> None:
-    """Compute and write to ``db`` each chunk of ``todo`` (index, cells) that is missing,
+    """Compute and write to ``db`` each chunk of ``todo`` (index, cells) that is missing
+    (each, with ``again``: their parts were found damaged behind intact footers),
     sharing them with other writers of the store: a chunk is computed only under its lock
     (:meth:`SweepStore.claim`), one that another writer holds is left to it, and its part
     awaited once this writer has nothing else to do; if that writer dies meanwhile (the
@@ -161,7 +164,7 @@ def _stored(
         held: dict[int, FileLock] = {}
         busy: list[tuple[int, pd.DataFrame]] = []
         try:
-            for k, rows in run(_claimed(db, todo, held, busy, done), len(todo)):
+            for k, rows in run(_claimed(db, todo, held, busy, done, again), len(todo)):
                 db.write(k, rows)
                 db.release(k, held.pop(k))
                 done(k)
@@ -222,7 +225,8 @@ def run_sweep(
         footers), new ones written as they complete; a chunk another writer of the store is
         computing is left to it and its part read once written (see :func:`_stored`). The
         rows are read back at the end, their page checksums verified: a part damaged behind
-        an intact footer is deleted, with a :class:`~.store.StoreWarning`, and computed again.
+        an intact footer (of the columns read) is computed again and rewritten, with a
+        :class:`~.store.StoreWarning` naming it.
     progress : bool
         Show a tqdm bar (after the first second). A value that is not a bool is an error.
     columns : sequence of str, optional
@@ -278,9 +282,9 @@ def run_sweep(
         return pd.concat([results[k] for k, _ in bounds], ignore_index=True)
     # a stored sweep is always read back, so resumed and uninterrupted runs return the same
     # frame; a part damaged behind an intact footer (its page checksums fail) is computed again
-    back = {k: db.read(k, columns, drop_damaged=True) for k, _ in bounds}
+    back = {k: db.read(k, columns, damaged="warn") for k, _ in bounds}
     again = [k for k, rows in back.items() if rows is None]
     if again:
-        _stored(db, run, [piece(k) for k in again], lambda k: None)
+        _stored(db, run, [piece(k) for k in again], lambda k: None, again=True)
         back.update({k: db.read(k, columns) for k in again})
     return pd.concat([back[k] for k, _ in bounds], ignore_index=True)

@@ -1,7 +1,6 @@
 """Backends, chunking and the resumable Parquet store give identical results."""
 
 import functools
-import gc
 import json
 import multiprocessing
 import os
@@ -12,7 +11,6 @@ import warnings
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
