@@ -542,7 +542,9 @@ def foul_probabilities(
         One row per (state, foul), states in the order given: ``variant`` (the state's
         name), ``rule`` (rule id, or :data:`.ANY_FOUL` for the last row of each state:
         any foul), ``foul`` (short description, :data:`.FOULS`), ``n`` (shots),
-        ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high``;
+        ``k`` (shots with that foul), ``p`` = k / n with ``ci_low``, ``ci_high`` and
+        ``confidence``, the level of that interval (``confidence``, in every row: it is
+        kept in a CSV file, and names the interval in the plot);
         ``n_eff``, the effective number of independent shots behind the interval: the
         replicas of an intended shot share its placement, aim and speed, so the interval
         is that of the fouls per intended shot (:func:`.clustered_binomial_ci`), n_eff
@@ -551,8 +553,6 @@ def foul_probabilities(
         ``n_truncated`` (shots that used up the engine's event budget). Every foul the
         variant defines has a row, observed or not (p = 0); a foul called by the rules
         but missing from :data:`.FOULS` gets a row described by its id.
-        ``df.attrs["confidence"]`` is the level of the interval (``confidence``); pandas
-        keeps it through selections, not through a CSV file.
 
     Raises
     ------
@@ -638,11 +638,10 @@ def foul_probabilities(
     out = pd.DataFrame(
         {
             "variant": col["variant"], "rule": col["rule"], "foul": col["foul"], "n": n, "k": k, "p": k / n,
-            "ci_low": col["ci_low"], "ci_high": col["ci_high"], "n_eff": col["n_eff"], "n_snapped": col["n_snapped"],
-            "n_truncated": col["n_truncated"],
+            "ci_low": col["ci_low"], "ci_high": col["ci_high"], "confidence": confidence, "n_eff": col["n_eff"],
+            "n_snapped": col["n_snapped"], "n_truncated": col["n_truncated"],
         }
     )  # fmt: skip
-    out.attrs["confidence"] = confidence  # the level of ci_low, ci_high, for the plot's title
     return out
 
 

@@ -11,19 +11,26 @@ A part is written under a temporary name starting with "." and moved into place 
 :func:`os.replace` (atomic on POSIX and Windows), so a part file either is complete or
 does not exist; a temporary file left by a killed write is ignored (pyarrow and pandas
 skip names starting with "." or "_" when reading the directory as a dataset) and deleted
-when the store is next opened, once it is :data:`STALE_SECONDS` old. Parts carry page
-checksums; on resume every part is read in full and its chunk index and fingerprint (from
-its own metadata) checked against its name and the manifest: a part that fails is
-ignored, with a :class:`StoreWarning` naming it, and its chunk (if it is one of the
-sweep's) recomputed by a rerun.
+when the store is next opened, once it is :data:`STALE_SECONDS` old. On resume only the
+footer of each part is read (:meth:`SweepStore.completed`): its chunk index and fingerprint
+(the part's own metadata) are checked against its name and the manifest, and a part that
+fails (unreadable: torn, not Parquet; of another sweep or chunk) is ignored, with a
+:class:`StoreWarning` naming it, and its chunk (if it is one of the sweep's) recomputed by
+a rerun. The data pages carry checksums, verified whenever a part is read
+(:meth:`SweepStore.read`): a part damaged behind an intact footer is named then.
 
 The manifest is created under a lock (``.carromlab_sweep.lock``, :mod:`filelock`) and
 written to a temporary name then renamed, so two writers starting together on a new
 directory agree on one sweep: the one with other parameters gets the mismatch error.
+Writers with the same parameters share the chunks: a writer computes a chunk only while it
+holds the chunk's lock (``.part-NNNNNN.lock``, taken without waiting, see
+:meth:`SweepStore.claim`), so each chunk is computed once; the operating system releases
+the lock of a writer that dies, and the lock file is removed once the part is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -37,18 +44,18 @@ import time
 import types
 import uuid
 import warnings
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from .. import __version__
-from .._validation import check_type
+from .._validation import check_choice, check_type
 
 __all__ = ["MANIFEST", "STALE_SECONDS", "StoreWarning", "SweepStore", "describe", "read_store", "store_directory", "sweep_manifest"]
 
@@ -65,6 +72,8 @@ _TEMPORARY = re.compile(rf"^\.({_PART_NAME}|{re.escape(MANIFEST)})\.[0-9a-f]{{32
 _SHOWN = 6
 #: Age, s, after which a temporary file of a store is taken for a killed write's and deleted.
 STALE_SECONDS = 600.0
+#: What pyarrow raises for a part file it cannot read (missing, torn, not Parquet, a bad checksum).
+_READ_ERRORS = (OSError, ValueError, pa.ArrowException)
 #: Files of carromlab itself (a StoreWarning is shown at the first caller outside them).
 _PACKAGE = str(Path(__file__).parents[1]) + os.sep
 
@@ -298,7 +307,7 @@ def _atomic_write(path: Path, write: Any) -> None:
 
 
 class StoreWarning(UserWarning):
-    """A part file of a store failed its check (full read, chunk index, fingerprint): it is
+    """A part file of a store failed its check (readable, chunk index, fingerprint): it is
     ignored (left out of what is read), and a rerun of the sweep recomputes its chunk if
     that is one of the sweep's chunks."""
 
@@ -358,7 +367,8 @@ class SweepStore:
         JSON-ready description of the sweep (analysis, parameters, seed, chunking,
         carromlab version). A directory that already holds a different sweep is an error.
         The manifest is created atomically under a lock, so of two writers starting
-        together on a new directory with different parameters one gets that error.
+        together on a new directory with different parameters one gets that error. Writers
+        with the same parameters share the chunks through their locks (:meth:`claim`).
     holds : str
         What the store holds, in that error's message. Default ``"sweep"`` (a
         :class:`~carromlab.match.store.MatchStore` passes ``"match"``).
@@ -406,20 +416,54 @@ class SweepStore:
     def _part(self, chunk: int) -> Path:
         return self.path / f"part-{chunk:06d}.parquet"
 
-    def completed(self, *, checked: Collection[int] = ()) -> set[int]:
-        """Chunks whose part file is present, reads in full and is of this sweep and chunk;
-        every other part file is named in a :class:`StoreWarning` (and ignored). The parts
-        are read one at a time and none is kept.
+    def completed(self) -> set[int]:
+        """Chunks whose part file is present, has a readable footer and is of this sweep and
+        chunk; every other part file is named in a :class:`StoreWarning` (and ignored).
 
-        Parameters
-        ----------
-        checked : collection of int, optional
-            Chunks the caller has checked or written itself: their part files need only be
-            present, and are not read again. Default: none (every part is read).
+        Only the footers are read (a few kB a part, whatever its rows): a part whose data
+        pages are damaged behind an intact footer is found by its checksums when it is
+        read (:meth:`read`).
         """
-        files = _part_files(self.path)
-        kept = {chunk for chunk, _ in files if chunk in checked}
-        return kept | {chunk for chunk, _ in _parts([f for f in files if f[0] not in kept], self.fingerprint)}
+        return {chunk for chunk, p in _part_files(self.path) if _checked(p, self.fingerprint, chunk, warn=True)}
+
+    def has(self, chunk: int) -> bool:
+        """Whether the part of ``chunk`` is present, with a readable footer of this sweep
+        and chunk (as in :meth:`completed`; a failing part is not warned of)."""
+        return _checked(self._part(chunk), self.fingerprint, chunk, warn=False)
+
+    def claim(self, chunk: int) -> FileLock | None:
+        """The lock of ``chunk``, taken without waiting, or None if another writer holds it.
+
+        A writer computes a chunk only while it holds its lock, then writes the part and
+        gives the lock back with :meth:`release`. The operating system releases the lock of
+        a process that dies, so a writer that was killed holds no chunk. Whoever takes the
+        lock should check :meth:`has` first: the holder before may have written the part.
+        """
+        lock = FileLock(self._lock(chunk))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            return None
+        return lock
+
+    def release(self, chunk: int, lock: FileLock) -> None:
+        """Give back the lock of ``chunk`` (from :meth:`claim`), removing its file once the
+        part is written (no writer needs it then: whoever takes the lock next finds the
+        part)."""
+        if self._part(chunk).exists():
+            with contextlib.suppress(OSError):  # on Windows an open file stays; filelock removes it on release
+                self._lock(chunk).unlink()
+        lock.release()
+
+    def wait(self, chunk: int) -> None:
+        """Block until no writer holds the lock of ``chunk``. Call it holding no chunk's lock:
+        two writers each waiting on a chunk the other holds would wait forever."""
+        lock = FileLock(self._lock(chunk))
+        lock.acquire()
+        self.release(chunk, lock)
+
+    def _lock(self, chunk: int) -> Path:
+        return self.path / f".{self._part(chunk).stem}.lock"
 
     def write(self, chunk: int, frame: pd.DataFrame) -> None:
         """Write one chunk's rows atomically."""
@@ -429,8 +473,12 @@ class SweepStore:
         table = table.replace_schema_metadata(meta)
         _atomic_write(self._part(chunk), lambda fh: pq.write_table(table, fh, write_page_checksum=True))
 
-    def read(self, chunk: int, columns: Sequence[str] | None = None) -> pd.DataFrame:
-        """The rows of one chunk.
+    @overload
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: Literal["raise"] = "raise") -> pd.DataFrame: ...
+    @overload
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: str) -> pd.DataFrame | None: ...
+    def read(self, chunk: int, columns: Sequence[str] | None = None, *, damaged: str = "raise") -> pd.DataFrame | None:
+        """The rows of one chunk, their page checksums verified (of ``columns`` only, if given).
 
         Parameters
         ----------
@@ -438,18 +486,34 @@ class SweepStore:
             The chunk.
         columns : sequence of str, optional
             Read only these columns of the part (in this order). Default: every column.
+        damaged : {"raise", "warn"}
+            For a part that is missing, damaged, or not of this sweep and chunk: a
+            ValueError (default), or a :class:`StoreWarning` and None, for a caller that
+            then computes the chunk again.
 
         Raises
         ------
         ValueError
-            If the part is missing, damaged, or not of this sweep and chunk, or lacks one
-            of ``columns``.
+            If the part lacks one of ``columns``; with ``damaged="raise"``, if it is
+            missing, damaged, or not of this sweep and chunk (the message names the file
+            and how to recover).
         """
+        check_choice("damaged", damaged, ("raise", "warn"))
         path = self._part(chunk)
+        try:
+            names = set(pq.read_schema(path).names)
+        except _READ_ERRORS:  # missing or damaged: told below
+            names = None
+        missing = [] if columns is None or names is None else sorted(set(columns) - names)
+        if missing:
+            raise ValueError(f"The part {str(path)!r} has no column {', '.join(map(repr, missing))} (named by the 'columns' parameter).")
         table, problem = _load(path, self.fingerprint, chunk, columns)
-        if table is None:
-            raise ValueError(f"The part {str(path)!r} {problem}.")
-        return table.to_pandas()
+        if table is not None:
+            return table.to_pandas()
+        if damaged == "raise":
+            raise ValueError(f"The part {str(path)!r} {problem}; to recover, delete the file and rerun (its chunk is computed again).")
+        _warn(f"The part {str(path)!r} {problem}: its chunk is computed again.")
+        return None
 
 
 def _read_manifest(root: Path) -> dict[str, Any]:
@@ -468,22 +532,47 @@ def _read_manifest(root: Path) -> dict[str, Any]:
     return manifest
 
 
-def _load(path: Path, fingerprint: str, chunk: int, columns: Sequence[str] | None = None) -> tuple[pa.Table | None, str]:
-    """The table of a part file read in full (only ``columns``, if given), or None and what
-    is wrong with it."""
+def _problem(meta: Mapping[bytes, bytes] | None, fingerprint: str, chunk: int) -> str:
+    """What is wrong with a part whose schema metadata is ``meta`` ("" if nothing)."""
+    tag = json.loads((meta or {}).get(_META_KEY, b"{}"))
+    if tag.get("fingerprint") != fingerprint:
+        return "belongs to a different sweep (fingerprint)"
+    if tag.get("chunk") != chunk:
+        return f"holds the rows of chunk {tag.get('chunk')!r}, not {chunk}"
+    return ""
+
+
+def _unreadable(exc: Exception) -> str:
+    return f"is unreadable ({type(exc).__name__}: {exc})"
+
+
+def _ignored(path: Path, problem: str) -> None:
+    _warn(f"The part {str(path)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
+
+
+def _checked(path: Path, fingerprint: str, chunk: int, *, warn: bool) -> bool:
+    """Whether the footer of the part ``path`` reads and is of this sweep and chunk (its data
+    pages are not read); with ``warn``, a part that fails is named in a warning."""
     try:
-        missing = [] if columns is None else sorted(set(columns) - set(pq.read_schema(path).names))
-        if missing:
-            return None, f"has no column {', '.join(map(repr, missing))} (named by the 'columns' parameter)"
+        problem = _problem(pq.read_schema(path).metadata, fingerprint, chunk)
+    except FileNotFoundError:
+        return False
+    except _READ_ERRORS as exc:
+        problem = _unreadable(exc)
+    if problem and warn:
+        _ignored(path, problem)
+    return not problem
+
+
+def _load(path: Path, fingerprint: str, chunk: int, columns: Sequence[str] | None = None) -> tuple[pa.Table | None, str]:
+    """The table of a part file read in full (only ``columns``, if given) with its page
+    checksums verified, or None and what is wrong with it."""
+    try:
         table = pq.read_table(path, columns=None if columns is None else list(columns), page_checksum_verification=True)
-        meta = json.loads((table.schema.metadata or {}).get(_META_KEY, b"{}"))
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        return None, f"is unreadable ({type(exc).__name__}: {exc})"
-    if meta.get("fingerprint") != fingerprint:
-        return None, "belongs to a different sweep (fingerprint)"
-    if meta.get("chunk") != chunk:
-        return None, f"holds the rows of chunk {meta.get('chunk')!r}, not {chunk}"
-    return table, ""
+        problem = _problem(table.schema.metadata, fingerprint, chunk)
+    except _READ_ERRORS as exc:
+        return None, _unreadable(exc)
+    return (None, problem) if problem else (table, "")
 
 
 def _part_files(root: Path) -> list[tuple[int, Path]]:
@@ -500,7 +589,7 @@ def _parts(files: Iterable[tuple[int, Path]], fingerprint: str) -> Iterator[tupl
     for chunk, p in files:
         table, problem = _load(p, fingerprint, chunk)
         if table is None:
-            _warn(f"The part {str(p)!r} {problem}: ignored (a rerun of its sweep recomputes it if it is one of the sweep's chunks).")
+            _ignored(p, problem)
         else:
             yield chunk, table
 

@@ -314,7 +314,9 @@ def success_map(
         Local threads. Default all cores (``os.cpu_count()``).
     store : str or os.PathLike, optional
         Directory of a Parquet dataset the chunks stream to; rerunning with the same
-        inputs skips the chunks already written. Default None (memory only).
+        inputs skips the chunks already written, and runs sharing the directory (two
+        notebooks) compute each chunk once (see :mod:`carromlab.analysis.store`).
+        Default None (memory only).
     chunk_cells : int, optional
         Cells per chunk. Default enough for about 65,536 shots.
     progress : bool

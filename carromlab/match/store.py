@@ -6,13 +6,15 @@ Layout of a store directory::
     shots/   boards/   games/     one SweepStore each: a manifest and part files
                                    part-000000.parquet (games 0 .. chunk_games - 1), ...
 
-A chunk is complete when its parts of all three tables are present, read in full and are
-of this match and chunk (the games part is written last): a run stopped at any point
-resumes with the first incomplete chunk, and a chunk with a damaged part in any table is
-played again and its three parts rewritten, with a
-:class:`~carromlab.analysis.store.StoreWarning` naming the part.
+A chunk is complete when its parts of all three tables are present, have readable footers
+and are of this match and chunk (the games part is written last; only the footers are
+read): a run stopped at any point resumes with the first incomplete chunk, and a chunk with
+a damaged part in any table is played again and its three parts rewritten, with a
+:class:`~carromlab.analysis.store.StoreWarning` naming the part. A part whose data pages are
+damaged behind an intact footer is found when its table is read (a ValueError naming it:
+delete it and rerun to play its chunk again).
 
-Memory: a store is checked and read one part at a time, and :meth:`MatchStore.read`
+Memory: a store is read one part at a time, and :meth:`MatchStore.read`
 reads each table only when it is first used, so looking at the boards and games of a
 large match never loads its shots (about 0.35 MB of shots a random ICF game in memory,
 3.5 GB for 10,000 games, against 1.6 kB of boards and games). Each table is a
@@ -74,23 +76,19 @@ class MatchStore:
     def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any]) -> None:
         self.path = store_directory(path)  # a file or a path that is no directory: an error naming 'store'
         self._stores = {name: SweepStore(self.path / name, {**manifest, "table": name}, holds="match") for name in TABLES}
-        self._checked: set[int] = set()  # chunks this store found complete or wrote
 
     def completed(self) -> set[int]:
-        """Chunks whose parts of every table are present, read in full and are of this
-        match and chunk; every other part file is named in a
-        :class:`~carromlab.analysis.store.StoreWarning` (a rerun plays its chunk again if it
-        is one of the match's). The parts of a chunk this store has found complete or
-        written before need only be present: they are not read again (until a table of
-        :meth:`read` is used)."""
-        self._checked = set.intersection(*(db.completed(checked=self._checked) for db in self._stores.values()))
-        return set(self._checked)
+        """Chunks whose parts of every table are present, with readable footers of this
+        match and chunk (see :meth:`SweepStore.completed
+        <carromlab.analysis.store.SweepStore.completed>`: no data is read); every other
+        part file is named in a :class:`~carromlab.analysis.store.StoreWarning` (a rerun
+        plays its chunk again if it is one of the match's)."""
+        return set.intersection(*(db.completed() for db in self._stores.values()))
 
     def write(self, chunk: int, records: list[GameRecord]) -> None:
         """Write the tables of one chunk's games (the games table last)."""
         for name in TABLES:
             self._stores[name].write(chunk, pd.concat([getattr(r, name) for r in records], ignore_index=True))
-        self._checked.add(chunk)
 
     def read(self) -> MatchRecord:
         """The tables of every complete chunk, each read from the store when first used.
@@ -99,10 +97,9 @@ class MatchStore:
         -------
         MatchRecord
             Its ``shots``, ``boards`` and ``games`` tables hold the chunks complete when
-            ``read`` was called (see :meth:`completed`: a chunk this store has checked or
-            written is not checked again here), in chunk order, with the dtypes of
+            ``read`` was called (see :meth:`completed`), in chunk order, with the dtypes of
             :data:`~carromlab.match.records.SHOT_COLUMNS` and its siblings. A table is read
-            (every part of it, each checked again) when it is first used and then kept:
+            (every part of it, its page checksums verified) when it is first used and then kept:
             the boards and games of a large match take little memory, its shots about
             0.35 MB a random ICF game (read a large shots table piecewise, see the module
             notes).
@@ -111,7 +108,8 @@ class MatchStore:
         ------
         ValueError
             When a table is first used, if one of its parts has gone or changed since
-            ``read`` (the message names the part).
+            ``read``, or has damaged data pages (the message names the part and says to
+            delete it and rerun).
         """
         return _StoredMatch.lazy(self, sorted(self.completed()))
 

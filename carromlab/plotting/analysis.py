@@ -473,8 +473,9 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     ----------
     table : pandas.DataFrame
         A :func:`~carromlab.analysis.foul_probabilities` result (columns ``variant``,
-        ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``); the title names the
-        level of the interval from ``table.attrs["confidence"]`` when the table records it.
+        ``rule``, ``foul``, ``n``, ``p``, ``ci_low``, ``ci_high``), or one read back from
+        its CSV file; the title names the level of the interval from the ``confidence``
+        column when the table has it (each level, if it holds several).
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; when omitted, a new figure with constrained layout (the tick
         labels of three lines and the legend beside the axes stay inside it).
@@ -525,7 +526,8 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
     ax.set_ylabel("probability per shot")
     # beside the axes: inside, the legend of four variants covered the tops of error bars
     ax.legend(fontsize="small", title="variant", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    level = table.attrs.get("confidence")  # recorded by foul_probabilities
-    interval = f"{100 * level:g} % interval" if level is not None else "confidence interval"
+    levels = sorted(set(table["confidence"].dropna())) if "confidence" in table else []
+    named = ", ".join(f"{100 * level:g} %" for level in levels)
+    interval = f"{named} interval{'s' if len(levels) > 1 else ''}" if levels else "confidence interval"
     ax.set_title(f"foul probability by rule variant (error bars: {interval})", fontsize="small")
     return ax

@@ -294,12 +294,24 @@ def test_plot_groups_fouls_by_variant(carrom_states, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize(("confidence", "words"), [(0.95, "95 % interval"), (0.9, "90 % interval"), (0.999, "99.9 % interval")])
-def test_the_table_records_its_confidence_level_and_the_plot_title_names_it(carrom_states, confidence, words):
-    """The title said "confidence interval" without the level, which the table did not record."""
+def test_the_table_records_its_confidence_level_and_the_plot_title_names_it(carrom_states, confidence, words, tmp_path):
+    """The title said "confidence interval" without the level, which the table did not
+    record; then the level was kept in df.attrs, which a CSV file loses: it is a column,
+    and the plot of the table read back from its CSV names it."""
     pop = ShotPopulation(speed=(2.0, 4.0), n=4, **AT_POCKET)
     df = foul_probabilities(carrom_states, pop, noise=NONE, confidence=confidence, progress=False)
-    assert df.attrs["confidence"] == confidence
-    assert f"(error bars: {words})" in plot_foul_probabilities(df[df["variant"] == "icf"]).get_title()
+    assert (df["confidence"] == confidence).all() and list(df.columns).index("confidence") == list(df.columns).index("ci_high") + 1
+    df.to_csv(tmp_path / "fouls.csv", index=False)
+    back = pd.read_csv(tmp_path / "fouls.csv")
+    for table in (df, back):
+        assert f"(error bars: {words})" in plot_foul_probabilities(table[table["variant"] == "icf"]).get_title()
+    plt.close("all")
+
+
+def test_the_plot_of_tables_of_two_levels_names_both():
+    table = pd.DataFrame({"variant": ["icf", "online"], "rule": "any", "foul": "any foul", "n": 100, "p": 0.1,
+                          "ci_low": 0.05, "ci_high": 0.2, "confidence": [0.9, 0.95]})  # fmt: skip
+    assert plot_foul_probabilities(table).get_title().endswith("(error bars: 90 %, 95 % intervals)")
     plt.close("all")
 
 

@@ -1,16 +1,16 @@
 """Backends, chunking and the resumable Parquet store give identical results."""
 
 import functools
-import gc
 import json
+import multiprocessing
 import os
+import shutil
 import threading
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -21,6 +21,8 @@ from carromlab.analysis.breaks import break_study
 from carromlab.analysis import store as store_module
 from carromlab.analysis.store import MANIFEST, StoreWarning, SweepStore, describe
 from carromlab.analysis.sweep import run_sweep
+
+from ._writers import computed, hold_and_die, logged_sweep, writer
 
 distributed = pytest.importorskip("distributed")
 
@@ -416,28 +418,30 @@ def test_a_stray_part_is_ignored_and_the_warning_points_at_the_caller(run_map, t
     assert record[0].filename == __file__
 
 
-def test_a_store_is_checked_one_part_at_a_time(tmp_path, monkeypatch):
-    """completed() reads every part in full (the check) but keeps none: the Arrow memory in
-    use when a part is loaded is never more than about one part, however many parts.
-    Cyclic garbage is collected before each reading, so that only what the store still
-    references counts (in a long test process a collection may otherwise come late)."""
+def test_resume_finds_the_finished_chunks_without_reading_their_data(tmp_path, monkeypatch):
+    """completed() reads each part's footer (its chunk, fingerprint and schema), never its
+    data pages: a resume of a store of 100 parts spent seconds reading every part in full
+    before it started. A part whose footer is gone (a torn file) or names another chunk is
+    still found, and named."""
     db = SweepStore(tmp_path, {"analysis": "demo"})
-    rows = pd.DataFrame({"x": np.arange(250_000, dtype=float)})  # 2 MB a part
     for k in range(6):
-        db.write(k, rows)
-    in_use = []
-    load = store_module._load
+        db.write(k, pd.DataFrame({"x": np.arange(1000, dtype=float) + k}))
+    part = tmp_path / "part-000002.parquet"
+    part.write_bytes(part.read_bytes()[:-20])  # the end of its footer lost
+    (tmp_path / "part-000005.parquet").write_bytes((tmp_path / "part-000004.parquet").read_bytes())
 
-    def counted(*args):
-        gc.collect()
-        in_use.append(pa.total_allocated_bytes())
-        return load(*args)
+    def no_data(*args, **kw):
+        raise AssertionError("a part's data was read")
 
-    monkeypatch.setattr(store_module, "_load", counted)
-    gc.collect()
-    before = pa.total_allocated_bytes()
-    assert db.completed() == set(range(6)) and len(in_use) == 6
-    assert max(in_use) - before < 1.5 * rows.memory_usage().sum(), in_use
+    monkeypatch.setattr(pq, "read_table", no_data)
+    monkeypatch.setattr(pq.ParquetFile, "read", no_data)
+    monkeypatch.setattr(pq.ParquetFile, "read_row_group", no_data)
+    with pytest.warns(StoreWarning) as record:
+        assert SweepStore(tmp_path, {"analysis": "demo"}).completed() == {0, 1, 3, 4}
+    assert [str(w.message).split(": ")[0] for w in record] == [
+        f"The part {str(part)!r} is unreadable (ArrowInvalid",
+        f"The part {str(tmp_path / 'part-000005.parquet')!r} holds the rows of chunk 4, not 5",
+    ]
 
 
 @pytest.mark.parametrize("stored", [False, True])
@@ -454,3 +458,51 @@ def test_a_sweep_keeps_only_the_columns_asked_for_and_its_store_every_column(tmp
         assert list(pd.read_parquet(tmp_path)) == ["cell", "seed"]
         with pytest.raises(ValueError, match=r"part-000000.parquet' has no column 'z' \(named by the 'columns' parameter\)"):
             sweep(columns=["z"])
+
+
+def test_two_writer_processes_compute_each_chunk_once_and_return_the_same_rows(tmp_path):
+    """Two processes resuming one store (two notebooks, say) each computed every missing
+    chunk: the same rows, written twice. Now each chunk is computed by one of them, and
+    both return the rows of a single writer, bit for bit."""
+    ref = logged_sweep(tmp_path / "alone", tmp_path)
+    for p in tmp_path.iterdir():
+        if p.is_file():
+            p.unlink()
+    ctx = multiprocessing.get_context("spawn")  # no fork of this process's threads (a Dask cluster's)
+    gate, log, store = ctx.Barrier(2), tmp_path / "log", tmp_path / "shared"
+    log.mkdir()
+    writers = [ctx.Process(target=writer, args=(store, log, gate, tmp_path / f"out{i}.pkl")) for i in range(2)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join(120)
+    assert [w.exitcode for w in writers] == [0, 0]
+    chunks = sorted(k for ks in computed(log).values() for k in ks)
+    assert chunks == list(range(10)), computed(log)  # each chunk once (it was twice each)
+    for i in range(2):
+        pd.testing.assert_frame_equal(pd.read_pickle(tmp_path / f"out{i}.pkl"), ref, check_exact=True)
+    assert sorted(p.name for p in store.iterdir()) == [".carromlab_sweep.lock", MANIFEST] + [f"part-{k:06d}.parquet" for k in range(10)]
+
+
+def test_a_writer_waits_for_a_chunk_another_holds_and_computes_it_if_that_writer_dies(tmp_path):
+    """A chunk whose lock another writer holds is left to it and awaited; when that writer
+    dies without writing the part (the system releases its lock, its lock file stays), this
+    writer computes the chunk."""
+    store, log = tmp_path / "s", tmp_path / "log"
+    log.mkdir()
+    ref = logged_sweep(store, log)
+    for k in (2, 5):
+        (store / f"part-00000{k}.parquet").unlink()
+    ctx = multiprocessing.get_context("spawn")
+    held = ctx.Event()
+    dying = ctx.Process(target=hold_and_die, args=(store, 2, held))
+    dying.start()
+    assert held.wait(60)
+    shutil.rmtree(log)
+    log.mkdir()
+    out = logged_sweep(store, log)
+    dying.join(60)
+    assert dying.exitcode == 1
+    pd.testing.assert_frame_equal(out, ref, check_exact=True)
+    assert sorted(computed(log)[os.getpid()]) == [2, 5]
+    assert not list(store.glob(".part-*.lock"))  # removed once their parts were written

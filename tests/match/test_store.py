@@ -199,20 +199,18 @@ def loads(tmp_path, monkeypatch):
     return read
 
 
-def test_play_match_checks_each_stored_part_once(tmp_path, loads):
-    """The record returned with a store is of the chunks this call checked (at the start)
-    or wrote: no part is read again to check it (each was read twice), only when a table
-    is used."""
+def test_a_resume_reads_no_part_in_full_and_a_table_only_when_used(tmp_path, loads):
+    """A resume finds its finished chunks from the parts' footers (it read every part of
+    every table in full); a table's parts are read, once, when the table is first used."""
     _match(store=tmp_path, chunk_games=2)
     assert loads == []  # three chunks written, none read
     resumed = _match(store=tmp_path, chunk_games=2)
-    assert sorted(loads) == sorted(f"{t}/part-00000{k}.parquet" for t in ("shots", "boards", "games") for k in range(3))
-    loads.clear()
+    assert loads == []
     assert len(resumed.games) == 5 and loads == [f"games/part-00000{k}.parquet" for k in range(3)]
 
 
 def test_a_store_checks_the_chunks_another_writer_added(tmp_path, loads):
-    """A chunk written by another store of the same match since this one looked is checked
+    """A chunk written by another store of the same match since this one looked is found
     when read: a sound one is included, a damaged one left out with a warning."""
     rec = _match()
     db, other = MatchStore(tmp_path, {"synthetic": 1}), MatchStore(tmp_path, {"synthetic": 1})
@@ -222,9 +220,25 @@ def test_a_store_checks_the_chunks_another_writer_added(tmp_path, loads):
     (tmp_path / "boards" / "part-000002.parquet").write_text("x\n")
     with pytest.warns(StoreWarning, match="boards/part-000002.parquet' is unreadable"):
         stored = db.read()
-    assert sorted(loads) == ["boards/part-000001.parquet", "boards/part-000002.parquet", "games/part-000001.parquet",
-                             "games/part-000002.parquet", "shots/part-000001.parquet", "shots/part-000002.parquet"]  # fmt: skip
     pd.testing.assert_frame_equal(stored.games, pd.concat([rec.games] * 2, ignore_index=True))
+    assert loads == ["games/part-000000.parquet", "games/part-000001.parquet"]
+
+
+def test_a_part_with_corrupt_data_is_refused_naming_it_and_replayed_once_deleted(tmp_path):
+    """Data pages damaged behind an intact footer are found when the table is read (their
+    checksums): a ValueError names the part and says how to recover."""
+    stored = _match(store=tmp_path, chunk_games=2)
+    part = tmp_path / "shots" / "part-000001.parquet"
+    raw = bytearray(part.read_bytes())
+    footer = int.from_bytes(raw[-8:-4], "little")
+    mid = (4 + len(raw) - 8 - footer) // 2
+    raw[mid : mid + 64] = bytes(64)
+    part.write_bytes(bytes(raw))
+    resumed = _match(store=tmp_path, chunk_games=2)
+    with pytest.raises(ValueError, match=r"part '.*shots/part-000001\.parquet' is unreadable .*delete the file and rerun"):
+        resumed.shots
+    part.unlink()
+    pd.testing.assert_frame_equal(_match(store=tmp_path, chunk_games=2).shots, stored.shots)
 
 
 def test_dataclasses_replace_gives_a_record_of_the_stored_tables_and_the_replaced_one(tmp_path):
