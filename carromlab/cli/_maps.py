@@ -165,17 +165,16 @@ def run_success_map(args: argparse.Namespace, out: Path) -> list[Path]:
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(13.0, 5.6), gridspec_kw={"width_ratios": [1.0, 1.1]})
     plot_success_board(df, scene, ax=left)
-    plot_parameter_heatmap(df, ax=right)
+    plot_parameter_heatmap(df, interval="overlap", ax=right)  # rings the best cell of df.ranking() in red
     right.set_ylabel("aim around the ghost-disc aim (deg)")
-    right.plot(best["placement"], best["aim_deg"], marker="o", markersize=11, markerfacecolor="none",
-               markeredgecolor="red", markeredgewidth=1.5)  # fmt: skip
     # under the axes, clear of the map: the best cell's own rate, then its replay (95 % intervals)
     right.text(0.0, -0.13, f"red ring: the best cell, p(success) {best['p_success']:.3f} [{best['ci_low']:.3f}, "
                f"{best['ci_high']:.3f}] ({optimistic});\n{replayed}: p(success) {again['p_success']:.3f} "
                f"[{again['ci_low']:.3f}, {again['ci_high']:.3f}] (95 % intervals)", transform=right.transAxes,
                fontsize="small", va="top")  # fmt: skip
+    # above the heatmap's title of three lines (it ran into them at the default height)
     fig.suptitle(f"{_target_note(scene, goal, args.pocket)}, {_position_note(args)}: {len(df)} cells x "
-                 f"{args.replicas} replicas, {args.noise} noise", fontsize="medium")  # fmt: skip
+                 f"{args.replicas} replicas, {args.noise} noise", fontsize="medium", y=1.02)  # fmt: skip
     files.append(save_figure(fig, out / "success_map.png"))
 
     print(f"success map: {len(df)} cells x {args.replicas} replicas = {len(df) * args.replicas:,} shots ({args.noise} noise); "

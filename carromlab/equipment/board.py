@@ -631,8 +631,9 @@ class CrokinoleMarks:
     ditch_width : float
         Width of the ditch around the playing surface, m. [SPEC NCA 2 in]
 
-    The four quadrant lines lie on the diagonals (45, 135, 225, 315 degrees), from the 10
-    ring to the edge of the surface, so that each player's quadrant faces them [EST].
+    The four quadrant lines lie on the diagonals (45, 135, 225, 315 degrees), so that each
+    player's quadrant faces them [EST]; they divide the 5 zone, running from the 10 ring
+    to the shooting line (the shot disc touches the shooting line in its quadrant, CRK-1).
     docs/equipment.md, "Crokinole (NCA standard)".
     """
 

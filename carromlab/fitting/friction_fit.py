@@ -111,6 +111,12 @@ class FrictionFit:
         interval is then only indicative). Units of PhysicsParams.
     covariance : pandas.DataFrame
         Covariance of the law parameters (rows and columns named by parameter).
+    full_covariance : pandas.DataFrame
+        Covariance of every fitted parameter: the law parameters (as in ``covariance``),
+        then each segment's nuisance parameters, named ``"<name>[<segment>]"`` (e.g.
+        ``"v0[3]"``); the fitted speed's standard error (:meth:`curves`) needs the
+        covariance of the law parameters with a segment's ``v0`` and ``omega0``. Rows and
+        columns of a parameter the data cannot identify are NaN.
     segments : pandas.DataFrame
         One row per fitted segment: ``segment``, ``disc``, ``t_ref``, ``t_end`` (s),
         ``n_points``, ``radius`` (m), the nuisance estimates ``x0``, ``y0`` (m),
@@ -163,6 +169,7 @@ class FrictionFit:
     params: PhysicsParams
     estimates: pd.DataFrame
     covariance: pd.DataFrame
+    full_covariance: pd.DataFrame
     segments: pd.DataFrame
     residuals: pd.DataFrame
     noise: dict[str, float]
@@ -228,7 +235,9 @@ class FrictionFit:
         -------
         pandas.DataFrame
             ``segment``, ``disc``, ``t`` (s), ``x``, ``y`` (m), ``speed`` (m/s), ``omega``
-            (rad/s).
+            (rad/s), ``speed_se`` (m/s): the standard error of the fitted speed, by the
+            delta method from ``full_covariance`` over the law parameters and the segment's
+            ``v0`` (and ``omega0`` when fitted); NaN where one of them is not identifiable.
 
         Examples
         --------
@@ -248,11 +257,34 @@ class FrictionFit:
                     {
                         "segment": row.segment, "disc": row.disc, "t": t,
                         "x": row.x0 + math.cos(row.direction) * s, "y": row.y0 + math.sin(row.direction) * s,
-                        "speed": v, "omega": w,
+                        "speed": v, "omega": w, "speed_se": self._speed_se(law, row, t - row.t_ref, v),
                     }  # fmt: skip
                 )
             )
         return pd.concat(frames, ignore_index=True)
+
+    def _speed_se(self, law: FrictionLaw, row: Any, dt: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Standard error (m/s) of the fitted speed ``v`` of segment ``row`` at ``dt`` (s)
+        after its start: sqrt(g^T C g), g the speed's gradient in the law parameters, v0 and
+        omega0 (forward differences of a hundredth of a standard error, towards the inside
+        of the bounds), C their block of ``full_covariance``."""
+        own = ["v0"] + ([] if np.isnan(row.omega0) else ["omega0"])
+        names = [*self.covariance.index, *own]
+        labels = [*self.covariance.index, *(f"{name}[{row.segment}]" for name in own)]
+        cov = self.full_covariance.loc[labels, labels].to_numpy()
+        values = {**{name: float(getattr(self.params, name)) for name in self.covariance.index},
+                  "v0": float(row.v0), "omega0": 0.0 if np.isnan(row.omega0) else float(row.omega0)}  # fmt: skip
+        grad = np.zeros((len(names), len(v)))
+        for k, name in enumerate(names):
+            h = 0.01 * math.sqrt(cov[k, k]) if cov[k, k] > 0.0 else 0.0  # NaN and 0: no step
+            if h == 0.0:
+                continue
+            if values[name] + h > (FITTABLE[name][1] if name in FITTABLE else _NUISANCE[name][1]):
+                h = -h
+            moved = {**values, name: values[name] + h}
+            params = self.params.with_(**{p: moved[p] for p in self.covariance.index})
+            grad[k] = (free_slide(law, params, row.radius, moved["v0"], moved["omega0"], dt, with_angle=False)[1] - v) / h
+        return np.sqrt(np.maximum(np.einsum("in,ij,jn->n", grad, cov, grad), 0.0))
 
 
 @dataclass
@@ -959,6 +991,8 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
         }
     )
     covariance = pd.DataFrame(cov[:k, :k], index=list(model.names), columns=list(model.names))
+    labels = list(model.names) + [f"{name}[{s.segment}]" for s in model.segs for name in model.local]
+    full_covariance = pd.DataFrame(cov, index=labels, columns=labels)
     seg_rows = []
     for j, s in enumerate(model.segs):
         sl = slice(k + j * model.q, k + (j + 1) * model.q)
@@ -986,6 +1020,7 @@ def _result(model: _Model, theta: np.ndarray, lossfn: Loss, res: OptimizeResult)
         params=model.params(theta),
         estimates=estimates,
         covariance=covariance,
+        full_covariance=full_covariance,
         segments=pd.DataFrame(seg_rows),
         residuals=residuals,
         noise=_gaussian_noise(model, u, h),

@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import Normalize
+from matplotlib.patheffects import Normal, Stroke
 
 from .._validation import check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
@@ -41,6 +42,8 @@ _LABELS = {
     "target_distance": "striker to target distance (m)", "pocket_distance": "target to pocket distance (m)",
 }  # fmt: skip
 _REDUCE = ("max", "mean", "min")
+#: Views of the confidence interval of ``p_success`` on a heatmap (``interval``).
+_INTERVALS = ("overlap", "width")
 #: What the ``aim`` column is measured from, by the grid's aim mode (ShotGrid ``aim``).
 _AIM_LABELS = {
     "absolute": "aim: direction of travel (deg from +x)",
@@ -108,6 +111,7 @@ def plot_parameter_heatmap(
     value: str = "p_success",
     reduce: str = "max",
     aim: str | None = None,
+    interval: str | None = None,
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -128,6 +132,15 @@ def plot_parameter_heatmap(
         What the ``aim`` column is measured from (the grid's aim mode), named on its
         axis. Default: read from the table (``aim`` equal to ``angle``: absolute; equal
         to ``cut``: cut; else ghost with a ``pocket`` column, pack without).
+    interval : {"overlap", "width"}, optional
+        Show the uncertainty of ``p_success`` (``value`` must be it), from the table's
+        interval ``ci_low``, ``ci_high``: ``"overlap"`` outlines in white the cells whose
+        interval overlaps the best cell's (not shown to be worse than it; the title counts
+        them) and rings the best cell (highest ``p_success``, ties: higher ``ci_low``, as
+        ``success_map(...).ranking()`` orders them) in red; ``"width"`` colours the
+        width of each cell's interval instead of ``p_success``. With ``reduce`` "max" or
+        "min", a cell's interval is that of the cell whose value is shown. Default None:
+        neither.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
@@ -137,12 +150,30 @@ def plot_parameter_heatmap(
     -------
     matplotlib.axes.Axes
 
+    Raises
+    ------
+    ValueError
+        If ``interval`` is given for a ``value`` other than ``p_success``, for a table
+        without ``ci_low`` and ``ci_high``, or with ``reduce="mean"`` over several cells
+        of one (x, y) (a mean of rates has no interval in the table).
+
+    Notes
+    -----
+    Two intervals that overlap do not show the cells to differ; the overlap of 95 %
+    intervals is a conservative comparison, not a test at 5 %. The best cell of many is
+    also the luckiest: its own rate is optimistic (``success_map(...).replay()``).
+
     Examples
     --------
     >>> df = pd.DataFrame({"placement": [0.0, 0.0, 0.1, 0.1], "aim": [0.0, 0.1] * 2, "p_success": [0.2, 0.9, 0.5, 0.4]})
     >>> ax = plot_parameter_heatmap(df)
     >>> ax.get_xlabel()
     'placement along the line (m)'
+    >>> df["ci_low"], df["ci_high"] = df["p_success"] - 0.15, df["p_success"] + 0.15
+    >>> print(plot_parameter_heatmap(df, interval="overlap").get_title())
+    success probability
+    white outline: the 1 of 4 cells whose confidence interval
+    overlaps the best cell's (red ring)
     """
     _need(table, "table", (x, y, value))
     check_choice("reduce", reduce, _REDUCE)
@@ -150,22 +181,85 @@ def plot_parameter_heatmap(
         check_choice("aim", aim, tuple(_AIM_LABELS))
     grid = table.pivot_table(index=y, columns=x, values=value, aggfunc=reduce, dropna=False)
     xs, ys = _shown(x, grid.columns), _shown(y, grid.index)
+    xe, ye = _edges(xs, 1.0 if x in _ANGLES else 0.01), _edges(ys, 1.0 if y in _ANGLES else 0.01)
+    colour, colour_label = grid.to_numpy(dtype=float), _label(value)
+    if interval is not None:
+        low, high, best = _intervals(table, x, y, value, reduce, interval, grid)
+        level = getattr(getattr(table, "task", None), "confidence", None)  # a success_map table records it
+        words = f"{100 * level:g} % interval" if level is not None else "confidence interval"
+        if interval == "width":
+            colour, colour_label = high - low, f"width of the {words} of the success probability"
     ax = _axes(ax)
     style = {"cmap": "viridis", "shading": "flat", **kwargs}
-    if value.startswith("p_") and "vmin" not in style and "norm" not in style:
-        style.update(vmin=0.0, vmax=1.0)
-    mesh = ax.pcolormesh(_edges(xs, 1.0 if x in _ANGLES else 0.01), _edges(ys, 1.0 if y in _ANGLES else 0.01),
-                         grid.to_numpy(dtype=float), **style)  # fmt: skip
+    if "vmin" not in style and "norm" not in style:
+        if interval == "width":
+            style["vmin"] = 0.0
+        elif value.startswith("p_"):
+            style.update(vmin=0.0, vmax=1.0)
+    mesh = ax.pcolormesh(xe, ye, colour, **style)
     if len(xs) == 1:
         ax.set_xticks(xs)
     if len(ys) == 1:
         ax.set_yticks(ys)
-    ax.figure.colorbar(mesh, ax=ax, label=_label(value))
+    ax.figure.colorbar(mesh, ax=ax, label=colour_label)
     ax.set_xlabel(_label(x, table, aim))
     ax.set_ylabel(_label(y, table, aim))
     others = [c for c in ("placement", "aim", "speed", "spin") if c in table.columns and c not in (x, y) and table[c].nunique() > 1]
-    ax.set_title(_label(value) + (f", {reduce} over {', '.join(others)}" if others else ""), fontsize="small")
+    title = colour_label
+    if others:
+        over = f"{reduce} over {', '.join(others)}"
+        title += f" (of the cell of {over})" if interval == "width" else f", {over}"
+    if interval == "overlap":
+        near = (high >= best["ci_low"]) & (low <= best["ci_high"])
+        # white edged in black: it shows on the dark and on the light colours of the map
+        ax.add_collection(LineCollection(_outline(near, xe, ye), colors="white", linewidths=1.2, zorder=3,
+                                         path_effects=[Stroke(linewidth=2.4, foreground="black"), Normal()]))  # fmt: skip
+        ax.plot(_shown(x, [best[x]]), _shown(y, [best[y]]), marker="o", markersize=11, markerfacecolor="none",
+                markeredgecolor="red", markeredgewidth=1.5, zorder=4)  # fmt: skip
+        # wrapped: on one line it ran past the axes into the neighbouring plot's title
+        title += "\n" + textwrap.fill(f"white outline: the {int(near.sum())} of {near.size} cells whose {words} "
+                                      "overlaps the best cell's (red ring)", 60)  # fmt: skip
+    ax.set_title(title, fontsize="small")
     return ax
+
+
+def _intervals(
+    table: pd.DataFrame, x: str, y: str, value: str, reduce: str, interval: str, grid: pd.DataFrame
+) -> tuple[np.ndarray, np.ndarray, pd.Series]:
+    """``ci_low`` and ``ci_high`` of the cell shown at each (y, x) of ``grid`` (NaN where
+    none is), and the best row of ``table`` (highest value, ties: higher ``ci_low``)."""
+    check_choice("interval", interval, _INTERVALS)
+    if value != "p_success":
+        raise ValueError(f"The 'interval' parameter needs value='p_success' (ci_low and ci_high are its interval). Got value={value!r} instead.")
+    _need(table, "table", ("ci_low", "ci_high"))
+    if reduce == "mean" and table.duplicated([x, y]).any():
+        raise ValueError("The 'interval' parameter needs reduce 'max' or 'min' where cells share (x, y): a mean of rates "
+                         "has no interval in the table. Got reduce='mean' instead.")  # fmt: skip
+    rank = table.sort_values([value, "ci_low"], ascending=reduce == "min", kind="stable", na_position="last")
+    shown = rank.drop_duplicates([x, y])  # the cell whose value is shown at each (x, y)
+
+    def at_grid(column: str) -> np.ndarray:
+        return shown.pivot(index=y, columns=x, values=column).reindex(index=grid.index, columns=grid.columns).to_numpy(dtype=float)
+
+    best = table.sort_values([value, "ci_low"], ascending=False, kind="stable", na_position="last").iloc[0]
+    return at_grid("ci_low"), at_grid("ci_high"), best
+
+
+def _outline(inside: np.ndarray, xe: np.ndarray, ye: np.ndarray) -> list[list[tuple[float, float]]]:
+    """Segments of the cell edges between cells inside and outside (or the map's edge) of
+    a (rows = y, columns = x) mask on a mesh with edges ``xe``, ``ye``."""
+    pad = np.pad(inside, 1, constant_values=False)
+    segments = []
+    for i, j in zip(*np.nonzero(inside)):
+        if not pad[i, j + 1]:  # below
+            segments.append([(xe[j], ye[i]), (xe[j + 1], ye[i])])
+        if not pad[i + 2, j + 1]:  # above
+            segments.append([(xe[j], ye[i + 1]), (xe[j + 1], ye[i + 1])])
+        if not pad[i + 1, j]:  # left
+            segments.append([(xe[j], ye[i]), (xe[j], ye[i + 1])])
+        if not pad[i + 1, j + 2]:  # right
+            segments.append([(xe[j + 1], ye[i]), (xe[j + 1], ye[i + 1])])
+    return segments
 
 
 def plot_success_board(

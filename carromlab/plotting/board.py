@@ -112,9 +112,10 @@ def _draw_hikone(ax: Axes, board: Board, m: HikoneMarks, style: dict[str, Any]) 
 def _draw_crokinole(ax: Axes, board: Board, m: CrokinoleMarks, style: dict[str, Any]) -> None:
     for _, radius in m.scoring_rings:
         _ring(ax, 0.0, 0.0, radius, style)
+    # the quadrant lines divide the 5 zone only: from the 10 ring out to the shooting line
+    r0, r1 = m.ring_10_radius, m.shooting_line_radius
     for angle in m.quadrant_angles:
         c, s = math.cos(angle), math.sin(angle)
-        r0, r1 = m.ring_10_radius, board.half_size
         _line(ax, Segment(r0 * c, r0 * s, r1 * c, r1 * s), style)
 
 

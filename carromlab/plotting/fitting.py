@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from .._validation import check_choice, check_int, check_sequence, check_type
+from .._validation import check_bool, check_choice, check_int, check_sequence, check_type
 from ..equipment.layout import default_specs
 from .board import CATEGORY_COLORS
 from .board import _axes as board_axes
@@ -152,14 +152,24 @@ def _data_speeds(res: pd.DataFrame, stride: int) -> pd.DataFrame:
 
 
 def plot_speed(
-    fits: FrictionFit | Iterable[FrictionFit], ax: Axes | None = None, *, stride: int = 2, **kwargs: Any
+    fits: FrictionFit | Iterable[FrictionFit],
+    ax: Axes | None = None,
+    *,
+    stride: int = 2,
+    band: bool = True,
+    **kwargs: Any,
 ) -> Axes:
     """Speed against time: finite differences of the tracked positions and the fitted laws.
 
     The data points are coloured by disc (named by role: coin, striker, ...), each law's
     curves have their own colour, line style and width (the first law widest, so that
-    curves lying on each other still show). The title gives a single fit's estimates
-    with their standard errors.
+    curves lying on each other still show). The shaded band around a law's curves spans
+    +-2 standard errors of the fitted speed (``speed_se`` of :meth:`.FrictionFit.curves`:
+    the fit's parameter covariance, law parameters and each segment's initial speed and
+    spin, by the delta method); its legend entry gives its largest half-width, as a
+    well-determined fit's band is narrower than the line. It shows how well the curve is
+    known, not where the data scatter (:func:`plot_residuals`). The title gives a single
+    fit's estimates with their standard errors.
 
     Parameters
     ----------
@@ -171,6 +181,9 @@ def plot_speed(
     stride : int
         Speeds are ``norm(p[i + stride] - p[i]) / (t[i + stride] - t[i])`` over non-outlier points
         of a segment, >= 1. Default 2 (halves the noise of neighbouring differences).
+    band : bool
+        Shade +-2 standard errors around every fitted curve (left out where the fit could not
+        identify a parameter the speed depends on). Default True.
     **kwargs
         Passed to every fitted curve (e.g. ``linewidth=2``).
 
@@ -186,6 +199,7 @@ def plot_speed(
     'speed (m/s)'
     """
     stride = check_int("stride", stride, low=1)
+    band = check_bool("band", band)
     fits = (fits,) if isinstance(fits, FrictionFit) else check_sequence("fits", fits, FrictionFit, nonempty=True, what="a FrictionFit or a non-empty sequence of them")
     ax = _axes(ax)
     names = _disc_names(fits[0])
@@ -201,7 +215,14 @@ def plot_speed(
                  **kwargs}  # fmt: skip
         for _, g in curves.groupby(["disc", "segment"], sort=True):
             ax.plot(g["t"], g["speed"], **style)
+            if band:
+                low, high = g["speed"] - 2.0 * g["speed_se"], g["speed"] + 2.0 * g["speed_se"]
+                ax.fill_between(g["t"], low.clip(lower=0.0), high, color=style["color"], alpha=0.3, linewidth=0)
         ax.plot([], [], label=f"{fit.law} (fit)", **style)
+        width = float(2.0 * curves["speed_se"].max())  # NaN where no segment has a band
+        if band and np.isfinite(width):
+            ax.fill_between([], [], [], color=style["color"], alpha=0.3, linewidth=0,
+                            label=f"{fit.law}: ±2 standard errors of the fit (at most ±{width:.2g} m/s)")  # fmt: skip
     ax.set_xlabel("time (s)")
     ax.set_ylabel("speed (m/s)")
     ax.set_ylim(bottom=0.0)

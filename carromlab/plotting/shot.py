@@ -18,6 +18,10 @@ _EVENT_MARKERS = {"disc": ("o", "#ef6c00"), "cushion": ("s", "#6a1b9a"), "peg": 
                   "pocket": ("X", "#fdd835"), "ditch": ("v", "#7f7f7f")}  # fmt: skip
 _EVENT_LABELS = {"disc": "disc impact", "cushion": "cushion impact", "peg": "peg impact", "pocket": "fell in",
                  "ditch": "into the ditch"}  # fmt: skip
+#: Area of an event marker, points^2: 6 points across, readable on the 6 x 6 in board
+#: (16, 4 points, were specks); a thin dark edge sets the light ones off the surface.
+_EVENT_SIZE = 36.0
+_EVENT_EDGE = {"edgecolors": "#1f1f1f", "linewidths": 0.5}
 #: Path colour of each kind where its face colour would not show on the board.
 _PATH_COLORS = {"striker": "#1565c0", "white": "#8d6e63", "light": "#8d6e63"}
 _PATH_WIDTH = {"striker": 2.0}
@@ -135,8 +139,8 @@ def plot_shot(
         for kind, (marker, color) in _EVENT_MARKERS.items():
             sel = (ev["kind"] == kind).to_numpy()
             if sel.any():
-                ax.scatter(ex[sel], ey[sel], marker=marker, s=16, color=color, zorder=6, label=_EVENT_LABELS[kind],
-                           linewidths=0)  # fmt: skip
+                ax.scatter(ex[sel], ey[sel], marker=marker, s=_EVENT_SIZE, color=color, zorder=6,
+                           label=_EVENT_LABELS[kind], **_EVENT_EDGE)  # fmt: skip
         if legend and len(ev):
             shot_disc = "striker" if scene.striker == "striker" else f"shot disc ({scene.striker})"  # crokinole: no striker
             for kind, (color, width) in sorted(paths.items(), key=lambda kw: kw[0] != "striker"):

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
 from matplotlib.colors import to_hex
 from matplotlib.container import BarContainer
 
@@ -135,3 +136,73 @@ def test_foul_bars_of_four_variants_take_the_colour_blind_safe_palette():
     assert not legend.overlaps(ax.get_window_extent())  # inside, it covered the tops of error bars
     assert legend.x1 <= fig.bbox.width
     assert ax.get_title().endswith("(error bars: confidence interval)")  # a table that does not record its level
+
+
+def _cells(p, low, high, speed=None):
+    """A 3 x 2 table (placements 0, 0.1, 0.2 m x aims 0, 1 deg) with the given rates and
+    intervals, listed placement by placement."""
+    n = len(p)
+    placement = np.repeat([0.0, 0.1, 0.2], 2)[:n] if speed is None else np.repeat([0.0, 0.1, 0.2], 4)[:n]
+    aim = np.radians(np.tile([0.0, 1.0], 3)[:n] if speed is None else np.tile([0.0, 0.0, 1.0, 1.0], 3)[:n])
+    df = pd.DataFrame({"placement": placement, "aim": aim, "p_success": p, "ci_low": low, "ci_high": high})
+    return df if speed is None else df.assign(speed=speed)
+
+
+def _outline_cells(ax):
+    """The outline's unit segments as a set of ((x0, y0), (x1, y1)) with ends in order."""
+    (lines,) = [c for c in ax.collections if isinstance(c, LineCollection)]
+    return {tuple(sorted(tuple(np.round(pt, 9)) for pt in seg)) for seg in lines.get_segments()}
+
+
+def test_heatmap_outlines_the_cells_whose_interval_overlaps_the_best_cells():
+    # best (0.1 m, 0 deg): 0.8 [0.7, 0.9]; (0, 0) reaches 0.7 and (0.1, 1 deg) 0.75: overlap;
+    # the others stop below 0.7
+    p = [0.5, 0.2, 0.8, 0.6, 0.1, 0.3]
+    df = _cells(p, [0.4, 0.1, 0.7, 0.45, 0.0, 0.2], [0.7, 0.3, 0.9, 0.75, 0.2, 0.45])
+    ax = plot_parameter_heatmap(df, interval="overlap")
+    # cell edges: placements at -0.05, 0.05, 0.15, 0.25 m; aims at -0.5, 0.5, 1.5 deg
+    ex, ey = [-0.05, 0.05, 0.15, 0.25], [-0.5, 0.5, 1.5]
+    edges = {((ex[0], ey[0]), (ex[1], ey[0])), ((ex[1], ey[0]), (ex[2], ey[0])),  # below the bottom row
+             ((ex[0], ey[0]), (ex[0], ey[1])), ((ex[2], ey[0]), (ex[2], ey[1])),  # left of (0, 0), right of (0.1, 0)
+             ((ex[0], ey[1]), (ex[1], ey[1])),  # above (0, 0)
+             ((ex[1], ey[1]), (ex[1], ey[2])), ((ex[2], ey[1]), (ex[2], ey[2])),  # either side of (0.1, 1)
+             ((ex[1], ey[2]), (ex[2], ey[2]))}  # above (0.1, 1)  # fmt: skip
+    assert _outline_cells(ax) == {tuple(sorted((tuple(np.round(a, 9)), tuple(np.round(b, 9))))) for a, b in edges}
+    (ring,) = [line for line in ax.lines if line.get_marker() == "o"]
+    np.testing.assert_allclose(np.column_stack([ring.get_xdata(), ring.get_ydata()]), [[0.1, 0.0]], atol=1e-12)
+    assert ring.get_markeredgecolor() == "red"
+    assert "the 3 of 6 cells whose confidence interval" in ax.get_title()
+    assert "(red ring)" in ax.get_title()
+
+
+def test_heatmap_interval_is_that_of_the_cell_shown():
+    # at (0, 0) two speeds: the max, 0.6 [0.55, 0.65], is shown; the slower one's wide interval
+    # [0, 0.95] would overlap the best's [0.8, 1.0], the shown one does not
+    p = [0.6, 0.3, 0.1, 0.1, 0.9, 0.9, 0.1, 0.1]
+    df = _cells(p, [0.55, 0.0, 0.0, 0.0, 0.8, 0.8, 0.0, 0.0], [0.65, 0.95, 0.2, 0.2, 1.0, 1.0, 0.2, 0.2],
+                speed=[2.0, 3.0] * 4)  # fmt: skip
+    ax = plot_parameter_heatmap(df, interval="overlap")
+    assert "the 1 of 4 cells" in ax.get_title()  # the best alone: 2 with the slower speed's interval
+    ax = plot_parameter_heatmap(df, interval="width")
+    mesh = ax.collections[0]
+    np.testing.assert_allclose(np.asarray(mesh.get_array()).reshape(2, 2), [[0.1, 0.2], [0.2, 0.2]], atol=1e-12)
+    assert ax.figure.axes[-1].get_ylabel() == "width of the confidence interval of the success probability"
+    assert ax.get_title().endswith("(of the cell of max over speed)")
+    assert mesh.norm.vmin == 0.0
+
+
+def test_heatmap_interval_names_the_level_of_a_success_map(smap):
+    ax = plot_parameter_heatmap(smap[1], interval="overlap")
+    assert "95 % interval overlaps the best cell's" in ax.get_title().replace("\n", " ")
+
+
+def test_heatmap_interval_refusals_name_the_parameter(smap):
+    df = smap[1]
+    with pytest.raises(ValueError, match="'interval' parameter"):
+        plot_parameter_heatmap(df, interval="band")
+    with pytest.raises(ValueError, match="'interval' parameter needs value='p_success'.*'p_foul'"):
+        plot_parameter_heatmap(df, value="p_foul", interval="width")
+    with pytest.raises(ValueError, match="'table' parameter must be a DataFrame with columns"):
+        plot_parameter_heatmap(df.drop(columns="ci_high"), interval="overlap")
+    with pytest.raises(ValueError, match="'interval' parameter needs reduce 'max' or 'min'"):
+        plot_parameter_heatmap(df, y="speed", reduce="mean", interval="overlap")

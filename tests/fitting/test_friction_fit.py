@@ -73,6 +73,31 @@ def test_result_tables():
     assert len(curves) == 50 * len(fit.segments) and (np.diff(curves.groupby("segment")["speed"].first()) != 0).any()
 
 
+def test_full_covariance_holds_the_law_and_every_segment():
+    fit = fit_friction(shot(2, "coulomb").tracks(), "coulomb", parameters=("mu", "air_drag"))
+    full, k = fit.full_covariance, len(fit.covariance)
+    assert full.shape == (k + 4 * len(fit.segments),) * 2 and np.allclose(full, full.T, equal_nan=True)
+    np.testing.assert_array_equal(full.iloc[:k, :k], fit.covariance)
+    for row in fit.segments.itertuples():
+        for name in ("x0", "y0", "direction", "v0"):
+            assert np.sqrt(full.at[f"{name}[{row.segment}]", f"{name}[{row.segment}]"]) == getattr(row, f"{name}_se")
+
+
+def test_speed_standard_error_is_the_delta_method_of_the_covariance():
+    # Coulomb without drag slides at v0 - mu g t: var v = var v0 + (g t)^2 var mu - 2 g t cov(v0, mu)
+    fit = fit_friction(shot(2, "coulomb").tracks(), "coulomb")
+    assert fit.params.air_drag == 0.0
+    curves, cov, g = fit.curves(n=40), fit.full_covariance, fit.params.g
+    for row in fit.segments.itertuples():
+        c = curves[curves["segment"] == row.segment]
+        t = (c["t"] - row.t_ref).to_numpy()
+        v0 = f"v0[{row.segment}]"
+        var = cov.at[v0, v0] + (g * t) ** 2 * cov.at["mu", "mu"] - 2 * g * t * cov.at[v0, "mu"]
+        moving = c["speed"].to_numpy() > 0.0
+        np.testing.assert_allclose(c["speed_se"].to_numpy()[moving], np.sqrt(var[moving]), rtol=1e-6)
+        assert c["speed_se"].iat[0] == pytest.approx(row.v0_se, rel=1e-6)  # at the start, v0's alone
+
+
 def test_bad_input_is_named():
     tracks = shot(0, "coulomb").tracks()
     with pytest.raises(ValueError, match=r"The 'law' parameter must be one of \['coulomb'.*Got 'viscous'"):

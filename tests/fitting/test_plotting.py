@@ -3,6 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.collections import PolyCollection
 
 from carromlab.fitting import compare_laws, fit_friction, segment_tracks
 from carromlab.plotting.fitting import plot_residuals, plot_speed
@@ -41,12 +42,35 @@ def test_speed_curves_of_several_laws(comparison):
     assert len([ln for ln in ax.lines if len(ln.get_xdata())]) == 2 * n_segments
 
 
+def test_speed_band_spans_two_standard_errors_of_the_fit(comparison):
+    fit = comparison.fits["linear"]
+    ax = plot_speed(fit)
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection) and len(c.get_paths())]
+    curves = fit.curves()
+    assert len(bands) == len(fit.segments)
+    for poly, (_, c) in zip(bands, curves.groupby(["disc", "segment"], sort=True)):
+        xy = poly.get_paths()[0].vertices
+        assert xy[:, 0].min() == pytest.approx(c["t"].min()) and xy[:, 0].max() == pytest.approx(c["t"].max())
+        high = (c["speed"] + 2 * c["speed_se"]).to_numpy()
+        low = (c["speed"] - 2 * c["speed_se"]).clip(lower=0.0).to_numpy()
+        assert xy[:, 1].max() == pytest.approx(high.max(), rel=1e-9) and xy[:, 1].min() == pytest.approx(low.min(), abs=1e-12)
+    assert (curves["speed_se"] > 0).any()
+    width = 2 * curves["speed_se"].max()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"linear: ±2 standard errors of the fit (at most ±{width:.2g} m/s)" in labels
+    ax = plot_speed(fit, band=False)
+    assert not [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert not any("standard errors" in t.get_text() for t in ax.get_legend().get_texts())
+
+
 def test_bad_options(comparison):
     fit = comparison.fits["coulomb"]
     with pytest.raises(ValueError, match="'component' parameter must be one of"):
         plot_residuals(fit, component="z")
     with pytest.raises(ValueError, match="'stride' parameter"):
         plot_speed(fit, stride=0)
+    with pytest.raises(TypeError, match="'band' parameter"):
+        plot_speed(fit, band="yes")
     with pytest.raises(ValueError, match=r"'fits' parameter must be a FrictionFit or a non-empty sequence of them\. Got \[\] \(0 items\)"):
         plot_speed([])
     plain = fit_friction(shot(0, "coulomb").tracks(), "coulomb")

@@ -169,3 +169,22 @@ def test_plot_shot_names_a_result_that_is_not_one():
 
     with pytest.raises(TypeError, match="'result' parameter must be a ShotResult"):
         plot_shot("x")
+
+
+def test_crokinole_quadrant_lines_divide_the_5_zone_only():
+    # rule CRK-1: the shot disc touches the shooting line in the shooter's quadrant. The four
+    # quadrant lines divide the 5 zone, the ring between the 10 ring and the shooting line
+    # (NCA board): they ran on to the edge of the surface, across the unmarked rim outside
+    # the shooting line.
+    board = Board.crokinole()
+    m = board.marks
+    ax = draw_board(board)
+    radial = []
+    for line in ax.lines:
+        (x0, x1), (y0, y1) = line.get_xdata(), line.get_ydata()
+        radial.append((np.hypot(x0, y0), np.hypot(x1, y1), np.arctan2(y1, x1) % (2 * np.pi)))
+    assert len(radial) == 4  # no other line marks on a crokinole board
+    inner, outer, angle = np.array(radial).T
+    np.testing.assert_allclose(inner, m.ring_10_radius, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(outer, m.shooting_line_radius, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(np.sort(angle), m.quadrant_angles, rtol=0, atol=1e-12)

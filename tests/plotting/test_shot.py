@@ -98,3 +98,16 @@ def test_title_names_the_discs_in_the_ditch():
     ax = plot_shot(res)
     assert ax.get_title().splitlines()[0].endswith("; nothing fell; into the ditch: light")  # was "nothing fell"
     plt.close(ax.figure)
+
+
+def test_event_markers_are_readable_on_the_default_board():
+    # at s=16 (4 points across) without an edge the impacts were specks on the 6 x 6 in board
+    res = simulate(Scene.icf_break(), Shot.from_deg(0.0, -0.2526, angle_deg=90, speed=6.0), PhysicsParams())
+    ax = plot_shot(res)
+    assert tuple(ax.figure.get_size_inches()) == (6.0, 6.0)
+    marks = [c for c in ax.collections if c.get_label() in ("disc impact", "cushion impact")]
+    assert len(marks) == 2
+    for c in marks:
+        assert np.all(np.sqrt(c.get_sizes()) >= 6.0)  # points across
+        assert np.all(c.get_linewidths() > 0) and to_hex(c.get_edgecolor()[0]) == "#1f1f1f"  # set off the surface
+    plt.close(ax.figure)
