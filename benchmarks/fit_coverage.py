@@ -19,8 +19,8 @@ standard errors are right; below 1, intervals wider than needed).
 with the impacts detected automatically:
 
     PYTHONPATH=$PWD python benchmarks/fit_coverage.py --selection --trials 6 --noise-seeds 5 One trial takes about
-0.5 s (Coulomb friction, 30 frames/s) to 30 s (Stribeck, whose numerical kinematics
-dominate) on one core.
+0.5 s (Coulomb friction, 30 frames/s) to 2-10 s (Stribeck, whose speed tables dominate)
+on one core.
 """
 
 from __future__ import annotations
