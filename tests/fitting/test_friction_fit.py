@@ -91,6 +91,10 @@ def test_bad_input_is_named():
         fit_friction(tracks, "linear", parameters=("stribeck_speed",))
     with pytest.raises(TypeError, match=r"'data' parameter must be a Tracks or Segmentation \(e\.g\. from read_tracks\)"):
         fit_friction(pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}))
+    # as the fits: not segment_tracks' "'tracks' parameter", nor an AttributeError of a path
+    for data in (pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}), "shot.csv"):
+        with pytest.raises(TypeError, match=r"^The 'data' parameter must be a Tracks or Segmentation \(e\.g\. from read_tracks\)"):
+            compare_laws(data, ["coulomb"])
     with pytest.raises(ValueError, match="'parameters' option cannot be passed"):
         compare_laws(tracks, parameters=("mu",))
     with pytest.raises(ValueError, match="distinct friction laws"):
