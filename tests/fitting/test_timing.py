@@ -16,9 +16,9 @@ import warnings
 import numpy as np
 import pytest
 
-from carromlab.fitting import FitWarning, fit_friction, segment_tracks
+from carromlab.fitting import EXAMPLE_PARAMS, FitWarning, fit_friction, segment_tracks
 
-from .scenarios import GENERATING, shot
+from .scenarios import shot
 
 #: 30 frames/s, 1 mm of position noise, no dropouts or outliers, 5 ms of timing jitter.
 CAMERA = {"fps": 30.0, "pixel_noise": 1.0, "dropout": 0.0, "outlier_rate": 0.0, "timing_jitter": 0.005}
@@ -37,7 +37,7 @@ def _trials(law: str, seeds, jitter: float) -> tuple[np.ndarray, np.ndarray]:
     z, hit = [], []
     for seed in seeds:
         e = _fit(seed, law, jitter).estimates
-        truth = np.array([getattr(GENERATING[law], p) for p in e["parameter"]])
+        truth = np.array([getattr(EXAMPLE_PARAMS[law], p) for p in e["parameter"]])
         z.append((e["estimate"].to_numpy() - truth) / e["std_error"].to_numpy())
         hit.append((e["ci_low"].to_numpy() <= truth) & (truth <= e["ci_high"].to_numpy()))
     return np.array(z), np.array(hit)
