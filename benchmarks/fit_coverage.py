@@ -168,14 +168,16 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cells", choices=sorted(CELLS), nargs="+", default=["laws", "jitter", "jitter-fitted"])
-    ap.add_argument("--trials", type=int, default=40, help="shots (seeds 0 .. trials - 1) per cell and noise seed; default 40")
+    ap.add_argument("--trials", type=int, default=40, help="shots (seeds first .. first + trials - 1) per cell and noise seed; default 40")
+    ap.add_argument("--first-seed", type=int, default=0, help="the first shot's seed; default 0")
     ap.add_argument("--noise-seeds", type=int, nargs="+", default=[0], help="noise draws of every shot (default 0)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--csv", help="also write every trial's z-scores (or comparisons) to this file")
     ap.add_argument("--selection", action="store_true", help="model selection (compare_laws) instead of coverage")
     args = ap.parse_args()
+    seeds = range(args.first_seed, args.first_seed + args.trials)
     if args.selection:
-        jobs_s = [(law, seed, noise_seed) for law in SELECTION_LAWS for noise_seed in args.noise_seeds for seed in range(args.trials)]
+        jobs_s = [(law, seed, noise_seed) for law in SELECTION_LAWS for noise_seed in args.noise_seeds for seed in seeds]
         with ProcessPoolExecutor(args.workers) as pool:
             sel = pd.DataFrame(list(pool.map(selection, jobs_s, chunksize=1)))
         if args.csv:
@@ -187,7 +189,7 @@ def main() -> None:
         return
     jobs = [
         (cell, seed, noise_seed)
-        for name in args.cells for cell in CELLS[name] for noise_seed in args.noise_seeds for seed in range(args.trials)
+        for name in args.cells for cell in CELLS[name] for noise_seed in args.noise_seeds for seed in seeds
     ]  # fmt: skip
     with ProcessPoolExecutor(args.workers) as pool:
         df = pd.DataFrame([row for rows in pool.map(trial, jobs, chunksize=1) for row in rows])
