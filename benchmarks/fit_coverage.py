@@ -1,8 +1,8 @@
 """Bias and coverage of fit_friction on synthetic filmed shots with known truth.
 
-A trial is a random cut shot (the striker from the south baseline at 2-3.5 m/s with up to
-60 rad/s of spin into a coin; cushion bounces; both discs slide to rest) simulated under a
-known law (``GENERATING`` of ``tests/fitting/scenarios.py``), filmed at a frame rate with
+A trial is a random cut shot (``carromlab.fitting.random_cut_shot``: the striker from the
+south baseline at 2-3.5 m/s with up to 60 rad/s of spin into a coin; cushion bounces; both
+discs slide to rest) simulated under a known law (``carromlab.fitting.EXAMPLE_PARAMS``), filmed at a frame rate with
 Gaussian position noise (no dropouts or outliers) and, optionally, frame-timing jitter
 (frame i taken at i / fps + dt, dt Gaussian, and reported at i / fps), written as a track
 file (CSV in pixels and JSON sidecar), read back with ``read_tracks``, split at the true
@@ -19,8 +19,8 @@ standard errors are right; below 1, intervals wider than needed).
 with the impacts detected automatically:
 
     PYTHONPATH=$PWD python benchmarks/fit_coverage.py --selection --trials 6 --noise-seeds 5 One trial takes about
-0.5 s (Coulomb friction, 30 frames/s) to 30 s (Stribeck, whose numerical kinematics
-dominate) on one core.
+0.5 s (Coulomb friction, 30 frames/s) to 2-10 s (Stribeck, whose speed tables dominate)
+on one core.
 """
 
 from __future__ import annotations
@@ -35,14 +35,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from carromlab import Board, Scene, Shot, simulate
+from carromlab import simulate
 from carromlab.analysis.stats import binomial_ci
-from carromlab.fitting import BoardCalibration, FitWarning, compare_laws, fit_friction, read_tracks, segment_tracks
+from carromlab.fitting import (
+    EXAMPLE_ANGLE_NOISE,
+    EXAMPLE_PARAMS,
+    BoardCalibration,
+    FitWarning,
+    compare_laws,
+    fit_friction,
+    random_cut_shot,
+    read_tracks,
+    segment_tracks,
+)
 from carromlab.fitting.segments import breaks_from_events
 from carromlab.fitting.synthetic import _angles
 from carromlab.fitting.tracks import write_tracks
 from carromlab.physics.friction import get_law
-from tests.fitting.scenarios import ANGLE_NOISE, GENERATING
 
 #: (label, law, frames/s, camera's timing jitter s, timing_jitter given to the fit s, air
 #: drag 1/m (fitted when > 0), with angles)
@@ -82,13 +91,8 @@ PX_PER_M = 1000.0
 
 def film(law: str, seed: int, fps: float, jitter: float, drag: float, angles: bool, noise_seed: int, path: Path):
     """Simulate shot ``seed`` and write what the camera saw to ``path``; its true breaks."""
-    rng = np.random.default_rng([seed, 11])
-    params = GENERATING[law].with_(air_drag=drag)
-    cx, cy = rng.uniform(-0.15, 0.15), rng.uniform(-0.05, 0.15)
-    sx, sy = rng.uniform(-0.15, 0.15), -0.25
-    angle = math.atan2(cy - sy, cx - sx) + rng.uniform(-0.03, 0.03)
-    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [cx], "y": [cy]}))
-    res = simulate(scene, Shot(sx, sy, angle, rng.uniform(2.0, 3.5), rng.uniform(-60.0, 60.0)), params)
+    scene, shot = random_cut_shot(np.random.default_rng([seed, 11]))
+    res = simulate(scene, shot, EXAMPLE_PARAMS[law].with_(air_drag=drag))
     rng = np.random.default_rng([seed, noise_seed, 12])  # the camera's noise and jitter
     n = int(math.floor((res.duration + 0.25) * fps)) + 1
     nominal = np.arange(n) / fps
@@ -106,7 +110,7 @@ def film(law: str, seed: int, fps: float, jitter: float, drag: float, angles: bo
     df = pd.DataFrame({"disc": seen["disc"], "frame": seen["frame"], "t": seen["frame"] / fps,
                        "x": np.round(u + rng.normal(0, sd, len(u)), 3), "y": np.round(v + rng.normal(0, sd, len(u)), 3)})  # fmt: skip
     if angles:
-        a = camera.angle_sign * (seen["angle"].to_numpy() + rng.normal(0, ANGLE_NOISE, len(u)))
+        a = camera.angle_sign * (seen["angle"].to_numpy() + rng.normal(0, EXAMPLE_ANGLE_NOISE, len(u)))
         df["angle"] = np.round((a + math.pi) % (2 * math.pi) - math.pi, 5)
     df["t"] = df["t"].round(7)
     radius = {i: float(r) for i, r in enumerate(scene.arrays["radius"])}
@@ -124,7 +128,7 @@ def trial(job: tuple[tuple, int, int]) -> list[dict]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitWarning)
         fit = fit_friction(segment_tracks(tracks, breaks=breaks), law, parameters=names, timing_jitter=fit_jitter)
-    truth = GENERATING[law].with_(air_drag=drag)
+    truth = EXAMPLE_PARAMS[law].with_(air_drag=drag)
     return [
         {"cell": label, "seed": seed, "parameter": r.parameter, "z": (r.estimate - getattr(truth, r.parameter)) / r.std_error,
          "covered": bool(r.ci_low <= getattr(truth, r.parameter) <= r.ci_high), "noise": fit.noise["position"]}
@@ -164,14 +168,16 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cells", choices=sorted(CELLS), nargs="+", default=["laws", "jitter", "jitter-fitted"])
-    ap.add_argument("--trials", type=int, default=40, help="shots (seeds 0 .. trials - 1) per cell and noise seed; default 40")
+    ap.add_argument("--trials", type=int, default=40, help="shots (seeds first .. first + trials - 1) per cell and noise seed; default 40")
+    ap.add_argument("--first-seed", type=int, default=0, help="the first shot's seed; default 0")
     ap.add_argument("--noise-seeds", type=int, nargs="+", default=[0], help="noise draws of every shot (default 0)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--csv", help="also write every trial's z-scores (or comparisons) to this file")
     ap.add_argument("--selection", action="store_true", help="model selection (compare_laws) instead of coverage")
     args = ap.parse_args()
+    seeds = range(args.first_seed, args.first_seed + args.trials)
     if args.selection:
-        jobs_s = [(law, seed, noise_seed) for law in SELECTION_LAWS for noise_seed in args.noise_seeds for seed in range(args.trials)]
+        jobs_s = [(law, seed, noise_seed) for law in SELECTION_LAWS for noise_seed in args.noise_seeds for seed in seeds]
         with ProcessPoolExecutor(args.workers) as pool:
             sel = pd.DataFrame(list(pool.map(selection, jobs_s, chunksize=1)))
         if args.csv:
@@ -183,7 +189,7 @@ def main() -> None:
         return
     jobs = [
         (cell, seed, noise_seed)
-        for name in args.cells for cell in CELLS[name] for noise_seed in args.noise_seeds for seed in range(args.trials)
+        for name in args.cells for cell in CELLS[name] for noise_seed in args.noise_seeds for seed in seeds
     ]  # fmt: skip
     with ProcessPoolExecutor(args.workers) as pool:
         df = pd.DataFrame([row for rows in pool.map(trial, jobs, chunksize=1) for row in rows])

@@ -37,7 +37,7 @@ from ..physics.params import check_params
 from ._goodness import FitWarning
 from ._kinematics import spin_moves_disc
 from .friction_fit import FrictionFit, fit_friction
-from .segments import Segmentation, segment_tracks
+from .segments import Segmentation, segmentation_of
 from .tracks import Tracks
 
 __all__ = ["LawComparison", "compare_laws"]
@@ -138,9 +138,12 @@ def compare_laws(
 
     Raises
     ------
+    TypeError
+        If ``data`` is neither Tracks nor a Segmentation, or ``laws`` is a string instead
+        of a list.
     ValueError
-        For an unknown law or criterion, an empty or repeated list of laws (or a string
-        instead of a list), or any error of :func:`~carromlab.fitting.fit_friction`.
+        For an unknown law or criterion, an empty or repeated list of laws, or any error of
+        :func:`~carromlab.fitting.fit_friction`.
 
     Examples
     --------
@@ -149,6 +152,7 @@ def compare_laws(
     >>> comp.best
     'coulomb'
     """
+    seg = segmentation_of(data)
     check_choice("criterion", criterion, ("aic", "bic"))
     if isinstance(laws, str):  # else each letter would be taken for a law name
         raise TypeError(
@@ -165,7 +169,6 @@ def compare_laws(
         )
     air_drag = check_bool("air_drag", air_drag)
     extra = ("air_drag",) if air_drag else ()
-    seg = data if isinstance(data, Segmentation) else segment_tracks(data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FitWarning)  # shown as the suspect column
         fits = {n: fit_friction(seg, n, parameters=get_law(n).parameters + extra, **fit_options) for n in names}

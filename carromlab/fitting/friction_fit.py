@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy.optimize import OptimizeResult, least_squares
 from scipy.stats import t as student_t
 
@@ -297,6 +298,7 @@ class _Segment:
     y: np.ndarray
     angle: np.ndarray | None
     radius: float
+    stamp: np.ndarray  # the times as the tracks give them, s: the points of one frame share theirs
 
 
 @dataclass
@@ -314,8 +316,9 @@ class _Model:
     gaussian_scale: float = 1.0
     rows: list[slice] = field(default_factory=list)
     _cache: tuple[bytes, list] | None = None
-    #: per segment: unit vectors b (channels x points) and factors f of the timing whitening
-    _white: list[tuple[np.ndarray, np.ndarray]] | None = None
+    #: the timing whitening: unit vectors b_hat of every frame as the columns of a sparse
+    #: (residuals x frames) matrix, and the frames' factors f
+    _white: tuple[sparse.csr_array, np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         start = 0
@@ -328,6 +331,9 @@ class _Model:
             start += width
         self.n_res = start
         self.angle_rows = np.concatenate(angle_rows)
+        stamps = np.concatenate([np.tile(s.stamp, 3 if self.angles else 2) for s in self.segs])
+        #: the frame of every residual (an index into the distinct time stamps)
+        self.frame = np.unique(stamps, return_inverse=True)[1].ravel()
 
     @property
     def angles(self) -> bool:
@@ -408,45 +414,46 @@ class _Model:
         scales (kept fixed until the next call, so that the Jacobian is that of a fixed
         linear map of the standardised residuals).
 
-        A timestamp error dt of standard deviation ``jitter`` moves a detection by
-        g dt, g = (v cos(direction), v sin(direction)[, omega]), the same dt for every
-        channel of a point. The standardised residuals e of a point then have a covariance
-        proportional to I + b b^T, b = jitter g / sigma with sigma the Gaussian noise of
-        each channel (its loss scale over ``gaussian_scale``), which
+        A frame's timestamp error dt of standard deviation ``jitter`` moves each of its
+        detections by g dt, g = (v cos(direction), v sin(direction)[, omega]) of its disc:
+        the same dt for every channel of a point and for every disc in the frame. The
+        standardised residuals e of a frame (all its discs' channels) then have a
+        covariance proportional to I + b b^T, b = jitter g / sigma with sigma the Gaussian
+        noise of each channel (its loss scale over ``gaussian_scale``), which
         e - (1 - 1 / sqrt(1 + |b|^2)) (b_hat . e) b_hat whitens (the effective variance
         of J. Orear, Am. J. Phys. 50, 912, 1982, doi:10.1119/1.12972, for a vector of
-        residuals)."""
+        residuals; frames are independent of one another). Treated disc by disc instead,
+        the n discs sliding in one frame would count as n independent looks at the time
+        error and, where it dominates, the intervals come out up to sqrt(n) too narrow."""
         if self.jitter == 0.0:
             return
         params = self.params(theta)
         sigma = {ch: value / self.gaussian_scale for ch, value in self.sigma.items()}
-        self._white = []
+        g = []
         for j, s in enumerate(self.segs):
             loc = self.local_values(theta, j)
             _, v, w, _ = free_slide(self.law, params, s.radius, loc["v0"], loc.get("omega0", 0.0), s.t, with_angle=False)
-            g = [v * math.cos(loc["direction"]) / sigma["position"], v * math.sin(loc["direction"]) / sigma["position"]]
+            g += [v * math.cos(loc["direction"]) / sigma["position"], v * math.sin(loc["direction"]) / sigma["position"]]
             if self.angles:
                 g.append(w / sigma["angle"])
-            b = self.jitter * np.array(g)
-            size = np.sqrt(np.sum(b**2, axis=0))
-            unit = np.divide(b, size, out=np.zeros_like(b), where=size > 0.0)
-            self._white.append((unit, 1.0 - 1.0 / np.sqrt(1.0 + size**2)))
+        b = self.jitter * np.concatenate(g)  # in the order of the residuals
+        size = np.sqrt(np.bincount(self.frame, weights=b**2))
+        unit = np.divide(b, size[self.frame], out=np.zeros_like(b), where=size[self.frame] > 0.0)
+        columns = sparse.csr_array((unit, (np.arange(self.n_res), self.frame)), shape=(self.n_res, len(size)))
+        self._white = (columns, 1.0 - 1.0 / np.sqrt(1.0 + size**2))
 
     def whiten(self, a: np.ndarray) -> np.ndarray:
         """Residuals (or Jacobian rows) whitened for the timing jitter, in place."""
         if self._white is None:
             return a
-        for sl, (unit, f) in zip(self.rows, self._white):
-            block = a[sl].reshape(unit.shape + a.shape[1:])  # channel, point[, column]
-            ub = unit.reshape(unit.shape + (1,) * (a.ndim - 1))
-            block -= ub * (f.reshape(f.shape + (1,) * (a.ndim - 1)) * np.sum(ub * block, axis=0))
-            a[sl] = block.reshape((-1,) + a.shape[1:])
+        columns, f = self._white
+        a -= columns @ (f.reshape(f.shape + (1,) * (a.ndim - 1)) * (columns.T @ a))
         return a
 
     def log_det(self) -> float:
         """Log-determinant of the whitening (0 without jitter): the log-likelihood's
         change of variables."""
-        return 0.0 if self._white is None else float(sum(np.sum(np.log1p(-f)) for _, f in self._white))
+        return 0.0 if self._white is None else float(np.sum(np.log1p(-self._white[1])))
 
     def _standardised(self, theta: np.ndarray) -> np.ndarray:
         """Residuals fit minus data over their channel's noise scale, segment after
@@ -659,10 +666,12 @@ def fit_friction(
         frames are not taken at the times the file gives (a phone's variable frame rate
         written as a constant one). A time error dt moves a detection along its path by
         v dt (and turns it by omega dt), which the fit then counts as noise of that size
-        (an errors-in-variables, effective-variance fit: a point is weighted along its path
-        by sigma / sqrt(sigma^2 + (v timing_jitter)^2)). Default 0 (exact times). Left
-        out, a jitter whose v dt is comparable to the position noise makes the intervals
-        too narrow (see docs/fitting.md).
+        (an errors-in-variables, effective-variance fit: a lone point is weighted along its
+        path by sigma / sqrt(sigma^2 + (v timing_jitter)^2)). Every disc of a frame (the
+        points with the same time) shares its time error, so their residuals are weighted
+        together, with their correlation. Default 0 (exact times). Left out, a jitter
+        whose v dt is comparable to the position noise makes the intervals too narrow (see
+        docs/fitting.md).
 
     Returns
     -------
@@ -907,7 +916,7 @@ def _segments(seg: Segmentation, tracks: Tracks) -> list[_Segment]:
         out.append(
             _Segment(
                 s, disc, float(t[0]), t - t[0], g["x"].to_numpy(), g["y"].to_numpy(),
-                g["angle"].to_numpy() if "angle" in g else None, tracks.radius.get(disc, NOMINAL_RADIUS),
+                g["angle"].to_numpy() if "angle" in g else None, tracks.radius.get(disc, NOMINAL_RADIUS), t,
             )  # fmt: skip
         )
     return out

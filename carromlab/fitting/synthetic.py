@@ -23,6 +23,10 @@ camera model then turns them into detections as a tracker would report them:
 
 The defaults are the *documented noise level* of the fitting tests: 120 frames/s,
 1000 px/m, 0.5 px noise, 5 % dropouts, 1 % outliers of 10-40 px.
+
+The fitting tests and ``benchmarks/fit_coverage.py`` film random cut shots
+(:func:`random_cut_shot`) made under :data:`EXAMPLE_PARAMS`; so can a pipeline of one's own,
+to check that it recovers a known truth before it is trusted with filmed shots.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import pandas as pd
 
 from .._validation import check_real
 from ..engine import Scene, Shot, ShotResult, simulate
+from ..equipment import Board
 from ..physics.friction import get_law
 from ..physics.params import PhysicsParams
 from ._kinematics import free_slide
@@ -45,7 +50,7 @@ from .camera import BoardCalibration
 from .segments import breaks_from_events
 from .tracks import Tracks, write_tracks
 
-__all__ = ["SyntheticTracks", "make_synthetic_tracks", "CAMERA_DEFAULTS"]
+__all__ = ["SyntheticTracks", "make_synthetic_tracks", "CAMERA_DEFAULTS", "EXAMPLE_PARAMS", "EXAMPLE_ANGLE_NOISE", "random_cut_shot"]
 
 #: The documented camera-noise model (see the module docstring).
 CAMERA_DEFAULTS: dict[str, Any] = {
@@ -57,6 +62,57 @@ CAMERA_DEFAULTS: dict[str, Any] = {
     "outlier_rate": 0.01,
     "outlier_px": (10.0, 40.0),
 }
+
+#: Parameters of each built-in friction law whose effects a camera at the documented noise
+#: level can see: the truths of the fitting tests and of ``benchmarks/fit_coverage.py``. The
+#: Stribeck law has ``stribeck_speed`` = 0.3 m/s, not the 0.05 m/s default, whose effect (the
+#: last millimetre of a slide) no camera at that noise level can see.
+EXAMPLE_PARAMS: dict[str, PhysicsParams] = {
+    "coulomb": PhysicsParams(friction_law="coulomb", mu=0.12),
+    "linear": PhysicsParams(friction_law="linear", mu=0.10, mu_v=0.03),
+    "stribeck": PhysicsParams(friction_law="stribeck", mu=0.10, mu_static=0.16, stribeck_speed=0.3),
+    "slide_spin": PhysicsParams(friction_law="slide_spin", mu=0.12),
+}
+#: Orientation noise of tracked angles in the fitting tests, rad: a mark 15 px from the disc
+#: centre located to 0.75 px (``make_synthetic_tracks(angle_noise=)``).
+EXAMPLE_ANGLE_NOISE = 0.05
+
+
+def random_cut_shot(seed: int | np.random.Generator | None = None) -> tuple[Scene, Shot]:
+    """A random cut shot on the ICF board: the striker from the south baseline into a coin
+    in the middle of the board, which then bounces off cushions (both discs slide to rest).
+
+    The coin is placed at x uniform in [-0.15, 0.15] m, y in [-0.05, 0.15] m; the striker at
+    x uniform in [-0.15, 0.15] m, y = -0.25 m, aimed at the coin's centre within +-0.03 rad,
+    at a speed uniform in [2, 3.5] m/s with a spin uniform in [-60, 60] rad/s.
+
+    Parameters
+    ----------
+    seed : int or numpy.random.Generator, optional
+        Seed of the draws; a Generator is drawn from (six draws, in the order above), so
+        that it can go on to film the shot (``make_synthetic_tracks(..., seed=rng)``).
+
+    Returns
+    -------
+    scene : Scene
+        The ICF board with the coin.
+    shot : Shot
+        The striker's shot.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(3)
+    >>> scene, shot = random_cut_shot(rng)
+    >>> syn = make_synthetic_tracks(scene, shot, EXAMPLE_PARAMS["linear"], seed=rng)
+    >>> syn.tracks().discs
+    [0, 1]
+    """
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    cx, cy = rng.uniform(-0.15, 0.15), rng.uniform(-0.05, 0.15)
+    sx, sy = rng.uniform(-0.15, 0.15), -0.25
+    angle = math.atan2(cy - sy, cx - sx) + rng.uniform(-0.03, 0.03)
+    scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": ["white"], "x": [cx], "y": [cy]}))
+    return scene, Shot(sx, sy, angle, rng.uniform(2.0, 3.5), rng.uniform(-60.0, 60.0))
 
 
 @dataclass(frozen=True, eq=False)

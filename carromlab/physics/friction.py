@@ -13,6 +13,7 @@ A researcher adds a law by registering an object with the :class:`FrictionLaw` f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -60,6 +61,9 @@ class FrictionLaw(Protocol):
 
 
 _MU_KIND = {"constant": 0, "linear": 1, "stribeck": 2}
+#: Top speed of the compiled speed tables, m/s (``SP_VMAX`` of ``_kinematics.pyx``): a table
+#: is built from rest until the speed reaches it (see :meth:`Law.kinematics`).
+SPEED_TABLE_TOP = 25.0
 
 
 @dataclass(frozen=True)
@@ -151,12 +155,49 @@ class Law:
             Distance slid (m), speed (m/s) and spin (rad/s) at ``t``.
         t_stop : float
             Time at which the sliding stops, s.
+
+        Notes
+        -----
+        A law whose spin does not couple into sliding but whose deceleration depends on the
+        speed (Stribeck, linear, any air drag) is a look-up in a speed table built once per
+        parameter set, from rest up to :data:`SPEED_TABLE_TOP` whatever the disc's speed
+        (tens of ms to build at mu = 0.1). For a slower disc the speeds are scaled by a
+        power of 2, lambda = 2^k <= 1 with v0 <= lambda SPEED_TABLE_TOP: the law with
+        g / lambda, mu_v lambda, stribeck_speed / lambda, air_drag lambda and radius /
+        lambda moves as v / lambda at the same times (the same spin), and its table needs
+        to reach only v0. Scaling by a power of 2 is exact in floating point, and the
+        table, its integrator and its look-ups are linear in the speed, so the results are
+        the same bit for bit (tests/physics/test_friction_laws.py) from a table up to 2^|k|
+        times shorter. A parameter set keeps the largest lambda it was used with, so that
+        slower discs under it (the segments of one fit) reuse that table.
         """
         from . import _kinematics
 
         t = np.ascontiguousarray(t, dtype=float)
-        s, v, w, t_stop, _ = _kinematics.kinematics(self.engine(params), float(radius), float(v0), abs(float(omega0)), t)
-        return s, v, np.sign(omega0) * w, float(t_stop)
+        law, radius, v0 = self.engine(params), float(radius), float(v0)
+        scale = 1.0
+        if law["numeric"] and not law["slide_spin"] and 0.0 < v0 < SPEED_TABLE_TOP:
+            scale = _table_scale(law, v0)
+            law = dict(law, g=law["g"] / scale, mu_v=law["mu_v"] * scale, v_s=law["v_s"] / scale, drag=law["drag"] * scale)
+        s, v, w, t_stop, _ = _kinematics.kinematics(law, radius / scale, v0 / scale, abs(float(omega0)), t)
+        return s * scale, v * scale, np.sign(omega0) * w, float(t_stop)
+
+
+#: Per parameter set of a speed-table law (its ``engine`` dict as a sorted tuple), the
+#: largest speed scale (a power of 2) its kinematics were evaluated with.
+_TABLE_SCALES: dict[tuple[tuple[str, float | int], ...], float] = {}
+
+
+def _table_scale(law: dict[str, float | int], v0: float) -> float:
+    """The speed scale of :meth:`Law.kinematics` for a disc at ``v0`` (m/s, in (0,
+    SPEED_TABLE_TOP)): the power of 2 that puts v0 just below the table's top, or the larger
+    one the parameter set was used with before."""
+    key = tuple(sorted(law.items()))
+    if key not in _TABLE_SCALES and len(_TABLE_SCALES) >= 64:
+        _TABLE_SCALES.clear()
+    need = 2.0 ** max(math.ceil(math.log2(v0 / SPEED_TABLE_TOP)), -64)
+    scale = _TABLE_SCALES[key] = max(need, _TABLE_SCALES.get(key, 0.0))
+    return scale
 
 
 #: The sliding friction laws by name (``PhysicsParams.friction_law``): ``"coulomb"``,

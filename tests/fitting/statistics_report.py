@@ -14,7 +14,8 @@ import argparse
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from .scenarios import ANGLE_NOISE
+from carromlab.fitting import EXAMPLE_ANGLE_NOISE
+
 from .test_statistics import COVERAGE_SEEDS, LAWS, SELECTION_SEEDS, covered, selected
 
 
@@ -31,7 +32,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=len(COVERAGE_SEEDS), help="coverage trials per row (default all)")
     args = ap.parse_args()
     n = max(2, min(args.trials, len(COVERAGE_SEEDS)))
-    jobs = [("coverage", law, a, n) for law in LAWS for a in (None, ANGLE_NOISE)] + [
+    jobs = [("coverage", law, a, n) for law in LAWS for a in (None, EXAMPLE_ANGLE_NOISE)] + [
         ("selection", law, None, n) for law in LAWS
     ]
     with ProcessPoolExecutor(args.workers) as pool:
@@ -46,7 +47,7 @@ def main() -> None:
     print("| generating law | 95 % interval covers the truth (no angles) | (with angles) | BIC picks the law (with angles) |")
     print("|---|---|---|---|")
     for law in LAWS:
-        print(f"| `{law}` | {rates(law, None)} | {rates(law, ANGLE_NOISE)} | {results[('selection', law, None)]:.2f} |")
+        print(f"| `{law}` | {rates(law, None)} | {rates(law, EXAMPLE_ANGLE_NOISE)} | {results[('selection', law, None)]:.2f} |")
 
 
 if __name__ == "__main__":

@@ -5,9 +5,18 @@ import pandas as pd
 import pytest
 
 from carromlab import PhysicsParams
-from carromlab.fitting import FITTABLE, Tracks, compare_laws, fit_friction, make_synthetic_tracks, segment_tracks
+from carromlab.fitting import (
+    EXAMPLE_ANGLE_NOISE,
+    EXAMPLE_PARAMS,
+    FITTABLE,
+    Tracks,
+    compare_laws,
+    fit_friction,
+    make_synthetic_tracks,
+    segment_tracks,
+)
 
-from .scenarios import ANGLE_NOISE, GENERATING, shot
+from .scenarios import shot
 
 
 def clean(seed, law, **camera):
@@ -17,12 +26,12 @@ def clean(seed, law, **camera):
     return make_synthetic_tracks(r.scene, r.shot, r.params, outlier_rate=0.0, dropout=0.0, seed=seed, **camera)
 
 
-@pytest.mark.parametrize("law", list(GENERATING))
+@pytest.mark.parametrize("law", list(EXAMPLE_PARAMS))
 def test_noiseless_tracks_give_the_generating_values(law):
     syn = clean(0, law, pixel_noise=1e-3)
     fit = fit_friction(segment_tracks(syn.tracks(), breaks=syn.breaks()), law)
     for row in fit.estimates.itertuples(index=False):
-        assert row.estimate == pytest.approx(getattr(GENERATING[law], row.parameter), rel=2e-3), row
+        assert row.estimate == pytest.approx(getattr(EXAMPLE_PARAMS[law], row.parameter), rel=2e-3), row
     assert fit.success and fit.noise["position"] < 5e-6
 
 
@@ -33,9 +42,9 @@ def test_every_segment_spin_follows_its_angles(law, seed):
     undetermined (stribeck seed 147 never slides slowly in view: mu_static ran to its bound
     and took the spins along). A wrong basin leaves angle residuals spread over (-pi, pi],
     rms 1.8 rad; here every segment's is at the camera noise."""
-    fit = fit_friction(shot(seed, law, angle_noise=ANGLE_NOISE).tracks(), law)
+    fit = fit_friction(shot(seed, law, angle_noise=EXAMPLE_ANGLE_NOISE).tracks(), law)
     rms = fit.residuals.groupby("segment")["res_angle"].agg(lambda r: float(np.sqrt(np.mean(r**2))))
-    assert (rms < 2 * ANGLE_NOISE).all(), rms
+    assert (rms < 2 * EXAMPLE_ANGLE_NOISE).all(), rms
     assert fit.segments["omega0"].abs().max() < 200.0  # the shots start below 60 rad/s
 
 
@@ -116,6 +125,10 @@ def test_bad_input_is_named():
         fit_friction(tracks, "linear", parameters=("stribeck_speed",))
     with pytest.raises(TypeError, match=r"'data' parameter must be a Tracks or Segmentation \(e\.g\. from read_tracks\)"):
         fit_friction(pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}))
+    # as the fits: not segment_tracks' "'tracks' parameter", nor an AttributeError of a path
+    for data in (pd.DataFrame({"disc": [0], "t": [0.0], "x": [0.0], "y": [0.0]}), "shot.csv"):
+        with pytest.raises(TypeError, match=r"^The 'data' parameter must be a Tracks or Segmentation \(e\.g\. from read_tracks\)"):
+            compare_laws(data, ["coulomb"])
     with pytest.raises(ValueError, match="'parameters' option cannot be passed"):
         compare_laws(tracks, parameters=("mu",))
     with pytest.raises(ValueError, match="distinct friction laws"):

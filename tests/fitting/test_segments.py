@@ -9,11 +9,11 @@ import pytest
 
 from carromlab import Board, PhysicsParams, Scene, Shot
 from carromlab.fitting import (
-    FitWarning, Tracks, breaks_from_events, data_path, fit_friction, fit_restitution, make_synthetic_tracks, read_tracks,
-    segment_tracks,
+    EXAMPLE_PARAMS, FitWarning, Tracks, breaks_from_events, data_path, fit_friction, fit_restitution, make_synthetic_tracks,
+    read_tracks, segment_tracks,
 )
 
-from .scenarios import GENERATING, shot
+from .scenarios import shot
 
 SEEDS = range(8)
 
@@ -69,7 +69,7 @@ def test_one_cushion_impact_is_not_split_in_two(law, seed, t_impact):
     fit = fit_restitution(syn.tracks())
     row = fit.impacts[np.abs(fit.impacts["t"] - t_impact) < 0.02]
     assert len(row) == 1 and bool(row["used"].iat[0]), row
-    assert abs(row["e"].iat[0] - GENERATING[law].e_cushion) < 5.0 * row["e_se"].iat[0]
+    assert abs(row["e"].iat[0] - EXAMPLE_PARAMS[law].e_cushion) < 5.0 * row["e_se"].iat[0]
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -129,7 +129,7 @@ def test_a_nudged_disc_at_rest_is_split_at_the_impact():
     with warnings.catch_warnings():
         warnings.simplefilter("error", FitWarning)
         row = fit_friction(seg, "slide_spin").estimates.iloc[0]
-    assert row.ci_low <= GENERATING["slide_spin"].mu <= row.ci_high
+    assert row.ci_low <= EXAMPLE_PARAMS["slide_spin"].mu <= row.ci_high
 
 
 def test_a_slow_touch_of_two_discs_ends_both_slides():
@@ -149,7 +149,7 @@ def test_a_slow_touch_of_two_discs_ends_both_slides():
         warnings.simplefilter("error", FitWarning)
         fit = fit_friction(seg, "stribeck")
     for row in fit.estimates.itertuples(index=False):
-        assert row.ci_low <= getattr(GENERATING["stribeck"], row.parameter) <= row.ci_high, row
+        assert row.ci_low <= getattr(EXAMPLE_PARAMS["stribeck"], row.parameter) <= row.ci_high, row
 
 
 def test_given_breaks_reproduce_the_detected_segments():

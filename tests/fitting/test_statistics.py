@@ -24,11 +24,11 @@ import numpy as np
 import pytest
 
 from carromlab import PhysicsParams
-from carromlab.fitting import compare_laws, fit_friction
+from carromlab.fitting import EXAMPLE_ANGLE_NOISE, EXAMPLE_PARAMS, compare_laws, fit_friction
 
-from .scenarios import ANGLE_NOISE, GENERATING, shot
+from .scenarios import shot
 
-LAWS = list(GENERATING)
+LAWS = list(EXAMPLE_PARAMS)
 #: Coulomb friction with air drag, 1/m, the drag tests' generating parameters.
 DRAG = PhysicsParams(friction_law="coulomb", mu=0.12, air_drag=0.1)
 #: Seeds of the full runs: coverage trials and model-selection trials.
@@ -41,7 +41,7 @@ def covered(law: str, seeds, *, angle_noise=None) -> dict[str, float]:
     for seed in seeds:
         fit = fit_friction(shot(seed, law, angle_noise=angle_noise).tracks(), law)
         for row in fit.estimates.itertuples(index=False):
-            truth = getattr(GENERATING[law], row.parameter)
+            truth = getattr(EXAMPLE_PARAMS[law], row.parameter)
             hits.setdefault(row.parameter, []).append(bool(row.ci_low <= truth <= row.ci_high))
     return {p: float(np.mean(h)) for p, h in hits.items()}
 
@@ -62,7 +62,7 @@ def drag_z(seeds) -> np.ndarray:
 
 def selected(law: str, seeds) -> float:
     """Fraction of trials in which BIC picks the generating law."""
-    return float(np.mean([compare_laws(shot(s, law, angle_noise=ANGLE_NOISE).tracks()).best == law for s in seeds]))
+    return float(np.mean([compare_laws(shot(s, law, angle_noise=EXAMPLE_ANGLE_NOISE).tracks()).best == law for s in seeds]))
 
 
 def test_coverage_sample():
@@ -91,7 +91,7 @@ def test_model_selection_sample(law):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("angle_noise", [None, ANGLE_NOISE])
+@pytest.mark.parametrize("angle_noise", [None, EXAMPLE_ANGLE_NOISE])
 @pytest.mark.parametrize("law", LAWS)
 def test_coverage_full(law, angle_noise):
     for parameter, rate in covered(law, COVERAGE_SEEDS, angle_noise=angle_noise).items():

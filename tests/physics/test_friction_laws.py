@@ -189,3 +189,38 @@ def test_spin_of_an_uncoupled_law_decays_at_the_rate_of_mu_at_rest(law, extra, m
     _, v, w, _ = get_law(law).kinematics(p, R, 1.0, 300.0, t)
     assert v[1] > 0.5  # still sliding fast, where mu(v) differs from mu(0) for linear and Stribeck
     np.testing.assert_allclose(w, 300.0 - 4.0 * mu0 * G * t / (3.0 * R), atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "law, extra",
+    [("stribeck", {"stribeck_speed": 0.3, "mu_static": 0.16}), ("linear", {"mu_v": 0.03}), ("coulomb", {"air_drag": 0.05})],
+)
+def test_speed_table_built_only_up_to_the_speed_asked(law, extra):
+    """Law.kinematics scales the speed by a power of 2 for a disc slower than the speed
+    table's top, so that the table need only reach its speed: the results are those of the
+    full table bit for bit (over speeds from 0.1 mm/s to above the top, and the spin), from
+    a shorter table: for a disc at 2 m/s one up to 3.125 m/s, 1/8 as long for the Stribeck
+    law at mu = 0.1, 1/2.3-1/2.8 for the others (their deceleration grows with speed),
+    which a slower disc under the same parameters then reuses."""
+    from carromlab.physics import _kinematics
+    from carromlab.physics.friction import SPEED_TABLE_TOP
+
+    rng = np.random.default_rng(4)
+    t = np.sort(rng.uniform(0.0, 6.0, 60))
+    for mu in (0.05, 0.12, 0.4):
+        params = PhysicsParams(friction_law=law, mu=mu, **extra)
+        engine = get_law(law).engine(params)
+        for v0 in (1e-4, 0.003, 0.3, 2.0, 12.4, 24.9, 30.0):
+            s, v, w, t_stop = get_law(law).kinematics(params, R, v0, -40.0, t)
+            s_full, v_full, w_full, t_full, _ = _kinematics.kinematics(engine, R, v0, 40.0, t)
+            assert np.array_equal(s, s_full) and np.array_equal(v, v_full) and np.array_equal(w, -w_full), (mu, v0)
+            assert t_stop == t_full
+    params = PhysicsParams(friction_law=law, mu=0.1001, **extra)  # a parameter set not built yet
+    _kinematics._CACHE.clear()
+    get_law(law).kinematics(params, R, 2.0, 0.0, t)
+    get_law(law).kinematics(params, R, 0.5, 0.0, t)  # a slower disc reuses that table
+    (built,) = _kinematics._CACHE.values()
+    full = _kinematics.CompiledLaw(get_law(law).engine(params))
+    assert len(built.speed_table[0]) < len(full.speed_table[0]) / 2
+    assert built.speed_table[1][-1] * 0.125 == pytest.approx(3.125, rel=0.01)
+    assert full.speed_table[1][-1] >= SPEED_TABLE_TOP
