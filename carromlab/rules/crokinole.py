@@ -195,7 +195,7 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
 
     With no opponent disc on the board, a disc in the hole scores 20 and any other disc
     played must end inside the 15 ring or on its line, else it goes to the ditch
-    (CRK-2). With opponent discs on the board, the disc played must strike one,
+    (CRK-2: a foul, also when it flew into the ditch by itself). With opponent discs on the board, the disc played must strike one,
     directly or through own discs (``outcome.chain``), else it and every own disc it
     struck go to the ditch (CRK-3). Discs knocked into the hole score 20 for their
     owner. When all discs are played the round is scored (CRK-4, CRK-5).
@@ -251,8 +251,8 @@ def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:
     else:
         led.note("CRK-2")
         x, y = led.pieces[disc].position or (0.0, 0.0)
-        if fate == "board" and math.hypot(x, y) - state.radius(own) > state.board.marks.ring_15_radius:
-            led.foul("CRK-2", "the disc stopped outside the 15 ring with no opponent disc on the board")
+        if fate == "ditch" or (fate == "board" and math.hypot(x, y) - state.radius(own) > state.board.marks.ring_15_radius):
+            led.foul("CRK-2", "the disc ended outside the 15 ring with no opponent disc on the board")
             led.set(disc, "ditch")
     nxt = next_seat(state, seat)
     if all(p.where != "hand" for p in led.pieces.values()):

@@ -66,6 +66,22 @@ def test_crk_2_disc_must_reach_the_15_ring_or_touch_its_line(game, dist, stays):
     assert r.next_shooter == 1
 
 
+def test_crk_2_disc_flying_into_the_ditch_fails_the_15_ring_too(game):
+    """Rule CRK-2 (seed 003, règle n°1: the disc "doit au moins finir sa course dans la zone
+    des 15 points", else it is removed): a disc played on an empty board that flies past
+    the rings into the ditch did not end in the 15 ring either, so it is the same CRK-2
+    failure as one stopping in the 5 zone (as CRK-3 calls its foul whether the disc
+    stops or leaves). It was ruled no foul, which foul_probabilities counted as a clean shot."""
+    disc, out = play_disc(game, fate="ditch")
+    r = crokinole.adjudicate(game, out)
+    assert [f.rule for f in r.fouls] == ["CRK-2"] and r.applied == ("CRK-2",)
+    assert r.state.piece(disc).where == "ditch" and r.next_shooter == 1
+    # with only own discs on the board CRK-2 applies as well (seed: "uniquement des pions de sa propre couleur")
+    s = put(move(game, "board", 1), 1, 0.0, 0.05)
+    disc, out = play_disc(s, fate="ditch")
+    assert [f.rule for f in crokinole.adjudicate(s, out).fouls] == ["CRK-2"]
+
+
 # ---------------------------------------------------------------------------- CRK-3
 def test_crk_3_must_hit_an_opponent_disc_directly_or_through_own(game):
     s = put(put(game, 12, 0.0, 0.15), 0, 0.05, 0.12)  # light disc 12, dark disc 0 on the board
@@ -117,6 +133,28 @@ def test_crk_4_disc_touching_a_line_counts_for_the_lower_zone(game):
     assert crokinole.round_totals(s) == (10, 0)
 
 
+
+@pytest.mark.parametrize(("ring", "inside", "touching"), [("ring_15_radius", 15, 10), ("shooting_line_radius", 5, 0)])
+def test_crk_4_touching_the_15_line_or_the_shooting_line_scores_the_lower_zone(game, ring, inside, touching):
+    """Rule CRK-4 by hand: a disc touching the 15 line counts 10, one touching the
+    outer line (the shooting line, edge of the 5 zone) counts 0; 0.1 mm inside, 15 and 5."""
+    radius = getattr(game.board.marks, ring)
+    s = put(move(game, "board", 0), 0, -(radius - R_DISC), 0.0)
+    assert crokinole.round_totals(s) == (touching, 0)
+    assert crokinole.round_totals(put(s, 0, -(radius - R_DISC - 1e-4), 0.0)) == (inside, 0)
+
+
+def test_crk_3_crk_4_a_disc_knocked_into_the_hole_scores_20_for_its_owner(game):
+    """Rules CRK-3, CRK-4 by hand: dark hits light's disc 12 into the 20-hole and stops in
+    the 15 zone (a legal hit); disc 12 leaves the board for the hole and counts 20 for its
+    owner, light (docs/rules.md: standard practice, the seed speaking only of the disc played)."""
+    s = put(game, 12, 0.0, 0.03)
+    disc, out = play_disc(s, 0.0, -0.04, chain=(12,))
+    out = ShotOutcome(striker=disc, final_positions=out.final_positions, chain=(12,), pocketed=((12, "light", "20", 0.5),))
+    r = crokinole.adjudicate(s, out)
+    assert r.fouls == () and r.state.piece(12).where == "hole"
+    assert crokinole.round_totals(r.state) == (15, 20)
+
 def test_crk_4_game_ends_at_target(game):
     s = _last_shot(game, 0, 0).with_(game_scores=(95, 40))
     disc, out = play_disc(s, fate="pocketed")
@@ -138,6 +176,16 @@ def test_crk_5_four_individual_players_six_discs_each_highest_wins():
     assert r.board_points == (20, 15, 10, 0) and r.board_winner == 0 and "CRK-5" in r.applied
     assert r.game_scores == (20, 15, 10, 0)
 
+
+
+def test_crk_5_player_counts_and_discs_per_player():
+    """Rule CRK-5: two players (12 discs each, standard equipment) or four individual
+    players with 6 discs each; three players are refused."""
+    two, four = crokinole.new_game(), crokinole.new_game(4)
+    assert two.n_teams == 2 and all(two.count(c, "hand") == 12 for c in two.colours)
+    assert four.n_teams == four.n_players == 4 and all(four.count(c, "hand") == 6 for c in four.colours)
+    with pytest.raises(ValueError, match="'players' parameter must be 2 or 4. Got 3"):
+        crokinole.new_game(3)
 
 def test_crk_5_game_to_100_by_default_and_configurable():
     assert CrokinoleOptions().game_target == 100

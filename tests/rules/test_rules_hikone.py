@@ -131,6 +131,18 @@ def test_hik_5_jack_off_the_board_or_on_the_frame(game, where):
     assert "HIK-5" in {f.rule for f in r.fouls} and r.state.count("red", "pocketed") == 3
 
 
+
+@pytest.mark.parametrize("where", ["left_board", "on_frame"])
+def test_hik_5_jack_off_the_board_after_all_own_pucks_is_no_win(game, where):
+    """Rule HIK-5 by hand: the jack leaving the board or landing on the frame is a jack
+    penalty whoever has pucks left: with all 12 reds in, red does not win; 5 reds go back
+    with the jack on the jack spot and the turn passes."""
+    s = all_but(game, "red", 0)
+    r = hikone.adjudicate(s, ShotOutcome(striker_touched=(JACK,), **{where: (JACK,)}))
+    assert not r.board_over and [f.rule for f in r.fouls] == ["HIK-5"] and not r.turn_continues
+    assert r.state.count("red", "pocketed") == 7 and r.dues == (0, 0)
+    assert (r.returned[0].piece_id, r.returned[0].x, r.returned[0].y) == (JACK, 0.0, 0.0)
+
 # ---------------------------------------------------------------------------- HIK-6
 def test_hik_6_last_puck_and_jack_same_shot_no_win_six_back(game):
     s = all_but(game, "red", 1)  # 11 in, one on the board
@@ -389,6 +401,28 @@ def test_hik_10_hik_2_a_skipped_turn_keeps_the_seats_tee_spot_shot(game):
     line = game.board.area_line("south").line
     assert not hikone.check_placement(back, 0.1, line.y0, R_STRIKER).ok
 
+
+
+def test_hik_10_doubles_play_on_to_the_fourth_seat(game):
+    """Rule HIK-10 by hand (seed 001: in doubles play goes on to the 4th player, green):
+    time is called on seat 0's turn with 5 reds and 12 greens on the board; seats 0, 1, 2
+    miss and the game goes on; after seat 3 (east, green) the side with fewer pucks, red, wins."""
+    s = hikone.call_time(all_but(hikone.new_game(4), "red", 5))
+    for seat in range(3):
+        r = hikone.adjudicate(s, ShotOutcome())
+        assert not r.game_over and r.next_shooter == seat + 1
+        s = r.state
+    r = hikone.adjudicate(s, ShotOutcome())
+    assert r.game_over and r.game_winner == 0 and r.board_points == (7, 0) and "HIK-10" in r.applied
+
+
+def test_hik_1_two_or_four_players():
+    """Rule HIK-1 (singles face each other; doubles partners face each other): 2 or 4 seats."""
+    assert hikone.new_game().seat_sides == ("south", "north")
+    doubles = hikone.new_game(4)
+    assert [doubles.team_of(seat) for seat in range(4)] == [0, 1, 0, 1] and doubles.colours == ("red", "green")
+    with pytest.raises(ValueError, match="'players' parameter must be 2 or 4. Got 3"):
+        hikone.new_game(3)
 
 def test_hik_10_call_time_needs_a_hikone_game_in_progress():
     from carromlab.rules import icf

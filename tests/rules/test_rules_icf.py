@@ -301,6 +301,30 @@ def test_icf_11_striker_with_queen_returns_the_queen(game):
     assert r.queen_status == "board" and not r.turn_continues
 
 
+
+def test_icf_11_icf_4_striker_with_opponent_coin_only_costs_one_coin_and_passes(game):
+    """Rules ICF-11, ICF-4 by hand: the striker falls with a black coin only. No own coin
+    fell with it, so this is the "striker pocketed alone" case: one pocketed white (coin 1)
+    goes back as the penalty and the turn passes; the black stays pocketed for black."""
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, 2, s.striker_id))
+    assert [f.rule for f in r.fouls] == ["ICF-11"] and not r.turn_continues and r.next_shooter == 1
+    assert [(p.piece_id, p.rule) for p in r.returned] == [(1, "ICF-11")] and r.dues == (0, 0)
+    assert r.state.piece(2).where == "pocketed" and r.state.count("white", "pocketed") == 0
+
+
+def test_icf_5_queen_with_only_an_opponent_coin_is_pending_and_the_shooter_covers_next(game):
+    """Rules ICF-5, ICF-4 by hand: with a white already down, white pockets the queen and a
+    black. Not "only opponent coins" (ICF-4): the queen is pocketed and white shoots again
+    to cover it; a cover shot pocketing only a black fails and returns the queen."""
+    s = move(game, "pocketed", 1)
+    r = icf.adjudicate(s, shot(s, 0, 2))
+    assert (r.queen_status, r.queen_team, r.turn_continues, r.next_shooter) == ("pending", 0, True, 0)
+    assert r.state.piece(2).where == "pocketed" and r.fouls == ()
+    failed = icf.adjudicate(r.state, shot(r.state, 4))
+    assert failed.queen_status == "board" and not failed.turn_continues
+    assert [(p.piece_id, p.rule, p.x, p.y) for p in failed.returned] == [(0, "ICF-5", 0.0, 0.0)]
+
 # ---------------------------------------------------------------------------- ICF-12, ICF-13
 def test_icf_12_coin_off_the_board_returns_to_centre_without_foul(game):
     r = icf.adjudicate(game, ShotOutcome(left_board=(5,), striker_touched=(5,)))
@@ -313,6 +337,14 @@ def test_icf_12_standing_coins_stay(game):
     r = icf.adjudicate(game, ShotOutcome(final_positions=frame, striker_touched=(5,)))
     assert r.returned == () and (r.state.piece(5).x, r.state.piece(5).y) == (0.1, 0.1)
 
+
+
+def test_icf_12_queen_off_the_board_returns_to_the_centre_spot(game):
+    """Rule ICF-12 by hand: the queen, knocked off the board, returns to the centre (its
+    spot, free once it has left); no foul, and the turn passes (nothing pocketed)."""
+    r = icf.adjudicate(game, ShotOutcome(left_board=(0,), striker_touched=(1,)))
+    assert r.fouls == () and not r.turn_continues and r.queen_status == "board"
+    assert [(p.piece_id, p.rule, p.x, p.y) for p in r.returned] == [(0, "ICF-12", 0.0, 0.0)]
 
 def test_icf_13_returned_coin_covers_the_free_centre_circle(game):
     s = put(move(game, "pocketed", *range(19)), 1, 0.2, 0.2)

@@ -191,6 +191,20 @@ def test_onl_7_tie_after_8_boards_plays_extra_boards(game):
     assert "ONL-7" in r.applied
 
 
+
+def test_onl_7_still_tied_after_an_extra_board_plays_another(game):
+    """Rule ONL-7 by hand: "extra boards are played until one side leads". White wins
+    board 9 by 1 black left + the queen's 3 (ONL-6, covered by black): 10 + 4 = 14 against
+    14, tied again, so board 10 is played; the same board from 12 - 14 gives 16 - 14 and
+    ends the game."""
+    s = endgame(game, 1, 1, queen="covered", queen_team=1).with_(game_scores=(10, 14), board_number=9)
+    r = online.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.board_points == (4, 0) and r.game_scores == (14, 14) and not r.game_over and r.state.board_number == 10
+    s = s.with_(game_scores=(12, 14), board_number=10)
+    r = online.adjudicate(s, shot(s, ids(s, "white")[0]))
+    assert r.game_over and r.game_scores == (16, 14) and r.game_winner == 0
+
+
 def test_onl_7_leader_after_8_boards_wins(game):
     s = endgame(game, 1, 1, queen="covered", queen_team=1).with_(game_scores=(10, 16), board_number=8)
     r = online.adjudicate(s, shot(s, ids(s, "white")[0]))

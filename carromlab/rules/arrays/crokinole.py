@@ -86,7 +86,8 @@ def adjudicate_crokinole(games: GameArrays, outcomes: OutcomeArrays, *, place: b
     open_board = ~opponents
     led.note(open_board, "CRK-2")
     xy = np.nan_to_num(led.xy[rows, disc], nan=0.0)
-    outside = open_board & on_board & (np.hypot(xy[:, 0], xy[:, 1]) - games.radius_of()[disc] > games.board.marks.ring_15_radius)
+    beyond = on_board & (np.hypot(xy[:, 0], xy[:, 1]) - games.radius_of()[disc] > games.board.marks.ring_15_radius)
+    outside = open_board & (beyond | (fate == FATES.index("ditch")))
     led.foul(outside, "CRK-2")
     led.set(outside[:, None] & played, DITCH)
     nxt = (seat + 1) % games.n_players
