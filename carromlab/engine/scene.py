@@ -130,7 +130,7 @@ class Scene:
         clean = from_frame(self.pieces, self.board, self.specs, name=name, rows=rows)
         if len(clean) + 1 > 64:
             raise ValueError(
-                f"The {name!r} parameter must have at most 63 rows (the striker is the 64th "
+                f"{rows.subject(name)} must have at most 63 rows (the striker is the 64th "
                 f"disc). Got {len(clean)} rows instead."
             )
         clean = clean.reset_index(drop=True)
