@@ -129,7 +129,7 @@ class ShotResult:
             f"spin {shot.spin:.3g} rad/s",
             "fell": self._fell(),
             "first contact": "none" if fc is None else f"{self.scene.kinds[fc]} {fc}",
-            "shot disc": self.striker_fate,
+            "shot disc": {"board": "on the board", "ditch": "in the ditch"}.get(self.striker_fate, self.striker_fate),
             "events": f"{self.n_events} event{'s' * (self.n_events != 1)} in {self.duration:.3g} s"
             f"{' (truncated)' if self.truncated else ''}",
         }
