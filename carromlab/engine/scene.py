@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -60,10 +60,16 @@ def _preset_specs(game: str, specs: Mapping[str, DiscSpec] | None) -> dict[str, 
     if specs is None:
         return standard
     check_mapping("specs", specs, str, DiscSpec, what="a mapping of kind to DiscSpec")
-    unknown = sorted(set(specs) - set(standard))
-    if unknown:
-        raise ValueError(f"The 'specs' parameter must name kinds of the {game} discs {sorted(standard)}. Got {unknown} instead.")
+    _check_kinds(specs, standard, f"the {game} discs")
     return {**standard, **specs}
+
+
+def _check_kinds(specs: Mapping[str, DiscSpec], allowed: Iterable[str], what: str) -> None:
+    """Refuse a kind of ``specs`` outside ``allowed`` (``what`` they are, in the message):
+    a misspelt kind would go unused, its disc silently left out."""
+    unknown = sorted(set(specs) - set(allowed))
+    if unknown:
+        raise ValueError(f"The 'specs' parameter must name kinds of {what} {sorted(set(allowed))}. Got {unknown} instead.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -309,9 +315,15 @@ class Scene:
         ------
         ValueError
             If a piece is off the board, inside a hole's capture radius, on a peg or
-            overlapping another piece, a kind has no disc, or a column is missing.
+            overlapping another piece, a kind has no disc, a column is missing, or
+            ``specs`` names a kind that is neither in the scene nor a standard disc of
+            ``game`` (a misspelt kind).
         """
-        return cls._from_frame(board, frame, specs, striker=striker, game=game)
+        scene = cls._from_frame(board, frame, specs, striker=striker, game=game)
+        name = game or board.name
+        standard = default_specs(name) if name in GAMES else {}
+        _check_kinds(specs or {}, {*standard, *scene.kinds}, f"the scene's discs{f' or the {name} discs' if standard else ''}")
+        return scene
 
     @classmethod
     def _from_frame(

@@ -137,6 +137,18 @@ def test_preset_specs_of_a_misspelt_kind_are_refused_not_ignored(make, allowed):
         make(specs=[heavy])
 
 
+def test_from_frame_refuses_specs_of_a_kind_neither_in_the_scene_nor_of_its_game():
+    heavy = DiscSpec.icf_striker().with_(mass=0.02)
+    one = pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [0.0]})
+    with pytest.raises(ValueError, match=r"^The 'specs' parameter must name kinds of the scene's discs or the icf discs \[.*'striker', 'white'\]\. Got \['stiker'\]"):
+        Scene.from_frame(Board.icf(), one, {"stiker": heavy})
+    assert Scene.from_frame(Board.icf(), one, {"striker": heavy}).specs["striker"].mass == 0.02
+    # a kind of the game absent from the frame, or a piece of another game's kind, is fine
+    assert Scene.from_frame(Board.icf(), one, {"queen": DiscSpec.icf_queen()}).n_pieces == 1
+    red = pd.DataFrame({"kind": ["red"], "x": [0.0], "y": [0.0]})
+    assert Scene.from_frame(Board.icf(), red, {"red": DiscSpec.hikone_puck("red")}).kinds == ["red", "striker"]
+
+
 def test_crokinole_shooter_is_named_as_the_caller_passed_it():
     # said "The 'striker' parameter", the name of Scene's field
     with pytest.raises(ValueError, match=r"^The 'shooter' parameter must be one of \['dark', 'light'\]\. Got 'drak' instead"):
