@@ -34,6 +34,7 @@ def test_simulate_writes_tables_and_png(tmp_path, capsys):
     assert {"t", "kind", "disc", "x", "y", "vx", "vy"} <= set(events.columns)
     assert_png(tmp_path / "trajectories.png")
     assert "events" in out
+    assert "; striker: on the board." in out  # read "striker: board.", the status code's name
 
 
 def test_break_study_small(tmp_path, capsys):

@@ -27,7 +27,7 @@ from .goals import BasicFouls, FoulCheck, check_fouls
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
-from .stats import mean_ci
+from .stats import check_confidence, mean_ci
 from .store import sweep_manifest
 from .sweep import check_backend, run_sweep
 
@@ -445,9 +445,7 @@ class BreakStudy:
         if self.task is None:
             raise ValueError("The study must hold the task that played its shots (made by break_study) to replay them.")
         ranked = self.ranking(top)
-        level = self.confidence if confidence is None else check_real(
-            "confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True
-        )
+        level = check_confidence(confidence, self.confidence)
         check_int("replicas", replicas, low=2, high=MAX_REPLICAS)
         fresh = replace(self.task, execution=self.task.execution.fresh(replicas))
         cells = ranked[list(self.grid.columns)].reset_index(drop=True)
@@ -537,7 +535,7 @@ def break_study(
     weights = BreakWeights.for_scene(scene) if weights is None else check_type("weights", weights, (BreakWeights, type(None)))
     weights.check(scene)
     fouls = BasicFouls(no_contact=False) if fouls is None else check_fouls(fouls)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    confidence = check_confidence(confidence)
     workers = check_backend(client, workers)
     execution = build_execution(
         scene, params=params, line=line, noise=noise, thumb_noise=None, replicas=replicas, seed=seed,

@@ -21,7 +21,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._angles import angle_array, with_deg_columns
-from .._validation import check_array, check_choice, check_int, check_mapping, check_real, check_sequence, check_table, check_type
+from .._validation import check_array, check_choice, check_int, check_mapping, check_sequence, check_table, check_type
 from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
@@ -34,7 +34,7 @@ from ._random import MAX_REPLICAS
 from .execution import check_noise
 from .noise import NoiseModel, executed_stroke
 from .placement import StrikerLine
-from .stats import CI_METHODS, clustered_binomial_ci
+from .stats import CI_METHODS, check_confidence, clustered_binomial_ci
 from .store import describe, sweep_manifest
 from .sweep import check_backend, run_sweep
 
@@ -584,7 +584,7 @@ def foul_probabilities(
     noise = check_noise("noise", noise, NoiseModel.preset("club"))
     params = check_params(params)
     check_choice("ci", ci, CI_METHODS)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    confidence = check_confidence(confidence)
     workers = check_backend(client, workers)
 
     # played in the order of the names: a store's rows do not depend on the order the

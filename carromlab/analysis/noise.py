@@ -21,6 +21,7 @@ from .._angles import TURN, angle_value
 from .._validation import check_choice, check_real, check_type
 from ..engine.scene import MAX_SPEED, MAX_SPIN
 from ._random import standard_normal, standard_uniform
+from .stats import check_confidence
 
 __all__ = ["DIMENSIONS", "DISTRIBUTIONS", "NOISE_PRESETS", "NoiseModel", "NoiseFit", "fit_noise"]
 
@@ -314,7 +315,7 @@ def fit_noise(
     check_type("recorded", recorded, pd.DataFrame)
     check_type("base", base, (NoiseModel, type(None)))
     check_choice("distribution", distribution, DISTRIBUTIONS)
-    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    level = check_confidence(confidence)
     present = {n: suffix for n in DIMENSIONS if (suffix := _recorded_as(recorded, n)) is not None}
     if not present:
         wanted = [f"intended_{n}/executed_{n}" for n in DIMENSIONS] + ["intended_angle_deg/executed_angle_deg"]

@@ -42,6 +42,7 @@ from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
 from .routes import ROUTES, label_shots
+from .stats import check_confidence
 from .success import _evaluate, _SuccessTask
 from .sweep import check_backend
 
@@ -295,7 +296,7 @@ def plan_shots(
     replicas = tuple(check_int(f"replicas[{name}]", r, low=1, high=MAX_REPLICAS) for name, r in zip(("coarse", "refine", "compare", "fresh"), replicas))
     window_replicas = check_int("window_replicas", window_replicas, low=1, high=MAX_REPLICAS)
     window_fraction = check_real("window_fraction", window_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    confidence = check_confidence(confidence)
     n_workers = check_backend(client, workers)
     execution = build_execution(
         scene, params=params, line=line, noise=noise, thumb_noise=thumb_noise, replicas=replicas[0], seed=seed,

@@ -3,6 +3,8 @@ of a mean estimated from independent draws."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from scipy.stats import beta, norm
@@ -14,6 +16,15 @@ __all__ = ["CI_METHODS", "binomial_ci", "clustered_binomial_ci", "mean_ci"]
 
 #: Interval methods: Wilson's score interval and the Clopper-Pearson exact interval.
 CI_METHODS = ("wilson", "clopper-pearson")
+
+
+def check_confidence(confidence: Any, default: float | None = None) -> float:
+    """The level of a confidence interval: ``confidence``, a real number in (0, 1), else
+    a TypeError or ValueError naming it; ``default`` when it is None and a default is
+    given (a replay keeps the level of what it replays)."""
+    if confidence is None and default is not None:
+        return default
+    return check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
 
 
 def binomial_ci(
@@ -53,7 +64,7 @@ def binomial_ci(
     [0.0, 0.3085]
     """
     check_choice("method", method, CI_METHODS)
-    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    level = check_confidence(confidence)
     k_arr, n_arr = np.broadcast_arrays(np.atleast_1d(check_array("k", k, low=0.0)), check_array("n", n, low=0.0))
     if np.any(k_arr > n_arr):  # (negative counts are refused by check_array)
         i = int(np.argmax(k_arr > n_arr))
@@ -174,7 +185,7 @@ def mean_ci(
     >>> round(float(low[0]), 4), round(float(high[0]), 4)
     (0.4457, 4.5543)
     """
-    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    level = check_confidence(confidence)
     n_arr = np.atleast_1d(check_array("n", n, low=0.0))
     m, se, n_arr = np.broadcast_arrays(np.asarray(mean, dtype=float), np.asarray(sem, dtype=float), n_arr)
     with np.errstate(invalid="ignore"):

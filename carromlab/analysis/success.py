@@ -26,7 +26,7 @@ from .goals import Goal, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
-from .stats import CI_METHODS, binomial_ci
+from .stats import CI_METHODS, binomial_ci, check_confidence
 from .store import sweep_manifest
 from .sweep import check_backend, run_sweep
 
@@ -180,9 +180,7 @@ class _SuccessMap(pd.DataFrame):
         if task is None:
             raise ValueError("The table must hold the settings that played its shots (made by success_map) to replay them.")
         ranked = self.ranking(top)
-        level = task.confidence if confidence is None else check_real(
-            "confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True
-        )
+        level = check_confidence(confidence, task.confidence)
         fresh = _SuccessTask(task.execution.fresh(replicas), task.goal, task.ci, level)
         cells = ranked[list(_CELL_COLUMNS)].reset_index(drop=True)
         again = _evaluate("success_map:replay", fresh, cells, extra={}, client=None, workers=check_backend(None, workers),
@@ -366,7 +364,7 @@ def success_map(
     goal = _check_goal(goal, scene)
     check_type("grid", grid, ShotGrid)
     check_choice("ci", ci, CI_METHODS)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    confidence = check_confidence(confidence)
     workers = check_backend(client, workers)
     execution = build_execution(
         scene, params=params, line=line, noise=noise, thumb_noise=thumb_noise, replicas=replicas,

@@ -42,6 +42,7 @@ __all__ = [
     "report",
     "save_figure",
     "speed_list",
+    "unwritable",
     "write_tables",
 ]
 
@@ -353,13 +354,22 @@ def output_dir(args: argparse.Namespace) -> Path:
     """The --out folder, created if missing and checked writable; :func:`carromlab.cli.main`
     calls it before a subcommand runs, so that a bad --out fails at once, not after the work."""
     out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=out).close()  # the one sure test of writing there
-    except OSError as exc:
-        why = "a file" if out.is_file() else exc.strerror or str(exc)
-        raise ValueError(f"The '--out' option must be a writable folder (created if missing). Got {args.out!r} ({why}) instead.") from None
+    why = "a file" if out.is_file() else unwritable(out, create=True)
+    if why:
+        raise ValueError(f"The '--out' option must be a writable folder (created if missing). Got {args.out!r} ({why}) instead.")
     return out
+
+
+def unwritable(folder: Path, *, create: bool = False) -> str | None:
+    """Why no file can be written in ``folder`` (made first, with its parents, if ``create``),
+    or None when one can: writing a temporary file there is the one sure test."""
+    try:
+        if create:
+            folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 def write_tables(out: Path, tables: Mapping[str, pd.DataFrame], fmt: str) -> list[Path]:

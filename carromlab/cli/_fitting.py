@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pandas as pd
 
 from ..fitting.calibration_io import CALIBRATION_SUFFIXES
 from ._common import (add_output_options, add_physics_options, add_subcommand, name_list, physics, positive_int, pyplot,
-                      save_figure, write_tables)  # fmt: skip
+                      save_figure, unwritable, write_tables)  # fmt: skip
 
 EXAMPLES = """\
   carromlab fit-friction --example cushion                  # a bundled synthetic track file (about a minute)
@@ -66,11 +65,9 @@ def _file_to_write(text: str) -> str:
             f"Got {text!r} instead."
         )
     folder = Path(text).parent
-    try:
-        tempfile.TemporaryFile(dir=folder).close()  # the one sure test of writing there
-    except OSError as exc:
-        why = f"{exc.strerror or exc}: folder {str(folder)!r}"
-        raise argparse.ArgumentTypeError(f"must be a file in an existing, writable folder. Got {text!r} ({why}) instead.") from None
+    why = unwritable(folder)
+    if why:
+        raise argparse.ArgumentTypeError(f"must be a file in an existing, writable folder. Got {text!r} ({why}: folder {str(folder)!r}) instead.")
     return text
 
 

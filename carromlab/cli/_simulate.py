@@ -71,7 +71,7 @@ def _scene(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..engine.scene import Shot
-    from ..engine.simulate import simulate
+    from ..engine.simulate import STATUS_TEXT, simulate
     from ..plotting.shot import plot_shot
 
     scene = _scene(args)
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     print(
         f"shot from {source} on the {scene.board.name} board: ({shot.x:g}, {shot.y:g}) m, {args.angle_deg:g} deg, "
         f"{shot.speed:g} m/s, spin {shot.spin:g} rad/s: {res.n_events} events in {res.duration:.3f} s of play; "
-        f"pocketed: {pocketed}; striker: {res.striker_fate}."
+        f"pocketed: {pocketed}; striker: {STATUS_TEXT[res.striker_fate]}."
     )
     ev = res.events[["t", "kind", "disc", "disc_kind", "other", "where", "vn"]].rename(columns={"t": "t (s)", "vn": "vn (m/s)"})
     if len(ev):

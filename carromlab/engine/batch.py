@@ -182,11 +182,11 @@ def _diagnose(scene: Scene, xy: np.ndarray, on: np.ndarray, row: str | None) -> 
     frame = pd.DataFrame({"kind": scene.pieces["kind"].to_numpy()[on], "x": xy[on, 0], "y": xy[on, 1]})
     ids = np.flatnonzero(on)
     try:  # the rows are the pieces on the board: named by their ids
-        from_frame(frame, scene.board, scene.specs, name="pieces", rows=RowNames("piece", "for", lambda i: int(ids[i])))
+        table = "The 'positions' parameter (where 'on_board' is set)"
+        from_frame(frame, scene.board, scene.specs, name="positions", rows=RowNames("piece", "for", lambda i: int(ids[i]), table))
     except ValueError as err:
-        text = str(err).removeprefix("The 'pieces' parameter ").removesuffix(" instead.")
         where = "for every shot" if row is None else f"at {row}"
-        raise ValueError(f"The 'positions' parameter (where 'on_board' is set) {text} {where} instead.") from None
+        raise ValueError(f"{str(err).removesuffix(' instead.')} {where} instead.") from None
     raise AssertionError("a row failed the batch check but is a valid layout")  # pragma: no cover
 
 

@@ -77,10 +77,10 @@ def _invalid(exc: Exception, path: Path) -> ValueError:
 
 
 def _rows(lines: Sequence[int] | None) -> RowNames:
-    """How the scene's messages name the rows of a table read from a file: by their lines
-    in the file (``lines``: the file line of each row), or by position (None: a JSON or
-    Parquet file)."""
-    return RowNames() if lines is None else RowNames("line", "on", lines.__getitem__)
+    """How the scene's messages name the pieces read from a file ("its pieces", after the
+    file's name) and their rows: by their lines in the file (``lines``: the file line of
+    each row), or by position (None: a JSON or Parquet file)."""
+    return RowNames(table="its pieces") if lines is None else RowNames("line", "on", lines.__getitem__, "its pieces")
 
 
 def _from_header(head: Any, path: Path, pieces: pd.DataFrame, lines: Sequence[int] | None, specs: Mapping[str, DiscSpec] | None) -> Scene:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +14,7 @@ import pandas as pd
 
 from .._angles import angle_array, angle_value
 from .._check_build import check_build
-from .._validation import check_array, check_real, check_type
+from .._validation import check_array, check_choice, check_mapping, check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import GAMES, RowNames, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
@@ -51,6 +51,25 @@ class _Specs(Mapping[str, DiscSpec]):
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, DiscSpec]]]:
         return (_Specs, (self._d,))
+
+
+def _preset_specs(game: str, specs: Mapping[str, DiscSpec] | None) -> dict[str, DiscSpec]:
+    """The standard discs of ``game`` with those of ``specs`` (a preset's parameter) in
+    their place; a kind the game has no disc of (a misspelt one) is refused, not ignored."""
+    standard = default_specs(game)
+    if specs is None:
+        return standard
+    check_mapping("specs", specs, str, DiscSpec, what="a mapping of kind to DiscSpec")
+    _check_kinds(specs, standard, f"the {game} discs")
+    return {**standard, **specs}
+
+
+def _check_kinds(specs: Mapping[str, DiscSpec], allowed: Iterable[str], what: str) -> None:
+    """Refuse a kind of ``specs`` outside ``allowed`` (``what`` they are, in the message):
+    a misspelt kind would go unused, its disc silently left out."""
+    unknown = sorted(set(specs) - set(allowed))
+    if unknown:
+        raise ValueError(f"The 'specs' parameter must name kinds of {what} {sorted(set(allowed))}. Got {unknown} instead.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,7 +136,7 @@ class Scene:
         clean = from_frame(self.pieces, self.board, self.specs, name=name, rows=rows)
         if len(clean) + 1 > 64:
             raise ValueError(
-                f"The {name!r} parameter must have at most 63 rows (the striker is the 64th "
+                f"{rows.subject(name)} must have at most 63 rows (the striker is the 64th "
                 f"disc). Got {len(clean)} rows instead."
             )
         clean = clean.reset_index(drop=True)
@@ -186,12 +205,15 @@ class Scene:
 
         Raises
         ------
+        TypeError
+            If ``specs`` is not a mapping of kind to DiscSpec.
         ValueError
-            If the rotation is out of range, or the white, black and queen discs differ in
+            If the rotation is out of range, ``specs`` names a kind that is not an ICF disc
+            (white, black, queen, striker), or the white, black and queen discs differ in
             radius (the message names ``specs``).
         """
-        specs = {**default_specs("icf"), **(check_type("specs", specs, (Mapping, type(None)), hint="kind -> DiscSpec") or {})}
-        radii = {k: getattr(specs[k], "radius", None) for k in ("white", "black", "queen")}
+        specs = _preset_specs("icf", specs)
+        radii = {k: specs[k].radius for k in ("white", "black", "queen")}
         if len(set(radii.values())) != 1:
             raise ValueError(
                 "The 'specs' parameter must keep the white, black and queen discs of one radius (the break is a "
@@ -215,8 +237,15 @@ class Scene:
         Returns
         -------
         Scene
+
+        Raises
+        ------
+        TypeError
+            If ``specs`` is not a mapping of kind to DiscSpec.
+        ValueError
+            If ``specs`` names a kind that is not a Hikone disc (red, green, jack, striker).
         """
-        specs = {**default_specs("hikone"), **(specs or {})}
+        specs = _preset_specs("hikone", specs)
         board = board or Board.hikone()
         return cls(board, hikone_start(puck=specs["red"], jack=specs["jack"], board=board), specs)
 
@@ -237,8 +266,17 @@ class Scene:
         Returns
         -------
         Scene
+
+        Raises
+        ------
+        TypeError
+            If ``shooter`` is not a str or ``specs`` not a mapping of kind to DiscSpec.
+        ValueError
+            If ``shooter`` or a kind of ``specs`` is not a crokinole disc (dark, light).
         """
-        return cls(board or Board.crokinole(), crokinole_empty(), {**default_specs("crokinole"), **(specs or {})}, shooter)
+        specs = _preset_specs("crokinole", specs)
+        check_choice("shooter", shooter, specs)
+        return cls(board or Board.crokinole(), crokinole_empty(), specs, shooter)
 
     @classmethod
     def from_frame(
@@ -277,9 +315,15 @@ class Scene:
         ------
         ValueError
             If a piece is off the board, inside a hole's capture radius, on a peg or
-            overlapping another piece, a kind has no disc, or a column is missing.
+            overlapping another piece, a kind has no disc, a column is missing, or
+            ``specs`` names a kind that is neither in the scene nor a standard disc of
+            ``game`` (a misspelt kind).
         """
-        return cls._from_frame(board, frame, specs, striker=striker, game=game)
+        scene = cls._from_frame(board, frame, specs, striker=striker, game=game)
+        name = game or board.name
+        standard = default_specs(name) if name in GAMES else {}
+        _check_kinds(specs or {}, {*standard, *scene.kinds}, f"the scene's discs{f' or the {name} discs' if standard else ''}")
+        return scene
 
     @classmethod
     def _from_frame(

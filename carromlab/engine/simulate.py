@@ -21,12 +21,14 @@ from .scene import Scene, Shot
 check_build()
 from . import _core  # noqa: E402  (after the build check, which explains a missing build)
 
-__all__ = ["simulate", "ShotResult", "EVENT_KINDS", "STATUS", "CUSHIONS", "engine_setup"]
+__all__ = ["simulate", "ShotResult", "EVENT_KINDS", "STATUS", "STATUS_TEXT", "CUSHIONS", "engine_setup"]
 
 #: Event kind codes of the compiled engine.
 EVENT_KINDS = {1: "stop", 2: "cushion", 3: "pocket", 4: "peg", 5: "ditch", 6: "disc", 7: "pass"}
 #: Disc status codes of the compiled engine.
 STATUS = {0: "board", 1: "pocketed", 2: "ditch"}
+#: Where a disc of each status ended, in words ("shot disc on the board").
+STATUS_TEXT = {"board": "on the board", "pocketed": "pocketed", "ditch": "in the ditch"}
 #: Cushion index of the compiled engine (the direction of the cushion's outward normal).
 CUSHIONS = ("east", "west", "north", "south")
 
@@ -129,7 +131,7 @@ class ShotResult:
             f"spin {shot.spin:.3g} rad/s",
             "fell": self._fell(),
             "first contact": "none" if fc is None else f"{self.scene.kinds[fc]} {fc}",
-            "shot disc": self.striker_fate,
+            "shot disc": STATUS_TEXT[self.striker_fate],
             "events": f"{self.n_events} event{'s' * (self.n_events != 1)} in {self.duration:.3g} s"
             f"{' (truncated)' if self.truncated else ''}",
         }

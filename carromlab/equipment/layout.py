@@ -40,7 +40,8 @@ OVERLAP_TOL = 1e-9
 class RowNames(NamedTuple):
     """How the messages of :func:`~carromlab.equipment.layout.from_frame` name rows of the table: ``noun`` and the
     ``number`` of row ``i`` (its 0-based position), after ``preposition`` for one row, in the
-    plural for two.
+    plural for two; and the table itself: ``table`` (e.g. "its pieces", for a file's), or
+    the caller's parameter when empty.
 
     Examples
     --------
@@ -54,6 +55,11 @@ class RowNames(NamedTuple):
     noun: str = "row"
     preposition: str = "in"
     number: Callable[[int], int] = int
+    table: str = ""
+
+    def subject(self, name: str) -> str:
+        """The table in a message: ``table``, or "The 'name' parameter"."""
+        return self.table or f"The {name!r} parameter"
 
     def one(self, i: int) -> str:
         """Row ``i`` in a message: "in row 2"."""
@@ -287,7 +293,8 @@ def from_frame(
         ``"df"``.
     rows : RowNames
         How the messages name a row: default "in row 2", "rows 0 and 2" (the position in
-        ``df``); a file's reader names its lines, the batch engine its piece ids.
+        ``df``); a file's reader names its lines, the batch engine its piece ids. Its
+        ``table``, when set, names the table instead of ``name``.
 
     Returns
     -------
@@ -313,21 +320,22 @@ def from_frame(
     check_type(name, df, pd.DataFrame, hint=f"with columns {list(COLUMNS)}")
     check_type("board", board, Board, hint="e.g. Board.icf()")
     check_mapping("specs", specs, str, DiscSpec, nonempty=True, what="a mapping of kind to DiscSpec")
+    subject = rows.subject(name)
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
-        raise ValueError(f"The {name!r} parameter must have the columns {list(COLUMNS)}. Missing {missing}.")
+        raise ValueError(f"{subject} must have the columns {list(COLUMNS)}. Missing {missing}.")
 
     kinds = df["kind"].tolist()
     allowed = sorted(specs)
     for i, k in enumerate(kinds):
         if not isinstance(k, str):
             raise TypeError(
-                f"The {name!r} parameter must have a kind (str) in {allowed} in every row. "
+                f"{subject} must have a kind (str) in {allowed} in every row. "
                 f"Got {k!r} ({type(k).__name__}) {rows.one(i)} instead."
             )
         if k not in specs:
             raise ValueError(
-                f"The {name!r} parameter must have a kind in {allowed} in every row. Got {k!r} {rows.one(i)} instead."
+                f"{subject} must have a kind in {allowed} in every row. Got {k!r} {rows.one(i)} instead."
             )
     coords = {}
     for col in ("x", "y"):
@@ -337,7 +345,7 @@ def from_frame(
             ok = not isinstance(v, (bool, np.bool_, str)) and isinstance(v, (int, float, np.number))
             if not ok or not math.isfinite(float(v)):
                 raise ValueError(
-                    f"The {name!r} parameter must hold finite real numbers (m) in column {col!r}. "
+                    f"{subject} must hold finite real numbers (m) in column {col!r}. "
                     f"Got {v!r} {rows.one(i)} instead."
                 )
             values[i] = float(v)
@@ -349,7 +357,7 @@ def from_frame(
     if not on.all():
         i = int(np.flatnonzero(~on)[0])
         raise ValueError(
-            f"The {name!r} parameter must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
+            f"{subject} must hold discs lying wholly on the board ({board.surface_rule(r[i])} for kind "
             f"{kinds[i]!r}). "
             f"Got x={float(x[i])!r}, y={float(y[i])!r} {rows.one(i)} instead."
         )
@@ -359,7 +367,7 @@ def from_frame(
             cap = hole.capture_radius(r[i])
             if d[i] < cap:
                 raise ValueError(
-                    f"The {name!r} parameter must hold discs whose centres lie at least the capture radius "
+                    f"{subject} must hold discs whose centres lie at least the capture radius "
                     f"{cap:g} m from hole {hole.name!r} (else they fall). "
                     f"Got a distance of {d[i]:g} m {rows.one(i)} instead."
                 )
@@ -368,7 +376,7 @@ def from_frame(
         if (d < -OVERLAP_TOL).any():
             i = int(np.flatnonzero(d < -OVERLAP_TOL)[0])
             raise ValueError(
-                f"The {name!r} parameter must hold discs clear of every peg (overlap <= {OVERLAP_TOL:g} m). "
+                f"{subject} must hold discs clear of every peg (overlap <= {OVERLAP_TOL:g} m). "
                 f"Got an overlap of {-d[i]:g} m with the peg at ({peg.x:g}, {peg.y:g}) {rows.one(i)} instead."
             )
     if len(kinds) > 1:
@@ -378,7 +386,7 @@ def from_frame(
         if len(bad):
             i, j = (int(v) for v in bad[0])
             raise ValueError(
-                f"The {name!r} parameter must hold discs overlapping by at most {OVERLAP_TOL:g} m. "
+                f"{subject} must hold discs overlapping by at most {OVERLAP_TOL:g} m. "
                 f"Got {rows.two(i, j)} overlapping by {-dist[i, j]:g} m instead."
             )
     return _frame(kinds, x, y)

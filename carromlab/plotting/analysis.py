@@ -506,7 +506,7 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     ax.legend(fontsize="small")
     s = study.shots
     ax.set_title(
-        f"{study.scene.board.name}: {len(s)} breaks from {s['cell'].nunique()} nominal ones; striker pocketed {s['striker_pocketed'].mean():.1%}, "
+        f"{study.scene.board.name}: {len(s):,} breaks from {s['cell'].nunique():,} nominal ones; striker pocketed {s['striker_pocketed'].mean():.1%}, "
         f"no contact {s['no_contact'].mean():.1%}",
         fontsize="small",
     )

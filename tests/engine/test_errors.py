@@ -119,6 +119,43 @@ def test_break_specs_of_unequal_radii_are_refused_naming_specs(kind, radius):
         Scene.icf_break(specs={kind: spec.with_(kind=kind, radius=radius)})
 
 
+@pytest.mark.parametrize(
+    "make, allowed",
+    [
+        (Scene.icf_break, r"icf discs \['black', 'queen', 'striker', 'white'\]"),
+        (Scene.hikone_start, r"hikone discs \['green', 'jack', 'red', 'striker'\]"),
+        (Scene.crokinole_empty, r"crokinole discs \['dark', 'light'\]"),
+    ],
+)
+def test_preset_specs_of_a_misspelt_kind_are_refused_not_ignored(make, allowed):
+    # Scene.icf_break(specs={"stiker": heavy}) made the standard striker, heavy unused;
+    # hikone_start and crokinole_empty raised "'list' object is not a mapping" for a list
+    heavy = DiscSpec.icf_striker().with_(mass=0.02)
+    with pytest.raises(ValueError, match=rf"^The 'specs' parameter must name kinds of the {allowed}\. Got \['stiker'\] instead"):
+        make(specs={"stiker": heavy})
+    with pytest.raises(TypeError, match=r"^The 'specs' parameter must be a mapping of kind to DiscSpec\. Got \[DiscSpec"):
+        make(specs=[heavy])
+
+
+def test_from_frame_refuses_specs_of_a_kind_neither_in_the_scene_nor_of_its_game():
+    heavy = DiscSpec.icf_striker().with_(mass=0.02)
+    one = pd.DataFrame({"kind": ["white"], "x": [0.0], "y": [0.0]})
+    with pytest.raises(ValueError, match=r"^The 'specs' parameter must name kinds of the scene's discs or the icf discs \[.*'striker', 'white'\]\. Got \['stiker'\]"):
+        Scene.from_frame(Board.icf(), one, {"stiker": heavy})
+    assert Scene.from_frame(Board.icf(), one, {"striker": heavy}).specs["striker"].mass == 0.02
+    # a kind of the game absent from the frame, or a piece of another game's kind, is fine
+    assert Scene.from_frame(Board.icf(), one, {"queen": DiscSpec.icf_queen()}).n_pieces == 1
+    red = pd.DataFrame({"kind": ["red"], "x": [0.0], "y": [0.0]})
+    assert Scene.from_frame(Board.icf(), red, {"red": DiscSpec.hikone_puck("red")}).kinds == ["red", "striker"]
+
+
+def test_crokinole_shooter_is_named_as_the_caller_passed_it():
+    # said "The 'striker' parameter", the name of Scene's field
+    with pytest.raises(ValueError, match=r"^The 'shooter' parameter must be one of \['dark', 'light'\]\. Got 'drak' instead"):
+        Scene.crokinole_empty("drak")
+    assert Scene.crokinole_empty("light").striker == "light"
+
+
 def test_scene_specs_are_read_only_and_pickle():
     scene = Scene.icf_break()
     with pytest.raises(TypeError):

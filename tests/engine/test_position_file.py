@@ -167,3 +167,26 @@ def test_an_invalid_saved_position_names_the_line_of_the_file(tmp_path):
     saved.write_text("\n".join(text) + "\n")
     with pytest.raises(ValueError, match=r"saved\.csv' holds an invalid position: .*Got 'whtie' on line 5 instead\.$"):
         Scene.load(saved)
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        ("plain.csv", "kind,x,y\nwhite,0.1,0.1\nwhtie,0.2,0.1\n"),
+        ("plain.parquet", None),
+        ("saved.json", None),
+    ],
+)
+def test_an_invalid_position_names_the_files_pieces_not_a_parameter_the_user_never_passed(tmp_path, name, body):
+    # "holds an invalid position: The 'frame' parameter must have a kind ..." ('pieces' for a
+    # saved file): the names of the scene's parameters, not of anything in the call or the file
+    path = tmp_path / name
+    if name.endswith(".csv"):
+        path.write_text(body)
+    elif name.endswith(".parquet"):
+        pd.DataFrame({"kind": ["white", "whtie"], "x": [0.1, 0.2], "y": [0.1, 0.1]}).to_parquet(path)
+    else:
+        Scene.icf_break().save(path)
+        path.write_text(path.read_text().replace('"kind": "white"', '"kind": "whtie"', 1))
+    with pytest.raises(ValueError, match=rf"^The position file '.*{name}' holds an invalid position: its pieces must have a kind in .*'whtie'"):
+        Scene.load(path, board=Board.icf())

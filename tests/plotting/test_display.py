@@ -57,6 +57,8 @@ def test_shot_result_says_what_fell_and_pocketed_prints_plainly():
     quiet = simulate(Scene.icf_break(), Shot(0.25, -0.2526, 0.0, 0.5))
     assert repr(quiet.pocketed).startswith("nothing pocketed") and "Empty DataFrame" not in str(quiet.pocketed)
     assert "fell: nothing" in repr(quiet)
+    # it said "shot disc board" (the status code's name); a pocketed striker says "shot disc pocketed"
+    assert "; shot disc on the board; " in repr(quiet)
     dropped = simulate(Scene.icf_break(), Shot(0.0, -0.2526, -math.pi / 2, 0.1))  # it only stops
     assert repr(dropped).endswith("; 1 event in 0.0849 s)")
     assert "Empty DataFrame" not in quiet._repr_html_()
