@@ -219,9 +219,12 @@ cdef struct Sim:
     int* pl                  # discs pk < pl, meeting after pdl s
     double* pdl
     int npend, cpend
+    int* offk                # predict: discs offered an impact, and its time (s)
+    double* offt
     int* apart               # per disc k two slots: discs whose prediction in this event found no
                              # contact with k before k's own prediction (k stale), -1 free
     int oom
+    int touch_hit            # a prediction since the last ``renew`` found a touching pair approaching
     int record
     Rec rec
 
@@ -938,7 +941,7 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     """Absolute time of the next contact of discs i (now in state hi) and j, not both at
     rest at the start of their segments, before ``horizon`` (else INF)."""
     cdef double xi = hi.x, yi = hi.y, vi = hi.v, di = hi.d, xj, yj, vj, dj, dx, dy, sigma, dist, T
-    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy
+    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy, tc
     cdef double c[5]
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
@@ -975,7 +978,11 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
             if sd > vj * T:
                 return INFINITY
             ti = travel(s, j, vj, dj, sd)
-        return s.t + ti if ti <= T else INFINITY
+        if not (ti <= T):
+            return INFINITY
+        if dist - sigma <= TOUCH:
+            s.touch_hit = 1
+        return s.t + ti
     motion_left(s, i, vi, di, &smax, &tstop)
     if tstop - s.t < T:
         T = tstop - s.t
@@ -983,14 +990,21 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     if tstop - s.t < T:
         T = tstop - s.t
     if s.lp.numeric:
-        return numeric_contact(s, i, j, xi, yi, vi, xj, yj, vj, dist, T, sigma)
+        tc = numeric_contact(s, i, j, xi, yi, vi, xj, yj, vj, dist, T, sigma)
+        if tc < INFINITY and dist - sigma <= TOUCH:
+            s.touch_hit = 1
+        return tc
     wx = vi * s.ux[i] - vj * s.ux[j]
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
     qy = -0.5 * (s.a[i] * s.uy[i] - s.a[j] * s.uy[j])
     gap_quartic(dx, dy, wx, wy, qx, qy, dist, sigma, c)
     sd = first_contact_quartic(c, T, sigma)
-    return s.t + sd if sd <= T else INFINITY
+    if not (sd <= T):
+        return INFINITY
+    if dist - sigma <= TOUCH:
+        s.touch_hit = 1
+    return s.t + sd
 
 
 # ----------------------------------------------------------------------------------
@@ -1242,7 +1256,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1
+    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1, q, noff = 0
     cdef bint shrunk
     cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri
@@ -1308,11 +1322,17 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 reach_box(s, i, &hi, best, rb)
                 shrunk = 1
             if tc < s.tn[j] and not s.stale[j]:
-                set_event(s, j, tc, EV_DISC, i)
+                s.offk[noff] = j
+                s.offt[noff] = tc
+                noff += 1
             elif s.stale[j] == 1 and not (tc < INFINITY):
                 note_apart(s, j, i)
     s.apart[2 * i] = -1
     s.apart[2 * i + 1] = -1
+    for q in range(noff):
+        j = s.offk[q]
+        if s.offt[q] <= best and s.offt[q] < s.tn[j]:
+            set_event(s, j, s.offt[q], EV_DISC, i)
     set_event(s, i, best, bk, bp)
 
 
@@ -1780,10 +1800,11 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
 
 
 cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy, int l) noexcept nogil:
-    """Time (s) until discs d, now at (x, y) with velocity (vx, vy), and l, touching, meet:
-    0 when they overlap by rounding or meet exactly, else their gap (at most TOUCH) over
-    the speed they close at; INF when they do not approach faster than V_EPS."""
-    cdef double xl, yl, vl, dx, dy, dist, u, gap
+    """Order key (s/m) of the impact of discs d, now at (x, y) with velocity (vx, vy), and
+    l, touching: the inverse of the speed they close at, INF when they do not approach
+    faster than V_EPS. Touching pairs have equal gaps (within TOUCH, rounding), so the
+    pair closing fastest meets first: the order of gap / speed as the gaps shrink alike."""
+    cdef double xl, yl, vl, dx, dy, dist, u
     state_at(s, l, s.t, &xl, &yl, &vl)
     dx = xl - x
     dy = yl - y
@@ -1794,8 +1815,7 @@ cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy
     u /= dist
     if not (u > V_EPS):
         return INFINITY
-    gap = dist - s.R[d] - s.R[l]
-    return gap / u if gap > 0.0 else 0.0
+    return 1.0 / u
 
 
 cdef inline void changed(Sim* s, int d, bint scan) noexcept nogil:
@@ -1867,15 +1887,16 @@ cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
 cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     """After the event of disc i (partner j or -1) at time s.t, carry out the impacts it
     makes happen at once: of touching discs now approaching each other, the pair that
-    meets first (its gap, within TOUCH, over its closing speed; ties: the lowest disc
-    indices, as in the queue), until none approaches. s.chg lists the discs whose motion
-    changed (i, then j, first); 0, or -2 when out of memory.
+    closes fastest (``delay``; exact ties: the lowest disc indices, as in the queue),
+    until none approaches. s.chg lists the discs whose motion changed (i, then j,
+    first); 0, or -2 when out of memory.
 
     ``run_sim`` passes the event's kind for an event at the same instant as the one
-    before (a group is being struck) and EV_NONE otherwise: an isolated event's
-    predictions find any impact it sets off, at no cost of a neighbour scan. Only an
-    impact makes velocities jump: after a stop (the speed reaches 0 continuously), a
-    capture or a pass over a hole no touching pair starts approaching."""
+    before (a group is being struck), and again after the predictions of an isolated
+    impact found a touching pair approaching (``s.touch_hit``); EV_NONE otherwise, at no
+    cost of a neighbour scan. Only an impact makes velocities jump: after a stop (the
+    speed reaches 0 continuously), a capture or a pass over a hole no touching pair starts
+    approaching."""
     cdef int q, b, k, l
     cdef bint scan = kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG
     s.nchg = 0
@@ -1897,9 +1918,56 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     return 0
 
 
+cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
+    """After the event of disc nxt (partner j or -1) and the impacts settled with it
+    (``s.chg``): start the changed discs' segments, register them, and re-predict them
+    and every disc whose scheduled event involves one of them; 0, or -2 when out of
+    memory. Sets ``s.touch_hit`` when a prediction found a touching pair approaching."""
+    cdef int q, c, k, ns
+    for q in range(s.nchg):
+        restart(s, s.chg[q])
+        grid_set(s, s.chg[q])
+    if s.oom:
+        return -2
+    s.touch_hit = 0
+    # re-predict every disc whose scheduled event involves a disc whose motion
+    # changed (nxt, j and the discs moved by impacts at this instant), and those
+    for q in range(s.nchg):
+        s.stale[s.chg[q]] = 0
+    ns = 0
+    for q in range(s.nchg):
+        c = s.chg[q]
+        if c != nxt and c != j and not s.stale[c]:
+            s.stale[c] = 1
+            s.slist[ns] = c
+            ns += 1
+        k = s.whead[c]
+        while k >= 0:
+            if k != nxt and k != j and not s.stale[k]:
+                s.stale[k] = 1
+                s.slist[ns] = k
+                ns += 1
+            k = s.wnext[k]
+    sort_ints(s.slist, ns)
+    for q in range(ns):
+        set_tn(s, s.slist[q], INFINITY)
+    set_tn(s, nxt, INFINITY)
+    if j >= 0:
+        set_tn(s, j, INFINITY)
+        s.stale[j] = 1
+    predict(s, nxt)
+    if j >= 0:
+        s.stale[j] = 0
+        predict(s, j)
+    for q in range(ns):
+        s.stale[s.slist[q]] = 0
+        predict(s, s.slist[q])
+    return 0
+
+
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
-    cdef int i, k, j, nxt, c, q, ns, kind, same
+    cdef int i, k, j, nxt, q, kind, same, n0
     cdef double tmin
     s.inst = 0
     for i in range(s.n):
@@ -1955,43 +2023,16 @@ cdef int run_sim(Sim* s) noexcept nogil:
         # an event at the same instant as the one before: a struck group, settled now
         if settle(s, nxt, j, kind if same else EV_NONE) < 0:
             return -2
-        for q in range(s.nchg):
-            restart(s, s.chg[q])
-            grid_set(s, s.chg[q])
-        if s.oom:
+        if renew(s, nxt, j) < 0:
             return -2
-        # re-predict every disc whose scheduled event involves a disc whose motion
-        # changed (nxt, j and the discs moved by impacts at this instant), and those
-        for q in range(s.nchg):
-            s.stale[s.chg[q]] = 0
-        ns = 0
-        for q in range(s.nchg):
-            c = s.chg[q]
-            if c != nxt and c != j and not s.stale[c]:
-                s.stale[c] = 1
-                s.slist[ns] = c
-                ns += 1
-            k = s.whead[c]
-            while k >= 0:
-                if k != nxt and k != j and not s.stale[k]:
-                    s.stale[k] = 1
-                    s.slist[ns] = k
-                    ns += 1
-                k = s.wnext[k]
-        sort_ints(s.slist, ns)
-        for q in range(ns):
-            set_tn(s, s.slist[q], INFINITY)
-        set_tn(s, nxt, INFINITY)
-        if j >= 0:
-            set_tn(s, j, INFINITY)
-            s.stale[j] = 1
-        predict(s, nxt)
-        if j >= 0:
-            s.stale[j] = 0
-            predict(s, j)
-        for q in range(ns):
-            s.stale[s.slist[q]] = 0
-            predict(s, s.slist[q])
+        if s.touch_hit and not same and (kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG):
+            # the isolated impact set off impacts at this instant (its predictions found
+            # touching pairs approaching): settle them in the order of the rule
+            n0 = s.n_events
+            if settle(s, nxt, j, kind) < 0:
+                return -2
+            if s.n_events > n0 and renew(s, nxt, j) < 0:
+                return -2
     # bring every disc to the final time
     for i in range(s.n):
         if s.status[i] == ST_BOARD:
@@ -2003,8 +2044,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # Allocation and the Python entry points
 # ----------------------------------------------------------------------------------
 
-DEF NDBL = 14
-DEF NINT = 20
+DEF NDBL = 15
+DEF NINT = 21
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -2029,6 +2070,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.w0 = d + 11 * n
     s.tcap = d + 12 * n
     s.tlast = d + 13 * n
+    s.offt = d + 14 * n
     s.tn = <double*> calloc(n + 1, sizeof(double))
     s.seg = <Seg*> calloc(n + 1, sizeof(Seg))
     s.now = <Now*> calloc(n + 1, sizeof(Now))
@@ -2063,6 +2105,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.chg = q + 17 * n
     s.mark = q + 18 * n
     s.hit = q + 19 * n
+    s.offk = q + 20 * n
     s.ndirty = 0
     s.record = 0
     s.rec.nev = 0
@@ -2165,6 +2208,7 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
     s.first_contact = -1
     s.nmoved = 0
     s.oom = 0
+    s.touch_hit = 0
     s.sfirst = 0
     s.carriers = (<cnp.uint64_t> 1) << s.striker if s.striker < 64 else 0
     s.struck = 0
