@@ -89,12 +89,12 @@ def test_display_bundle_has_the_live_widget_and_a_static_copy():
 
 
 def test_default_goal_counts_any_piece_pocketed_without_a_foul():
-    # From the striker line's middle at 84.5 degrees and 4 m/s the break sends white coin 12
+    # From the striker line's middle at 91.5 degrees and 4 m/s the break sends white coin 12
     # alone into the NE pocket: the default goal ("any piece into any pocket without a
     # foul") must count it, though white's opponent kind (black) is also among its kinds.
     ex = ShotExplorer(Scene.icf_break(), noise="none", replicas=10)
     ex.speed.value = 4.0
-    ex.angle_deg.value = 84.5
+    ex.angle_deg.value = 91.5
     fell = ex.result.final.query("status == 'pocketed'")
     assert fell["id"].tolist() == [12] and fell["kind"].tolist() == ["white"]
     assert ex.success["p_foul"] == 0.0

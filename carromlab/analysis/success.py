@@ -313,7 +313,7 @@ def success_map(
     store : str or os.PathLike, optional
         Directory of a Parquet dataset the chunks stream to; rerunning with the same
         inputs skips the chunks already written, and runs sharing the directory (two
-        notebooks) compute each chunk once (see :mod:`carromlab.analysis.store`).
+        notebooks) compute each chunk once (see "Running big sweeps" in docs/analysis.md).
         Default None (memory only).
     chunk_cells : int, optional
         Cells per chunk. Default enough for about 65,536 shots.

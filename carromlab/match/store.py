@@ -79,8 +79,8 @@ class MatchStore:
 
     def completed(self) -> set[int]:
         """Chunks whose parts of every table are present, with readable footers of this
-        match and chunk (see :meth:`SweepStore.completed
-        <carromlab.analysis.store.SweepStore.completed>`: no data is read); every other
+        match and chunk (see ``SweepStore.completed`` in
+        ``carromlab.analysis.store``: no data is read); every other
         part file is named in a :class:`~carromlab.analysis.store.StoreWarning` (a rerun
         plays its chunk again if it is one of the match's)."""
         return set.intersection(*(db.completed() for db in self._stores.values()))

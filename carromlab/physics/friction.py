@@ -160,7 +160,7 @@ class Law:
         -----
         A law whose spin does not couple into sliding but whose deceleration depends on the
         speed (Stribeck, linear, any air drag) is a look-up in a speed table built once per
-        parameter set, from rest up to :data:`SPEED_TABLE_TOP` whatever the disc's speed
+        parameter set, from rest up to ``SPEED_TABLE_TOP`` (25 m/s) whatever the disc's speed
         (tens of ms to build at mu = 0.1). For a slower disc the speeds are scaled by a
         power of 2, lambda = 2^k <= 1 with v0 <= lambda SPEED_TABLE_TOP: the law with
         g / lambda, mu_v lambda, stribeck_speed / lambda, air_drag lambda and radius /

@@ -91,7 +91,7 @@ def test_result_converges_as_contact_duration_shrinks(x):
 
 def test_without_the_tc_model_a_low_restitution_break_collapses():
     with pytest.warns(RuntimeWarning, match="truncated"):
-        res = simulate(Scene.icf_break(), _break(0.061), PhysicsParams(e_disc=0.1, contact_duration=0.0, max_events=5000))
+        res = simulate(Scene.icf_break(), _break(-0.077), PhysicsParams(e_disc=0.1, contact_duration=0.0, max_events=5000))
     assert res.truncated
 
 
