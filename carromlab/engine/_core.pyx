@@ -217,7 +217,7 @@ cdef struct Sim:
     cnp.uint64_t* touch
     int* pk                  # pending impacts at this instant (npend of at most cpend):
     int* pl                  # discs pk < pl, meeting after pdl s
-    double* pdl
+    double* pdl              # per pending impact 3 doubles: its order key (s/m) and midpoint (m)
     int npend, cpend
     int* offk                # predict: discs offered an impact, and its time (s)
     double* offt
@@ -1799,13 +1799,17 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
                 row[w] |= (<cnp.uint64_t> 1) << (l & 63)
 
 
-cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy, int l) noexcept nogil:
+cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy, int l,
+                         double* mid) noexcept nogil:
     """Order key (s/m) of the impact of discs d, now at (x, y) with velocity (vx, vy), and
     l, touching: the inverse of the speed they close at, INF when they do not approach
     faster than V_EPS. Touching pairs have equal gaps (within TOUCH, rounding), so the
-    pair closing fastest meets first: the order of gap / speed as the gaps shrink alike."""
+    pair closing fastest meets first: the order of gap / speed as the gaps shrink alike.
+    mid = the midpoint of the two centres, m (the order of exact ties)."""
     cdef double xl, yl, vl, dx, dy, dist, u
     state_at(s, l, s.t, &xl, &yl, &vl)
+    mid[0] = x + xl   # halved below: the sum is the same whichever disc is d
+    mid[1] = y + yl
     dx = xl - x
     dy = yl - y
     u = (vx - vl * s.ux[l]) * dx + (vy - vl * s.uy[l]) * dy
@@ -1815,6 +1819,8 @@ cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy
     u /= dist
     if not (u > V_EPS):
         return INFINITY
+    mid[0] *= 0.5
+    mid[1] *= 0.5
     return 1.0 / u
 
 
@@ -1836,6 +1842,7 @@ cdef void pend(Sim* s, int d) noexcept nogil:
     cdef cnp.uint64_t bits
     cdef int w, l
     cdef double dl, x, y, v, vx, vy
+    cdef double mid[2]
     if s.status[d] != ST_BOARD:
         return
     # d's state, once for all the discs it touches
@@ -1849,11 +1856,13 @@ cdef void pend(Sim* s, int d) noexcept nogil:
             bits &= bits - 1
             if s.status[l] != ST_BOARD or (s.hit[l] == s.n_events and l < d):
                 continue
-            dl = delay(s, d, x, y, vx, vy, l)
+            dl = delay(s, d, x, y, vx, vy, l, mid)
             if dl < INFINITY and s.npend < s.cpend:
                 s.pk[s.npend] = d if d < l else l
                 s.pl[s.npend] = l if d < l else d
-                s.pdl[s.npend] = dl
+                s.pdl[3 * s.npend] = dl
+                s.pdl[3 * s.npend + 1] = mid[0]
+                s.pdl[3 * s.npend + 2] = mid[1]
                 s.npend += 1
 
 
@@ -1873,7 +1882,9 @@ cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
         if s.hit[s.pk[k]] != s.n_events and s.hit[s.pl[k]] != s.n_events:
             s.pk[q] = s.pk[k]
             s.pl[q] = s.pl[k]
-            s.pdl[q] = s.pdl[k]
+            s.pdl[3 * q] = s.pdl[3 * k]
+            s.pdl[3 * q + 1] = s.pdl[3 * k + 1]
+            s.pdl[3 * q + 2] = s.pdl[3 * k + 2]
             q += 1
     s.npend = q
     pend(s, i)
@@ -1884,11 +1895,25 @@ cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
             pend(s, s.stack[k])
 
 
+cdef inline bint pend_before(Sim* s, int q, int b) noexcept nogil:
+    """Whether pending impact q goes before b: it closes faster, or as fast and its
+    midpoint lies left (lower x), or as far left and lower (y); then the lower indices."""
+    cdef double* a = s.pdl + 3 * q
+    cdef double* c = s.pdl + 3 * b
+    if a[0] != c[0]:
+        return a[0] < c[0]
+    if a[1] != c[1]:
+        return a[1] < c[1]
+    if a[2] != c[2]:
+        return a[2] < c[2]
+    return s.pk[q] < s.pk[b] or (s.pk[q] == s.pk[b] and s.pl[q] < s.pl[b])
+
+
 cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     """After the event of disc i (partner j or -1) at time s.t, carry out the impacts it
     makes happen at once: of touching discs now approaching each other, the pair that
-    closes fastest (``delay``; exact ties: the lowest disc indices, as in the queue),
-    until none approaches. s.chg lists the discs whose motion changed (i, then j,
+    closes fastest (``delay``; exact ties: ``pend_before``, by position), until none
+    approaches. s.chg lists the discs whose motion changed (i, then j,
     first); 0, or -2 when out of memory.
 
     ``run_sim`` passes the event's kind for an event at the same instant as the one
@@ -1906,7 +1931,7 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     while s.npend > 0 and s.n_events < s.p.max_events:
         b = 0
         for q in range(1, s.npend):
-            if s.pdl[q] < s.pdl[b] or (s.pdl[q] == s.pdl[b] and (s.pk[q] < s.pk[b] or (s.pk[q] == s.pk[b] and s.pl[q] < s.pl[b]))):
+            if pend_before(s, q, b):
                 b = q
         k = s.pk[b]
         l = s.pl[b]
@@ -2186,7 +2211,7 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.cpend = 4 * s.n + 16   # the contact graph of discs is planar: fewer than 3 n pairs
     s.pk = <int*> calloc(s.cpend, sizeof(int))
     s.pl = <int*> calloc(s.cpend, sizeof(int))
-    s.pdl = <double*> calloc(s.cpend, sizeof(double))
+    s.pdl = <double*> calloc(3 * s.cpend, sizeof(double))
     if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.box == NULL or s.touch == NULL
             or s.pk == NULL or s.pl == NULL or s.pdl == NULL):
         return -1

@@ -3,7 +3,7 @@
 An impact inside a touching group sets off others at the same instant. The engine carries
 them out in one order: among touching pairs (gap at most 1e-10 m) that approach, the pair
 that closes fastest goes first (the order of gap over closing speed when the gaps are
-equal), exact ties to the lowest disc indices. These tests build such a group by hand (a
+equal), exact ties by position (the midpoint further left, then lower). These tests build such a group by hand (a
 disc A struck head on, touching two discs up front) and read the order from the event log;
 and they check that the order, hence a break, does not depend on how the pieces are
 numbered.
@@ -50,12 +50,36 @@ def test_the_pair_closing_fastest_goes_first_whatever_the_indices(gaps):
     assert (0, 1) in pairs
 
 
-def test_exact_ties_go_to_the_lowest_indices():
-    """Both discs touch A, mirror images of each other (equal closing speeds): disc 1
-    first, whatever their gaps within the touching tolerance."""
+def test_exact_ties_go_by_position_not_by_index():
+    """Both discs touch A, mirror images of each other (equal closing speeds): the one on
+    the left (lower x) first, whichever index it has and whatever the gaps within the
+    touching tolerance."""
     for gaps in [(0.0, 0.0), (5e-11, 0.0)]:
-        pairs, _ = _first_instant(*gaps)
+        pairs, _ = _first_instant(*gaps)  # disc 1 on the left
         assert pairs[:3] == [(0, 3), (0, 1), (0, 2)]
+        pieces = [("white", 0.0, A_Y), ("black", *_up_front(+1, gaps[1])), ("white", *_up_front(-1, gaps[0]))]
+        res = simulate(scene_with(pieces, specs=equal_discs()), Shot(0.0, 0.0, math.pi / 2, 2.0), PARAMS)
+        ev = res.events[res.events["kind"] == "disc"]
+        first = ev[ev["t"] == ev["t"].iloc[0]]
+        assert [tuple(sorted((int(i), int(j)))) for i, j in zip(first["disc"], first["other"])][:3] == [(0, 3), (0, 2), (0, 1)]
+
+
+def test_the_straight_break_does_not_depend_on_how_the_pieces_are_numbered():
+    """The break from the middle of the striker line straight at the pack is symmetric, so
+    its impacts at one instant tie in pairs of mirror images: the pack as listed, reversed
+    and shuffled pockets the same pieces after as many events at 4, 6 and 9 m/s (with
+    ties to the lowest indices, the reversed pack pocketed one or two more)."""
+    from carromlab import Scene, simulate_batch
+
+    base = Scene.icf_break()
+    pieces = base.pieces[base.pieces["kind"] != "striker"][["kind", "x", "y"]]
+    out = []
+    for order in (np.arange(19), np.arange(19)[::-1], np.random.default_rng(2).permutation(19)):
+        scene = Scene.from_frame(base.board, pieces.iloc[order].reset_index(drop=True))
+        df = simulate_batch(scene, [0.0, 0.0, 0.0], -0.2526, math.pi / 2, [4.0, 6.0, 9.0], workers=1)
+        out.append(df[["pocketed_queen", "pocketed_white", "pocketed_black", "n_events"]].to_numpy())
+    np.testing.assert_array_equal(out[1], out[0])
+    np.testing.assert_array_equal(out[2], out[0])
 
 
 @pytest.mark.parametrize("gaps", [(5e-11, 0.0), (0.0, 0.0), (0.0, 8e-11)])
