@@ -131,6 +131,13 @@ cdef struct Cap:
     double rr                    # thickness: the disc radius plus GRID_MARGIN, m
 
 
+cdef struct Pending:
+    # an impact pending at this instant (``settle``): discs k < l, the order key (s/m) of
+    # ``delay`` and the sum of the two centres' coordinates (twice their midpoint, m)
+    int k, l
+    double key, sx, sy
+
+
 cdef struct Sim:
     int n
     double* R
@@ -215,9 +222,7 @@ cdef struct Sim:
     int inst
     int* hit                 # per disc the event count at its last change
     cnp.uint64_t* touch
-    int* pk                  # pending impacts at this instant (npend of at most cpend):
-    int* pl                  # discs pk < pl, meeting after pdl s
-    double* pdl              # per pending impact 3 doubles: its order key (s/m) and midpoint (m)
+    Pending* pend            # pending impacts at this instant (npend of at most cpend)
     int npend, cpend
     int* offk                # predict: discs offered an impact, and its time (s)
     double* offt
@@ -937,11 +942,19 @@ ctypedef double (*contact_fn)(Sim*, int, int, double, double, double, double, do
 cdef contact_fn numeric_contact = advance_contact
 
 
+cdef inline double contact_at(Sim* s, double tc, double gap) noexcept nogil:
+    """tc (s, INF for none), flagging ``s.touch_hit`` when the pair, now ``gap`` (m)
+    apart, is touching (gap at most TOUCH) and meets at tc."""
+    if tc < INFINITY and gap <= TOUCH:
+        s.touch_hit = 1
+    return tc
+
+
 cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noexcept nogil:
     """Absolute time of the next contact of discs i (now in state hi) and j, not both at
     rest at the start of their segments, before ``horizon`` (else INF)."""
     cdef double xi = hi.x, yi = hi.y, vi = hi.v, di = hi.d, xj, yj, vj, dj, dx, dy, sigma, dist, T
-    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy, tc
+    cdef double sd, ti, tj, smax, tstop, wx, wy, qx, qy
     cdef double c[5]
     state_ex(s, j, s.t, &xj, &yj, &vj, &dj)
     if vi <= 0.0 and vj <= 0.0:
@@ -978,11 +991,7 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
             if sd > vj * T:
                 return INFINITY
             ti = travel(s, j, vj, dj, sd)
-        if not (ti <= T):
-            return INFINITY
-        if dist - sigma <= TOUCH:
-            s.touch_hit = 1
-        return s.t + ti
+        return contact_at(s, s.t + ti if ti <= T else INFINITY, dist - sigma)
     motion_left(s, i, vi, di, &smax, &tstop)
     if tstop - s.t < T:
         T = tstop - s.t
@@ -990,21 +999,14 @@ cdef double pair_time(Sim* s, int i, const Here* hi, int j, double horizon) noex
     if tstop - s.t < T:
         T = tstop - s.t
     if s.lp.numeric:
-        tc = numeric_contact(s, i, j, xi, yi, vi, xj, yj, vj, dist, T, sigma)
-        if tc < INFINITY and dist - sigma <= TOUCH:
-            s.touch_hit = 1
-        return tc
+        return contact_at(s, numeric_contact(s, i, j, xi, yi, vi, xj, yj, vj, dist, T, sigma), dist - sigma)
     wx = vi * s.ux[i] - vj * s.ux[j]
     wy = vi * s.uy[i] - vj * s.uy[j]
     qx = -0.5 * (s.a[i] * s.ux[i] - s.a[j] * s.ux[j])
     qy = -0.5 * (s.a[i] * s.uy[i] - s.a[j] * s.uy[j])
     gap_quartic(dx, dy, wx, wy, qx, qy, dist, sigma, c)
     sd = first_contact_quartic(c, T, sigma)
-    if not (sd <= T):
-        return INFINITY
-    if dist - sigma <= TOUCH:
-        s.touch_hit = 1
-    return s.t + sd
+    return contact_at(s, s.t + sd if sd <= T else INFINITY, dist - sigma)
 
 
 # ----------------------------------------------------------------------------------
@@ -1800,16 +1802,17 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
 
 
 cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy, int l,
-                         double* mid) noexcept nogil:
+                         Pending* p) noexcept nogil:
     """Order key (s/m) of the impact of discs d, now at (x, y) with velocity (vx, vy), and
     l, touching: the inverse of the speed they close at, INF when they do not approach
     faster than V_EPS. Touching pairs have equal gaps (within TOUCH, rounding), so the
     pair closing fastest meets first: the order of gap / speed as the gaps shrink alike.
-    mid = the midpoint of the two centres, m (the order of exact ties)."""
+    Also sets p's sum of the two centres (the order of exact ties; the same sum whichever
+    disc is d)."""
     cdef double xl, yl, vl, dx, dy, dist, u
     state_at(s, l, s.t, &xl, &yl, &vl)
-    mid[0] = x + xl   # halved below: the sum is the same whichever disc is d
-    mid[1] = y + yl
+    p.sx = x + xl
+    p.sy = y + yl
     dx = xl - x
     dy = yl - y
     u = (vx - vl * s.ux[l]) * dx + (vy - vl * s.uy[l]) * dy
@@ -1819,8 +1822,6 @@ cdef inline double delay(Sim* s, int d, double x, double y, double vx, double vy
     u /= dist
     if not (u > V_EPS):
         return INFINITY
-    mid[0] *= 0.5
-    mid[1] *= 0.5
     return 1.0 / u
 
 
@@ -1841,8 +1842,8 @@ cdef void pend(Sim* s, int d) noexcept nogil:
     pending impacts (a pair of two discs just changed once, from its lower index)."""
     cdef cnp.uint64_t bits
     cdef int w, l
-    cdef double dl, x, y, v, vx, vy
-    cdef double mid[2]
+    cdef double x, y, v, vx, vy
+    cdef Pending* p
     if s.status[d] != ST_BOARD:
         return
     # d's state, once for all the discs it touches
@@ -1856,13 +1857,13 @@ cdef void pend(Sim* s, int d) noexcept nogil:
             bits &= bits - 1
             if s.status[l] != ST_BOARD or (s.hit[l] == s.n_events and l < d):
                 continue
-            dl = delay(s, d, x, y, vx, vy, l, mid)
-            if dl < INFINITY and s.npend < s.cpend:
-                s.pk[s.npend] = d if d < l else l
-                s.pl[s.npend] = l if d < l else d
-                s.pdl[3 * s.npend] = dl
-                s.pdl[3 * s.npend + 1] = mid[0]
-                s.pdl[3 * s.npend + 2] = mid[1]
+            if s.npend == s.cpend:
+                continue
+            p = &s.pend[s.npend]
+            p.key = delay(s, d, x, y, vx, vy, l, p)
+            if p.key < INFINITY:
+                p.k = d if d < l else l
+                p.l = l if d < l else d
                 s.npend += 1
 
 
@@ -1879,12 +1880,8 @@ cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
     if not scan:
         return
     for k in range(s.npend):
-        if s.hit[s.pk[k]] != s.n_events and s.hit[s.pl[k]] != s.n_events:
-            s.pk[q] = s.pk[k]
-            s.pl[q] = s.pl[k]
-            s.pdl[3 * q] = s.pdl[3 * k]
-            s.pdl[3 * q + 1] = s.pdl[3 * k + 1]
-            s.pdl[3 * q + 2] = s.pdl[3 * k + 2]
+        if s.hit[s.pend[k].k] != s.n_events and s.hit[s.pend[k].l] != s.n_events:
+            s.pend[q] = s.pend[k]
             q += 1
     s.npend = q
     pend(s, i)
@@ -1895,18 +1892,21 @@ cdef void changed_all(Sim* s, int i, int j, bint scan) noexcept nogil:
             pend(s, s.stack[k])
 
 
-cdef inline bint pend_before(Sim* s, int q, int b) noexcept nogil:
-    """Whether pending impact q goes before b: it closes faster, or as fast and its
+cdef inline bint pend_before(const Pending* a, const Pending* c) noexcept nogil:
+    """Whether pending impact a goes before c: it closes faster, or as fast and its
     midpoint lies left (lower x), or as far left and lower (y); then the lower indices."""
-    cdef double* a = s.pdl + 3 * q
-    cdef double* c = s.pdl + 3 * b
-    if a[0] != c[0]:
-        return a[0] < c[0]
-    if a[1] != c[1]:
-        return a[1] < c[1]
-    if a[2] != c[2]:
-        return a[2] < c[2]
-    return s.pk[q] < s.pk[b] or (s.pk[q] == s.pk[b] and s.pl[q] < s.pl[b])
+    if a.key != c.key:
+        return a.key < c.key
+    if a.sx != c.sx:
+        return a.sx < c.sx
+    if a.sy != c.sy:
+        return a.sy < c.sy
+    return a.k < c.k or (a.k == c.k and a.l < c.l)
+
+
+cdef inline bint is_impact(int kind) noexcept nogil:
+    """Whether an event of this kind makes velocities jump (an impact)."""
+    return kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG
 
 
 cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
@@ -1923,7 +1923,7 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     speed reaches 0 continuously), a capture or a pass over a hole no touching pair starts
     approaching."""
     cdef int q, b, k, l
-    cdef bint scan = kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG
+    cdef bint scan = is_impact(kind)
     s.nchg = 0
     s.npend = 0
     s.inst += 1
@@ -1931,10 +1931,10 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
     while s.npend > 0 and s.n_events < s.p.max_events:
         b = 0
         for q in range(1, s.npend):
-            if pend_before(s, q, b):
+            if pend_before(&s.pend[q], &s.pend[b]):
                 b = q
-        k = s.pk[b]
-        l = s.pl[b]
+        k = s.pend[b].k
+        l = s.pend[b].l
         s.nmoved = 0
         if process(s, k, EV_DISC, l) == -2:
             return -2
@@ -2050,7 +2050,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
             return -2
         if renew(s, nxt, j) < 0:
             return -2
-        if s.touch_hit and not same and (kind == EV_DISC or kind == EV_CUSHION or kind == EV_PEG):
+        if s.touch_hit and not same and is_impact(kind):
             # the isolated impact set off impacts at this instant (its predictions found
             # touching pairs approaching): settle them in the order of the rule
             n0 = s.n_events
@@ -2148,9 +2148,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.cap = NULL
     s.box = NULL
     s.touch = NULL
-    s.pk = NULL
-    s.pl = NULL
-    s.pdl = NULL
+    s.pend = NULL
     if s.tree == NULL:
         sim_free(s)
         return -1
@@ -2177,9 +2175,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.cap)
     free(s.box)
     free(s.touch)
-    free(s.pk)
-    free(s.pl)
-    free(s.pdl)
+    free(s.pend)
 
 
 cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
@@ -2209,11 +2205,9 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.box = <double*> calloc(4 * s.n, sizeof(double))
     s.touch = <cnp.uint64_t*> calloc(s.n * s.gw, sizeof(cnp.uint64_t))
     s.cpend = 4 * s.n + 16   # the contact graph of discs is planar: fewer than 3 n pairs
-    s.pk = <int*> calloc(s.cpend, sizeof(int))
-    s.pl = <int*> calloc(s.cpend, sizeof(int))
-    s.pdl = <double*> calloc(3 * s.cpend, sizeof(double))
+    s.pend = <Pending*> calloc(s.cpend, sizeof(Pending))
     if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.box == NULL or s.touch == NULL
-            or s.pk == NULL or s.pl == NULL or s.pdl == NULL):
+            or s.pend == NULL):
         return -1
     return 0
 
