@@ -347,3 +347,25 @@ def test_ctrl_c_is_one_line_and_status_130(tmp_path, capsys, monkeypatch):
     status = main(["break-study", "--small", "--workers", "1", "--store", str(tmp_path / "s"), "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert status == 130 and err.strip() == "carromlab break-study: interrupted (the same command with the same --store resumes)"
+
+
+@pytest.mark.parametrize("buffered", [False, True])
+def test_a_closed_stdout_stops_quietly_with_status_141(tmp_path, buffered):
+    """``carromlab simulate | head -1``: a reader that stops early is no error. No message,
+    status 141 (128 + SIGPIPE, what the shell reports for a tool the closed pipe stopped),
+    whether the summary is written line by line (unbuffered) or at the end (the flush at
+    exit). The pipe's reader is gone before the command prints, so every write fails (a
+    reader that reads a line first races the command's next write)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(carromlab.__file__).parents[1]), os.environ.get("PYTHONPATH")]))}
+    env.pop("PYTHONUNBUFFERED", None)
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "carromlab", "simulate", "--quiet", "--out", str(tmp_path)],
+                              stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=300)  # fmt: skip
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (141, "")
+    assert (tmp_path / "events.csv").exists()  # the job itself ran to the end

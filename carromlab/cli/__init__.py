@@ -5,7 +5,8 @@ One subcommand per job (``simulate``, ``break-study``, ``success-map``, ``best-s
 Parquet with ``--format parquet``) and a PNG into ``--out``, prints a short summary,
 shows progress bars unless ``--quiet``, and on bad input prints one line (naming the
 option) and exits with status 2; a warning (a damaged part of a ``--store``) is one line
-too. ``carromlab <subcommand> --help`` ends with examples. See ``docs/cli.md``.
+too; a stdout closed early (``carromlab simulate | head -1``) ends it quietly with status
+141. ``carromlab <subcommand> --help`` ends with examples. See ``docs/cli.md``.
 
 Layout: ``_common.py`` holds what the subcommands share (options, backend, files),
 ``_positions.py`` the positions of the analyses, and each ``_<job>.py`` one job.
@@ -14,6 +15,7 @@ Layout: ``_common.py`` holds what the subcommands share (options, backend, files
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -82,9 +84,27 @@ def _one_line_warnings(command: str) -> Iterator[None]:
         warnings.formatwarning = shown
 
 
+#: The exit status when stdout is closed early (``carromlab simulate | head -1``): 128 + SIGPIPE,
+#: what the shell reports for a tool the closed pipe stopped (as 130 is 128 + SIGINT).
+CLOSED_STDOUT = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 on bad input, 130 when
-    interrupted with Ctrl-C)."""
+    interrupted with Ctrl-C, 141 when stdout is closed early)."""
+    try:
+        try:
+            return _run(argv)
+        finally:
+            sys.stdout.flush()  # here, not at exit, so that a closed stdout is caught below
+    except BrokenPipeError:
+        # the reader (``| head -1``) has what it wanted: no message, and stdout on devnull so the
+        # interpreter's flush at exit does not raise again (Python's note on SIGPIPE, signal module)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_STDOUT
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -98,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.perf_counter()  # the time reported is the job's, without the loading
             report(args.func(args, out), started)
             return 0
+    except BrokenPipeError:
+        raise  # stdout closed early: not an error of the input (see main)
     except (TypeError, ValueError, OSError) as exc:
         # one line whatever the message: bad input (of a wrong type or value) is reported, not traced back
         message = _in_option_names(" ".join(str(exc).split()), args)
