@@ -41,6 +41,7 @@ __all__ = [
     "check_table",
     "check_sequence",
     "check_mapping",
+    "check_keys",
     "type_text",
     "check_memory",
     "check_fields",
@@ -320,6 +321,15 @@ def check_mapping(
             raise TypeError(f"The {name!r} parameter must be {want}. Got the key {value_text(key)} instead.")
         check_type(f"{name}[{key}]", item, values)
     return value
+
+
+def check_keys(name: str, value: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:
+    """Raise a ValueError if a key of ``value`` is not one of ``allowed``, naming the
+    parameter, ``what`` its keys name (e.g. "kinds of the icf discs"), the allowed keys and
+    the others: a misspelt key would otherwise go unused, silently."""
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        raise ValueError(f"The {name!r} parameter must name {what} {sorted(set(allowed))}. Got {unknown} instead.")
 
 
 def check_table(name: str, value: Any, columns: Iterable[str], what: str = "a DataFrame", *, rows: bool = True) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +14,7 @@ import pandas as pd
 
 from .._angles import angle_array, angle_value
 from .._check_build import check_build
-from .._validation import check_array, check_choice, check_mapping, check_real, check_type
+from .._validation import check_array, check_choice, check_keys, check_mapping, check_real, check_type
 from ..equipment.board import Board
 from ..equipment.disc import DiscSpec
 from ..equipment.layout import GAMES, RowNames, crokinole_empty, default_specs, from_frame, hikone_start, icf_break
@@ -60,16 +60,8 @@ def _preset_specs(game: str, specs: Mapping[str, DiscSpec] | None) -> dict[str, 
     if specs is None:
         return standard
     check_mapping("specs", specs, str, DiscSpec, what="a mapping of kind to DiscSpec")
-    _check_kinds(specs, standard, f"the {game} discs")
+    check_keys("specs", specs, standard, f"kinds of the {game} discs")
     return {**standard, **specs}
-
-
-def _check_kinds(specs: Mapping[str, DiscSpec], allowed: Iterable[str], what: str) -> None:
-    """Refuse a kind of ``specs`` outside ``allowed`` (``what`` they are, in the message):
-    a misspelt kind would go unused, its disc silently left out."""
-    unknown = sorted(set(specs) - set(allowed))
-    if unknown:
-        raise ValueError(f"The 'specs' parameter must name kinds of {what} {sorted(set(allowed))}. Got {unknown} instead.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -322,7 +314,7 @@ class Scene:
         scene = cls._from_frame(board, frame, specs, striker=striker, game=game)
         name = game or board.name
         standard = default_specs(name) if name in GAMES else {}
-        _check_kinds(specs or {}, {*standard, *scene.kinds}, f"the scene's discs{f' or the {name} discs' if standard else ''}")
+        check_keys("specs", specs or {}, {*standard, *scene.kinds}, f"kinds of the scene's discs{f' or the {name} discs' if standard else ''}")
         return scene
 
     @classmethod

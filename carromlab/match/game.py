@@ -87,10 +87,11 @@ def new_state(variant: str, players: int = 2, options: Any = None, *, discs: Map
         The variant's options (``ICFOptions``, ``OnlineHouseRules``, ``HikoneOptions``,
         ``CrokinoleOptions``). Default the variant's defaults.
     discs : mapping of str to DiscSpec, optional
-        Discs of some piece kinds (``"striker"``, ``"white"``, ...: radius m, mass kg);
-        the pieces are laid out for their radii, the other kinds keep the equipment's
-        discs and kinds the variant does not use are ignored. Default: the standard
-        discs.
+        Discs of some piece kinds (one of :data:`~carromlab.rules.outcome.KINDS`: ``"striker"``,
+        ``"white"``, ...: radius m, mass kg); the pieces are laid out for their radii,
+        the other kinds keep the equipment's discs and kinds the variant does not use (a
+        Hikone jack in a carrom game) are ignored; a misspelt kind (``"stiker"``) is a
+        ValueError. Default: the standard discs.
 
     Returns
     -------
@@ -117,11 +118,12 @@ def new_state(variant: str, players: int = 2, options: Any = None, *, discs: Map
         return module.new_game(players, options=options, **({"radii": radii} if radii else {}))  # type: ignore[no-any-return]
 
     state = start()
-    if not discs:
+    if discs is None:
         return state
-    if variant != "crokinole":  # lay the pieces out for their radii (crokinole discs start in hand)
-        state = start({k: d.radius for k, d in discs.items() if k in dict(state.radii)})
-    return state.with_discs(discs)
+    state = state.with_discs(discs)  # checks them: a misspelt kind is refused, not ignored
+    if variant == "crokinole":  # crokinole discs start in hand
+        return state
+    return start(dict(state.radii)).with_(masses=state.masses)  # the pieces laid out for their radii
 
 
 def game_seed(seed: int, game: int) -> int:

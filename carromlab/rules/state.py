@@ -11,8 +11,11 @@ from typing import Any
 
 import pandas as pd
 
-from .._validation import check_choice, check_fields, check_int, check_real, check_sequence, check_str, check_type, value_text
+from .._validation import (check_choice, check_fields, check_int, check_keys, check_mapping, check_real, check_sequence, check_str,
+                          check_type, value_text)
 from ..equipment.board import SIDES, Board, Circle, CrokinoleMarks, HikoneMarks, Hole, IcfMarks, Peg, Segment
+from ..equipment.disc import DiscSpec
+from .outcome import KINDS
 
 __all__ = ["LOCATIONS", "QUEEN_STATUSES", "DEBT_RULES", "Piece", "GameState", "register_json_type"]
 
@@ -376,21 +379,31 @@ class GameState:
             }
         )
 
-    def with_discs(self, discs: Mapping[str, Any]) -> GameState:
+    def with_discs(self, discs: Mapping[str, DiscSpec]) -> GameState:
         """A copy whose pieces of some kinds have other radii and masses.
 
         Parameters
         ----------
         discs : mapping of str to DiscSpec
-            Piece kind (``"striker"``, ``"white"``, ...) to its disc (radius m, mass kg);
-            the other kinds keep theirs, and kinds the game does not use are ignored.
-            Pieces already on the board stay where they are (a new game places them
-            for its radii: :func:`carromlab.match.new_state` with ``discs``).
+            Piece kind (one of :data:`.KINDS`: ``"striker"``, ``"white"``, ...) to its disc
+            (radius m, mass kg); the other kinds keep theirs, and kinds the game does not
+            use (a Hikone jack in a carrom game) are ignored. Pieces already on the board
+            stay where they are (a new game places them for its radii:
+            :func:`carromlab.match.new_state` with ``discs``).
 
         Returns
         -------
         GameState
+
+        Raises
+        ------
+        TypeError
+            If ``discs`` is no mapping of str to DiscSpec.
+        ValueError
+            If it names a kind that is no piece kind (a misspelt one, ``"stiker"``).
         """
+        check_mapping("discs", discs, str, DiscSpec, what="a mapping of piece kind to DiscSpec")
+        check_keys("discs", discs, KINDS, "piece kinds")
         kinds = dict(self.radii)
         used = {k: d for k, d in discs.items() if k in kinds}
         radii = tuple((k, float(used[k].radius) if k in used else r) for k, r in self.radii)

@@ -6,6 +6,7 @@ import pytest
 from pandas.testing import assert_frame_equal
 
 from carromlab.analysis.noise import NoiseModel
+from carromlab.equipment.disc import DiscSpec
 from carromlab.match import (BOARD_COLUMNS, GAME_COLUMNS, SHOT_COLUMNS, GreedyPolicy, RandomPolicy, game_seed, new_state,
                              play_game, play_match)
 from carromlab.rules.crokinole import CrokinoleOptions
@@ -158,3 +159,21 @@ def test_bad_input_names_the_parameter(call, name):
 def test_input_of_the_wrong_type_names_the_parameter(call, name):
     with pytest.raises(TypeError, match=f"'{name}'"):
         call()
+
+
+@pytest.mark.parametrize("variant", ["icf", "online", "hikone", "crokinole"])
+def test_discs_of_a_misspelt_kind_are_refused_not_ignored(variant):
+    # new_state("icf", discs={"stiker": heavy}) played the standard striker, heavy unused
+    heavy = DiscSpec.icf_striker().with_(mass=0.02)
+    kinds = r"\['black', 'dark', 'green', 'jack', 'light', 'queen', 'red', 'striker', 'white'\]"
+    with pytest.raises(ValueError, match=rf"^The 'discs' parameter must name piece kinds {kinds}\. Got \['stiker'\] instead"):
+        new_state(variant, discs={"stiker": heavy})
+    with pytest.raises(ValueError, match=r"'discs' parameter .* Got \['stiker'\] instead"):
+        new_state(variant).with_discs({"stiker": heavy})
+    with pytest.raises(TypeError, match=r"^The 'discs' parameter must be a mapping of piece kind to DiscSpec\. Got the key 1"):
+        new_state(variant, discs={1: heavy})
+    with pytest.raises(TypeError, match=r"^The 'discs\[striker\]' parameter must be a DiscSpec"):
+        new_state(variant, discs={"striker": 0.02})
+    # a kind of another variant is no misspelling: ignored, as documented
+    other = {"jack": DiscSpec.hikone_jack()} if variant in ("icf", "online") else {"queen": DiscSpec.icf_queen()}
+    assert new_state(variant, discs=other) == new_state(variant)
