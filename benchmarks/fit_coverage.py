@@ -42,15 +42,15 @@ from carromlab.fitting import (
     EXAMPLE_PARAMS,
     BoardCalibration,
     FitWarning,
+    breaks_from_events,
     compare_laws,
     fit_friction,
     random_cut_shot,
     read_tracks,
     segment_tracks,
+    true_angles,
+    write_tracks,
 )
-from carromlab.fitting.segments import breaks_from_events
-from carromlab.fitting.synthetic import _angles
-from carromlab.fitting.tracks import write_tracks
 from carromlab.physics.friction import get_law
 
 #: (label, law, frames/s, camera's timing jitter s, timing_jitter given to the fit s, air
@@ -101,8 +101,7 @@ def film(law: str, seed: int, fps: float, jitter: float, drag: float, angles: bo
     pos["frame"] = pos["t"].map(dict(zip(taken, range(n))))
     pos = pos.sort_values(["disc", "frame"], ignore_index=True)
     if angles:
-        pos["t_taken"] = pos["t"]
-        pos["angle"] = _angles(res, pos, rng)
+        pos["angle"] = true_angles(res, pos["disc"], pos["t"], rng)
     seen = pos[pos["status"] == "board"].reset_index(drop=True)
     camera = BoardCalibration.from_scale(PX_PER_M, origin_px=(960.0, 540.0))
     u, v = camera.to_pixels(seen["x"].to_numpy(), seen["y"].to_numpy())

@@ -6,8 +6,9 @@ them into free-sliding segments at impacts (:func:`segment_tracks`); fit a frict
 (:func:`fit_friction`) or compare several (:func:`compare_laws`); fit restitution and
 contact friction from the impacts (:func:`fit_restitution`); save the result as a named
 calibration (:func:`save_calibration`, :func:`load_calibration`). Synthetic tracks with a
-documented camera-noise model come from :func:`make_synthetic_tracks`; random shots to film
-from :func:`random_cut_shot`, under :data:`EXAMPLE_PARAMS`.
+documented camera-noise model come from :func:`make_synthetic_tracks` (the true orientations
+of a shot's discs from :func:`true_angles`); random shots to film from
+:func:`random_cut_shot`, under :data:`EXAMPLE_PARAMS`.
 """
 
 from pathlib import Path
@@ -26,7 +27,8 @@ from .compare import LawComparison, compare_laws
 from .friction_fit import FITTABLE, FrictionFit, fit_friction
 from .restitution_fit import RestitutionFit, fit_restitution
 from .segments import Segmentation, breaks_from_events, segment_tracks
-from .synthetic import CAMERA_DEFAULTS, EXAMPLE_ANGLE_NOISE, EXAMPLE_PARAMS, SyntheticTracks, make_synthetic_tracks, random_cut_shot
+from .synthetic import (CAMERA_DEFAULTS, EXAMPLE_ANGLE_NOISE, EXAMPLE_PARAMS, SyntheticTracks, make_synthetic_tracks, random_cut_shot,
+                        true_angles)
 from .tracks import Tracks, read_tracks, write_tracks
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "register_calibration",
     "save_calibration",
     "segment_tracks",
+    "true_angles",
     "write_tracks",
 ]
 

@@ -48,7 +48,7 @@ def free_slide(
     with_angle: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """Distance (m), speed (m/s), spin (rad/s) and, if asked, turned angle (rad) of a free
-    disc at times ``t`` >= 0 (s, ascending) after it had speed ``v0`` and spin ``omega0``.
+    disc at times ``t`` >= 0 (s, in any order) after it had speed ``v0`` and spin ``omega0``.
 
     The angle is the integral of the spin from 0, by the trapezoid rule on the data times
     refined to steps of at most :data:`ANGLE_STEP`.
@@ -56,7 +56,7 @@ def free_slide(
     if not with_angle:
         s, v, w, _ = law.kinematics(params, radius, v0, omega0, t)
         return s, v, w, None
-    t_max = float(t[-1]) if len(t) else 0.0
+    t_max = float(t.max()) if len(t) else 0.0
     grid = np.union1d(t, np.linspace(0.0, t_max, max(2, math.ceil(t_max / ANGLE_STEP) + 1)))
     s, v, w, _ = law.kinematics(params, radius, v0, omega0, grid)
     theta = cumulative_trapezoid(w, grid, initial=0.0)

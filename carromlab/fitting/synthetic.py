@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from .._validation import check_real
+from .._validation import check_array, check_real, check_type
 from ..engine import Scene, Shot, ShotResult, simulate
 from ..equipment import Board
 from ..physics.friction import get_law
@@ -50,7 +51,8 @@ from .camera import BoardCalibration
 from .segments import breaks_from_events
 from .tracks import Tracks, write_tracks
 
-__all__ = ["SyntheticTracks", "make_synthetic_tracks", "CAMERA_DEFAULTS", "EXAMPLE_PARAMS", "EXAMPLE_ANGLE_NOISE", "random_cut_shot"]
+__all__ = ["SyntheticTracks", "make_synthetic_tracks", "true_angles", "CAMERA_DEFAULTS", "EXAMPLE_PARAMS", "EXAMPLE_ANGLE_NOISE",
+           "random_cut_shot"]
 
 #: The documented camera-noise model (see the module docstring).
 CAMERA_DEFAULTS: dict[str, Any] = {
@@ -214,22 +216,64 @@ class SyntheticTracks:
         )  # fmt: skip
 
 
-def _angles(result: ShotResult, truth: pd.DataFrame, rng: np.random.Generator) -> np.ndarray:
-    """Exact orientation (rad, board sense) of every truth row: a random start plus the
-    integral of the spin over the disc's engine segments."""
-    law = get_law(result.params.friction_law)
+def true_angles(
+    result: ShotResult, disc: npt.ArrayLike, t: npt.ArrayLike, seed: int | np.random.Generator | None = None
+) -> np.ndarray:
+    """The true orientation of discs of a simulated shot at given times (step 6 of the camera
+    model, before its noise): a uniformly random start per disc plus the integral of the
+    disc's spin over its engine segments.
+
+    For a camera model of one's own: :func:`make_synthetic_tracks` fills the ``angle``
+    column of its ``truth`` with it (at the times the frames were taken), and
+    ``benchmarks/fit_coverage.py`` films its shots with it.
+
+    Parameters
+    ----------
+    result : ShotResult
+        The simulated shot.
+    disc : array_like of int
+        Disc of each row, an id of ``result.scene`` (0 to the number of discs - 1).
+    t : array_like
+        Time of each row, s, >= 0 (in any order).
+    seed : int or numpy.random.Generator, optional
+        Seed of the start orientations: one draw per disc of the scene, uniform in
+        [-pi, pi) rad, whichever discs the rows name.
+
+    Returns
+    -------
+    numpy.ndarray
+        Orientation of each row, rad, in the board's sense of rotation (counter-clockwise
+        seen from above; a camera whose v axis points down sees the opposite,
+        ``BoardCalibration.angle_sign``); not wrapped: a spinning disc's angle keeps growing.
+
+    Examples
+    --------
+    >>> from carromlab import Board, Scene, Shot, simulate
+    >>> scene = Scene.from_frame(Board.icf(), pd.DataFrame({"kind": [], "x": [], "y": []}))
+    >>> res = simulate(scene, Shot(0.0, -0.2, angle=1.4, speed=2.0, spin=30.0))
+    >>> a = true_angles(res, [0, 0], [0.0, 0.1], seed=1)
+    >>> round(float(a[1] - a[0]), 2)  # turned in 0.1 s, a little under 30 rad/s x 0.1 s
+    2.96
+    """
+    check_type("result", result, ShotResult)
     radius = result.scene.arrays["radius"]
-    out = np.full(len(truth), np.nan)
+    ids = check_array("disc", disc, shape=(None,), low=0.0, high=len(radius) - 1.0)
+    if np.any(ids % 1):
+        raise ValueError(f"The 'disc' parameter must hold disc ids, whole numbers. Got {float(ids[np.argmax(ids % 1 > 0)])!r} instead.")
+    times = check_array("t", t, shape=ids.shape, low=0.0, unit="s")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    law = get_law(result.params.friction_law)
+    out = np.full(len(times), np.nan)
     start = rng.uniform(-math.pi, math.pi, size=len(radius))
     for d, segs in result.segments.groupby("disc", sort=True):
-        rows = np.flatnonzero(truth["disc"].to_numpy() == d)
-        t = truth["t_taken"].to_numpy()[rows]  # ascending
+        rows = np.flatnonzero(ids == d)
+        t_d = times[rows]
         angle = start[d]
         ends = np.append(segs["t0"].to_numpy()[1:], np.inf)
         for seg, t_end in zip(segs.itertuples(index=False), ends):
-            sel = (t >= seg.t0) & (t < t_end)
+            sel = (t_d >= seg.t0) & (t_d < t_end)
             # the frames of this segment, then its end (where the next one starts)
-            span = np.concatenate([t[sel], [t_end] if np.isfinite(t_end) else []]) - seg.t0
+            span = np.concatenate([t_d[sel], [t_end] if np.isfinite(t_end) else []]) - seg.t0
             turned = free_slide(law, result.params, radius[d], math.hypot(seg.vx, seg.vy), seg.omega0, span, with_angle=True)[3]
             out[rows[sel]] = angle + turned[: np.count_nonzero(sel)]
             if np.isfinite(t_end):
@@ -328,7 +372,7 @@ def make_synthetic_tracks(
     cols = ["disc", "frame", "t", "t_taken", "x", "y", "vx", "vy", "omega", "status"]
     truth = pos.rename(columns={"id": "disc"})[cols]
     truth = truth.sort_values(["disc", "frame"], ignore_index=True)
-    truth["angle"] = _angles(result, truth, rng) if angle_noise is not None else np.nan
+    truth["angle"] = true_angles(result, truth["disc"], truth["t_taken"], rng) if angle_noise is not None else np.nan
 
     seen = truth[truth["status"] == "board"].reset_index(drop=True)
     u, v = camera.to_pixels(seen["x"].to_numpy(), seen["y"].to_numpy())

@@ -47,3 +47,33 @@ def test_bad_settings():
         make_synthetic_tracks(r.scene, r.shot, dropout=1.0)
     with pytest.raises(ValueError, match="'px_per_m' parameter must be None when a camera is given"):
         make_synthetic_tracks(r.scene, r.shot, px_per_m=900.0, camera=BoardCalibration.metres())
+
+
+def test_true_angles_are_the_truth_of_the_camera_model_in_any_row_order():
+    """true_angles is step 6 of make_synthetic_tracks (the same seed: the same angles), and
+    gives each row its angle whatever the order of the rows."""
+    from carromlab.fitting import EXAMPLE_PARAMS, make_synthetic_tracks, random_cut_shot, true_angles
+
+    scene, play = random_cut_shot(2)
+    syn = make_synthetic_tracks(scene, play, EXAMPLE_PARAMS["slide_spin"], angle_noise=0.0, seed=5)
+    truth = syn.truth
+    np.testing.assert_array_equal(true_angles(syn.result, truth["disc"], truth["t_taken"], seed=5), truth["angle"])
+    order = np.random.default_rng(0).permutation(len(truth))
+    shuffled = true_angles(syn.result, truth["disc"].to_numpy()[order], truth["t_taken"].to_numpy()[order], seed=5)
+    np.testing.assert_allclose(shuffled, truth["angle"].to_numpy()[order], rtol=0, atol=1e-9)
+
+
+def test_true_angles_bad_input():
+    from carromlab.fitting import true_angles
+
+    res = shot(0, "coulomb").result
+    with pytest.raises(TypeError, match="'result' parameter"):
+        true_angles(res.events, [0], [0.0])
+    with pytest.raises(ValueError, match=r"'disc' parameter must contain .* in the range \[0, 1\]. Got 2.0"):
+        true_angles(res, [2], [0.0])
+    with pytest.raises(ValueError, match="'disc' parameter must hold disc ids, whole numbers. Got 0.5"):
+        true_angles(res, [0.5], [0.0])
+    with pytest.raises(ValueError, match=r"'t' parameter must have shape \(1\)"):
+        true_angles(res, [0], [0.0, 1.0])
+    with pytest.raises(ValueError, match="'t' parameter must contain .* s. Got -1.0"):
+        true_angles(res, [0], [-1.0])
