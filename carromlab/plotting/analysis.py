@@ -332,10 +332,10 @@ def plot_success_board(
         "max" or "min" where speeds or spins share a wedge); False draws plain wedges.
         Default None: shown when the table holds it.
     max_width : float
-        Interval width above which a wedge is hatched, in [0, 1]. Default 0.2
-        (+-0.1): at 95 % a cell of 100 valid replicas stays below it
-        at any p (its widest interval, at p = 0.5, is 0.19 wide), one of 20 exceeds
-        it unless no replica or every replica succeeded.
+        Interval width above which a wedge is hatched, in [0, 1]. Default 0.2 (+-0.1):
+        at 95 % a cell of 100 valid replicas stays below it at any p (its widest
+        interval, at p = 0.5, is 0.19 wide), one of 20 exceeds it unless no replica or
+        every replica succeeded.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
@@ -348,6 +348,8 @@ def plot_success_board(
 
     Raises
     ------
+    TypeError
+        If ``interval`` is not a bool or None.
     ValueError
         If ``interval=True`` for a ``value`` other than ``p_success``, for a table
         without ``ci_low`` and ``ci_high``, or with ``reduce="mean"`` over several cells
@@ -430,7 +432,7 @@ def plot_success_board(
         ax.add_collection(PolyCollection([wedges[i] for i in wide], facecolors="none", edgecolors="none", hatch="xx",
                                          hatchcolor="white", zorder=5.5))  # fmt: skip
         words = _interval_words(success)
-        label += f"\nhatched: wedges whose {words} is wider than {limit:g}"
+        label += f"\nhatched: {words} wider than {limit:g}"
         if np.isfinite(widths).any():
             title += (f"\n{words}s {np.nanmin(widths):.2f} to {np.nanmax(widths):.2f} wide; "
                       f"{len(wide)} of {len(widths)} wedges hatched")  # fmt: skip

@@ -239,7 +239,7 @@ def test_fan_hatches_the_wedge_of_few_shots_and_not_the_one_of_many(few_and_many
     assert len(hatched) == 1  # the wedge at aim 0 (the first, fans go by aim), of 4 shots
     np.testing.assert_allclose(hatched[0].vertices, fans.get_paths()[0].vertices, atol=1e-12)
     assert ax.get_title().splitlines()[1] == f"confidence intervals {w_many:.2f} to {w_few:.2f} wide; 1 of 2 wedges hatched"
-    assert ax.figure.axes[-1].get_xlabel().endswith("hatched: wedges whose confidence interval is wider than 0.2")
+    assert ax.figure.axes[-1].get_xlabel().endswith("\nhatched: confidence interval wider than 0.2")
     # the width drawn is Wilson's to 1e-9: the wedge is hatched just below it and not just above
     for limit, n_hatched in ((w_few - 1e-9, 1), (w_few + 1e-9, 0), (w_many - 1e-9, 2), (w_many + 1e-9, 1)):
         assert len(_fans_and_hatching(plot_success_board(few_and_many, straight_scene, max_width=limit))[1]) == n_hatched
@@ -251,7 +251,7 @@ def test_fan_of_a_map_names_its_level_and_draws_plain_wedges_without_an_interval
     ax = plot_success_board(df, scene)
     fans, hatched = _fans_and_hatching(ax)
     assert len(hatched) == len(fans.get_paths()) > 0
-    assert ax.figure.axes[-1].get_xlabel().endswith("hatched: wedges whose 95 % interval is wider than 0.2")
+    assert ax.figure.axes[-1].get_xlabel().endswith("\nhatched: 95 % interval wider than 0.2")
     for plain in (plot_success_board(df, scene, interval=False), plot_success_board(df, scene, value="p_foul"),
                   plot_success_board(df.drop(columns="ci_low"), scene)):  # fmt: skip
         assert _fans_and_hatching(plain)[1] == [] and len(plain.get_title().splitlines()) == 1
