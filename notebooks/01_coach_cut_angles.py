@@ -71,8 +71,9 @@ plot_shot(res);
 # ## Success map: placement × aim, club-level noise
 # Every cell is played `replicas` times with the club player's spreads (placement 2 mm,
 # aim 0.8°, speed 10 %); the map shows the probability of pocketing the white coin,
-# and the table the best cells with their Wilson 95 % intervals (`ci_low`, `ci_high`) and
-# foul rates (every column: `success_map`'s docstring).
+# hatched where its 95 % interval is wider than 0.2 (the small run's 20 replicas: every
+# wedge; the full run's 200: none), and the table the best cells with their Wilson
+# 95 % intervals (`ci_low`, `ci_high`) and foul rates (every column: `success_map`'s docstring).
 
 # %%
 n = 9 if SMALL else 41

@@ -87,9 +87,9 @@ class _SuccessTask:
 
 
 class _SuccessMap(pd.DataFrame):
-    """A :func:`success_map` table that Jupyter shows as the map on the board beside a
-    summary, above its first rows, with :meth:`ranking` and :meth:`replay`; operations on
-    it return plain DataFrames."""
+    """A :func:`success_map` table that Jupyter shows as the map on the board (hatched
+    where a rate's interval is wide) beside a summary, above its first rows, with
+    :meth:`ranking` and :meth:`replay`; operations on it return plain DataFrames."""
 
     _metadata = ["scene", "task"]
 
@@ -189,7 +189,7 @@ class _SuccessMap(pd.DataFrame):
         again.insert(0, "rank", ranked["rank"].to_numpy())
         return again
 
-    def _summary(self) -> dict[str, str]:
+    def _summary(self, wide: float) -> dict[str, str]:
         n = self["n_valid"] + self["n_invalid"]
         rows = {"cells": f"{len(self)} ({self['placement'].nunique()} placements x {self['aim'].nunique()} aims x "
                          f"{self['speed'].nunique()} speeds x {self['spin'].nunique()} spins)",
@@ -204,12 +204,16 @@ class _SuccessMap(pd.DataFrame):
                                  f"(direction of travel {best['angle_deg']:.2f} deg), {best['speed']:g} m/s"
                                  + (f"; the best of {len(self)} cells, so optimistic: .replay() plays it again with "
                                     "fresh noise for an unbiased estimate" if len(self) > 1 else ""))  # fmt: skip
+            width = (self["ci_high"] - self["ci_low"]).to_numpy(dtype=float)
+            rows[f"{level} widths"] = (f"{np.nanmin(width):.3f} to {np.nanmax(width):.3f} (median {np.nanmedian(width):.3f}); "
+                                       f"{int((width > wide).sum())} of {len(self)} cells wider than {wide:g} (the board "
+                                       "hatches such wedges)")  # fmt: skip
             rows["cells with p(success) >= 0.5"] = f"{int((p >= 0.5).sum())} of {len(self)}"
             rows["mean foul rate"] = f"{np.nanmean(self['p_foul'].to_numpy(dtype=float)):.1%}"
         return rows
 
     def _repr_html_(self) -> str | None:
-        from ..plotting.analysis import plot_success_board
+        from ..plotting.analysis import _WIDE_INTERVAL, plot_success_board
         from ..plotting.display import figure_png, rich_html
 
         if self.empty or getattr(self, "scene", None) is None:
@@ -220,8 +224,10 @@ class _SuccessMap(pd.DataFrame):
             ax.set_axis_off()
             ax.set_title("")
 
-        columns = [c for c in ("placement", "aim_deg", "angle_deg", "speed", "spin", "p_success", "ci_low", "ci_high", "p_foul") if c in self]
-        return rich_html(f"success map on {self.scene!r} (first rows of {len(self)} below)", self._summary(),
+        # each rate beside the valid shots it is made of and its interval
+        columns = [c for c in ("placement", "aim_deg", "angle_deg", "speed", "spin", "n_valid", "p_success", "ci_low", "ci_high",
+                               "p_foul") if c in self]  # fmt: skip
+        return rich_html(f"success map on {self.scene!r} (first rows of {len(self)} below)", self._summary(_WIDE_INTERVAL),
                          picture=figure_png(draw), table=pd.DataFrame(self[columns]))  # fmt: skip
 
 
@@ -323,9 +329,11 @@ def success_map(
     Returns
     -------
     pandas.DataFrame
-        A DataFrame that Jupyter displays as the map drawn on the board beside a summary
-        (cells, replicas, the best cell with its interval, foul rate) above its first
-        rows, with two methods: ``ranking(top)``, the cells best first, and
+        A DataFrame that Jupyter displays as the map drawn on the board, its wedges
+        hatched where the interval is wider than 0.2 (:func:`.plot_success_board`),
+        beside a summary (cells, replicas, the best cell with its interval, the range of
+        the intervals' widths and how many exceed 0.2, foul rate) above its first rows,
+        each rate beside its valid replicas and interval, with two methods: ``ranking(top)``, the cells best first, and
         ``replay(top, replicas=4000)``, the best cells played again with fresh noise for
         an estimate free of their selection (the best of many noisy cells is optimistic);
         anything computed from it is a plain DataFrame.

@@ -14,7 +14,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import Normalize
 from matplotlib.patheffects import Normal, Stroke
 
-from .._validation import check_choice, check_int, check_real, check_table, check_type
+from .._validation import check_bool, check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
 from ..analysis.stats import binomial_ci
@@ -44,6 +44,10 @@ _LABELS = {
 _REDUCE = ("max", "mean", "min")
 #: Views of the confidence interval of ``p_success`` on a heatmap (``interval``).
 _INTERVALS = ("overlap", "width")
+#: Width of a confidence interval of ``p_success`` above which a fan's wedge is hatched
+#: (+-0.1: at 95 % a cell of 100 valid replicas stays below it at any rate, one of 20 only
+#: at a rate of 0 or 1).
+_WIDE_INTERVAL = 0.2
 #: What the ``aim`` column is measured from, by the grid's aim mode (ShotGrid ``aim``).
 _AIM_LABELS = {
     "absolute": "aim: direction of travel (deg from +x)",
@@ -185,8 +189,7 @@ def plot_parameter_heatmap(
     colour, colour_label = grid.to_numpy(dtype=float), _label(value)
     if interval is not None:
         low, high, best = _intervals(table, x, y, value, reduce, interval, grid)
-        level = getattr(getattr(table, "task", None), "confidence", None)  # a success_map table records it
-        words = f"{100 * level:g} % interval" if level is not None else "confidence interval"
+        words = _interval_words(table)
         if interval == "width":
             colour, colour_label = high - low, f"width of the {words} of the success probability"
     ax = _axes(ax)
@@ -229,20 +232,44 @@ def _intervals(
     """``ci_low`` and ``ci_high`` of the cell shown at each (y, x) of ``grid`` (NaN where
     none is), and the best row of ``table`` (highest value, ties: higher ``ci_low``)."""
     check_choice("interval", interval, _INTERVALS)
-    if value != "p_success":
-        raise ValueError(f"The 'interval' parameter needs value='p_success' (ci_low and ci_high are its interval). Got value={value!r} instead.")
-    _need(table, "table", ("ci_low", "ci_high"))
-    if reduce == "mean" and table.duplicated([x, y]).any():
-        raise ValueError("The 'interval' parameter needs reduce 'max' or 'min' where cells share (x, y): a mean of rates "
-                         "has no interval in the table. Got reduce='mean' instead.")  # fmt: skip
-    rank = table.sort_values([value, "ci_low"], ascending=reduce == "min", kind="stable", na_position="last")
-    shown = rank.drop_duplicates([x, y])  # the cell whose value is shown at each (x, y)
+    shown = _shown_cells(table, "table", (x, y), value, reduce)
 
     def at_grid(column: str) -> np.ndarray:
         return shown.pivot(index=y, columns=x, values=column).reindex(index=grid.index, columns=grid.columns).to_numpy(dtype=float)
 
     best = table.sort_values([value, "ci_low"], ascending=False, kind="stable", na_position="last").iloc[0]
     return at_grid("ci_low"), at_grid("ci_high"), best
+
+
+def _interval_words(table: pd.DataFrame) -> str:
+    """The interval of ``p_success`` named with its level, which a :func:`.success_map`
+    table records ("95 % interval"), else "confidence interval"."""
+    level = getattr(getattr(table, "task", None), "confidence", None)
+    return f"{100 * level:g} % interval" if level is not None else "confidence interval"
+
+
+def _interval_problem(table: pd.DataFrame, keys: tuple[str, str], value: str, reduce: str) -> str | None:
+    """Why ``table`` holds no interval for the ``value`` drawn at each ``keys`` (a sentence
+    naming what is needed), or None when it holds one."""
+    if value != "p_success":
+        return f"The 'interval' parameter needs value='p_success' (ci_low and ci_high are its interval). Got value={value!r} instead."
+    if reduce == "mean" and table.duplicated(list(keys)).any():
+        return (f"The 'interval' parameter needs reduce 'max' or 'min' where cells share ({keys[0]}, {keys[1]}): a mean of "
+                "rates has no interval in the table. Got reduce='mean' instead.")  # fmt: skip
+    return None
+
+
+def _shown_cells(table: pd.DataFrame, name: str, keys: tuple[str, str], value: str, reduce: str) -> pd.DataFrame:
+    """The row whose ``value`` is shown at each ``keys`` with ``reduce`` "max" or "min"
+    (ties: higher ``ci_low``; the one row when a key has one), holding its interval
+    ``ci_low``, ``ci_high``; a ValueError naming ``interval`` or ``name`` (the table's
+    parameter) when the table has no interval for it."""
+    problem = _interval_problem(table, keys, value, reduce)
+    if problem is not None:
+        raise ValueError(problem)
+    _need(table, name, ("ci_low", "ci_high"))
+    rank = table.sort_values([value, "ci_low"], ascending=reduce == "min", kind="stable", na_position="last")
+    return rank.drop_duplicates(list(keys))
 
 
 def _outline(inside: np.ndarray, xe: np.ndarray, ye: np.ndarray) -> list[list[tuple[float, float]]]:
@@ -270,12 +297,14 @@ def plot_success_board(
     reduce: str = "max",
     placements: int = 10,
     min_value: float = 0.02,
+    interval: bool | None = None,
+    max_width: float = _WIDE_INTERVAL,
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
     """A success map drawn on the board: at each placement, a fan of wedges, one per aim,
-    coloured by the success probability (colour bar under the board), and the best aim's
-    path to the target.
+    coloured by the success probability (colour bar under the board), hatched where that
+    probability is uncertain, and the best aim's path to the target.
 
     Parameters
     ----------
@@ -292,6 +321,21 @@ def plot_success_board(
         fans of neighbouring placements must not cover each other.
     min_value : float
         Wedges below this value are left out, in [0, 1]. Default 0.02.
+    interval : bool, optional
+        Show the uncertainty of ``p_success`` from the table's confidence interval
+        (``ci_low``, ``ci_high``, e.g. Wilson's, of the map's ``ci`` and
+        ``confidence``): wedges whose interval is wider than ``max_width`` are
+        cross-hatched in white, the colour bar's label says so and the title gives the
+        range of the drawn wedges' interval widths and how many are hatched. With
+        ``reduce`` "max" or "min" a wedge's interval is that of the cell whose value it
+        shows. True requires it (``value="p_success"``, the two columns, and ``reduce``
+        "max" or "min" where speeds or spins share a wedge); False draws plain wedges.
+        Default None: shown when the table holds it.
+    max_width : float
+        Interval width above which a wedge is hatched, in [0, 1]. Default 0.2 (+-0.1):
+        at 95 % a cell of 100 valid replicas stays below it at any p (its widest
+        interval, at p = 0.5, is 0.19 wide), one of 20 exceeds it unless no replica or
+        every replica succeeded.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure when omitted.
     **kwargs
@@ -302,8 +346,23 @@ def plot_success_board(
     -------
     matplotlib.axes.Axes
 
+    Raises
+    ------
+    TypeError
+        If ``interval`` is not a bool or None.
+    ValueError
+        If ``interval=True`` for a ``value`` other than ``p_success``, for a table
+        without ``ci_low`` and ``ci_high``, or with ``reduce="mean"`` over several cells
+        of one wedge (a mean of rates has no interval in the table).
+
     Notes
     -----
+    A success probability is the share of a cell's valid noisy replicas that succeeded,
+    so it is known only to within its interval: with 100 replicas a 95 % interval is up
+    to 0.19 wide, with 20 up to 0.40. Colours that differ by less than that do not show
+    two aims to differ; the hatching marks where more replicas are needed (cells whose
+    replicas were invalid have fewer shots and wider intervals).
+
     A fan's radius is half the distance to the target when the goal has one
     (``target_distance``), else 15 % of the board; the best aim's line runs to the
     target's centre (half the board without a target).
@@ -318,20 +377,31 @@ def plot_success_board(
     >>> ax = plot_success_board(df, scene)
     >>> len(ax.collections) >= 2                      # the fans and the best-aim lines
     True
+    >>> ax.get_title().splitlines()[1].endswith("wedges hatched")  # 20 replicas: wide intervals
+    True
     """
     _need(success, "success", ("placement", "aim", "x", "y", "angle", value))
     check_choice("reduce", reduce, _REDUCE)
     n_show = check_int("placements", placements, low=1, high=200)
     floor = check_real("min_value", min_value, low=0.0, high=1.0)
+    limit = check_real("max_width", max_width, low=0.0, high=1.0)
+    keys = ("placement", "aim")
+    if interval is None:  # when the table holds the interval of what is drawn
+        interval = _interval_problem(success, keys, value, reduce) is None and {"ci_low", "ci_high"} <= set(success.columns)
+    else:
+        interval = check_bool("interval", interval)
     first = {c: "first" for c in ("x", "y", "angle", "target_distance") if c in success.columns}
-    cells = success.groupby(["placement", "aim"], sort=True).agg({value: reduce, **first}).reset_index()
+    cells = success.groupby(list(keys), sort=True).agg({value: reduce, **first}).reset_index()
+    if interval:
+        shown_cells = _shown_cells(success, "success", keys, value, reduce)
+        cells = cells.merge(shown_cells[[*keys, "ci_low", "ci_high"]], on=list(keys), how="left")
     us = np.sort(cells["placement"].unique())
     shown = us[np.unique(np.round(np.linspace(0, len(us) - 1, min(n_show, len(us)))).astype(int))]
     cells = cells[cells["placement"].isin(shown)]
     has_target = "target_distance" in cells.columns
     ax = draw_board(scene.board, ax)
     draw_pieces(scene.pieces[["kind", "x", "y"]], scene.specs, ax, alpha=0.9)
-    wedges, colours, best_lines, best_values = [], [], [], []
+    wedges, colours, widths, best_lines = [], [], [], []
     for _, g in cells.groupby("placement", sort=True):
         g = g.sort_values("aim")
         th = g["angle"].to_numpy(dtype=float)
@@ -340,24 +410,37 @@ def plot_success_board(
         dist = float(g["target_distance"].iat[0]) if has_target else scene.board.half_size
         radius = 0.5 * dist if has_target else 0.15 * scene.board.size
         v = g[value].to_numpy(dtype=float)
+        width = (g["ci_high"] - g["ci_low"]).to_numpy(dtype=float) if interval else np.full(len(g), np.nan)
         for k in np.flatnonzero(np.nan_to_num(v) >= floor):
             arc = np.linspace(edges[k], edges[k + 1], 4)
             wedges.append(np.vstack([[x0, y0], np.column_stack([x0 + radius * np.cos(arc), y0 + radius * np.sin(arc)])]))
             colours.append(v[k])
+            widths.append(width[k])
         if np.isfinite(v).any():
             k = int(np.nanargmax(v))
             best_lines.append([(x0, y0), (x0 + dist * np.cos(th[k]), y0 + dist * np.sin(th[k]))])
-            best_values.append(v[k])
     style = {"cmap": "viridis", "alpha": 0.9, "zorder": 5, "edgecolors": "none", **kwargs}
     fans = PolyCollection(wedges, norm=Normalize(0.0, 1.0), **style)
     fans.set_array(np.asarray(colours, dtype=float))
     ax.add_collection(fans)
+    label = _label(value)
+    title = f"{reduce} {label} by placement and aim ({len(shown)} of {len(us)} placements); dashed: best aim"
+    if interval:
+        widths = np.asarray(widths, dtype=float)
+        wide = np.flatnonzero(widths > limit)
+        # white cross-hatching: it shows on every colour of the map, across wedges of any direction
+        ax.add_collection(PolyCollection([wedges[i] for i in wide], facecolors="none", edgecolors="none", hatch="xx",
+                                         hatchcolor="white", zorder=5.5))  # fmt: skip
+        words = _interval_words(success)
+        label += f"\nhatched: {words} wider than {limit:g}"
+        if np.isfinite(widths).any():
+            title += (f"\n{words}s {np.nanmin(widths):.2f} to {np.nanmax(widths):.2f} wide; "
+                      f"{len(wide)} of {len(widths)} wedges hatched")  # fmt: skip
     best = LineCollection(best_lines, colors="black", linewidths=0.6, linestyles="dashed", zorder=6)
     ax.add_collection(best)
     # the colour bar under the board: beside it, it rose above the square board into the title
-    ax.figure.colorbar(fans, ax=ax, label=_label(value), location="bottom", shrink=0.8, aspect=30)
-    ax.set_title(f"{reduce} {_label(value)} by placement and aim ({len(shown)} of {len(us)} placements); "
-                 "dashed: best aim", fontsize="small")  # fmt: skip
+    ax.figure.colorbar(fans, ax=ax, label=label, location="bottom", shrink=0.8, aspect=30)
+    ax.set_title(title, fontsize="small")
     return ax
 
 

@@ -18,6 +18,15 @@ STRAIGHT = math.atan2(NE.y - PLACE[1], NE.x - PLACE[0])
 SOFT = 1.3
 
 
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95 % Wilson score interval of k successes in n, written out here to check
+    carromlab's ``binomial_ci`` and what shows it: centre (k + z^2 / 2) / (n + z^2),
+    half-width z / (n + z^2) * sqrt(k (n - k) / n + z^2 / 4)."""
+    centre = (k + z * z / 2.0) / (n + z * z)
+    half = z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4.0)
+    return centre - half, centre + half
+
+
 @pytest.fixture(scope="session")
 def straight_scene() -> Scene:
     """One white coin 10 cm in front of the NE pocket, on the line from PLACE."""

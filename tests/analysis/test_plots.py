@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_hex
 from matplotlib.container import BarContainer
 
@@ -22,6 +22,8 @@ from carromlab.plotting.analysis import (
     plot_parameter_heatmap,
     plot_success_board,
 )
+
+from .conftest import PLACE, SOFT, wilson
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +208,77 @@ def test_heatmap_interval_refusals_name_the_parameter(smap):
         plot_parameter_heatmap(df.drop(columns="ci_high"), interval="overlap")
     with pytest.raises(ValueError, match="'interval' parameter needs reduce 'max' or 'min'"):
         plot_parameter_heatmap(df, y="speed", reduce="mean", interval="overlap")
+
+
+def _fans_and_hatching(ax):
+    polys = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    fans = [c for c in polys if not c.get_hatch()]
+    hatched = [c for c in polys if c.get_hatch()]
+    assert len(fans) == 1 and len(hatched) <= 1
+    return fans[0], (hatched[0].get_paths() if hatched else [])
+
+
+@pytest.fixture(scope="module")
+def few_and_many(straight_scene):
+    """A straight pot (aim 0) from 4 noiseless replicas and a near-straight one (aim 0.5
+    deg) from 100: every replica pots, so the counts are 4 of 4 and 100 of 100."""
+    grid = ShotGrid(placement=[PLACE[0]], angle_deg=[0.0, 0.5], speed=[SOFT], aim="ghost")
+    few, many = (success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("none"), replicas=r,
+                             progress=False) for r in (4, 100))  # fmt: skip
+    table = pd.concat([few.iloc[[0]], many.iloc[[1]]], ignore_index=True)
+    assert table["n_success"].tolist() == [4, 100] and table["n_valid"].tolist() == [4, 100]
+    return table
+
+
+def test_fan_hatches_the_wedge_of_few_shots_and_not_the_one_of_many(few_and_many, straight_scene):
+    (lo_few, hi_few), (lo_many, hi_many) = wilson(4, 4), wilson(100, 100)
+    w_few, w_many = hi_few - lo_few, hi_many - lo_many  # 0.490 and 0.037
+    assert w_few > 0.2 > w_many
+    ax = plot_success_board(few_and_many, straight_scene)
+    fans, hatched = _fans_and_hatching(ax)
+    assert len(hatched) == 1  # the wedge at aim 0 (the first, fans go by aim), of 4 shots
+    np.testing.assert_allclose(hatched[0].vertices, fans.get_paths()[0].vertices, atol=1e-12)
+    assert ax.get_title().splitlines()[1] == f"confidence intervals {w_many:.2f} to {w_few:.2f} wide; 1 of 2 wedges hatched"
+    assert ax.figure.axes[-1].get_xlabel().endswith("\nhatched: confidence interval wider than 0.2")
+    # the width drawn is Wilson's to 1e-9: the wedge is hatched just below it and not just above
+    for limit, n_hatched in ((w_few - 1e-9, 1), (w_few + 1e-9, 0), (w_many - 1e-9, 2), (w_many + 1e-9, 1)):
+        assert len(_fans_and_hatching(plot_success_board(few_and_many, straight_scene, max_width=limit))[1]) == n_hatched
+    plt.close("all")
+
+
+def test_fan_of_a_map_names_its_level_and_draws_plain_wedges_without_an_interval(smap):
+    scene, df = smap  # one noiseless replica a cell: every interval is wide
+    ax = plot_success_board(df, scene)
+    fans, hatched = _fans_and_hatching(ax)
+    assert len(hatched) == len(fans.get_paths()) > 0
+    assert ax.figure.axes[-1].get_xlabel().endswith("\nhatched: 95 % interval wider than 0.2")
+    for plain in (plot_success_board(df, scene, interval=False), plot_success_board(df, scene, value="p_foul"),
+                  plot_success_board(df.drop(columns="ci_low"), scene)):  # fmt: skip
+        assert _fans_and_hatching(plain)[1] == [] and len(plain.get_title().splitlines()) == 1
+    plt.close("all")
+
+
+def test_fan_interval_is_that_of_the_speed_shown(two_coin_scene):
+    # one wedge, two speeds: the max, 0.6 [0.55, 0.65], is shown; the other's interval is wide
+    base = {"placement": 0.0, "aim": 0.0, "x": 0.0, "y": -0.2526, "angle": np.pi / 2, "target_distance": 0.5}
+    table = pd.DataFrame([{**base, "speed": 2.0, "p_success": 0.6, "ci_low": 0.55, "ci_high": 0.65},
+                          {**base, "speed": 3.0, "p_success": 0.3, "ci_low": 0.0, "ci_high": 0.95}])  # fmt: skip
+    assert _fans_and_hatching(plot_success_board(table, two_coin_scene))[1] == []
+    assert len(_fans_and_hatching(plot_success_board(table, two_coin_scene, reduce="min"))[1]) == 1
+    # a mean of two rates has no interval in the table: plain wedges, unless one is asked for
+    assert _fans_and_hatching(plot_success_board(table, two_coin_scene, reduce="mean"))[1] == []
+    with pytest.raises(ValueError, match="'interval' parameter needs reduce 'max' or 'min' where cells share"):
+        plot_success_board(table, two_coin_scene, reduce="mean", interval=True)
+    plt.close("all")
+
+
+def test_fan_interval_refusals_name_the_parameter(smap):
+    scene, df = smap
+    with pytest.raises(ValueError, match="'interval' parameter needs value='p_success'.*'p_foul'"):
+        plot_success_board(df, scene, value="p_foul", interval=True)
+    with pytest.raises(ValueError, match="'success' parameter must be a DataFrame with columns"):
+        plot_success_board(df.drop(columns="ci_high"), scene, interval=True)
+    with pytest.raises(TypeError, match="'interval' parameter must be a bool"):
+        plot_success_board(df, scene, interval="yes")
+    with pytest.raises(ValueError, match="'max_width' parameter"):
+        plot_success_board(df, scene, max_width=1.5)

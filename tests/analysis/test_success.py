@@ -1,6 +1,7 @@
 """Success maps with known answers and margins of error."""
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -25,7 +26,7 @@ from carromlab.analysis import (
 )
 from carromlab.analysis.aiming import pack_direction
 
-from .conftest import BOARD, PLACE, SOFT, STRAIGHT
+from .conftest import BOARD, PLACE, SOFT, STRAIGHT, wilson
 
 NONE = NoiseModel.preset("none")
 U = PLACE[0]
@@ -294,6 +295,22 @@ def test_summary_names_the_maps_own_confidence_level(straight_scene):
     best = df.iloc[0]
     assert f"[90 % CI {best['ci_low']:.3f}, {best['ci_high']:.3f}]" in df._repr_html_()
     assert "95 % CI" not in df._repr_html_()
+
+
+def test_jupyter_view_shows_each_rate_with_its_shots_and_wilson_interval(straight_scene):
+    # a pot and a shot away, noiseless: 4 of 4 and 0 of 4 with 4 replicas, 100 of 100 and
+    # 0 of 100 with 100; the interval of few shots is wide (0.490), of many narrow (0.037)
+    grid = ShotGrid(placement=[U], angle=[0.0, math.pi / 2], speed=[SOFT], aim="ghost")
+    for n, wide in ((4, 2), (100, 0)):
+        df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NONE, replicas=n, progress=False)
+        page = df._repr_html_()
+        for k in (n, 0):
+            low, high = wilson(k, n)
+            row = r"\s*".join(f"<td>{v}</td>" for v in (n, f"{k / n:.4g}", f"{low:.4g}", f"{high:.4g}"))
+            assert len(re.findall(row, page)) == 1, (n, k)  # n_valid, p_success, ci_low, ci_high side by side
+        width = high - low
+        assert f"<th style='text-align:left'>95 % CI widths</th><td style='text-align:left'>{width:.3f} to {width:.3f} " \
+               f"(median {width:.3f}); {wide} of 2 cells wider than 0.2 (the board hatches such wedges)" in page
 
 
 def _lone_coin_map(cells, replicas, seed):
