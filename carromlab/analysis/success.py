@@ -224,11 +224,12 @@ class _SuccessMap(pd.DataFrame):
             ax.set_axis_off()
             ax.set_title("")
 
-        # each rate beside the valid shots it is made of and its interval
+        # each rate beside the valid shots it is made of and its interval, the best cells first
         columns = [c for c in ("placement", "aim_deg", "angle_deg", "speed", "spin", "n_valid", "p_success", "ci_low", "ci_high",
                                "p_foul") if c in self]  # fmt: skip
-        return rich_html(f"success map on {self.scene!r} (first rows of {len(self)} below)", self._summary(_WIDE_INTERVAL),
-                         picture=figure_png(draw), table=pd.DataFrame(self[columns]))  # fmt: skip
+        best = pd.DataFrame(self[columns]).sort_values("p_success", ascending=False, kind="stable")
+        return rich_html(f"success map on {self.scene!r} (the best of its {len(self)} cells below)", self._summary(_WIDE_INTERVAL),
+                         picture=figure_png(draw), table=best)  # fmt: skip
 
 
 def _evaluate(

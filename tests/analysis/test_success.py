@@ -313,6 +313,21 @@ def test_jupyter_view_shows_each_rate_with_its_shots_and_wilson_interval(straigh
                f"(median {width:.3f}); {wide} of 2 cells wider than 0.2 (the board hatches such wedges)" in page
 
 
+def test_jupyter_table_lists_the_best_cells_first(straight_scene):
+    # it listed the first ten cells in grid order, mostly misses, and a coach scrolled for the best
+    grid = ShotGrid(placement=[U], angle=np.radians(np.linspace(-3.0, 3.0, 13)).tolist(), speed=[SOFT], aim="ghost")
+    df = success_map(straight_scene, PocketPiece(0, "ne"), grid, noise=NoiseModel.preset("expert"), replicas=20, progress=False)
+    page = df._repr_html_()
+    head = re.findall(r"<th>(\w+)</th>", page.split("<thead>")[-1].split("</thead>")[0])
+    body = page.split("<tbody>")[-1].split("</tbody>")[0]
+    rows = [[float(v) for v in re.findall(r"<td>([^<]*)</td>", tr)] for tr in body.split("</tr>") if "<td>" in tr]
+    table = pd.DataFrame(rows, columns=head)
+    assert len(table) == 10 and "the best of its 13 cells below" in page
+    expected = df.sort_values("p_success", ascending=False, kind="stable").head(10)
+    np.testing.assert_allclose(table["aim_deg"], expected["aim_deg"], atol=5e-3)
+    assert table["p_success"].is_monotonic_decreasing and table["p_success"].iloc[0] == pytest.approx(df["p_success"].max(), abs=5e-4)
+
+
 def _lone_coin_map(cells, replicas, seed):
     """A map of ``cells`` copies of one shot (aims 1e-9 rad apart) at a lone coin straight ahead,
     succeeding (AvoidFoul) when the striker touches it, with angle noise only, and the success
