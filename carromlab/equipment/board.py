@@ -380,7 +380,7 @@ class Baseline:
         used to place the striker"): the strip between the outer and the inner line,
         from one end of the lines to the other, and the inside of both base circles,
         boundaries included. On an ICF board, whose base circles span the gap between
-        the lines, it is the set of points within ``gap / 2`` of :attr:`centre`. A
+        the lines, it is the set of points within ``gap / 2`` of ``centre``. A
         legally placed striker (:meth:`striker_allowed`) has its centre in it; a striker
         leaves it when its centre crosses the inner line (forward), the outer line
         (backwards) or goes past the ends beyond the base circles (sideways).
