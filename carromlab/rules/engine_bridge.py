@@ -423,7 +423,8 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
         batch's ``striker_touched_mask``), the first contact first and the others in
         scene order (the event log of :func:`outcome_from_result` orders them all by
         first contact: the same set and the same first); ``striker_left_baseline`` is
-        :func:`left_baseline_area` (ICF-16); ``touched_before_frame`` is the batch's ``striker_direct_mask`` in scene order.
+        :func:`left_baseline_area` (ICF-16); ``touched_before_frame`` is the batch's
+        ``striker_direct_mask`` in scene order.
     """
     need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
     if not need <= set(batch.columns) or "final_xy" not in batch.attrs:
