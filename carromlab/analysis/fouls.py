@@ -26,7 +26,7 @@ from ..engine.batch import simulate_batch_arrays
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams, check_params
-from ..rules import VARIANTS, snap_placements
+from ..rules import VARIANTS, game_physics, snap_placements
 from ..rules.arrays import GameArrays, OutcomeArrays, RulingArrays, adjudicate_arrays
 from ..rules.engine_bridge import forward_of, frame_reach_of, scene_for, shot_piece
 from ..rules.state import GameState, Piece
@@ -381,7 +381,7 @@ class _FoulTask:
     noise: NoiseModel
     replicas: int
     seed: int
-    params: PhysicsParams
+    params: tuple[PhysicsParams, ...]  # of each state
 
     def __call__(self, cells: pd.DataFrame, workers: int) -> pd.DataFrame:
         state = cells["state"].to_numpy()
@@ -405,7 +405,7 @@ class _FoulTask:
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y)
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
         batch = simulate_batch_arrays(
-            scene, x, y, angle, speed, spin, params=self.params, workers=workers, details=True,
+            scene, x, y, angle, speed, spin, params=self.params[s], workers=workers, details=True,
             final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=frame_reach_of(state),
         )  # fmt: skip
         games = GameArrays.from_states([state]).repeated(len(batch))
@@ -509,7 +509,9 @@ def foul_probabilities(
     replicas : int
         Noisy executions of each intended shot, in [1, 2**21]. Default 1.
     params : PhysicsParams, optional
-        Physics. Default ``PhysicsParams()``.
+        Physics of every state. Default the board of each state's rules
+        (:func:`carromlab.rules.game_physics`: ``PhysicsParams()``; an online state
+        without powder, ONL-10, an unpowdered board).
     seed : int
         Seed of the noise, >= 0. Default 0. The result depends only on the inputs and
         the seed, not on the backend, ``workers`` or ``chunk_cells``.
@@ -582,7 +584,8 @@ def foul_probabilities(
     replicas = check_int("replicas", replicas, low=1, high=MAX_REPLICAS)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     noise = check_noise("noise", noise, NoiseModel.preset("club"))
-    params = check_params(params)
+    physics = {key: game_physics(st, params) for key, (st, _) in checked.items()}
+    params = check_params(params)  # as given, for the store's manifest (each state's board follows from its options)
     check_choice("ci", ci, CI_METHODS)
     confidence = check_confidence(confidence)
     workers = check_backend(client, workers)
@@ -606,7 +609,7 @@ def foul_probabilities(
         },
         copy=False,
     )
-    task = _FoulTask(keys, values, scenes, noise, replicas, seed, params)
+    task = _FoulTask(keys, values, scenes, noise, replicas, seed, tuple(physics[k] for k in keys))
     # the manifest of the store (described only there): the states as (name, state) pairs in
     # the order they are played; a table of shots is fingerprinted by the cells' digest
     manifest = {} if store is None else sweep_manifest(seed, {

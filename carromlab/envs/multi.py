@@ -47,7 +47,9 @@ class CarromAECEnv(AECEnv):
     rewards : RewardWeights, optional
         Weights of the reward's terms. Default ``RewardWeights()``.
     params : PhysicsParams, optional
-        The physics. Default ``PhysicsParams()``.
+        The physics. Default the board of the game's rules
+        (:func:`carromlab.rules.game_physics`: an online game without powder, ONL-10,
+        plays on an unpowdered board).
     max_shots_per_board, max_boards : int
         Guards of :func:`carromlab.match.play_game`.
     render_mode : {None, "rgb_array"}

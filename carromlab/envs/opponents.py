@@ -28,7 +28,8 @@ def opponent(name: str = "greedy", skill: str = "club", params: PhysicsParams | 
     skill : {"none", "expert", "club", "beginner"}
         The noise preset (:data:`.SKILLS`). Default ``"club"``.
     params : PhysicsParams, optional
-        The physics the greedy opponent believes in. Default ``PhysicsParams()``.
+        The physics the greedy opponent believes in. Default the board of each game's
+        rules (:func:`carromlab.rules.game_physics`).
 
     Returns
     -------

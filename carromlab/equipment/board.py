@@ -372,6 +372,47 @@ class Baseline:
         # boundaries count as legal, with _EPS of slack for round-off
         return _marks.striker_allowed(px.ravel(), py.ravel(), *self._lines, *self._circles, r, _EPS).reshape(px.shape)
 
+    def area_contains(self, x: npt.ArrayLike, y: npt.ArrayLike) -> BoolArray:
+        """Whether points lie in the baseline area of this side (rule ICF-16).
+
+        The area is the pair of baselines with their base circles (seed 000 names "the
+        two baselines"; seed 002 calls the baseline "the pair of lines and end circles
+        used to place the striker"): the strip between the outer and the inner line,
+        from one end of the lines to the other, and the inside of both base circles,
+        boundaries included. On an ICF board, whose base circles span the gap between
+        the lines, it is the set of points within ``gap / 2`` of ``centre``. A
+        legally placed striker (:meth:`striker_allowed`) has its centre in it; a striker
+        leaves it when its centre crosses the inner line (forward), the outer line
+        (backwards) or goes past the ends beyond the base circles (sideways).
+
+        Parameters
+        ----------
+        x, y : array_like
+            Points, m (board coordinates); broadcast against each other.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+            True where a point is in the area.
+
+        Examples
+        --------
+        >>> line = Board.icf().baseline("south")   # lines at y = -0.2685 and -0.2367, ends at x = +-0.2191
+        >>> line.area_contains([0.0, 0.0, 0.0, 0.225, 0.24], [-0.25, -0.23, -0.27, -0.2526, -0.2526]).tolist()
+        [True, False, False, True, False]
+        """
+        px, py = _points(x, y)
+        # forward (outer towards inner line) and to the shooter's right: exact unit vectors on
+        # the quarter-turned sides, so that the depth test is the engine's reach arithmetic
+        fx, fy = (self.inner.x0 - self.outer.x0) / self.gap, (self.inner.y0 - self.outer.y0) / self.gap
+        depth, along = fx * px + fy * py, fy * px - fx * py
+        ends = sorted((fy * self.inner.x0 - fx * self.inner.y0, fy * self.inner.x1 - fx * self.inner.y1))
+        inside = (depth >= fx * self.outer.x0 + fy * self.outer.y0) & (depth <= fx * self.inner.x0 + fy * self.inner.y0)
+        inside &= (along >= ends[0]) & (along <= ends[1])
+        for c in self.base_circles:
+            inside |= np.hypot(px - c.x, py - c.y) <= c.radius
+        return inside
+
     @functools.cached_property
     def _lines(self) -> _Rows:
         """:func:`_segment_rows` of :attr:`outer`, :attr:`inner` and the two :attr:`arrows`, in order."""

@@ -22,8 +22,8 @@ from ..analysis.store import describe
 from ..analysis.noise import NoiseModel
 from ..engine.scene import Shot
 from ..equipment.disc import DiscSpec
-from ..physics.params import PhysicsParams, check_params
-from ..rules import VARIANTS
+from ..physics.params import PhysicsParams
+from ..rules import VARIANTS, game_physics
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from .conservation import Inventory
@@ -46,10 +46,10 @@ MAX_BOARDS = 100
 _WATCH_S = 0.5
 
 
-#: The physics and the (absent) execution noise of games given none: one object each, so
-#: that the games of a lockstep step share them (one engine call, one noise group)
-#: without comparing their parameters.
-_DEFAULT_PARAMS, _NO_NOISE = PhysicsParams(), NoiseModel()
+#: The (absent) execution noise of games given none: one object, so that the games of a
+#: lockstep step share it (one noise group) without comparing their parameters; their
+#: physics is likewise one object per board (:func:`carromlab.rules.game_physics`).
+_NO_NOISE = NoiseModel()
 
 
 class GameError(RuntimeError):
@@ -183,7 +183,7 @@ class _Settings:
         check_type("state", state, GameState)
         if state.game_over:
             raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
-        params = _DEFAULT_PARAMS if params is None else check_params(params)
+        params = game_physics(state, params)
         record = check_bool("record", record)
         n = state.n_players
         return cls(
@@ -235,7 +235,10 @@ def play_game(
     policies : Policy or sequence of Policy
         One policy for every seat, or one per seat in seat order.
     params : PhysicsParams, optional
-        The physics of the game. Default ``PhysicsParams()``.
+        The physics of the game. Default the board of its rules
+        (:func:`carromlab.rules.game_physics`: ``PhysicsParams()``; an online game
+        without powder, ONL-10, an unpowdered board). Physics given win, except where
+        they contradict the online ``powder=False`` (a ValueError).
     noise : NoiseModel or sequence of NoiseModel, optional
         Execution noise of every seat, or one per seat. Default none (perfect execution).
     seed : int

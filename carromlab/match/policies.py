@@ -28,6 +28,7 @@ from .._validation import check_int, check_real, check_sequence, check_str, chec
 from ..engine.batch import simulate_batch
 from ..engine.scene import MAX_SPEED, Scene, Shot
 from ..physics.params import PhysicsParams, check_params
+from ..rules import game_physics
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from ..rules.engine_bridge import full_scene
@@ -227,7 +228,9 @@ class GreedyPolicy(BatchPolicy):
         :data:`.SPEED_RANGES`.
     params : PhysicsParams, optional
         The physics the player believes in (used to simulate the candidates). Default
-        ``PhysicsParams()``.
+        the board of each game's rules (:func:`carromlab.rules.game_physics`:
+        ``PhysicsParams()``; an online game without powder, ONL-10, an unpowdered
+        board).
     value : callable, optional
         ``value(states, scene, which, batch) -> values``, one per batch row, row k
         played from ``states[which[k]]`` (a :data:`carromlab.match.value.ValueFunction`).
@@ -313,14 +316,13 @@ class GreedyPolicy(BatchPolicy):
         if not rngs:
             return np.zeros((0, 5))
         states = games.states(range(len(games)))
-        params = self.params or PhysicsParams()
         spots = self._spots(games)
-        groups: dict[int, tuple[Scene, list[int]]] = {}
+        groups: dict[tuple[int, int], tuple[Scene, PhysicsParams, list[int]]] = {}
         for k, s in enumerate(states):
-            scene = full_scene(s)
-            groups.setdefault(id(scene), (scene, []))[1].append(k)
+            scene, params = full_scene(s), self.params if self.params is not None else game_physics(s)
+            groups.setdefault((id(scene), id(params)), (scene, params, []))[2].append(k)
         shots = np.zeros((len(states), 4))
-        for scene, rows in groups.values():
+        for scene, params, rows in groups.values():
             shots[rows] = self._choose_group(scene, [states[k] for k in rows], [rngs[k] for k in rows], [spots[k] for k in rows], params)
         return Shot.array(*shots.T)
 

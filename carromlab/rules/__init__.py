@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from .._validation import check_choice, check_type
 from ..equipment.board import Board
+from ..physics.params import PhysicsParams, check_params
 from . import crokinole, hikone, icf, online
 from .carrom import rotate_break
 from .outcome import KINDS, STRIKER_FATES, Pocketing, ShotOutcome
@@ -38,6 +39,7 @@ __all__ = [
     "ShotOutcome",
     "adjudicate",
     "check_placement",
+    "game_physics",
     "placement_region",
     "crokinole",
     "hikone",
@@ -57,6 +59,41 @@ def variant(state: GameState) -> ModuleType:
     """The module implementing the rules of ``state``'s variant."""
     check_type("state", state, GameState)
     return VARIANTS[check_choice("state.variant", state.variant, VARIANTS)]
+
+
+def game_physics(state: GameState, params: PhysicsParams | None = None) -> PhysicsParams:
+    """The physics a game is played with: the user's, or the board of its rules.
+
+    Games, matches, their greedy players' beliefs, foul probabilities and the
+    environments take their physics from here. The online house rules choose the board
+    by their ``powder`` (ONL-10, ``rules.online.OnlineHouseRules.physics``: powder on,
+    ``PhysicsParams()``; off, an unpowdered board, mu 0.20 [EST]); every other variant
+    plays on ``PhysicsParams()``.
+
+    Parameters
+    ----------
+    state : GameState
+        The game (its variant and options are read).
+    params : PhysicsParams, optional
+        Physics given by the user: returned as given (the online rules refuse those that
+        contradict ``powder=False``, see ``rules.online.OnlineHouseRules.physics``). Default
+        None: the board of the rules.
+
+    Returns
+    -------
+    PhysicsParams
+
+    Examples
+    --------
+    >>> game_physics(online.new_game(rules=online.OnlineHouseRules(powder=False))).mu
+    0.2
+    >>> game_physics(icf.new_game()) is game_physics(online.new_game())   # one powdered board
+    True
+    """
+    check_type("state", state, GameState)
+    if state.variant == "online":
+        return state.options.physics(params)  # type: ignore[no-any-return]
+    return online.POWDER_PHYSICS[True] if params is None else check_params(params)
 
 
 def adjudicate(state: GameState, outcome: ShotOutcome) -> Ruling:

@@ -229,23 +229,21 @@ def _carrom_area(board: Board, side: str, radius: float, rule: str, centre_line:
 def _opening(state: GameState, outcome: ShotOutcome, p: CarromPolicy) -> Ruling | None:
     """The ruling on a failed break (ICF-16, ONL-9), or None when the break counts.
 
-    Under ICF-16 a striker that falls without leaving the baseline area (placed at the
-    end of the baseline, it can reach the corner pocket behind it) is not retaken: the
-    shot counts and ICF-11 rules it as a striker foul. A striker that leaves the board
-    without leaving the area is retaken, as one that stays (leaving the board is no foul).
+    Under ICF-16 a striker that never left the baseline area
+    (:meth:`~carromlab.equipment.Baseline.area_contains`) is still on the board: the
+    pockets and the frame lie outside the area, as every coin of the break's pack.
     """
     moved = bool(outcome.pocketed_ids or outcome.left_board)
     if p.opening == "baseline":
         if outcome.striker_left_baseline:
             return None
-        if moved or outcome.striker_touched:
+        if moved or outcome.striker_touched or outcome.striker_fate != "board":
             raise ValueError(
                 "The 'outcome' parameter is inconsistent with the game state: a striker that never left "
-                f"the baseline area cannot touch, pocket or move a coin. Got striker_touched "
-                f"{list(outcome.striker_touched)}, pocketed {list(outcome.pocketed_ids)}, left_board {list(outcome.left_board)}."
+                "the baseline area cannot touch, pocket or move a coin, nor fall or leave the board. Got "
+                f"striker_touched {list(outcome.striker_touched)}, pocketed {list(outcome.pocketed_ids)}, "
+                f"left_board {list(outcome.left_board)}, striker_fate {outcome.striker_fate!r}."
             )
-        if outcome.striker_fate == "pocketed":
-            return None
     elif outcome.first_touch is not None or moved:
         return None
     led = Ledger(state, outcome)

@@ -6,6 +6,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ..engine.scene import Scene
@@ -18,7 +19,7 @@ from .state import GameState
 
 __all__ = [
     "FORWARD", "GAME_OF_VARIANT", "scene_for", "full_scene", "game_scene", "shot_piece", "outcome_from_result", "forward_of",
-    "frame_reach_of", "frame_reach", "outcomes_from_batch", "batch_columns",
+    "frame_reach_of", "frame_reach", "left_baseline_area", "outcomes_from_batch", "batch_columns",
 ]  # fmt: skip
 
 #: Unit vector from each side towards the centre of the board.
@@ -211,8 +212,9 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
     ShotOutcome
         Pocketed pieces in order (the striker as kind ``"striker"``, or the crokinole disc
         played under its own id and colour), first touch, striker fate, pieces in the
-        ditch, whether the striker left the baseline area (ICF-16: its centre went beyond
-        the shooter's inner baseline), pieces the striker touched, whether it hit a
+        ditch, whether the striker left the baseline area (ICF-16: a corner of its centre's
+        path lies outside :meth:`~carromlab.equipment.Baseline.area_contains` of the
+        shooter's side), pieces the striker touched, whether it hit a
         cushion first, the pieces it touched before its first cushion hit beyond
         :func:`frame_reach_of` (HIK-9: before a frame other than the shooter's own), the
         crokinole chain (CRK-3) and the final positions.
@@ -257,15 +259,13 @@ def outcome_from_result(result: ShotResult, state: GameState, ids: np.ndarray) -
     before_frame = dict.fromkeys(np.where(before["disc"] == sid, before["other"], before["disc"]).tolist())
     left_baseline = True
     if state.variant in ("icf", "online"):
-        side = state.seat_sides[state.shooter]
+        # the striker runs straight between its events, and the area is convex: it left
+        # the area if a corner of its path (its events, where it came to rest or fell) did
         seg = result.segments
         path = seg[seg["disc"] == sid]
         xs = np.append(path["x0"].to_numpy(), final["x"].iat[sid])
         ys = np.append(path["y0"].to_numpy(), final["y"].iat[sid])
-        inner = state.board.baseline(side).inner
-        _, depth = state.board.side_coordinates(side, xs, ys)
-        _, inner_depth = state.board.side_coordinates(side, inner.x0, inner.y0)
-        left_baseline = bool(np.max(depth) > float(inner_depth))
+        left_baseline = not state.board.baseline(state.seat_sides[state.shooter]).area_contains(xs, ys).all()
     own = kinds[sid]
     return ShotOutcome(
         pocketed=tuple(pocketed),
@@ -335,14 +335,71 @@ def frame_reach(variant: str, board: Board, radii: tuple[tuple[str, float], ...]
     return -board.half_size + dict(radii)["striker"] + OWN_FRAME_TOLERANCE
 
 
-def _baseline_reach(state: GameState) -> float:
-    """Forward coordinate of the shooter's inner baseline (ICF-16), m; inf elsewhere."""
-    if state.variant not in ("icf", "online"):
-        return float("-inf")
-    side = state.seat_sides[state.shooter]
-    inner = state.board.baseline(side).inner
-    fx, fy = forward_of(state)
-    return fx * inner.x0 + fy * inner.y0
+def left_baseline_area(
+    variant: str, board: Board, radii: tuple[tuple[str, float], ...], sides: npt.ArrayLike, reach: npt.ArrayLike,
+    cushion_first: npt.ArrayLike, start: npt.ArrayLike, angle: npt.ArrayLike, end: npt.ArrayLike,
+) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Whether each striker of a batch left its shooter's baseline area (ICF-16), from
+    what a detailed batch records of its path.
+
+    The striker runs straight between its impacts and the area is convex on an ICF
+    board (:meth:`~carromlab.equipment.Baseline.area_contains`), so it left the area if a
+    corner of its path lies outside it. A batch knows three of them: the furthest
+    forward (``striker_reach``: beyond the inner line), the point of a first impact on
+    a cushion (where its first, straight run meets a cushion) and where it came to rest
+    or fell (its final position: the pockets and the frame lie outside). It misses a
+    striker that first hits a coin, then goes out backwards or sideways and comes back
+    to rest in the area without crossing the inner line; that needs a coin within a
+    striker and coin radius of the area, never the case on the break (the centres of
+    the ICF-1 pack lie 17 cm beyond the inner line), the only shot ICF-16 rules.
+    :func:`outcome_from_result` reads every corner of the event log.
+
+    Parameters
+    ----------
+    variant : str
+        The rules: every striker "left" off ICF and online (no baseline area).
+    board : Board
+        The board.
+    radii : tuple of (str, float)
+        Radius of each kind, m, as in :class:`~carromlab.rules.state.GameState` (the
+        striker's is read).
+    sides : array_like of str, shape (N,)
+        The shooter's side of each shot.
+    reach : array_like of float32, shape (N,)
+        The batch's ``striker_reach`` (m along the shooter's forward direction),
+        compared in float32, as the engine computed it.
+    cushion_first : array_like of bool, shape (N,)
+        Whether the striker's first impact was on a cushion.
+    start : array_like, shape (N, 2)
+        The striker's placement, m.
+    angle : array_like, shape (N,)
+        Its direction, rad.
+    end : array_like, shape (N, 2)
+        Its final position, m (NaN: unknown, taken as outside).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (N,)
+    """
+    sides = np.asarray(sides)
+    if variant not in ("icf", "online"):
+        return np.ones(len(sides), bool)
+    start, end, angle = np.asarray(start, float), np.asarray(end, float), np.asarray(angle, float)
+    radius = dict(radii)["striker"]
+    # where the first run meets a cushion: the centre one radius from the frame
+    d = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        run = np.where(d != 0.0, (np.copysign(board.half_size - radius, d) - start) / d, np.inf).min(axis=-1)
+    hit = start + run[:, None] * d
+    left = np.zeros(len(sides), bool)
+    for side in np.unique(sides):
+        rows = sides == side
+        line = board.baseline(side)
+        fx, fy = FORWARD[side]
+        left[rows] = np.asarray(reach)[rows] > np.float32(fx * line.inner.x0 + fy * line.inner.y0)
+        left[rows] |= ~line.area_contains(end[rows, 0], end[rows, 1])
+        left[rows] |= np.asarray(cushion_first)[rows] & ~line.area_contains(hit[rows, 0], hit[rows, 1])
+    return left
 
 
 def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) -> list[ShotOutcome]:
@@ -366,8 +423,8 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
         batch's ``striker_touched_mask``), the first contact first and the others in
         scene order (the event log of :func:`outcome_from_result` orders them all by
         first contact: the same set and the same first); ``striker_left_baseline`` is
-        whether the striker's centre went beyond the shooter's inner baseline (ICF-16);
-        ``touched_before_frame`` is the batch's ``striker_direct_mask`` in scene order.
+        :func:`left_baseline_area` (ICF-16); ``touched_before_frame`` is the batch's
+        ``striker_direct_mask`` in scene order.
     """
     need = {"striker_first", "striker_reach", "chain_mask", "striker_touched_mask", "striker_direct_mask"}
     if not need <= set(batch.columns) or "final_xy" not in batch.attrs:
@@ -381,7 +438,6 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     piece_kinds = [by_id[i] for i in ids]
     striker_kind = "striker" if played is None else by_id[played]
     names = [h.name for h in state.board.holes]
-    inner = _baseline_reach(state)
     pocket, t_out, xy = batch.attrs["pocket"], batch.attrs["t_out"], batch.attrs["final_xy"]
     fates = batch["striker_fate"].to_numpy()
     ditch = batch["ditch_mask"].to_numpy()
@@ -391,6 +447,10 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
     chain = batch["chain_mask"].to_numpy()
     hit = batch["striker_touched_mask"].to_numpy()
     direct = batch["striker_direct_mask"].to_numpy()
+    left = left_baseline_area(
+        state.variant, state.board, state.radii, np.full(len(batch), state.seat_sides[state.shooter]), reach,
+        firsts == "cushion", batch[["x", "y"]].to_numpy(), batch["angle"].to_numpy(), xy[:, n_pieces],
+    )  # fmt: skip
     out = []
     rows = range(n_pieces + 1) if played is not None else range(n_pieces)
     for k in range(len(batch)):
@@ -416,7 +476,7 @@ def outcomes_from_batch(batch: pd.DataFrame, state: GameState, ids: np.ndarray) 
                 first_touch=None if first[k] < 0 else int(gid[first[k]]),
                 striker_fate=str(fates[k]),
                 left_board=tuple(int(gid[i]) for i in range(n_pieces) if (int(ditch[k]) >> i) & 1),
-                striker_left_baseline=bool(reach[k] > inner),
+                striker_left_baseline=bool(left[k]),
                 striker_touched=tuple(int(gid[i]) for i in ([first[k]] if first[k] >= 0 else []) + later),
                 cushion_first=firsts[k] == "cushion",
                 touched_before_frame=tuple(int(gid[i]) for i in range(n_pieces) if (int(direct[k]) >> i) & 1),

@@ -12,19 +12,32 @@ from typing import Literal
 
 from .._validation import check_bool, check_choice, check_int, check_real, check_type
 from ..equipment.board import Board
+from ..physics.params import POWDERS, PhysicsParams, check_params
 from .carrom import CarromPolicy, adjudicate_carrom, carrom_region, new_carrom_game
 from .outcome import ShotOutcome
 from .placement import placement_functions
 from .ruling import Ruling
 from .state import GameState, register_json_type
 
-__all__ = ["OnlineHouseRules", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate", "match_points"]
+__all__ = ["POWDER_PHYSICS", "OnlineHouseRules", "new_game", "check_placement", "snap_placement", "snap_placements", "placement_region", "adjudicate", "match_points"]
 
 _IDS = {
     "pocket": "ONL-4", "queen": "ONL-2", "same_shot_cover": "ONL-2", "win": "ICF-7", "score": "ONL-6",
     "queen_cap": "ONL-6", "game": "ONL-7", "striker": "ONL-3", "off_board": "ICF-12", "return_place": "ONL-3",
     "opp_last": "ONL-5", "own_last": "ONL-5", "opening": "ONL-9", "timeout": "ONL-8",
 }
+
+#: The board of the ``powder`` house rule (ONL-10) for games given no physics. On: the
+#: powdered board of ``PhysicsParams()``, the ``"club"`` powder, mu = 0.12 [EST inside the
+#: measured 0.11-0.15 of flour layers (Iizawa) and the ICF run test's mu <~ 0.13,
+#: docs/physics.md]. Off: ``PhysicsParams.from_powder("unpowdered")``, mu = 0.20 [EST: no
+#: measured friction of a bare board was found; 0.20 is above every measured powder
+#: (0.05-0.15) and is the pymunk peer's yardstick]. One object each, so that the games on
+#: one board share their engine calls.
+POWDER_PHYSICS: dict[bool, PhysicsParams] = {True: PhysicsParams(), False: PhysicsParams.from_powder("unpowdered")}
+#: Friction coefficients of the powdered presets: given physics with one of them
+#: contradict ``powder=False``.
+_POWDERED_MU = {mu: name for name, (mu, _) in POWDERS.items() if name != "unpowdered"}
 
 
 @register_json_type
@@ -39,8 +52,9 @@ class OnlineHouseRules:
     game_target : int
         Total that wins the game, in [1, 1000]. Default 25.
     powder : bool
-        Powder applied before the first shot (the engine makes the board more
-        slippery; the rules only record it). Default True.
+        Powder applied before the first shot, which makes the board more slippery: the
+        board friction of games given no physics (:meth:`physics`, :data:`POWDER_PHYSICS`:
+        mu = 0.12 on, 0.20 off, both [EST]). Default True.
     turn_time : float or None
         Time per turn, s (the host may set 30 or 60); None: no limit (default), and a
         timed-out outcome is refused. A turn that runs out passes with no coin returned
@@ -73,6 +87,56 @@ class OnlineHouseRules:
             raise ValueError(f"The 'turn_time' parameter must be one of [30, 60] or None. Got {self.turn_time!r} instead.")
         check_choice("next_board_first", self.next_board_first, ("alternate", "loser"))
         check_real("draw_value", self.draw_value, low=0.0, high=1.0)
+
+    def physics(self, params: PhysicsParams | None = None) -> PhysicsParams:
+        """The physics of a game under these house rules (ONL-10: ``powder``).
+
+        Parameters
+        ----------
+        params : PhysicsParams, optional
+            Physics given by the user. They win: they describe the board whole, its
+            friction included (a calibration, a fitted or measured mu, a preset), and
+            are returned as given, except under ``powder=False`` with the mu of a
+            powdered preset of ``POWDERS`` (``PhysicsParams()``'s 0.12 included), which
+            contradicts the house rule and raises. ``powder=True``, the default, takes
+            any physics given (e.g. the command line's ``--powder unpowdered``, which
+            sets no house rule). Default None: the board of the house rule,
+            :data:`POWDER_PHYSICS` (powder on: ``PhysicsParams()``, mu 0.12; off:
+            ``PhysicsParams.from_powder("unpowdered")``, mu 0.20).
+
+        Returns
+        -------
+        PhysicsParams
+
+        Raises
+        ------
+        TypeError
+            If ``params`` is not a PhysicsParams.
+        ValueError
+            If ``params`` has a powdered preset's mu and the powder is off.
+
+        Examples
+        --------
+        >>> OnlineHouseRules().physics().mu, OnlineHouseRules(powder=False).physics().mu
+        (0.12, 0.2)
+        >>> OnlineHouseRules(powder=False).physics(PhysicsParams(mu=0.23)).mu   # a measured bare board
+        0.23
+        >>> OnlineHouseRules(powder=False).physics(PhysicsParams(e_disc=0.85))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: The 'params' parameter contradicts OnlineHouseRules(powder=False): its mu = 0.12 is the 'club' powder's...
+        """
+        if params is None:
+            return POWDER_PHYSICS[self.powder]
+        params = check_params(params)
+        if not self.powder and params.mu in _POWDERED_MU:
+            bare = POWDER_PHYSICS[False].mu
+            raise ValueError(
+                f"The 'params' parameter contradicts OnlineHouseRules(powder=False): its mu = {params.mu} is the "
+                f"{_POWDERED_MU[params.mu]!r} powder's, and the house rules play on an unpowdered board (mu = {bare} "
+                f"[EST]). Give the board's friction (e.g. params.with_(mu={bare})), leave params out, or set powder=True."
+            )
+        return params
 
 
 def _policy(rules: OnlineHouseRules) -> CarromPolicy:

@@ -55,6 +55,19 @@ def test_striker_into_pocket_is_icf11_and_onl3(carrom_states):
     assert df.loc[~df["rule"].isin(["ICF-11", "ONL-3", ANY_FOUL]), "k"].eq(0).all()
 
 
+
+def test_onl_10_powder_off_keeps_a_soft_striker_out_of_the_pocket(carrom_states):
+    # rules ONL-10, ONL-3: the striker slides 0.614 - 0.008 (capture radius) = 0.606 m to
+    # the NE pocket; at 1.35 m/s it gets there on powder (mu 0.12 needs 1.19 m/s) and stops
+    # short without (mu 0.20 needs 1.54 m/s): each state plays on its own board
+    from carromlab.rules.online import OnlineHouseRules
+
+    powder = carrom_states["online"]
+    states = {"powder": powder, "bare": powder.with_(options=OnlineHouseRules(powder=False))}
+    pop = ShotPopulation(speed=(1.35, 1.35), n=10, **AT_POCKET)
+    df = foul_probabilities(states, pop, noise=NONE, progress=False)
+    assert (row(df, "powder", "ONL-3")["k"], row(df, "bare", "ONL-3")["k"]) == (10, 0)
+
 def test_shots_aimed_away_call_no_foul(carrom_states):
     # soft shots back towards the own cushion touch nothing: no ICF-11/14/15, ONL-3/5
     pop = ShotPopulation(angle=(math.pi - 0.3, math.pi), speed=(0.2, 0.4), n=40)

@@ -234,3 +234,16 @@ def test_rgb_array_render_draws_the_position():
 def test_observation_space_holds_every_state_the_rules_allow(variant, options, fields):
     state = dataclasses.replace(new_state(variant, options=options), **fields)
     assert observation_space(state).contains(observe(state, 0))
+
+
+def test_onl_10_the_environment_plays_on_the_board_of_the_powder_house_rule():
+    """rule ONL-10: an online environment without powder plays on the unpowdered board
+    (mu 0.20); with the default house rules, on PhysicsParams() as before."""
+    from carromlab import PhysicsParams
+    from carromlab.rules.online import OnlineHouseRules
+
+    for options, mu in ((None, 0.12), (OnlineHouseRules(powder=False), 0.2)):
+        env = CarromEnv("online", options=options, opponent="random")
+        env.reset(seed=0)
+        assert env.game.settings.params.mu == mu
+    assert Game(new_state("online"), RandomPolicy()).settings.params == PhysicsParams()

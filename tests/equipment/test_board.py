@@ -212,6 +212,38 @@ def test_striker_rule_same_on_every_side(icf):
         np.testing.assert_array_equal(icf.baseline(SIDES[k]).striker_allowed(xx, yy, r), ref)
 
 
+
+@pytest.mark.parametrize("k", range(4))
+def test_baseline_area_by_hand_rule_icf16(icf, k):
+    """ICF-16: the baseline area is the strip between the two lines (y from -0.2685 to
+    -0.2367 m on the south side, PHYSICS.md: outer line 10.15 cm from the 0.37 m
+    half-board, inner line 3.18 cm inside it) from one end of the lines to the other
+    (x = +-(0.47 / 2 - 0.0159) = +-0.2191 m), and the base circles (radius 0.0159 m,
+    centred at the ends on the midline y = -0.2526 m); on every side alike."""
+    points = {
+        (0.0, -0.2526): True,  # the middle of the lines
+        (0.0, -0.2368): True,  # just inside the inner line
+        (0.0, -0.2366): False,  # just beyond it (forward)
+        (0.0, -0.2684): True,  # just inside the outer line
+        (0.0, -0.2686): False,  # just behind it (backwards)
+        (-0.2190, -0.2370): True,  # a corner of the strip, inside
+        (0.2300, -0.2526): True,  # past the line's end, 0.0109 m from the circle's centre
+        (-0.2349, -0.2526): True,  # 0.0158 m from the left circle's centre
+        (0.2351, -0.2526): False,  # 0.0160 m: past the base circle (sideways)
+        (0.2300, -0.2400): False,  # past the end, 0.0167 m from the circle's centre: outside it
+        (0.2191 + 0.0159 / math.sqrt(2) - 1e-6, -0.2526 + 0.0159 / math.sqrt(2) - 1e-6): True,  # on the circle's rim
+    }
+    u, v = (np.array(c) for c in zip(*points))
+    x, y = turn(k, u, v)
+    assert icf.baseline(SIDES[k]).area_contains(x, y).tolist() == list(points.values())
+    # a legal placement (ICF-3) has its centre in the area
+    r = DiscSpec.icf_striker().radius
+    uu, vv = np.meshgrid(np.linspace(-0.26, 0.26, 105), np.linspace(-0.28, -0.225, 23))
+    xx, yy = turn(k, uu, vv)
+    line = icf.baseline(SIDES[k])
+    legal = line.striker_allowed(xx, yy, r)
+    assert legal.any() and line.area_contains(xx[legal], yy[legal]).all()
+
 # --------------------------------------------------------------------------- Hikone board
 @pytest.fixture(scope="module")
 def hikone():

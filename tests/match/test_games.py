@@ -177,3 +177,43 @@ def test_discs_of_a_misspelt_kind_are_refused_not_ignored(variant):
     # a kind of another variant is no misspelling: ignored, as documented
     other = {"jack": DiscSpec.hikone_jack()} if variant in ("icf", "online") else {"queen": DiscSpec.icf_queen()}
     assert new_state(variant, discs=other) == new_state(variant)
+
+
+@pytest.mark.parametrize("powder", [True, False])
+def test_onl_10_powder_reaches_the_engine(powder):
+    """rule ONL-10: the powder house rule sets the friction the game's shots are played
+    with. A white coin alone at (0.15, -0.1) m, struck head-on from (0.15, -0.2526) at
+    0.8 m/s: without spin the discs slide at mu g; the striker meets the coin after
+    0.1526 - 0.02065 - 0.0155 = 0.11645 m at v1^2 = 0.64 - 2 mu g 0.11645, passes it
+    (1 + e) m_s / (m_s + m_c) v1 (e 0.9, 15 g and 5.25 g) and the coin slides
+    v_c^2 / (2 mu g) further: to y = 0.2078 m on powder (mu 0.12), -0.0076 m without
+    (mu 0.20). Physics given explicitly win: the unpowdered preset on a powdered board
+    plays as powder off."""
+    import math
+    from dataclasses import replace
+
+    from carromlab import PhysicsParams, Shot
+    from carromlab.match import Game
+    from carromlab.rules import online
+
+    from ..rules.rules_testkit import move
+
+    start = online.new_game(rules=online.OnlineHouseRules(powder=powder))
+    coin = 1  # a white
+    state = move(start, "pocketed", *[p.id for p in start.pieces if p.id not in (0, coin)])  # the queen stays at the centre
+    state = state.with_(pieces=tuple(replace(p, x=0.15, y=-0.1) if p.id == coin else p for p in state.pieces), board_shots=1)
+    mu = 0.12 if powder else 0.2
+    v1 = math.sqrt(0.8**2 - 2 * mu * 9.81 * 0.11645)
+    vc = 1.9 * 0.015 / (0.015 + 0.00525) * v1
+    expected = -0.1 + vc**2 / (2 * mu * 9.81)
+    assert expected == pytest.approx(0.2078 if powder else -0.0076, abs=1e-4)
+
+    def coin_y(game):
+        played = game.shoot(Shot(0.15, -0.2526, math.pi / 2, 0.8))
+        return played.after.piece(coin).y
+
+    game = Game(state, RandomPolicy(), seed=0)
+    assert game.settings.params.mu == mu
+    assert coin_y(game) == pytest.approx(expected, abs=1e-9)
+    if powder:
+        assert coin_y(Game(state, RandomPolicy(), params=PhysicsParams.from_powder("unpowdered"), seed=0)) == pytest.approx(-0.0076, abs=1e-4)

@@ -119,10 +119,8 @@ def _carrom_outcome(rng: np.random.Generator, s: GameState) -> ShotOutcome:
     if s.variant == "online" and s.options.turn_time is not None and rng.random() < 0.05:  # rule ONL-8: only with a time limit
         return ShotOutcome(timed_out=True)
     if s.board_shots == 0 and s.variant == "icf" and rng.random() < 0.3:
-        # rule ICF-16: the striker stays in its area (retaken); ICF-11: it falls into the pocket behind it
-        fate = str(rng.choice(["board", "pocketed", "off_board"]))
-        fell = [(s.striker_id, "striker", int(rng.integers(4)), 0.5)] if fate == "pocketed" else []
-        return ShotOutcome(striker_left_baseline=False, striker_fate=fate, pocketed=fell)
+        # rule ICF-16: the striker stays in its area (retaken)
+        return ShotOutcome(striker_left_baseline=False)
     return _moving_outcome(rng, s, fates=("board", "pocketed", "off_board"), frame=True)
 
 
@@ -158,9 +156,8 @@ def _moving_outcome(rng: np.random.Generator, s: GameState, *, fates: tuple[str,
         striker_touched=tuple(touched), cushion_first=cushion,
         # the frame beyond the area line after some of the hits (HIK-9), or derived (unknown after a cushion first)
         touched_before_frame=tuple(touched[: int(rng.integers(len(touched) + 1))]) if rng.random() < 0.5 or needed else None,
-        # rules ICF-16, ICF-11: a striker that stays in its area moves no coin, but may fall
-        # into the pocket behind it or leave the board
-        striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left else True,
+        # rule ICF-16: a striker that stays in its area moves no coin and stays on the board
+        striker_left_baseline=bool(rng.random() < 0.9) if not fell and not touched and not left and fate == "board" else True,
         final_positions=final if rng.random() < 0.3 else None,
     )  # fmt: skip
 

@@ -53,8 +53,9 @@ def test_striker_into_a_pocket_is_a_foul_rule_icf11():
 
 def test_break_striker_backwards_into_the_own_corner_pocket_rule_icf11_icf16():
     """rules ICF-11, ICF-16: a legal break placement on a base circle (ICF-3), shot back
-    into the shooter's own corner pocket: the striker falls without leaving the baseline
-    area, a striker foul (a due, the turn passes), not an impossible outcome, both in the
+    into the shooter's own corner pocket: the striker left the baseline area (the pocket,
+    centre (-0.34775, -0.34775) m, lies 0.13 m beyond the base circle's 0.0159 m radius),
+    so the break counts and the striker foul costs a due and passes the turn, both in the
     one-game reference and through Game.shoot (the array path)."""
     from carromlab.match import RandomPolicy
     from carromlab.match.game import Game
@@ -64,12 +65,61 @@ def test_break_striker_backwards_into_the_own_corner_pocket_rule_icf11_icf16():
     shot = Shot(c.x, c.y, math.atan2(hole.y - c.y, hole.x - c.x), 1.5)
     assert icf.check_placement(state, c.x, c.y, state.radius("striker")).ok
     res, out = _play(state, shot)
-    assert out.striker_fate == "pocketed" and not out.striker_left_baseline and out.pocketed_ids == ()
+    assert out.striker_fate == "pocketed" and out.striker_left_baseline and out.pocketed_ids == ()
     reference = adjudicate(state, out)
     assert [f.rule for f in reference.fouls] == ["ICF-11"] and not reference.retake and reference.state.dues == (1, 0)
     played = Game(state, RandomPolicy(), seed=0).shoot(shot)
     assert played.striker_fate == "pocketed" and played.fouls == ("ICF-11",) and not played.retake
     assert played.after == reference.state
+
+
+# South baseline area of the ICF board (hand-computed from PHYSICS.md): the outer line at
+# y = -(0.37 - 0.1015) = -0.2685 m, the inner line 0.0318 m further in at -0.2367 m, the
+# lines' ends at x = +-(0.235 - 0.0159) = +-0.2191 m, where the base circles (radius
+# 0.0159 m) are centred on the midline y = -0.2526 m: the area reaches x = +-0.235 m.
+# Without spin the striker slides straight, stopping after v^2 / (2 mu g), mu g = 1.1772
+# m/s^2 (PhysicsParams(): mu 0.12), and a cushion returns e = 0.75 of its speed.
+_AREA_SHOTS = {
+    # straight back from the middle: the cushion contact at y = -0.37 + 0.02065 = -0.34935,
+    # 0.0809 m behind the outer line; 0.8023 m/s arrives there at v^2 = 0.41584 (m/s)^2 and
+    # comes back 0.75^2 * 0.41584 / 2.3544 = 0.09935 m, to rest at y = -0.25, in the area
+    "back off the own cushion": (Shot(0.0, -0.2526, -math.pi / 2, 0.8023), (0.0, -0.25), True),
+    # along the lines from x = 0.1: 0.6138 m/s slides 0.16 m, past the base circle (0.235)
+    "sideways past the line end": (Shot(0.1, -0.2526, 0.0, 0.6138), (0.26, -0.2526), True),
+    # 0.5425 m/s slides 0.125 m, to x = 0.225: inside the base circle (0.0059 m from its centre)
+    "sideways into the base circle": (Shot(0.1, -0.2526, 0.0, 0.5425), (0.225, -0.2526), False),
+}
+
+
+@pytest.mark.parametrize("case", list(_AREA_SHOTS))
+def test_striker_leaving_the_baseline_area_backwards_or_sideways_rule_icf16(case):
+    """rule ICF-16: the baseline area is the strip between both baselines and the base
+    circles, not just the side behind the inner line: a break striker that goes out
+    across the outer line or past the lines' ends left it (even when it comes back), so
+    the break counts and is not retaken; one that stops in a base circle never left it.
+    The event log, the batch (outcomes_from_batch, OutcomeArrays.from_batch) and a game
+    (Game.shoot) agree."""
+    from carromlab.engine.batch import simulate_batch_arrays
+    from carromlab.match import RandomPolicy
+    from carromlab.match.game import Game
+    from carromlab.rules.arrays import GameArrays, OutcomeArrays
+    from carromlab.rules.engine_bridge import forward_of, outcomes_from_batch
+
+    shot, rest, left = _AREA_SHOTS[case]
+    state = icf.new_game()
+    assert icf.check_placement(state, shot.x, shot.y, state.radius("striker")).ok
+    res, out = _play(state, shot)
+    assert res.final[["x", "y"]].iloc[-1].tolist() == pytest.approx(rest, abs=1e-4)
+    assert out.striker_left_baseline is left and out.first_touch is None
+    scene, ids = scene_for(state)
+    batch = simulate_batch_arrays(scene, shot.x, shot.y, shot.angle, shot.speed, details=True, final_positions=True,
+                                  forward=forward_of(state))  # fmt: skip
+    assert outcomes_from_batch(batch.frame(), state, ids)[0].striker_left_baseline is left
+    games = GameArrays.from_states([state])
+    assert OutcomeArrays.from_batch(batch, games, ids).striker_left_baseline.tolist() == [left]
+    ruling = adjudicate(state, out)
+    assert ruling.retake is not left and ("ICF-16" in ruling.rule_ids) is not left
+    assert Game(state, RandomPolicy(), seed=0).shoot(shot).retake is not left
 
 
 def test_hikone_cushion_first_rule_hik9():

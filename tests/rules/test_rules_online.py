@@ -263,8 +263,7 @@ def test_onl_9_opening_miss_with_striker_dropped_passes_nothing_returned():
     s = online.new_game()
     r = online.adjudicate(s, ShotOutcome(striker_fate="pocketed"))
     assert not r.retake and r.next_shooter == 1 and r.fouls == () and r.dues == (0, 0)
-    # the striker may drop into the corner pocket behind its baseline without leaving the
-    # baseline area (ICF-16's condition, which ONL-9 does not use): the same ruling
+    # ONL-9 does not read ICF-16's baseline area: the same ruling whatever the outcome says of it
     behind = online.adjudicate(s, ShotOutcome(striker_fate="pocketed", striker_left_baseline=False))
     assert (behind.applied, behind.fouls, behind.next_shooter, behind.state) == (r.applied, r.fouls, r.next_shooter, r.state)
 
@@ -276,6 +275,37 @@ def test_onl_9_opening_that_touches_a_coin_counts():
 
 
 # ---------------------------------------------------------------------------- ONL-10
+def test_onl_10_powder_chooses_the_board_friction():
+    # rule ONL-10: powder on (the default) is the powdered board every game already played
+    # on, PhysicsParams() (mu 0.12); off, the unpowdered preset (mu 0.20, an [EST])
+    from carromlab import PhysicsParams
+    from carromlab.physics.params import POWDERS
+    from carromlab.rules import game_physics, icf
+
+    assert game_physics(online.new_game()) == PhysicsParams() and game_physics(online.new_game()) is game_physics(icf.new_game())
+    bare = online.new_game(rules=OnlineHouseRules(powder=False))
+    assert game_physics(bare) == PhysicsParams.from_powder("unpowdered") and game_physics(bare).mu == POWDERS["unpowdered"][0] == 0.2
+    assert game_physics(bare).with_(mu=0.12) == PhysicsParams()  # only the friction changes
+
+
+def test_onl_10_explicit_physics_win_unless_they_contradict_powder_off():
+    # rule ONL-10: physics given describe the board and are used as given; a powdered
+    # preset's friction under powder=False is a contradiction and raises
+    from carromlab import PhysicsParams
+    from carromlab.rules import game_physics
+
+    measured = PhysicsParams(mu=0.23, e_disc=0.85)
+    bare = online.new_game(rules=OnlineHouseRules(powder=False))
+    assert game_physics(bare, measured) is measured
+    unpowdered = PhysicsParams.from_powder("unpowdered")
+    assert game_physics(online.new_game(), unpowdered) is unpowdered  # powder on (the default) takes any physics
+    for powdered in (PhysicsParams(), PhysicsParams(e_disc=0.85), PhysicsParams.from_powder("starch")):
+        with pytest.raises(ValueError, match=r"contradicts OnlineHouseRules\(powder=False\): its mu = 0\.(12|075)"):
+            game_physics(bare, powdered)
+    with pytest.raises(TypeError, match="params"):
+        game_physics(bare, "unpowdered")
+
+
 def test_onl_10_house_rule_defaults_follow_the_seed():
     rules = OnlineHouseRules()
     assert (rules.queen_points, rules.game_target, rules.powder, rules.turn_time, rules.next_board_first) == (3, 25, True, None, "alternate")

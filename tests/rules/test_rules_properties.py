@@ -52,9 +52,9 @@ def _carrom_like(data, state: GameState) -> ShotOutcome:
         first_touch=touched,
         cushion_first=cushion,
         touched_before_frame=data.draw(st.sampled_from([(), (touched,)])) if needed else None,
-        # rules ICF-16, ICF-11: a striker that never left the baseline area touched nothing
-        # (it may fall into the pocket behind it)
-        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None),
+        # rule ICF-16: a striker that never left the baseline area touched nothing and is
+        # still on the board (the pockets lie outside the area)
+        striker_left_baseline=data.draw(st.integers(0, 5)) > 0 or bool(pocketed or gone or touched is not None) or fate != "board",
     )
 
 

@@ -338,13 +338,14 @@ def test_impossible_outcomes_raise_in_both_paths(game, outcome, match):
     _both_raise(game, outcome, match)
 
 
-def test_icf_16_striker_that_never_left_the_baseline_cannot_move_a_coin(game):
+def test_icf_16_striker_that_never_left_the_baseline_cannot_move_a_coin_or_fall(game):
     # rule ICF-16: a striker that never left the baseline area touches, pockets and moves no
-    # coin; it may fall (into the corner pocket behind a base circle: ICF-11) or leave the
-    # board (retaken), see test_rules_icf.py
+    # coin, and it is still on the board: the pockets and the frame lie outside the area
     s = icf.new_game()
-    for bad in ({"striker_touched": (3,)}, {"pocketed": pocket(s, 3)}, {"left_board": (3,)}):
-        _both_raise(s, ShotOutcome(striker_left_baseline=False, **bad), "never left the baseline area cannot touch, pocket or move a coin")
+    striker = ((s.striker_id, "striker", 0, 0.5),)
+    for bad in ({"striker_touched": (3,)}, {"pocketed": pocket(s, 3)}, {"left_board": (3,)},
+                {"striker_fate": "pocketed", "pocketed": striker}, {"striker_fate": "off_board"}):  # fmt: skip
+        _both_raise(s, ShotOutcome(striker_left_baseline=False, **bad), "never left the baseline area cannot touch, pocket or move a coin, nor fall")
     assert adjudicate(s, ShotOutcome(striker_left_baseline=False)).retake
 
 

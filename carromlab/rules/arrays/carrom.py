@@ -64,15 +64,14 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     moved = led.fell.any(axis=1) | (o.left_board > 0).any(axis=1)
     if p.opening == "baseline":
         stayed = breaking & ~o.striker_left_baseline
-        bad = stayed & (moved | o.touched.any(axis=1))
+        bad = stayed & (moved | o.touched.any(axis=1) | (o.fate != FATES.index("board")))
         if bad.any():
             g = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"The 'outcomes' parameter is inconsistent with the game state of game {g}: a striker that never left "
-                "the baseline area cannot touch, pocket or move a coin."
+                "the baseline area cannot touch, pocket or move a coin, nor fall or leave the board."
             )
-        # a striker that falls from its area is not retaken: ICF-11 rules the shot
-        failed = stayed & (o.fate != FATES.index("pocketed"))
+        failed = stayed
     else:
         failed = breaking & (o.first_touch < 0) & ~moved
     dropped = (p.opening == "miss") & (o.fate == FATES.index("pocketed"))

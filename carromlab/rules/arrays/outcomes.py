@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from ..._validation import check_sequence, check_type
 from ...engine.batch import BatchArrays
-from ..engine_bridge import FORWARD
+from ..engine_bridge import left_baseline_area
 from ..ledger import check_record
 from ..outcome import ShotOutcome
 from .games import WHERE, GameArrays
@@ -214,8 +214,8 @@ class OutcomeArrays:
         The same reading as :func:`carromlab.rules.engine_bridge.outcomes_from_batch`:
         the striker touched the pieces of its ``striker_touched_mask`` directly, those of
         its ``striker_direct_mask`` before a cushion hit beyond ``frame_reach`` (HIK-9), it left
-        the baseline area when its centre went beyond the shooter's inner baseline
-        (ICF-16), pieces fell in order of capture time (then scene order).
+        the baseline area as :func:`~carromlab.rules.engine_bridge.left_baseline_area`
+        judges it (ICF-16), pieces fell in order of capture time (then scene order).
 
         Parameters
         ----------
@@ -301,8 +301,11 @@ class OutcomeArrays:
             fate=fate,
             left_board=left,
             on_frame=np.zeros((n, p), np.int16),
-            # compared in float32, as the engine's reach is (and as outcomes_from_batch compares it)
-            striker_left_baseline=cols["striker_reach"] > _baseline_reach(games).astype(np.float32),
+            striker_left_baseline=left_baseline_area(
+                games.variant, games.board, games.radii, np.asarray(games.seat_sides)[games.shooter],
+                cols["striker_reach"], cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
+                np.stack([cols["x"], cols["y"]], axis=-1), cols["angle"], xy[:, m],
+            ),
             touched=touched,
             cushion_first=cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
             touched_before_frame=before,
@@ -318,14 +321,3 @@ def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
     octets = np.ascontiguousarray(mask, dtype="<u8").view(np.uint8).reshape(-1, 8)
     return np.unpackbits(octets, axis=1, count=m, bitorder="little").view(bool)
 
-
-def _baseline_reach(games: GameArrays) -> npt.NDArray[np.float64]:
-    """Forward coordinate of each shooter's inner baseline (ICF-16), m; -inf off carrom."""
-    out = np.full(len(games), -np.inf)
-    if games.variant not in ("icf", "online"):
-        return out
-    for seat, side in enumerate(games.seat_sides):
-        inner = games.board.baseline(side).inner
-        fx, fy = FORWARD[side]
-        out[games.shooter == seat] = fx * inner.x0 + fy * inner.y0
-    return out
