@@ -217,3 +217,29 @@ def test_onl_10_powder_reaches_the_engine(powder):
     assert coin_y(game) == pytest.approx(expected, abs=1e-9)
     if powder:
         assert coin_y(Game(state, RandomPolicy(), params=PhysicsParams.from_powder("unpowdered"), seed=0)) == pytest.approx(-0.0076, abs=1e-4)
+
+
+def test_onl_10_greedy_player_believes_in_the_board_of_each_game(monkeypatch):
+    """rule ONL-10: a greedy player given no physics simulates its candidate shots on the
+    board of the game's house rules (mu 0.12 with powder, 0.20 without); physics given to
+    it win. (It read ``PhysicsParams()`` whatever the powder.)"""
+    import numpy as np
+
+    from carromlab import PhysicsParams
+    from carromlab.rules import online
+    seen: list[float] = []
+    choose_group = GreedyPolicy._choose_group
+
+    def spy(self, scene, states, rngs, spots, params):
+        seen.extend([params.mu] * len(states))
+        return choose_group(self, scene, states, rngs, spots, params)
+
+    monkeypatch.setattr(GreedyPolicy, "_choose_group", spy)
+    rng = np.random.default_rng(0)
+    for powder, mu in ((True, 0.12), (False, 0.2)):
+        seen.clear()
+        GreedyPolicy(n_candidates=8).choose(online.new_game(rules=online.OnlineHouseRules(powder=powder)), rng)
+        assert seen == [mu]
+    seen.clear()
+    GreedyPolicy(n_candidates=8, params=PhysicsParams(mu=0.23)).choose(online.new_game(rules=online.OnlineHouseRules(powder=False)), rng)
+    assert seen == [0.23]
