@@ -227,6 +227,7 @@ def test_onl_10_greedy_player_believes_in_the_board_of_each_game(monkeypatch):
 
     from carromlab import PhysicsParams
     from carromlab.rules import online
+
     seen: list[float] = []
     choose_group = GreedyPolicy._choose_group
 
