@@ -295,6 +295,7 @@ class OutcomeArrays:
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
         fate = np.array([FATES.index(c) for c in batch.categories["striker_fate"]], np.int8)[cols["striker_fate"]]
+        cushion_first = cols["striker_first"] == batch.categories["striker_first"].index("cushion")
         return cls(
             fell=fell,
             first_touch=first_id,
@@ -303,11 +304,10 @@ class OutcomeArrays:
             on_frame=np.zeros((n, p), np.int16),
             striker_left_baseline=left_baseline_area(
                 games.variant, games.board, games.radii, np.asarray(games.seat_sides)[games.shooter],
-                cols["striker_reach"], cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
-                np.stack([cols["x"], cols["y"]], axis=-1), cols["angle"], xy[:, m],
+                cols["striker_reach"], cushion_first, np.stack([cols["x"], cols["y"]], axis=-1), cols["angle"], xy[:, m],
             ),
             touched=touched,
-            cushion_first=cols["striker_first"] == batch.categories["striker_first"].index("cushion"),
+            cushion_first=cushion_first,
             touched_before_frame=before,
             chain=chain,
             final_xy=final,
