@@ -178,6 +178,37 @@ def test_disc_options_change_the_physics_of_fouls_and_match(tmp_path, capsys):
     assert not standard["pocketed"].equals(heavy["pocketed"]) or not standard["first_touch"].equals(heavy["first_touch"])
 
 
+def test_rules_option_sets_each_variants_readings_and_house_rules(tmp_path, capsys):
+    def fouls(name, variants, *rules):
+        run_ok(capsys, "fouls", "--variants", variants, *rules, "--n", "300", "--quiet", "--out", str(tmp_path / name))
+        return pd.read_csv(tmp_path / name / "fouls.csv").set_index(["variant", "rule"])
+
+    # HIK-9: the strict reading calls every direct hit in the own area, so never fewer fouls on the same shots
+    loose, strict = fouls("loose", "hikone-doubles"), fouls("strict", "hikone-doubles", "--rules", "every_direct_hit=true")
+    assert (strict["n"] == loose["n"]).all() and strict.loc[("hikone-doubles", "HIK-9"), "k"] >= loose.loc[("hikone-doubles", "HIK-9"), "k"]
+    # ONL-10: powder off is the online variant's house rule (a bare board, mu 0.20); the ICF rows keep their physics
+    powdered, bare = fouls("powdered", "icf,online"), fouls("bare", "icf,online", "--rules", "powder=off")
+    assert powdered.loc["icf"].equals(bare.loc["icf"]) and not powdered.loc["online", "k"].equals(bare.loc["online", "k"])
+
+
+def test_rules_option_of_a_match(tmp_path, capsys):
+    # CRK-5: the game ends at its target; two discs a player make short rounds
+    run_ok(capsys, "match", "--variant", "crokinole", "--rules", "game_target=5, discs_per_player=2", "--games", "1",
+           "--policy", "random", "--workers", "1", "--quiet", "--out", str(tmp_path))  # fmt: skip
+    games, shots = pd.read_csv(tmp_path / "match_games.csv"), pd.read_csv(tmp_path / "match_shots.csv")
+    assert games["end"].tolist() == ["complete"] and games[["score_0", "score_1"]].max(axis=1).iat[0] >= 5
+    assert shots.groupby("board").size().max() == 4  # 2 discs each, 2 players
+
+
+def test_rules_values_are_read_by_the_type_of_their_field():
+    from carromlab.cli._rules import with_rules
+    from carromlab.rules import online
+
+    got = with_rules({"online": online.OnlineHouseRules()}, [("turn_time", "30"), ("draw_value", "0.25"), ("powder", "No")])
+    assert got["online"] == online.OnlineHouseRules(turn_time=30, draw_value=0.25, powder=False)
+    assert with_rules({"online": online.OnlineHouseRules(turn_time=60)}, [("turn_time", "none")])["online"].turn_time is None
+
+
 @pytest.fixture
 def tiny_tracks(tmp_path):
     """A 1 m/s slide of a lone striker filmed at 60 frames/s (Coulomb friction, mu = 0.12)."""
@@ -264,6 +295,11 @@ BAD = {
     "match striker": (["--striker-mass", "5"], "--striker-mass"),
     "match puck": (["--puck-mass", "0.01"], "--puck-mass"),
     "fouls coin": (["--coin-radius", "0", "--n", "2"], "--coin-radius"),
+    "fouls rules": (["--rules", "queen_points=3", "--variants", "hikone", "--n", "2"], "--rules"),
+    "match rules": (["--variant", "online", "--rules", "queen_points=99"], "--rules"),
+    "match rules type": (["--variant", "hikone", "--rules", "every_direct_hit=maybe"], "--rules"),
+    "match rules pair": (["--rules", "own_last_coin"], "--rules"),
+    "match rules board": (["--variant", "online", "--rules", "powder=false", "--powder", "club"], "--powder"),
 }
 
 

@@ -9,7 +9,8 @@ too; a stdout closed early (``carromlab simulate | head -1``) ends it quietly wi
 141. ``carromlab <subcommand> --help`` ends with examples. See ``docs/cli.md``.
 
 Layout: ``_common.py`` holds what the subcommands share (options, backend, files),
-``_positions.py`` the positions of the analyses, and each ``_<job>.py`` one job.
+``_positions.py`` the positions of the analyses, ``_rules.py`` the variants' options
+(``--rules``), and each ``_<job>.py`` one job.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _parser() -> CliParser:
 
 
 #: Library parameters set by an option of another name (else the option is ``--<dest>``).
-_OPTION_OF = {"path_or_name": "calibration", "n_games": "games"}
+_OPTION_OF = {"path_or_name": "calibration", "n_games": "games", "params": "powder"}
 
 
 def _in_option_names(message: str, args: argparse.Namespace) -> str:

@@ -273,11 +273,15 @@ def add_backend_options(p: argparse.ArgumentParser, *, store: bool = True) -> No
 
 
 # -- what the options select ---------------------------------------------------------------
-def physics(args: argparse.Namespace) -> Any:
-    """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``), with --mu."""
+def physics(args: argparse.Namespace, *, rules_board: bool = False) -> Any:
+    """The PhysicsParams of --powder / --calibration (default ``PhysicsParams()``), with --mu;
+    with ``rules_board``, None when none of them is given: the board of the game's rules
+    (``rules.game_physics``, which follows ``--rules powder=false``)."""
     from .._validation import check_real
     from ..physics.params import MU_MIN, PhysicsParams
 
+    if rules_board and not any(getattr(args, name, None) is not None for name in ("calibration", "powder", "mu")):
+        return None
     if getattr(args, "calibration", None):
         from ..fitting.calibration_io import load_calibration
 

@@ -12,10 +12,12 @@ from ._common import (add_backend_options, add_disc_options, add_noise_option, a
                       add_subcommand, backend, changed_discs, float_list, name_list, noise_model, physics, positive_int, read_table,
                       save_figure, write_tables)  # fmt: skip
 from ._positions import add_position_options, board_name, position
+from ._rules import add_rules_option, with_rules
 
 EXAMPLES = """\
   carromlab fouls                                         # ICF vs online rules, 300 shots from the 'midgame' example
   carromlab fouls --variants hikone,hikone-doubles --n 1000 --noise beginner
+  carromlab fouls --variants hikone-doubles --rules every_direct_hit=true   # the strict reading of HIK-9
   carromlab fouls --variants icf,online --shots carromlab-out/match_shots.csv   # the shots of a match run
   carromlab fouls --position my_position.csv --angle-range-deg -30,30 --speed-range 2,5 --replicas 4
 """
@@ -36,6 +38,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--variants", type=name_list, default=["icf", "online"],
                    help="comma-separated variants to compare, all on one board: icf, online, hikone, crokinole; "
                         "add -doubles or -4 for four seats, e.g. hikone,hikone-doubles (default icf,online)")  # fmt: skip
+    add_rules_option(s)
     add_position_options(s, default="midgame")
     g = s.add_argument_group("shots (a parametric population, or --shots)")
     g.add_argument("--shots", metavar="FILE", default=None,
@@ -136,10 +139,13 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     specs = _specs(args.variants)
     frame = position(args, board_name(specs[0][1]))
     states = _states(frame, specs, changed_discs(args, board_name(specs[0][1])))
+    if args.rules:
+        options = with_rules({name: st.options for name, st in states.items()}, args.rules)
+        states = {name: st.with_(options=options[name]) for name, st in states.items()}
     shots = _shots(args, states)
     with backend(args) as run_on:
         df = foul_probabilities(states, shots, noise=noise_model(args.noise), replicas=args.replicas,
-                                params=physics(args), seed=args.seed, store=args.store, **run_on)  # fmt: skip
+                                params=physics(args, rules_board=True), seed=args.seed, store=args.store, **run_on)  # fmt: skip
     files = write_tables(out, {"fouls": df}, args.format)
     files.append(save_figure(plot_foul_probabilities(df).get_figure(), out / "fouls.png"))
 

@@ -11,12 +11,14 @@ from ._common import (add_disc_options, add_noise_option, add_output_options, ad
                       changed_discs, name_list, noise_model, physics, positive_int, save_figure,
                       write_tables)  # fmt: skip
 from ._positions import board_name
+from ._rules import add_rules_option, with_rules
 
 EXAMPLES = """\
   carromlab match                                          # 2 ICF games, greedy players, club noise
   carromlab match --policy greedy,random --games 20 --workers 2
   carromlab match --variant hikone --players 4 --policy random --noise beginner
   carromlab match --variant crokinole --games 10 --format parquet
+  carromlab match --variant online --rules powder=false,game_target=29   # house rules: a bare board, games to 29
   carromlab match --striker-mass 0.02 --striker-radius 0.022   # a heavier, larger striker
   carromlab match --games 50 --max-shots-per-board 300 --quiet   # cap long random boards
   carromlab match --policy random --games 10000 --store icf-games   # Parquet, resumable: rerun to continue
@@ -37,6 +39,7 @@ def add_parser(sub: Any) -> None:
     )  # fmt: skip
     s.add_argument("--variant", choices=["icf", "online", "hikone", "crokinole"], default="icf", help="rules (default icf)")
     s.add_argument("--players", type=int, choices=[2, 4], default=2, help="seats: singles or doubles, 4 crokinole players (default 2)")
+    add_rules_option(s)
     s.add_argument("--games", type=positive_int, default=2, help="games to play (default 2)")
     s.add_argument("--policy", type=name_list, default=["greedy"],
                    help="random or greedy, for every seat, or one per seat comma-separated, e.g. greedy,random "
@@ -75,12 +78,15 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..match import play_match
     from ..plotting.match import plot_match_summary
 
-    params = physics(args)
+    from ..match import new_state
+
+    params = physics(args, rules_board=True)
     policies = _policies(args.policy, args.players, params)
     discs = changed_discs(args, board_name(args.variant))
+    options = with_rules({args.variant: new_state(args.variant, args.players).options}, args.rules)[args.variant] if args.rules else None
     workers = args.workers or min(args.games, os.cpu_count() or 1)
     rec = play_match(
-        args.variant, args.games, players=args.players, discs=discs, policies=policies, params=params,
+        args.variant, args.games, players=args.players, options=options, discs=discs, policies=policies, params=params,
         noise=noise_model(args.noise), seed=args.seed, max_shots_per_board=args.max_shots_per_board,
         max_boards=args.max_boards, workers=workers, progress=not args.quiet, store=args.store,
         chunk_games=args.chunk_games,
