@@ -1259,7 +1259,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     """
     cdef double best = INFINITY
     cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1, q, noff = 0
-    cdef bint shrunk
+    cdef bint shrunk, apart
     cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri
     cdef cnp.uint64_t bits
@@ -1304,15 +1304,22 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
-            # nor when the paths the two can slide before hz miss each other (neither
-            # speeds up within a segment); 0 x INF for a disc at rest keeps its length
-            la = hi.v * (hz - s.t)
-            if not (la < rb[4]):
-                la = rb[4]
-            lb = cj.v0 * (hz - cj.t0)
-            if not (lb < cj.len):
-                lb = cj.len
-            if paths_apart(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, la, cj.ux, cj.uy, lb, rri + cj.rr):
+            if cj.v0 <= 0.0:
+                # j at rest (i moves): pair_time's own test, no circle entry within the
+                # distance v T that i can slide before hz
+                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, s.R[i] + s.R[j])
+                             <= hi.v * (hz - s.t))
+            else:
+                # nor when the paths the two can slide before hz miss each other (neither
+                # speeds up within a segment); 0 x INF for a disc at rest keeps its length
+                la = hi.v * (hz - s.t)
+                if not (la < rb[4]):
+                    la = rb[4]
+                lb = cj.v0 * (hz - cj.t0)
+                if not (lb < cj.len):
+                    lb = cj.len
+                apart = paths_apart(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, la, cj.ux, cj.uy, lb, rri + cj.rr)
+            if apart:
                 if s.stale[j] == 1:
                     note_apart(s, j, i)
                 continue
