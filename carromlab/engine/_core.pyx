@@ -75,6 +75,10 @@ DEF GRID_MARGIN = 1e-6
 # varied ICF break and per event with 10 / 63 random coins: 2 radii 1,167,553 and 4,212 /
 # 7,074; 4.5 radii 1,158,835 and 4,163 / 7,106; 6 radii 1,156,135 and 4,146 / 7,142).
 DEF GRID_CELL = 4.5
+# Packed boxes of the candidate test (``box_code``): coordinates as levels 0 .. QMAX - 1
+# in 16-bit lanes with the top bit free (``box_meets``); QMAX marks an empty box.
+DEF QMAX = 32767
+DEF LANES = 0x0001000100010001   # 1 in each lane
 DEF GRID_DENSITY = 4.0
 DEF GRID_MAX = 64
 
@@ -195,6 +199,8 @@ cdef struct Sim:
     cnp.uint64_t* cells
     cnp.uint64_t* cand       # gw words: candidates of the disc being predicted
     Cap* cap                 # per disc its registered capsule
+    double qlo, qscale       # packed boxes: coordinate of level 0 (m) and levels per m
+    cnp.uint64_t* qbox       # per disc its box packed (``box_code``)
     double* box              # per disc 4 doubles: its capsule's bounding box x_lo, y_lo, x_hi, y_hi,
                              # m (empty: the lows INF, the highs -INF), apart from ``cap`` so that
                              # the box loop of ``predict`` steps 32 bytes a candidate
@@ -382,6 +388,31 @@ cdef inline bint box_misses(const double* b, const double* r) noexcept nogil:
     """Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi, m): b's low corner
     beyond r's high one or b's high corner below r's low one on an axis (false on NaN)."""
     return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1])
+
+
+cdef inline cnp.uint64_t box_code(Sim* s, const double* b, bint reach) noexcept nogil:
+    """The box b (x_lo, y_lo, x_hi, y_hi, m), inside the square of half-size -s.qlo, packed
+    in four 16-bit lanes of levels (l(x) = floor((x - qlo) qscale), 0 .. QMAX - 1): for a
+    disc's box (reach false) the levels of its lows and QMAX minus those of its highs, for
+    the reach box of ``predict`` (reach true) the levels of its highs and QMAX minus those
+    of its lows. l never decreases with x, so two boxes that meet give no lane of the
+    first above that of the second (``box_meets``)."""
+    cdef cnp.uint64_t x0 = <cnp.uint64_t> <cnp.int64_t> ((b[0] - s.qlo) * s.qscale)
+    cdef cnp.uint64_t y0 = <cnp.uint64_t> <cnp.int64_t> ((b[1] - s.qlo) * s.qscale)
+    cdef cnp.uint64_t x1 = <cnp.uint64_t> <cnp.int64_t> ((b[2] - s.qlo) * s.qscale)
+    cdef cnp.uint64_t y1 = <cnp.uint64_t> <cnp.int64_t> ((b[3] - s.qlo) * s.qscale)
+    if reach:
+        return x1 | (y1 << 16) | ((QMAX - x0) << 32) | ((QMAX - y0) << 48)
+    return x0 | (y0 << 16) | ((QMAX - x1) << 32) | ((QMAX - y1) << 48)
+
+
+cdef inline cnp.uint64_t box_meets(cnp.uint64_t disc, cnp.uint64_t reach) noexcept nogil:
+    """1 when no lane of the packed disc box exceeds that of the packed reach box, given
+    with the top bit of each lane set (``box_code``), else 0: each lane of the difference
+    keeps that bit exactly when it does not, and borrows nothing from the next. A box test
+    in four integer operations that never rejects two boxes that meet (``box_misses``)."""
+    cdef cnp.uint64_t high = (<cnp.uint64_t> LANES) << 15
+    return ((reach - disc) & high) == high
 
 
 cdef inline double circle_entry(double dx, double dy, double ux, double uy, double rho) noexcept nogil:
@@ -1144,6 +1175,7 @@ cdef void capsule_set(Sim* s, int i) noexcept nogil:
         box[1] = INFINITY
         box[2] = -INFINITY
         box[3] = -INFINITY
+        s.qbox[i] = (<cnp.uint64_t> LANES) * QMAX   # above the lanes of every reach box
         cp.len = 0.0
         return
     if s.v0[i] > 0.0:
@@ -1166,6 +1198,7 @@ cdef void capsule_set(Sim* s, int i) noexcept nogil:
     box[1] = (y0 if y0 < yb else yb) - rr
     box[2] = (xb if x0 < xb else x0) + rr
     box[3] = (yb if y0 < yb else y0) + rr
+    s.qbox[i] = box_code(s, box, 0)
 
 
 cdef void grid_set(Sim* s, int i) noexcept nogil:
@@ -1258,14 +1291,17 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w, b, apart0, apart1, q, noff = 0
-    cdef bint shrunk
+    cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1, q, noff = 0
+    cdef bint shrunk, apart
     cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri
     cdef cnp.uint64_t bits
     cdef Here hi
     cdef double rb[5]
     cdef Cap* cj
+    cdef cnp.uint64_t rq
+    cdef const cnp.uint64_t* qw
+    cdef Py_ssize_t k
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
         s.apart[2 * i] = -1
@@ -1275,6 +1311,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     single_events(s, i, &hi, &best, &bk, &bp)
     grid_candidates(s, i)
     reach_box(s, i, &hi, best, rb)
+    rq = box_code(s, rb, 1) | ((<cnp.uint64_t> LANES) << 15)
     uxi = s.cap[i].ux
     uyi = s.cap[i].uy
     rri = s.cap[i].rr
@@ -1284,11 +1321,12 @@ cdef void predict(Sim* s, int i) noexcept nogil:
         # the box test first for every candidate of the word, without a branch (most fail,
         # unpredictably), then again where the box shrank since (a better event found)
         bits = s.cand[w]
+        qw = s.qbox + 64 * w
         keep = 0
         while bits:
-            b = __builtin_ctzll(bits)
+            k = __builtin_ctzll(bits)
             bits &= bits - 1
-            keep |= (<cnp.uint64_t> box_misses(s.box + 4 * (64 * w + b), rb) ^ 1) << b
+            keep |= box_meets(qw[k], rq) << k
         bits = keep
         shrunk = 0
         while bits:
@@ -1304,15 +1342,22 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
-            # nor when the paths the two can slide before hz miss each other (neither
-            # speeds up within a segment); 0 x INF for a disc at rest keeps its length
-            la = hi.v * (hz - s.t)
-            if not (la < rb[4]):
-                la = rb[4]
-            lb = cj.v0 * (hz - cj.t0)
-            if not (lb < cj.len):
-                lb = cj.len
-            if paths_apart(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, la, cj.ux, cj.uy, lb, rri + cj.rr):
+            if cj.v0 <= 0.0:
+                # j at rest (i moves): pair_time's own test, no circle entry within the
+                # distance v T that i can slide before hz
+                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, s.R[i] + s.R[j])
+                             <= hi.v * (hz - s.t))
+            else:
+                # nor when the paths the two can slide before hz miss each other (neither
+                # speeds up within a segment); 0 x INF for a disc at rest keeps its length
+                la = hi.v * (hz - s.t)
+                if not (la < rb[4]):
+                    la = rb[4]
+                lb = cj.v0 * (hz - cj.t0)
+                if not (lb < cj.len):
+                    lb = cj.len
+                apart = paths_apart(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, la, cj.ux, cj.uy, lb, rri + cj.rr)
+            if apart:
                 if s.stale[j] == 1:
                     note_apart(s, j, i)
                 continue
@@ -2146,6 +2191,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.cand = NULL
     s.span = NULL
     s.cap = NULL
+    s.qbox = NULL
     s.box = NULL
     s.touch = NULL
     s.pend = NULL
@@ -2173,6 +2219,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.cand)
     free(s.span)
     free(s.cap)
+    free(s.qbox)
     free(s.box)
     free(s.touch)
     free(s.pend)
@@ -2202,11 +2249,12 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.cand = <cnp.uint64_t*> calloc(s.gw, sizeof(cnp.uint64_t))
     s.span = <int*> calloc(4 * s.n, sizeof(int))
     s.cap = <Cap*> calloc(s.n, sizeof(Cap))
+    s.qbox = <cnp.uint64_t*> calloc(s.n, sizeof(cnp.uint64_t))
     s.box = <double*> calloc(4 * s.n, sizeof(double))
     s.touch = <cnp.uint64_t*> calloc(s.n * s.gw, sizeof(cnp.uint64_t))
     s.cpend = 4 * s.n + 16   # the contact graph of discs is planar: fewer than 3 n pairs
     s.pend = <Pending*> calloc(s.cpend, sizeof(Pending))
-    if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.box == NULL or s.touch == NULL
+    if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.qbox == NULL or s.box == NULL or s.touch == NULL
             or s.pend == NULL):
         return -1
     return 0
@@ -2271,6 +2319,9 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
         if s.status[i] == ST_BOARD:
             s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
     s.glim += 2.0 * s.rmax + GRID_MARGIN
+    # every capsule box lies within rmax + GRID_MARGIN of that square (``capsule_set``)
+    s.qlo = -(s.glim + s.rmax + 2.0 * GRID_MARGIN)
+    s.qscale = (QMAX - 1) / (-2.0 * s.qlo)
 
 
 cdef class _Setup:
