@@ -98,12 +98,23 @@ DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within 
 # off; the drag's time scale keeps it 4e-14 (and 0.02 of it put the distance 7e-8 m off
 # between knots at mu 1e-6, drag 0.59 1/m, v0 0.59 m/s, w0 0.59 rad/s).
 DEF H_FIRST = 0.2
-# With a constant mu and drag v0 rho up to 1 (``first_step``) the error estimate of a first
-# step of 0.2 rho grows as (drag v0 rho)^2, about 10^3.25 (drag v0 rho)^2 (27,070 first
-# steps of 300 varied ICF breaks, slide-spin with drag 0.03 1/m: 55 % of them were
-# rejected), and as h^5:
-DEF H_DRAG = 0.035       # h = H_DRAG rho (drag v0 rho)^(-2/5) (its estimate about 0.2), at most GUARD rho
-DEF DVR_WEAK = 1e-3      # (GUARD rho below this drag v0 rho)
+# With a constant mu (``first_step``) the error estimate of a first step grows as h^5 and,
+# with the drag's strength dvr = drag v0 rho, as (dvr (1 + DVR_GROW dvr))^2, beyond dvr = 1
+# by a further dvr (18,579 first steps of 200 varied ICF breaks, slide-spin with drag
+# 0.03 1/m: at H_DRAG the log10 of the estimate -0.2 +- 0.1 from dvr = 0.003 to 3); and it is
+# larger where the slide starts near eps = 1, whose (eps - 1) ln|eps - 1| in F and T the
+# steps resolve slowly (NEAR_*; at the full step 86 % of the first steps from eps 0.79 to
+# 1 were rejected, 33 % from 1.26 to 2). Until 2026-12-07 the step was 0.035 rho dvr^(-2/5),
+# and 0.2 / (drag v0) beyond dvr = 1: 17 % of the first tries were rejected (every one
+# beyond dvr = 0.3, those beyond dvr = 1 twice), 7 % now.
+DEF H_DRAG = 0.045       # h = H_DRAG rho (dvr (1 + DVR_GROW dvr))^(-2/5) (times dvr^(-1/5) beyond dvr = 1),
+DEF DVR_GROW = 5.0
+DEF FIRST_CAP = 0.4      # at most FIRST_CAP rho (GUARD rho below dvr = DVR_WEAK)
+DEF NEAR_LO = 0.79       # and NEAR_BELOW of it from eps NEAR_LO to 1, NEAR_ABOVE from 1 to NEAR_HI
+DEF NEAR_HI = 2.0
+DEF NEAR_BELOW = 0.72
+DEF NEAR_ABOVE = 0.89
+DEF DVR_WEAK = 1e-3
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
@@ -1357,20 +1368,27 @@ cdef inline bint table_done(const LawParams* lp, double v, double rho, double t)
             and 0.2 * dvr * dvr * rho <= TAIL_T * (t + rho))
 
 
-cdef inline double first_step(const LawParams* lp, double v0, double rho) noexcept nogil:
-    """The first step (s) of a segment from speed v0 (m/s) with drag-free time to stop rho
-    (s): with a constant mu, the step whose error estimate the drag's strength drag v0 rho
-    predicts well below the tolerance (H_DRAG, DVR_WEAK: a rejected first step costs a
-    whole step, and a shorter one an earlier horizon), else H_FIRST of the shorter of rho
-    and the drag's 1 / (drag v0)."""
-    cdef double dvr = lp.drag * v0 * rho
-    if dvr > 1.0:
-        return H_FIRST / (lp.drag * v0)
+cdef inline double first_step(const LawParams* lp, double v0, double rho, double eps0) noexcept nogil:
+    """The first step (s) of a segment from speed v0 (m/s) and eps0 = v0 / (R w0) (INFINITY
+    off the slide-spin reference trajectory) with drag-free time to stop rho (s): with a
+    constant mu, the step whose error estimate the drag's strength drag v0 rho and eps0
+    predict below the tolerance (H_DRAG, DVR_GROW, NEAR_*: a rejected first step costs a
+    whole step, and a shorter one an earlier horizon), at most H_FIRST of the drag's
+    1 / (drag v0); else H_FIRST of the shorter of rho and 1 / (drag v0)."""
+    cdef double dvr = lp.drag * v0 * rho, g, h
     if lp.mu_kind != MU_CONSTANT or not (dvr > 0.0):
+        if dvr > 1.0:
+            return H_FIRST / (lp.drag * v0)
         return H_FIRST * rho
     if dvr < DVR_WEAK:
         return GUARD * rho
-    return min(GUARD, H_DRAG * inv_fifth_root(dvr * dvr)) * rho
+    g = dvr * (1.0 + DVR_GROW * dvr)
+    if dvr > 1.0:
+        g *= sqrt(dvr)
+    h = min(FIRST_CAP, H_DRAG * inv_fifth_root(g * g), H_FIRST / dvr) * rho
+    if eps0 > NEAR_LO and eps0 < NEAR_HI:
+        h *= NEAR_BELOW if eps0 < 1.0 else NEAR_ABOVE
+    return h
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
@@ -1413,7 +1431,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     e[2] = 0.0
     if push(tb, 0.0, y, rs, f, a, st, dec, e, 0.0) < 0:
         return -1
-    tb.h = first_step(lp, v0, rho)
+    tb.h = first_step(lp, v0, rho, v0 / (R * w0) if ref == SEG_SLIDE_SPIN and w0 > 0.0 else INFINITY)
     tb.open = 1
     if table_done(lp, v0, rho, 0.0):
         close_table(lp, R, tb)
@@ -1465,8 +1483,8 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         rho = y[0] - t
         if h > GUARD * rho:
             h = GUARD * rho
-        # the distance slid integrated along where drag v^2 / (g mu F) exceeds DRAG_S
         kn = tb.kn + NK * (tb.n - 1)
+        # the distance slid integrated along where drag v^2 / (g mu F) exceeds DRAG_S
         sv = lp.drag * kn[K_V] * kn[K_V] > DRAG_S * (kn[K_D] - lp.drag * kn[K_V] * kn[K_V])
         if not dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e, sv):
             h *= 0.2
