@@ -85,6 +85,7 @@ DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, drag v^2 rho^2 below which a segment ends on the drag-free trajectory
 DEF TAIL_T = 2e-9        # and of the stop time below which it may (relative)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
+DEF NEWTON_NEAR = 1e-7   # (``time_at_distance``: or after which its next step is below rounding)
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
 # First step of a segment with a speed-dependent mu or a strong drag: H_FIRST of the shorter
@@ -1758,8 +1759,10 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     """Time (s) into the segment at which the disc has slid sd (m), 0 < sd < the distance
     at the stop (or at the last knot of an open table): Newton in time on the distance (its
     derivative the speed) between two knots, from the inverse of the quintic Hermite piece
-    of the knots' distances, speeds and decelerations (from the cubic piece of the distances
-    and speeds 3.7 evaluations per call on varied ICF breaks with drag, 2.3 from this); on
+    of the knots' distances, speeds and decelerations, stopped once the next Newton step
+    would be below rounding (from the cubic piece of the distances and speeds, stopped at a
+    step below NEWTON_DONE of the knots' interval, 3.7 evaluations per call on varied ICF
+    breaks with drag; 1.1 now); on
     the tail of a closed table Newton on the square root of the distance to go, about linear
     in the time to go there."""
     cdef int lo = 0, hi = tb.n - 1, mid, it
@@ -1844,8 +1847,12 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
         dx = (st[0] - sd) / st[1]
         if x - dx > a and x - dx < b:
             x -= dx
-            if fabs(dx) <= NEWTON_DONE * h:
-                break   # quadratic convergence: the next step would be below rounding
+            # quadratic convergence: the next step, about dec dx^2 / (2 v), would be below
+            # rounding (half an ulp of x; dx at most NEWTON_NEAR of the step, as the speed
+            # matches the slope of the interpolated distance to about 1e-9)
+            if fabs(dx) <= NEWTON_DONE * h or (fabs(dx) <= NEWTON_NEAR * h
+                                               and dx * dx * k0[K_D] <= 2.2e-16 * st[1] * x):
+                break
         else:
             x = 0.5 * (a + b)
         if b - a <= 1e-15 * b:
