@@ -85,6 +85,7 @@ DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, drag v^2 rho^2 below which a segment ends on the drag-free trajectory
 DEF TAIL_T = 2e-9        # and of the stop time below which it may (relative)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
+DEF NEWTON_NEAR = 1e-7   # (``time_at_distance``: or after which its next step is below rounding)
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
 DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within [0.2, 5]
 # First step of a segment with a speed-dependent mu or a strong drag: H_FIRST of the shorter
@@ -98,12 +99,23 @@ DEF SAFETY = 0.8         # step-size controller: h *= SAFETY err^(-1/5), within 
 # off; the drag's time scale keeps it 4e-14 (and 0.02 of it put the distance 7e-8 m off
 # between knots at mu 1e-6, drag 0.59 1/m, v0 0.59 m/s, w0 0.59 rad/s).
 DEF H_FIRST = 0.2
-# With a constant mu and drag v0 rho up to 1 (``first_step``) the error estimate of a first
-# step of 0.2 rho grows as (drag v0 rho)^2, about 10^3.25 (drag v0 rho)^2 (27,070 first
-# steps of 300 varied ICF breaks, slide-spin with drag 0.03 1/m: 55 % of them were
-# rejected), and as h^5:
-DEF H_DRAG = 0.035       # h = H_DRAG rho (drag v0 rho)^(-2/5) (its estimate about 0.2), at most GUARD rho
-DEF DVR_WEAK = 1e-3      # (GUARD rho below this drag v0 rho)
+# With a constant mu (``first_step``) the error estimate of a first step grows as h^5 and,
+# with the drag's strength dvr = drag v0 rho, as (dvr (1 + DVR_GROW dvr))^2, beyond dvr = 1
+# by a further dvr (18,579 first steps of 200 varied ICF breaks, slide-spin with drag
+# 0.03 1/m: at H_DRAG the log10 of the estimate -0.2 +- 0.1 from dvr = 0.003 to 3); and it is
+# larger where the slide starts near eps = 1, whose (eps - 1) ln|eps - 1| in F and T the
+# steps resolve slowly (NEAR_*; at the full step 86 % of the first steps from eps 0.79 to
+# 1 were rejected, 33 % from 1.26 to 2). Until 2026-12-07 the step was 0.035 rho dvr^(-2/5),
+# and 0.2 / (drag v0) beyond dvr = 1: 17 % of the first tries were rejected (every one
+# beyond dvr = 0.3, those beyond dvr = 1 twice), 7 % now.
+DEF H_DRAG = 0.045       # h = H_DRAG rho (dvr (1 + DVR_GROW dvr))^(-2/5) (times dvr^(-1/5) beyond dvr = 1),
+DEF DVR_GROW = 5.0
+DEF FIRST_CAP = 0.4      # at most FIRST_CAP rho (GUARD rho below dvr = DVR_WEAK)
+DEF NEAR_LO = 0.79       # and NEAR_BELOW of it from eps NEAR_LO to 1, NEAR_ABOVE from 1 to NEAR_HI
+DEF NEAR_HI = 2.0
+DEF NEAR_BELOW = 0.72
+DEF NEAR_ABOVE = 0.89
+DEF DVR_WEAK = 1e-3
 DEF GUARD = 0.5
 DEF BAND = 0.05          # |eps - 1| within which steps count their error estimate CROSS_TIGHT times
 DEF CROSS_TIGHT = 10.0
@@ -1357,20 +1369,27 @@ cdef inline bint table_done(const LawParams* lp, double v, double rho, double t)
             and 0.2 * dvr * dvr * rho <= TAIL_T * (t + rho))
 
 
-cdef inline double first_step(const LawParams* lp, double v0, double rho) noexcept nogil:
-    """The first step (s) of a segment from speed v0 (m/s) with drag-free time to stop rho
-    (s): with a constant mu, the step whose error estimate the drag's strength drag v0 rho
-    predicts well below the tolerance (H_DRAG, DVR_WEAK: a rejected first step costs a
-    whole step, and a shorter one an earlier horizon), else H_FIRST of the shorter of rho
-    and the drag's 1 / (drag v0)."""
-    cdef double dvr = lp.drag * v0 * rho
-    if dvr > 1.0:
-        return H_FIRST / (lp.drag * v0)
+cdef inline double first_step(const LawParams* lp, double v0, double rho, double eps0) noexcept nogil:
+    """The first step (s) of a segment from speed v0 (m/s) and eps0 = v0 / (R w0) (INFINITY
+    off the slide-spin reference trajectory) with drag-free time to stop rho (s): with a
+    constant mu, the step whose error estimate the drag's strength drag v0 rho and eps0
+    predict below the tolerance (H_DRAG, DVR_GROW, NEAR_*: a rejected first step costs a
+    whole step, and a shorter one an earlier horizon), at most H_FIRST of the drag's
+    1 / (drag v0); else H_FIRST of the shorter of rho and 1 / (drag v0)."""
+    cdef double dvr = lp.drag * v0 * rho, g, h
     if lp.mu_kind != MU_CONSTANT or not (dvr > 0.0):
+        if dvr > 1.0:
+            return H_FIRST / (lp.drag * v0)
         return H_FIRST * rho
     if dvr < DVR_WEAK:
         return GUARD * rho
-    return min(GUARD, H_DRAG * inv_fifth_root(dvr * dvr)) * rho
+    g = dvr * (1.0 + DVR_GROW * dvr)
+    if dvr > 1.0:
+        g *= sqrt(dvr)
+    h = min(FIRST_CAP, H_DRAG * inv_fifth_root(g * g), H_FIRST / dvr) * rho
+    if eps0 > NEAR_LO and eps0 < NEAR_HI:
+        h *= NEAR_BELOW if eps0 < 1.0 else NEAR_ABOVE
+    return h
 
 
 cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref, double rs, double rho,
@@ -1413,7 +1432,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
     e[2] = 0.0
     if push(tb, 0.0, y, rs, f, a, st, dec, e, 0.0) < 0:
         return -1
-    tb.h = first_step(lp, v0, rho)
+    tb.h = first_step(lp, v0, rho, v0 / (R * w0) if ref == SEG_SLIDE_SPIN and w0 > 0.0 else INFINITY)
     tb.open = 1
     if table_done(lp, v0, rho, 0.0):
         close_table(lp, R, tb)
@@ -1465,8 +1484,8 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         rho = y[0] - t
         if h > GUARD * rho:
             h = GUARD * rho
-        # the distance slid integrated along where drag v^2 / (g mu F) exceeds DRAG_S
         kn = tb.kn + NK * (tb.n - 1)
+        # the distance slid integrated along where drag v^2 / (g mu F) exceeds DRAG_S
         sv = lp.drag * kn[K_V] * kn[K_V] > DRAG_S * (kn[K_D] - lp.drag * kn[K_V] * kn[K_V])
         if not dp_step(lp, tb.ref, t, y, f, rs, h, y1, dy1, &rs1, e, sv):
             h *= 0.2
@@ -1739,11 +1758,15 @@ cdef void evaluate(const LawParams* lp, double R, const Table* tb, double tau,
 cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, double sd) noexcept nogil:
     """Time (s) into the segment at which the disc has slid sd (m), 0 < sd < the distance
     at the stop (or at the last knot of an open table): Newton in time on the distance (its
-    derivative the speed) between two knots, from the inverse of the cubic Hermite piece
-    of the knots' distances and speeds; on the tail of a closed table Newton on the square
-    root of the distance to go, about linear in the time to go there."""
+    derivative the speed) between two knots, from the inverse of the quintic Hermite piece
+    of the knots' distances, speeds and decelerations, stopped once the next Newton step
+    would be below rounding (from the cubic piece of the distances and speeds, stopped at a
+    step below NEWTON_DONE of the knots' interval, 3.7 evaluations per call on varied ICF
+    breaks with drag; 1.1 now); on
+    the tail of a closed table Newton on the square root of the distance to go, about linear
+    in the time to go there."""
     cdef int lo = 0, hi = tb.n - 1, mid, it
-    cdef double a, b, x, dx, h, u, c, d, g, T, rem
+    cdef double a, b, x, dx, h, u, c, d, g, T, rem, A, B, C, c3, c4, c5, dg
     cdef double st[6]
     cdef const double* k0
     cdef const double* k1
@@ -1793,16 +1816,22 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     a = k0[K_T]
     b = k1[K_T]
     h = b - a
-    # the cubic Hermite piece of (s, v) on the step, inverted by Newton in u = (tau - a) / h
+    # the quintic Hermite piece of (s, v, -deceleration) on the step, inverted by Newton in
+    # u = (tau - a) / h: s - s_a = u (h v_a + u (-h^2 dec_a / 2 + u (c3 + u (c4 + u c5))))
     d = (sd - k0[K_S]) / (k1[K_S] - k0[K_S])
+    c = -0.5 * h * h * k0[K_D]
+    A = (k1[K_S] - k0[K_S]) - h * k0[K_V] - c
+    B = h * (k1[K_V] - k0[K_V]) - 2.0 * c
+    C = h * h * (k0[K_D] - k1[K_D])
+    c3 = 10.0 * A - 4.0 * B + 0.5 * C
+    c4 = -15.0 * A + 7.0 * B - C
+    c5 = 6.0 * A - 3.0 * B + 0.5 * C
     u = d
     for it in range(3):
-        g = (k0[K_S] + u * (h * k0[K_V] + u * (3.0 * (k1[K_S] - k0[K_S]) - h * (2.0 * k0[K_V] + k1[K_V])
-             + u * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))) - sd)
-        c = h * k0[K_V] + u * (6.0 * (k1[K_S] - k0[K_S]) - 2.0 * h * (2.0 * k0[K_V] + k1[K_V])
-                               + u * 3.0 * (2.0 * (k0[K_S] - k1[K_S]) + h * (k0[K_V] + k1[K_V])))
-        if c > 0.0:
-            u -= g / c
+        g = u * (h * k0[K_V] + u * (c + u * (c3 + u * (c4 + u * c5)))) - (sd - k0[K_S])
+        dg = h * k0[K_V] + u * (2.0 * c + u * (3.0 * c3 + u * (4.0 * c4 + u * 5.0 * c5)))
+        if dg > 0.0:
+            u -= g / dg
     x = a + h * u
     if not (x > a and x < b):
         x = a + h * d
@@ -1818,8 +1847,12 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
         dx = (st[0] - sd) / st[1]
         if x - dx > a and x - dx < b:
             x -= dx
-            if fabs(dx) <= NEWTON_DONE * h:
-                break   # quadratic convergence: the next step would be below rounding
+            # quadratic convergence: the next step, about dec dx^2 / (2 v), would be below
+            # rounding (half an ulp of x; dx at most NEWTON_NEAR of the step, as the speed
+            # matches the slope of the interpolated distance to about 1e-9)
+            if fabs(dx) <= NEWTON_DONE * h or (fabs(dx) <= NEWTON_NEAR * h
+                                               and dx * dx * k0[K_D] <= 2.2e-16 * st[1] * x):
+                break
         else:
             x = 0.5 * (a + b)
         if b - a <= 1e-15 * b:
