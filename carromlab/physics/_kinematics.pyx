@@ -1276,22 +1276,27 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     return 0
 
 
+cdef inline void quintic_top(double A, double B, double C, double* q) noexcept nogil:
+    """q = the u^3, u^4, u^5 coefficients of the quintic Hermite piece in u in [0, 1] whose
+    lower ones y_0, h y'_0, h^2 y''_0 / 2 miss, at u = 1, the end's value by A, its h y' by B
+    and its h^2 y'' by C."""
+    q[0] = 10.0 * A - 4.0 * B + 0.5 * C
+    q[1] = -15.0 * A + 7.0 * B - C
+    q[2] = 6.0 * A - 3.0 * B + 0.5 * C
+
+
 cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil:
     """The u^3, u^4, u^5 coefficients, into knot b, of the quintic Hermite interpolant in
     u = (tau - t_a) / h on the step from knot a to knot b of each constant's value (its change
     dy before rounding) and first and second derivatives at both ends (error O(h^6)); its
     lower ones are y_a, h f_a, h^2 a_a / 2."""
-    cdef double h = b[K_T] - a[K_T], hd0, ha0, A, B, C
+    cdef double h = b[K_T] - a[K_T], hd0, ha0
     cdef int c
     for c in range(3):
         hd0 = h * a[K_F + c]
         ha0 = h * h * a[K_A + c]
-        A = b[K_DY + c] - hd0 - 0.5 * ha0
-        B = h * b[K_F + c] - hd0 - ha0
-        C = h * h * b[K_A + c] - ha0
-        b[K_Q + 3 * c] = 10.0 * A - 4.0 * B + 0.5 * C
-        b[K_Q + 3 * c + 1] = -15.0 * A + 7.0 * B - C
-        b[K_Q + 3 * c + 2] = 6.0 * A - 3.0 * B + 0.5 * C
+        quintic_top(b[K_DY + c] - hd0 - 0.5 * ha0, h * b[K_F + c] - hd0 - ha0, h * h * b[K_A + c] - ha0,
+                    b + K_Q + 3 * c)
 
 
 cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
@@ -1759,14 +1764,12 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     """Time (s) into the segment at which the disc has slid sd (m), 0 < sd < the distance
     at the stop (or at the last knot of an open table): Newton in time on the distance (its
     derivative the speed) between two knots, from the inverse of the quintic Hermite piece
-    of the knots' distances, speeds and decelerations, stopped once the next Newton step
-    would be below rounding (from the cubic piece of the distances and speeds, stopped at a
-    step below NEWTON_DONE of the knots' interval, 3.7 evaluations per call on varied ICF
-    breaks with drag; 1.1 now); on
-    the tail of a closed table Newton on the square root of the distance to go, about linear
-    in the time to go there."""
+    (``quintic_top``) of the knots' distances, speeds and decelerations, stopped once the
+    next Newton step would be below rounding; on the tail of a closed table Newton on the
+    square root of the distance to go, about linear in the time to go there."""
     cdef int lo = 0, hi = tb.n - 1, mid, it
-    cdef double a, b, x, dx, h, u, c, d, g, T, rem, A, B, C, c3, c4, c5, dg
+    cdef double a, b, x, dx, h, u, c, d, g, T, rem, dg
+    cdef double q[3]
     cdef double st[6]
     cdef const double* k0
     cdef const double* k1
@@ -1820,16 +1823,12 @@ cdef double time_at_distance(const LawParams* lp, double R, const Table* tb, dou
     # u = (tau - a) / h: s - s_a = u (h v_a + u (-h^2 dec_a / 2 + u (c3 + u (c4 + u c5))))
     d = (sd - k0[K_S]) / (k1[K_S] - k0[K_S])
     c = -0.5 * h * h * k0[K_D]
-    A = (k1[K_S] - k0[K_S]) - h * k0[K_V] - c
-    B = h * (k1[K_V] - k0[K_V]) - 2.0 * c
-    C = h * h * (k0[K_D] - k1[K_D])
-    c3 = 10.0 * A - 4.0 * B + 0.5 * C
-    c4 = -15.0 * A + 7.0 * B - C
-    c5 = 6.0 * A - 3.0 * B + 0.5 * C
+    quintic_top((k1[K_S] - k0[K_S]) - h * k0[K_V] - c, h * (k1[K_V] - k0[K_V]) - 2.0 * c,
+                h * h * (k0[K_D] - k1[K_D]), q)
     u = d
     for it in range(3):
-        g = u * (h * k0[K_V] + u * (c + u * (c3 + u * (c4 + u * c5)))) - (sd - k0[K_S])
-        dg = h * k0[K_V] + u * (2.0 * c + u * (3.0 * c3 + u * (4.0 * c4 + u * 5.0 * c5)))
+        g = u * (h * k0[K_V] + u * (c + u * (q[0] + u * (q[1] + u * q[2])))) - (sd - k0[K_S])
+        dg = h * k0[K_V] + u * (2.0 * c + u * (3.0 * q[0] + u * (4.0 * q[1] + u * 5.0 * q[2])))
         if dg > 0.0:
             u -= g / dg
     x = a + h * u
