@@ -75,10 +75,8 @@ def _policies(names: list[str], players: int, params: Any) -> list[Any]:
 
 
 def run(args: argparse.Namespace, out: Path) -> list[Path]:
-    from ..match import play_match
+    from ..match import new_state, play_match
     from ..plotting.match import plot_match_summary
-
-    from ..match import new_state
 
     params = physics(args, rules_board=True)
     policies = _policies(args.policy, args.players, params)
