@@ -47,6 +47,8 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     queen_col[:, queen] = True
 
     def queen_back(m: BoolArray, rule: str) -> None:
+        if not m.any():  # (the queen rarely goes back)
+            return
         led.send_back(m[:, None] & queen_col, rule)
         led.note(m, rule)
         status[m], qteam[m] = Q_BOARD, -1

@@ -57,6 +57,10 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
     return (cols if names is None else names[cols]).tolist(), np.searchsorted(rows, np.arange(len(ranks) + 1)).tolist()
 
 
+#: The codes (:data:`.FATES`) of :data:`~carromlab.rules.ledger.FATES_OF`, by variant.
+_FATE_CODES = {variant: np.array([FATES.index(f) for f in fates], np.int8) for variant, fates in FATES_OF.items()}
+
+
 def _bad(g: int, message: str) -> ValueError:
     return ValueError(f"The 'outcomes' parameter is inconsistent with the game state of game {g}: {message}.")
 
@@ -83,7 +87,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
     allowed = FATES_OF[games.variant]
-    fate_ok = np.isin(outcomes.fate, [FATES.index(f) for f in allowed])
+    fate_ok = (outcomes.fate[:, None] == _FATE_CODES[games.variant]).any(axis=1)
     if not fate_ok.all():
         g = int(np.flatnonzero(~fate_ok)[0])
         raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")
@@ -281,6 +285,8 @@ class ArrayLedger:
         """Queue the pieces of ``mask`` (N, P) to be put back, in order of ``key`` then id
         (pieces already queued stay where they are in the queue); with ``rows``, only in
         those games, ``mask`` (and ``key``) holding their rows."""
+        if rows is None and not mask.any():  # (most masks are empty)
+            return
         g = _rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
         if rows is None:
             mask, key = mask[g], None if key is None else np.broadcast_to(key, mask.shape)[g]
