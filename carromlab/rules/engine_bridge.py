@@ -392,13 +392,15 @@ def left_baseline_area(
         run = np.where(d != 0.0, (np.copysign(board.half_size - radius, d) - start) / d, np.inf).min(axis=-1)
     hit = start + run[:, None] * d
     left = np.zeros(len(sides), bool)
-    for side in np.unique(sides):
+    for side in set(sides.tolist()):
         rows = sides == side
         line = board.baseline(side)
         fx, fy = FORWARD[side]
-        left[rows] = np.asarray(reach)[rows] > np.float32(fx * line.inner.x0 + fy * line.inner.y0)
-        left[rows] |= ~line.area_contains(end[rows, 0], end[rows, 1])
-        left[rows] |= np.asarray(cushion_first)[rows] & ~line.area_contains(hit[rows, 0], hit[rows, 1])
+        # the rest and the first cushion hit, tested in one call
+        inside = line.area_contains(np.concatenate([end[rows, 0], hit[rows, 0]]), np.concatenate([end[rows, 1], hit[rows, 1]]))
+        at_rest, at_hit = inside[: len(inside) // 2], inside[len(inside) // 2 :]
+        beyond = np.asarray(reach)[rows] > np.float32(fx * line.inner.x0 + fy * line.inner.y0)
+        left[rows] = beyond | ~at_rest | (np.asarray(cushion_first)[rows] & ~at_hit)
     return left
 
 
