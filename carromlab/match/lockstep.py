@@ -155,7 +155,8 @@ def stacked(games: Sequence[Game]) -> GameArrays:
     only the games without arrays (new) are built from their states
     (:meth:`GameArrays.from_states`, once per distinct state object), and the rows are
     taken at once from those arrays (joined with :meth:`GameArrays.concat` when there
-    are several). The same arrays as
+    are several; the arrays themselves when the games are all their rows, in order). The
+    same arrays as
     ``GameArrays.from_states([g.state for g in games])``, without building any state.
 
     Parameters
@@ -182,7 +183,9 @@ def stacked(games: Sequence[Game]) -> GameArrays:
     refs = [g.arrays if g.arrays is not None else (built, at[id(g.state)]) for g in games]
     parts = list({id(arrays): arrays for arrays, _ in refs}.values())
     if len(parts) == 1:
-        return parts[0].take([row for _, row in refs])  # type: ignore[union-attr]
+        rows = [row for _, row in refs]
+        # every row of one arrays, in order: those arrays themselves (never changed in place)
+        return parts[0] if rows == list(range(len(parts[0]))) else parts[0].take(rows)  # type: ignore[union-attr, arg-type]
     starts = dict(zip(map(id, parts), np.cumsum([0] + [len(p) for p in parts]).tolist()))  # type: ignore[arg-type]
     return GameArrays.concat(parts).take([starts[id(arrays)] + row for arrays, row in refs])  # type: ignore[arg-type]
 
