@@ -146,4 +146,5 @@ def execute_many(
     wanted_x = x + e["placement"] * ny + e["depth"] * nx
     wanted_y = y - e["placement"] * nx + e["depth"] * ny
     sx, sy, moved = legal_spots_many(games, wanted_x, wanted_y)
-    return Shot.array(sx, sy, *executed_stroke(angle, speed, spin, e)), moved
+    # legal spots and a stroke in the engine's ranges: stacked without Shot.array's checks
+    return np.column_stack([sx, sy, *executed_stroke(angle, speed, spin, e)]), moved

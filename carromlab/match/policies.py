@@ -185,7 +185,9 @@ class RandomPolicy(BatchPolicy):
         turn = -self.spread + 2.0 * self.spread * u[:, 1]
         lo, hi = self.speed or SPEED_RANGES[games.variant]
         speed = lo + (hi - lo) * u[:, 2]
-        return Shot.array(sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed)
+        # valid by construction (a legal spot, an angle within a turn, a speed in range):
+        # stacked without Shot.array's checks
+        return np.column_stack([sx, sy, np.arctan2(forward[:, 1], forward[:, 0]) + turn, speed, np.zeros(len(speed))])
 
 
 @dataclass(frozen=True)
