@@ -30,19 +30,26 @@ def rules_of(p: CarromPolicy) -> tuple[str, ...]:
     return tuple(sorted(set(p.ids.values())))
 
 
+@functools.lru_cache(maxsize=16)
+def _policy_of(variant: str, options: object) -> tuple[CarromPolicy, tuple[str, ...]]:
+    """The policy of a carrom variant's options and the rule ids it cites (made once per options)."""
+    p = POLICIES[variant](options)
+    return p, rules_of(p)
+
+
 def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool = True) -> RulingArrays:
     """Adjudicate N carrom shots (ICF or online rules, from ``games.variant``); see
     :func:`carromlab.rules.arrays.adjudicate_arrays`."""
-    p = POLICIES[games.variant](games.options)
+    p, rules = _policy_of(games.variant, games.options)
     check_outcomes(games, outcomes)
     o, ids = outcomes, p.ids
     n, rows = len(games), np.arange(len(games))
     seat, team = games.shooter, games.team
     own, opp = games.colours[rows, team], games.colours[rows, 1 - team]
-    queen = int(np.flatnonzero(games.kind == games.code("queen"))[0])
+    queen = games.kind.tolist().index(games.code("queen"))
     pending = (games.queen_status == Q_PENDING) & (games.queen_team == team)
     status, qteam = games.queen_status.copy(), games.queen_team.copy()
-    led = ArrayLedger(games, o, rules_of(p))
+    led = ArrayLedger(games, o, rules)
     queen_col = np.zeros((n, games.n_pieces), bool)
     queen_col[:, queen] = True
 
@@ -157,6 +164,8 @@ def _board_result(
     own_left, opp_left = led.count(own), led.count(opp)
     own_last = m & (own_left == 0) & led.still_pocketed(own_now).any(axis=1)
     opp_last = m & (opp_left == 0) & led.still_pocketed(opp_now).any(axis=1)
+    if not (own_last | opp_last).any():  # no last coin went in: no board ends (most shots)
+        return np.zeros(n, bool), np.full(n, -1, np.int64), np.zeros((n, 2), np.int64)
     covered = status == Q_COVERED
     left = np.zeros((n, 2), np.int64)
     left[rows, team], left[rows, 1 - team] = own_left, opp_left
@@ -201,8 +210,11 @@ def _board_result(
 
 def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: BoolArray, winner: npt.NDArray[np.int64], points: npt.NDArray[np.int64]) -> tuple[BoolArray, npt.NDArray[np.int64]]:
     """Score the finished boards; end the games or set up their next board (ICF-10,
-    ONL-7, ONL-10). Returns the games that ended and the seat to break each next board."""
+    ONL-7, ONL-10). Returns the games that ended and the seat to break each next board
+    (read where a board is over only)."""
     n, rows = len(games), np.arange(len(games))
+    if not over.any():  # (most shots)
+        return np.zeros(n, bool), games.board_first
     scores = games.game_scores + points
     top = scores.max(axis=1)
     n_leaders = np.count_nonzero(scores == top[:, None], axis=1)
