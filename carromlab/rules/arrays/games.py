@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -148,9 +148,8 @@ class GameArrays:
         return self.palette.index(kind) if kind in self.palette else -1
 
     def radius_of(self) -> npt.NDArray[np.float64]:
-        """Radius of each piece, m, shape (P,)."""
-        radii = dict(self.radii)
-        return np.array([radii[self.palette[k]] for k in self.kind], dtype=float)
+        """Radius of each piece, m, shape (P,); read-only, made once per radii and pieces."""
+        return _piece_radii(self.radii, tuple(self.palette[k] for k in self.kind.tolist()))
 
     def count(self, colour: npt.ArrayLike, where: str = "board", rows: npt.NDArray[np.intp] | None = None) -> IntArray:
         """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game;
@@ -188,7 +187,7 @@ class GameArrays:
         """These games at ``rows`` (the source row of each new row), every per-game array
         made by ``per_game`` (its rows taken, or viewed); the :attr:`regions` and the
         GameState objects already built go along."""
-        out = replace(self, **{f.name: per_game(getattr(self, f.name)) for f in fields(self) if f.name not in (*_SHARED, "palette", "kind")})
+        out = self._replaced(**{name: per_game(getattr(self, name)) for name in _PER_GAME})
         if "regions" in self.__dict__:
             out.__dict__["regions"] = self.regions.take(rows)
         # the built states go along as (states by source row, source row of each row), made
@@ -199,6 +198,14 @@ class GameArrays:
         elif self.__dict__.get("_states"):
             out.__dict__["_taken"] = (dict(self.__dict__["_states"]), rows.copy())  # as they are now
         return out
+
+    def _replaced(self, **changes: Any) -> GameArrays:
+        """These arrays with the fields ``changes`` replaced, as ``dataclasses.replace``
+        gives them without calling the constructor again (it checks nothing); nothing built
+        on first use (:attr:`regions`, the states) goes along."""
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        return _filled(GameArrays, **values)
 
     def _built(self) -> dict[int, GameState]:
         """The GameState objects built so far, by row (kept in ``_states``); those a
@@ -422,6 +429,11 @@ class GameArrays:
         return out
 
 
+#: The fields of GameArrays, and those that hold a row per game.
+_FIELDS = tuple(f.name for f in fields(GameArrays))
+_PER_GAME = tuple(name for name in _FIELDS if name not in (*_SHARED, "palette", "kind"))
+
+
 def of_colours(kind: npt.NDArray[np.int8], colours: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Whether each piece has one of its game's team colours.
 
@@ -470,6 +482,15 @@ def row_any(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     numpy.ndarray of bool, shape (N,)
     """
     return mask @ np.ones(mask.shape[1], bool)
+
+
+@lru_cache(maxsize=64)
+def _piece_radii(radii: tuple[tuple[str, float], ...], kinds: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """Radius of each piece of ``kinds`` (m, read-only), from a game's ``radii``."""
+    by_kind = dict(radii)
+    out = np.array([by_kind[k] for k in kinds], dtype=float)
+    out.flags.writeable = False
+    return out
 
 
 def _filled(cls: type, **values: Any) -> Any:

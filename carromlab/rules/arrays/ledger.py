@@ -5,7 +5,7 @@ do, branch by branch."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -411,6 +411,8 @@ class ArrayLedger:
         :meth:`carromlab.rules.ledger.Ledger.place`. ``enabled=False`` records the
         returns but leaves their positions unknown (NaN)."""
         rows = np.flatnonzero(m & self.returning)
+        if not rows.size:  # (most shots put nothing back)
+            return
         n = len(self.rows)
         target = np.broadcast_to(np.asarray(target, dtype=float), (n, 2))
         self._returned[rows] = self._queue[rows]
@@ -492,5 +494,5 @@ class ArrayLedger:
             board_over=np.asarray(board_over, bool),
             board_winner=np.asarray(board_winner, np.int8),
             board_points=np.asarray(board_points, np.int64),
-            state=replace(g, **new),
+            state=g._replaced(**new),
         )
