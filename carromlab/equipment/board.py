@@ -402,16 +402,25 @@ class Baseline:
         [True, False, False, True, False]
         """
         px, py = _points(x, y)
-        # forward (outer towards inner line) and to the shooter's right: exact unit vectors on
-        # the quarter-turned sides, so that the depth test is the engine's reach arithmetic
-        fx, fy = (self.inner.x0 - self.outer.x0) / self.gap, (self.inner.y0 - self.outer.y0) / self.gap
+        fx, fy, (near, far), ends = self._area_frame
         depth, along = fx * px + fy * py, fy * px - fx * py
-        ends = sorted((fy * self.inner.x0 - fx * self.inner.y0, fy * self.inner.x1 - fx * self.inner.y1))
-        inside = (depth >= fx * self.outer.x0 + fy * self.outer.y0) & (depth <= fx * self.inner.x0 + fy * self.inner.y0)
+        inside = (depth >= near) & (depth <= far)
         inside &= (along >= ends[0]) & (along <= ends[1])
         for c in self.base_circles:
             inside |= np.hypot(px - c.x, py - c.y) <= c.radius
         return inside
+
+    @functools.cached_property
+    def _area_frame(self) -> tuple[float, float, tuple[float, float], list[float]]:
+        """What :meth:`area_contains` tests against, found once: the forward direction
+        (outer towards inner line) ``fx, fy``, the depths of the outer and inner line along
+        it, and the ends of the lines along the shooter's right (sorted), m. The
+        directions are exact unit vectors on the quarter-turned sides, so that the depth
+        test is the engine's reach arithmetic."""
+        inner, outer = self.inner, self.outer
+        fx, fy = (inner.x0 - outer.x0) / self.gap, (inner.y0 - outer.y0) / self.gap
+        ends = sorted((fy * inner.x0 - fx * inner.y0, fy * inner.x1 - fx * inner.y1))
+        return fx, fy, (fx * outer.x0 + fy * outer.y0, fx * inner.x0 + fy * inner.y0), ends
 
     @functools.cached_property
     def _lines(self) -> _Rows:

@@ -388,8 +388,7 @@ def left_baseline_area(
     radius = dict(radii)["striker"]
     # where the first run meets a cushion: the centre one radius from the frame
     d = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        run = np.where(d != 0.0, (np.copysign(board.half_size - radius, d) - start) / d, np.inf).min(axis=-1)
+    run = np.divide(np.copysign(board.half_size - radius, d) - start, d, out=np.full(d.shape, np.inf), where=d != 0.0).min(axis=-1)
     hit = start + run[:, None] * d
     left = np.zeros(len(sides), bool)
     for side in set(sides.tolist()):
