@@ -444,8 +444,9 @@ class ArrayLedger:
         """Set fields of the new state in the games ``m`` (values per game or shared;
         ``board_history`` a sequence or a mapping by game, read for the games ``m`` only);
         applied in order by :meth:`ruling`, after the default counters."""
-        for name, value in fields.items():
-            self._changes.append((m, name, value))
+        if m.any():  # (a change in no game changes nothing)
+            for name, value in fields.items():
+                self._changes.append((m, name, value))
 
     def ruling(
         self,

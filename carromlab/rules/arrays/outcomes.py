@@ -57,6 +57,8 @@ def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.
     """1-based rank of each True entry of ``mask`` along its row by ``key`` then column
     (by column alone without a key), 0 elsewhere."""
     rank = np.zeros(mask.shape, np.int16)
+    if not mask.any():  # (most lists of a shot are empty)
+        return rank
     some = _rows(mask)
     if not some.size:
         return rank
