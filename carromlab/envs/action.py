@@ -80,10 +80,21 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     >>> round(shot.x, 4), round(shot.y, 4), round(shot.angle, 4), shot.speed
     (0.0, -0.2526, 1.5708, 6.0)
     """
+    return Shot(*shots_of_actions(GameArrays.from_states([state]), _action_row(action)[None, :])[0].tolist())
+
+
+def _action_row(action: Any) -> npt.NDArray[np.float64]:
+    """One action as a float64 array of shape (4,), checked as :func:`.shot_of_action` checks it.
+
+    Raises
+    ------
+    ValueError
+        If the action is not four finite numbers in [-1, 1].
+    """
     a = _numbers(action)
     if a is None or a.shape != (4,) or not _in_range(a):
         raise ValueError(f"The 'action' parameter must be 4 finite numbers in [-1, 1] (placement, aim, speed, spin). Got {action!r} instead.")
-    return Shot(*shots_of_actions(GameArrays.from_states([state]), a[None, :])[0].tolist())
+    return a
 
 
 def shots_of_actions(games: GameArrays, actions: Any) -> npt.NDArray[np.float64]:

@@ -11,8 +11,9 @@ from .._validation import check_int
 from ..analysis.execution import check_noise
 from ..analysis.noise import NoiseModel
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
+from ..match.lockstep import stacked
 from ..physics.params import PhysicsParams
-from .action import action_space, shot_of_action
+from .action import _action_row, action_space, shots_of_actions
 from .observation import observation_space, observe
 from .opponents import opponent as built_in
 from .render import RENDER_MODES, check_render_mode, render_game
@@ -129,7 +130,9 @@ class CarromEnv(gymnasium.Env):
             raise ValueError("The episode is not started: call reset() first.")
         if self.game.end is not None:
             raise ValueError(f"The episode is over (the game ended: {self.game.end!r}): call reset() for a new one.")
-        (played,), agent = agent_shots([self.game], [shot_of_action(self.game.state, action)], self.team, self.rewards)
+        # the action's shot on the game's own arrays (shot_of_action would stack its state anew)
+        intended = shots_of_actions(stacked([self.game]), _action_row(action)[None, :])
+        (played,), agent = agent_shots([self.game], intended, self.team, self.rewards)
         reward = self._carry + float(agent[0])
         more, shots = self._opponents()
         info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": list(played.fouls),
