@@ -51,6 +51,8 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
     at : list of int
         Where each row's start, and the end (N + 1 entries).
     """
+    if not ranks.any():  # (most shots' lists are empty)
+        return [], [0] * (len(ranks) + 1)
     rows, cols = np.nonzero(ranks)
     order = np.lexsort((ranks[rows, cols], rows))
     rows, cols = rows[order], cols[order]
