@@ -37,9 +37,9 @@ def inside_own_area(games: GameArrays, xy: npt.NDArray[np.float64], radius: npt.
 def _inside(games: GameArrays, seat: npt.NDArray[np.int64], xy: npt.NDArray[np.float64], radius: npt.ArrayLike) -> BoolArray:
     """:func:`inside_own_area` of discs ``xy`` (M, ..., 2) seen by the seats ``seat`` (M,) of ``games``."""
     depth = np.full(xy.shape[:-1], np.nan)
-    for k, side in enumerate(games.seat_sides):
+    for k in set(seat.tolist()):  # the seats shooting (a few games: often none)
         rows = seat == k
-        depth[rows] = games.board.side_coordinates(side, xy[rows, ..., 0], xy[rows, ..., 1])[1]
+        depth[rows] = games.board.side_coordinates(games.seat_sides[k], xy[rows, ..., 0], xy[rows, ..., 1])[1]
     return depth + np.asarray(radius) < games.board.marks.area_line_offset
 
 
@@ -68,7 +68,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
 
     m = ~timed & ~hit_inside
     led.apply_motion(m)
-    jack = int(np.flatnonzero(games.kind == games.code("jack"))[0])
+    jack = games.kind.tolist().index(games.code("jack"))
     fell_order = o.fell[:, :-1]
     own_now = m[:, None] & led.fell & led.of_kind(own)
     off = (o.left_board > 0) | (o.on_frame > 0)
@@ -119,7 +119,8 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     led.note(round_end, "HIK-10")
     g_end = np.flatnonzero(round_end)
     left = np.zeros((n, 2), np.int64)  # read in the games whose round ended only
-    left[g_end] = np.stack([led.count(games.colours[g_end, t], rows=g_end) for t in range(2)], axis=1)
+    if g_end.size:
+        left[g_end] = np.stack([led.count(games.colours[g_end, t], rows=g_end) for t in range(2)], axis=1)
     decided = round_end & (left[:, 0] != left[:, 1])
     time_points = PUCKS - left
     points = np.where(won[:, None], won_points, np.where(decided[:, None], time_points, 0))

@@ -78,15 +78,16 @@ def placement_regions(games: GameArrays) -> Regions:
     # covers it), else the area line; in doubles also clear of the own area's pieces
     first = games.seat_shots[np.arange(n), games.shooter] == 0
     g = np.flatnonzero(first)  # (a seat's first shot of the board: a few games a step)
-    tee = np.array([[board.area_line(s).tee_spot.x, board.area_line(s).tee_spot.y] for s in sides])[games.shooter[g]]  # type: ignore[arg-type]
+    spots = [board.area_line(sides[k]).tee_spot for k in games.shooter[g].tolist()]  # type: ignore[arg-type]
+    tee = np.array([(spot.x, spot.y) for spot in spots]).reshape(-1, 2)
     gap = np.hypot(tee[:, None, 0] - discs[g, :, 0], tee[:, None, 1] - discs[g, :, 1])
     blocked = np.zeros(n, dtype=bool)
     blocked[g] = (gap < discs[g, :, 2] + radius[g, None]).any(axis=1)
     if games.n_players == 4:
         depth = np.empty(on.shape)
-        for k, s in enumerate(sides):
+        for k in set(seat.tolist()):  # the seats shooting
             rows = seat == k
-            depth[rows] = board.side_coordinates(s, games.xy[rows, :, 0], games.xy[rows, :, 1])[1]  # type: ignore[arg-type]
+            depth[rows] = board.side_coordinates(sides[k], games.xy[rows, :, 0], games.xy[rows, :, 1])[1]  # type: ignore[arg-type]
         with np.errstate(invalid="ignore"):
             inside = on & (depth + games.radius_of() < board.marks.area_line_offset)
         discs = np.concatenate([discs, _discs(games, inside, hikone.CONTACT)], axis=1)
