@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays
+from ..rules.arrays.games import of_colours, row_counts
 from ..rules.arrays.ledger import ranked_rows
 from ..rules.state import GameState
 from .execution import Executed
@@ -332,16 +333,17 @@ def shot_rows(played: PlayedArrays) -> StepRows:
     fell = played.outcomes.fell[:, : after.n_pieces]  # the pieces (the last column is the striker)
     falls = fell > 0
     kind = after.kind[None, :]
-    colour = (kind[..., None] == before.colours[:, None, :]).any(axis=2)
-    mine, others = kind == own[:, None], colour & (kind != own[:, None])
+    mine = kind == own[:, None]
+    others = of_colours(after.kind, before.colours) & ~mine
     r = played.rulings
     back = r.returned > 0
-    where = (after.where[..., None] == np.arange(len(WHERE))).sum(axis=1)  # (N, locations)
+    # pieces at each location (N, locations): one count of (game, location) codes
+    where = np.bincount((after.where + len(WHERE) * rows[:, None]).ravel(), minlength=n * len(WHERE)).reshape(n, len(WHERE))
     at = {w: where[:, k] for k, w in enumerate(WHERE)}
     ints = np.column_stack([
-        before.board_number, before.shooter, team, falls.sum(axis=1), (falls & mine).sum(axis=1),
-        (falls & others).sum(axis=1), played.outcomes.fate, played.outcomes.first_touch,
-        played.n_returned, (back & mine).sum(axis=1), (back & others).sum(axis=1), r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
+        before.board_number, before.shooter, team, row_counts(falls), row_counts(falls & mine),
+        row_counts(falls & others), played.outcomes.fate, played.outcomes.first_touch,
+        played.n_returned, row_counts(back & mine), row_counts(back & others), r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
         np.full(n, after.n_pieces), after.game_scores,
     ]).astype(np.int64)  # fmt: skip
     flags = np.column_stack([played.snapped, played.truncated, r.turn_continues, r.retake, r.board_over])
