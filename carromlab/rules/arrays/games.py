@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -295,12 +295,9 @@ class GameArrays:
                 raise ValueError(f"The 'parts[{i}]' parameter must share {bad} with parts[0] to be stacked.")
         palette = tuple(dict.fromkeys(c for p in parts for c in p.palette))
         colours = [np.array([palette.index(c) for c in p.palette], dtype=np.int8)[p.colours] for p in parts]
-        per_game = {
-            f.name: np.concatenate([getattr(p, f.name) for p in parts])
-            for f in fields(cls) if f.name not in (*_SHARED, "palette", "kind", "colours")
-        }  # fmt: skip
+        per_game = {name: np.concatenate([getattr(p, name) for p in parts]) for name in _PER_GAME if name != "colours"}
         kind = np.array([palette.index(k) for k in kinds], dtype=np.int8).reshape(len(kinds))
-        out = replace(first, palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
+        out = first._replaced(palette=palette, kind=kind, colours=np.concatenate(colours), **per_game)
         starts = np.cumsum([0] + [len(p) for p in parts]).tolist()
         out.__dict__["_states"] = {start + r: s for p, start in zip(parts, starts) for r, s in p._built().items()}
         return out
