@@ -161,11 +161,15 @@ def _board_result(
     """Games whose board the shot ended, their winner and each team's points
     (ICF-7/8/9/14/15, ONL-5/6); see :func:`carromlab.rules.carrom._board_result`."""
     n, rows, team = len(games), np.arange(len(games)), games.team
+    no_end = np.zeros(n, bool), np.full(n, -1, np.int64), np.zeros((n, 2), np.int64)
+    own_sunk = m & led.still_pocketed(own_now).any(axis=1)
+    opp_sunk = m & led.still_pocketed(opp_now).any(axis=1)
+    if not (own_sunk | opp_sunk).any():  # no coin went in (most shots): no board ends
+        return no_end
     own_left, opp_left = led.count(own), led.count(opp)
-    own_last = m & (own_left == 0) & led.still_pocketed(own_now).any(axis=1)
-    opp_last = m & (opp_left == 0) & led.still_pocketed(opp_now).any(axis=1)
-    if not (own_last | opp_last).any():  # no last coin went in: no board ends (most shots)
-        return np.zeros(n, bool), np.full(n, -1, np.int64), np.zeros((n, 2), np.int64)
+    own_last, opp_last = own_sunk & (own_left == 0), opp_sunk & (opp_left == 0)
+    if not (own_last | opp_last).any():  # no last coin went in
+        return no_end
     covered = status == Q_COVERED
     left = np.zeros((n, 2), np.int64)
     left[rows, team], left[rows, 1 - team] = own_left, opp_left

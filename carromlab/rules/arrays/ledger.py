@@ -322,16 +322,17 @@ class ArrayLedger:
         rule : str
             The rule imposing the penalty.
         """
+        if not m.any():  # (most shots)
+            return
         g = np.flatnonzero(m)
         short = np.zeros(m.shape, bool)
-        if g.size:
-            pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
-            self.send_back(pool & (_rank(pool) <= n), rule, rows=g)
-            have = row_counts(pool)
-            short[g[have < n]] = True
-            self.dues[short, team[short]] += n - have[have < n]
-            if rule in DEBT_RULES:
-                self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
+        pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
+        self.send_back(pool & (_rank(pool) <= n), rule, rows=g)
+        have = row_counts(pool)
+        short[g[have < n]] = True
+        self.dues[short, team[short]] += n - have[have < n]
+        if rule in DEBT_RULES:
+            self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
         self.note(short, rule)
 
     def pay_dues(self, m: BoolArray, rule: str, *, shooter_only: bool) -> None:
@@ -352,6 +353,8 @@ class ArrayLedger:
         shooter_only : bool
             Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
+        if not self.dues.any():  # no debts (most games): nothing to pay
+            return
         pay = np.zeros_like(self.fell)
         track = bool(self.dues_from.any())  # some debt of a recorded origin (never in carrom)
         cite = np.full(self.fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
