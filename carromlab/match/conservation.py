@@ -235,10 +235,11 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
         inside = after.board.contains(xy[..., 0], xy[..., 1], np.maximum(r - OVERLAP_TOL, 0.0))
     overlapping = _overlapping(xy, r, on)
     retaken = np.flatnonzero(rulings.retake)
-    same = np.ones(on.shape, dtype=bool)  # (tested on the retaken shots only)
-    same[retaken] = (after.where[retaken] == before.where[retaken]) & (
-        (after.xy[retaken] == before.xy[retaken]) | (np.isnan(after.xy[retaken]) & np.isnan(before.xy[retaken]))
-    ).all(axis=2)
+    same = np.ones(on.shape, dtype=bool)  # (tested on the retaken shots only: a few breaks)
+    if retaken.size:
+        same[retaken] = (after.where[retaken] == before.where[retaken]) & (
+            (after.xy[retaken] == before.xy[retaken]) | (np.isnan(after.xy[retaken]) & np.isnan(before.xy[retaken]))
+        ).all(axis=2)
     ids = set(rulings.rules)
     rule = (rulings.fouls > 0) | (rulings.applied > 0)
 
