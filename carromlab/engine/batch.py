@@ -84,7 +84,7 @@ def shot_table(
         check_array("spin", spin, low=-MAX_SPIN, high=MAX_SPIN, unit="rad/s"),
     ]
     try:
-        shape = np.broadcast_shapes(*(np.shape(np.atleast_1d(c)) for c in cols))
+        shape = np.broadcast(*(np.atleast_1d(c) for c in cols)).shape
     except ValueError:
         shapes = {n: np.shape(c) for n, c in zip(("x", "y", "angle", "speed", "spin"), cols)}
         raise ValueError(f"The shot parameters must broadcast to one length. Got shapes {shapes} instead.") from None
