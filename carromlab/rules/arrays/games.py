@@ -149,11 +149,13 @@ class GameArrays:
 
     def radius_of(self) -> npt.NDArray[np.float64]:
         """Radius of each piece, m, shape (P,); read-only, made once per radii and pieces."""
-        return _piece_radii(self.radii, tuple(self.palette[k] for k in self.kind.tolist()))
+        return _piece_radii(self.radii, self.palette, self.kind.tobytes())
 
     def count(self, colour: npt.ArrayLike, where: str = "board", rows: npt.NDArray[np.intp] | None = None) -> IntArray:
         """Pieces of a kind (palette index per game, shape (N,)) at ``where``, per game;
         with ``rows``, in those games only (``colour`` holding their rows)."""
+        if rows is not None and not len(rows):  # (no game: often, for the games a rare event concerns)
+            return np.zeros(0, np.int64)
         code = WHERE.index(where)
         return row_counts(((self.where if rows is None else self.where[rows]) == code) & (self.kind == np.asarray(colour)[:, None]))
 
@@ -482,10 +484,11 @@ def row_any(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
 
 
 @lru_cache(maxsize=64)
-def _piece_radii(radii: tuple[tuple[str, float], ...], kinds: tuple[str, ...]) -> npt.NDArray[np.float64]:
-    """Radius of each piece of ``kinds`` (m, read-only), from a game's ``radii``."""
+def _piece_radii(radii: tuple[tuple[str, float], ...], palette: tuple[str, ...], kind: bytes) -> npt.NDArray[np.float64]:
+    """Radius of each piece (m, read-only) from a game's ``radii``, ``palette`` and
+    :attr:`GameArrays.kind` (as bytes)."""
     by_kind = dict(radii)
-    out = np.array([by_kind[k] for k in kinds], dtype=float)
+    out = np.array([by_kind[palette[k]] for k in np.frombuffer(kind, np.int8).tolist()], dtype=float)
     out.flags.writeable = False
     return out
 

@@ -269,6 +269,8 @@ class ArrayLedger:
     def count(self, colour: npt.ArrayLike, where: int = BOARD, rows: npt.NDArray[np.intp] | None = None) -> IntArray:
         """Pieces of a kind (palette index per game) at a location code now, shape (N,);
         with ``rows``, in those games only (``colour`` holding their rows)."""
+        if rows is not None and not len(rows):  # (no game: often, for the games a rare event concerns)
+            return np.zeros(0, np.int64)
         return row_counts(self.of_kind(colour) & ((self.where if rows is None else self.where[rows]) == where))
 
     def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
@@ -287,7 +289,7 @@ class ArrayLedger:
         """Queue the pieces of ``mask`` (N, P) to be put back, in order of ``key`` then id
         (pieces already queued stay where they are in the queue); with ``rows``, only in
         those games, ``mask`` (and ``key``) holding their rows."""
-        if rows is None and not mask.any():  # (most masks are empty)
+        if not (mask.any() if rows is None else len(rows)):  # (most masks are empty)
             return
         g = _rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
         if rows is None:
