@@ -253,7 +253,7 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
     (shot disc, physics) group, each shot with its shooter's forward direction."""
     colours = before.colours[np.arange(len(games)), before.team] if before.variant == "crokinole" else np.zeros(len(games), np.int8)
     keys = colours.tolist()
-    forward = np.array([FORWARD[before.seat_sides[seat]] for seat in before.shooter.tolist()], dtype=float)
+    forward = np.array([FORWARD[side] for side in before.seat_sides], dtype=float)[before.shooter]
     groups: list[tuple[PhysicsParams, list[int]]] = []
     for params, rows in _grouped([g.settings.params for g in games]):
         by_key: dict[int, list[int]] = {}
