@@ -115,7 +115,11 @@ def observe(state: GameState, seat: int) -> dict[str, Any]:
     >>> obs["counts"].tolist(), obs["queen"]
     ([[9, 0, 0], [9, 0, 0]], 1)
     """
-    obs = observe_many(GameArrays.from_states([state]), seat)
+    return _first(observe_many(GameArrays.from_states([state]), seat))
+
+
+def _first(obs: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    """The first game's observation of an :func:`observe_many` batch, as :func:`observe` gives it."""
     return {k: int(v[0]) if k in _DISCRETE else v[0] for k, v in obs.items()}
 
 

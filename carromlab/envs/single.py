@@ -14,7 +14,7 @@ from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..match.lockstep import stacked
 from ..physics.params import PhysicsParams
 from .action import _action_row, action_space, shots_of_actions
-from .observation import observation_space, observe
+from .observation import _first, observation_space, observe_many
 from .opponents import opponent as built_in
 from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards
@@ -115,7 +115,7 @@ class CarromEnv(gymnasium.Env):
         game_seed = int(self.np_random.integers(2**63 - 1))
         self.game = Game(self._start, seed=game_seed, **self._game_kwargs)
         self._carry, shots = self._opponents()
-        return observe(self.game.state, self.seat), {"game_seed": game_seed, "shots": shots}
+        return self._observation(), {"game_seed": game_seed, "shots": shots}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play the agent's shot and the opponents' replies (see the class notes).
@@ -138,7 +138,7 @@ class CarromEnv(gymnasium.Env):
         info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": list(played.fouls),
                 "end": self.game.end}  # fmt: skip
         self._carry = 0.0
-        obs = observe(self.game.state, self.seat)
+        obs = self._observation()
         return obs, float(reward + more), self.game.end == "complete", self.game.end in ("abandoned", "max_boards"), info
 
     def render(self) -> np.ndarray | None:
@@ -152,6 +152,12 @@ class CarromEnv(gymnasium.Env):
             Before :meth:`reset`.
         """
         return render_game(self.render_mode, self.game)
+
+    def _observation(self) -> dict[str, Any]:
+        """The agent's observation (:func:`~carromlab.envs.observe`), read from the game's
+        own arrays (no state is built)."""
+        assert self.game is not None
+        return _first(observe_many(stacked([self.game]), self.seat))
 
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""

@@ -75,5 +75,5 @@ def opponent_replies(games: Sequence[Game], agent_seats: Collection[int], team: 
         rewards[rows] += shot_rewards(played[0].of, team, weights)
         shots[rows] += 1
         # only the games of this round changed: those still waiting for a built-in seat
-        rows = rows[~np.isin(played[0].of.after.shooter, seats) & np.array([games[k].end is None for k in rows.tolist()], dtype=bool)]
+        rows = rows[~(played[0].of.after.shooter[:, None] == seats).any(axis=1) & np.array([games[k].end is None for k in rows.tolist()], dtype=bool)]
     return rewards, shots
