@@ -16,6 +16,7 @@ from .. import crokinole, hikone
 from ..carrom import _carrom_area
 from ..placement import Area, Regions
 from .games import WHERE, GameArrays
+from .hikone import inside_own_area
 
 __all__ = ["shot_radii", "placement_regions"]
 
@@ -84,12 +85,7 @@ def placement_regions(games: GameArrays) -> Regions:
     blocked = np.zeros(n, dtype=bool)
     blocked[g] = (gap < discs[g, :, 2] + radius[g, None]).any(axis=1)
     if games.n_players == 4:
-        depth = np.empty(on.shape)
-        for k in set(seat.tolist()):  # the seats shooting
-            rows = seat == k
-            depth[rows] = board.side_coordinates(sides[k], games.xy[rows, :, 0], games.xy[rows, :, 1])[1]  # type: ignore[arg-type]
-        with np.errstate(invalid="ignore"):
-            inside = on & (depth + games.radius_of() < board.marks.area_line_offset)
+        inside = on & inside_own_area(games, games.xy, games.radius_of())
         discs = np.concatenate([discs, _discs(games, inside, hikone.CONTACT)], axis=1)
     keys = list(zip(seat.tolist(), radius.tolist(), first.tolist(), blocked.tolist()))
     return _regions(keys, lambda k, r, f, b: hikone._area(board, sides[k], r, f, b), discs)
