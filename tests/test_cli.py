@@ -405,3 +405,13 @@ def test_a_closed_stdout_stops_quietly_with_status_141(tmp_path, buffered):
         os.close(write)
     assert (proc.returncode, proc.stderr) == (141, "")
     assert (tmp_path / "events.csv").exists()  # the job itself ran to the end
+
+
+def test_a_timed_hikone_match_ends_by_the_clock(tmp_path, capsys):
+    # rule HIK-10: 5 minutes, 6 s of thought a shot; at time the side with fewer pucks wins
+    out = run_ok(capsys, "match", "--variant", "hikone", "--clock", "6", "--policy", "random", "--games", "2",
+                 "--workers", "1", "--out", str(tmp_path))  # fmt: skip
+    games, boards = pd.read_csv(tmp_path / "match_games.csv"), pd.read_csv(tmp_path / "match_boards.csv")
+    assert games["end"].tolist() == ["complete"] * 2 and (games["clock_s"] >= 300).all()
+    assert boards["reason"].tolist() == ["HIK-10"] * 2
+    assert "minutes on the clock" in out and f"{games['clock_s'].mean() / 60:.1f} minutes" in out

@@ -70,6 +70,9 @@ CASES = [
     (["break-study", "--puck-radius", "-0.01", "--variant", "hikone"], "'--puck-radius' option"),
     (["break-study", "--mu", "0"], "'--mu' option"),
     (["match", "--mu", "0"], "'--mu' option"),
+    # HIK-10: the match clock is a Hikone rule; its thinking time is a positive number of seconds
+    (["match", "--clock", "6"], "The '--clock' option is for Hikone games (HIK-10). Got a clock for a 'icf' game instead."),
+    (["match", "--variant", "hikone", "--clock", "0"], "The '--clock' option must be a finite real number in the range (0, 600] s. Got 0.0 instead."),
     (["fouls", "--mu", "3"], "'--mu' option"),
     (["fouls", "--angle-range-deg", "-400,400"], "'--angle-range-deg' option must be a range LOW,HIGH with -180 <= LOW <= HIGH <= 180 degrees. Got -400,400"),
     (["fouls", "--angle-range-deg", "30,-30"], "'--angle-range-deg' option must be a range LOW,HIGH with -180 <= LOW <= HIGH <= 180 degrees. Got 30,-30"),

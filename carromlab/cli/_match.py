@@ -17,6 +17,7 @@ EXAMPLES = """\
   carromlab match                                          # 2 ICF games, greedy players, club noise
   carromlab match --policy greedy,random --games 20 --workers 2
   carromlab match --variant hikone --players 4 --policy random --noise beginner
+  carromlab match --variant hikone --clock 6   # the championship's 5-minute clock, 6 s of thought a shot (HIK-10)
   carromlab match --variant crokinole --games 10 --format parquet
   carromlab match --variant online --rules powder=false,game_target=29   # house rules: a bare board, games to 29
   carromlab match --striker-mass 0.02 --striker-radius 0.022   # a heavier, larger striker
@@ -47,6 +48,10 @@ def add_parser(sub: Any) -> None:
     add_noise_option(s)
     s.add_argument("--max-shots-per-board", type=positive_int, default=MAX_SHOTS_PER_BOARD,
                    help=f"abandon a board (and its game) after this many shots (default {MAX_SHOTS_PER_BOARD})")  # fmt: skip
+    s.add_argument("--clock", type=float, metavar="THINK_S", default=None,
+                   help="Hikone: play the championship's 5-minute match clock (HIK-10), each shot taking THINK_S seconds "
+                        "of thought (at most 10 in the last minute) plus its motion; at time the round is played out "
+                        "and the side with fewer pucks wins (default: untimed, as the final)")  # fmt: skip
     s.add_argument("--max-boards", type=positive_int, default=MAX_BOARDS, help=f"stop a game after this many boards (default {MAX_BOARDS})")
     g = s.add_argument_group("run")
     g.add_argument("--seed", type=int, default=0, help="seed of the match, >= 0 (default 0); game g replays alone")
@@ -74,6 +79,18 @@ def _policies(names: list[str], players: int, params: Any) -> list[Any]:
     return [GreedyPolicy(params=params) if n == "greedy" else RandomPolicy() for n in names]
 
 
+def _clock(think_s: float | None) -> Any:
+    """The match clock of ``--clock`` (None: untimed)."""
+    from ..match import MatchClock
+
+    if think_s is None:
+        return None
+    try:
+        return MatchClock(think_s=think_s)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("'think_s' parameter", "'--clock' option")) from None
+
+
 def run(args: argparse.Namespace, out: Path) -> list[Path]:
     from ..match import new_state, play_match
     from ..plotting.match import plot_match_summary
@@ -86,7 +103,7 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     rec = play_match(
         args.variant, args.games, players=args.players, options=options, discs=discs, policies=policies, params=params,
         noise=noise_model(args.noise), seed=args.seed, max_shots_per_board=args.max_shots_per_board,
-        max_boards=args.max_boards, workers=workers, progress=not args.quiet, store=args.store,
+        max_boards=args.max_boards, clock=_clock(args.clock), workers=workers, progress=not args.quiet, store=args.store,
         chunk_games=args.chunk_games,
     )  # fmt: skip
     files = [Path(args.store)] if args.store else write_tables(
@@ -97,11 +114,12 @@ def run(args: argparse.Namespace, out: Path) -> list[Path]:
     files.append(save_figure(ax.get_figure(), out / "match_summary.png"))
 
     g = rec.games
+    timed = f", {g['clock_s'].mean() / 60:.1f} minutes on the clock" if args.clock is not None else ""
     teams = [t for t in range(4) if g[f"score_{t}"].notna().any()]
     ends = ", ".join(f"{n} {end}" for end, n in g["end"].value_counts().items())
     wins = ", ".join(f"team {t} {int((g['winner'] == t).sum())}" for t in teams)
     scores = ", ".join(f"team {t} {g[f'score_{t}'].astype(float).mean():.1f}" for t in teams)
     print(f"{args.variant} match, {args.players} players ({', '.join(p.name for p in policies)}; {args.noise} noise): "
-          f"{len(g)} game{'s' * (len(g) != 1)} ({ends}), {g['n_boards'].mean():.1f} boards and {g['n_shots'].mean():.0f} shots per game.")  # fmt: skip
+          f"{len(g)} game{'s' * (len(g) != 1)} ({ends}), {g['n_boards'].mean():.1f} boards and {g['n_shots'].mean():.0f} shots per game{timed}.")  # fmt: skip
     print(f"wins: {wins}, no winner {int(g['winner'].isna().sum())}; mean final score: {scores}.")
     return files

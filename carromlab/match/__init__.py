@@ -12,11 +12,13 @@ See ``docs/match.md`` for a how-to. Modules:
 ``conservation.py``       piece conservation checks after every shot
 ``records.py``            the shots, boards and games tables
 ``lockstep.py``           :func:`~.lockstep.step`: one shot of many games in one engine batch, :func:`~.lockstep.play_games`
+``clock.py``              :class:`MatchClock`: the Hikone match time (HIK-10)
 ``game.py``               :class:`Game` (shot by shot), :func:`play_game`, :func:`play_match`
 ``stats.py``              :func:`breaker_advantage`: what opening a board is worth, per variant
 ========================  =======================================================
 """
 
+from .clock import MatchClock
 from .conservation import ConservationError, Inventory, census
 from .execution import Executed, execute
 from .game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, GameError, Played, game_seed, new_state, play_game, play_match
@@ -40,6 +42,7 @@ __all__ = [
     "GameRecord",
     "GreedyPolicy",
     "Inventory",
+    "MatchClock",
     "MatchRecord",
     "Played",
     "Policy",

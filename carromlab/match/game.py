@@ -26,6 +26,7 @@ from ..physics.params import PhysicsParams
 from ..rules import VARIANTS, game_physics
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
+from .clock import MatchClock
 from .conservation import Inventory
 from .lockstep import play_games, step
 from .policies import Policy, RandomPolicy
@@ -176,13 +177,17 @@ class _Settings:
     max_shots_per_board: int
     max_boards: int
     record: bool
+    clock: MatchClock | None
 
     @classmethod
     def checked(cls, state: GameState, policies: Any, noise: Any, params: Any, seed: Any,
-                max_shots_per_board: Any, max_boards: Any, record: Any) -> _Settings:
+                max_shots_per_board: Any, max_boards: Any, record: Any, clock: Any) -> _Settings:
         check_type("state", state, GameState)
         if state.game_over:
             raise ValueError("The 'state' parameter must be a game in progress. Got a finished game instead.")
+        check_type("clock", clock, (MatchClock, type(None)), hint="MatchClock(think_s=...)")
+        if clock is not None and state.variant != "hikone":
+            raise ValueError(f"The 'clock' parameter is for Hikone games (HIK-10). Got a clock for a {state.variant!r} game instead.")
         params = game_physics(state, params)
         record = check_bool("record", record)
         n = state.n_players
@@ -194,6 +199,7 @@ class _Settings:
             max_shots_per_board=check_int("max_shots_per_board", max_shots_per_board, low=1, high=10**6),
             max_boards=check_int("max_boards", max_boards, low=1, high=10**4),
             record=record,
+            clock=clock,
         )
 
 
@@ -207,6 +213,7 @@ def play_game(
     max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
     max_boards: int = MAX_BOARDS,
     record: bool = True,
+    clock: MatchClock | None = None,
     game: int = 0,
 ) -> GameRecord:
     """Play a game from ``state`` to its end.
@@ -221,6 +228,11 @@ def play_game(
     :func:`~carromlab.match.conservation.check_shots` checks that no piece was created,
     lost or moved without a rule. A shot that exhausts the
     engine's event budget is kept (its warning is replaced by the ``truncated`` column).
+
+    With a ``clock`` (Hikone), each shot takes the clock's thinking time and its motion
+    (:class:`~carromlab.match.clock.MatchClock`); once the match time reaches the limit the
+    game's time is called (:func:`carromlab.rules.hikone.call_time`, HIK-10), in the state
+    after that shot, and the rules end the game when the round is over.
 
     Guards, never silent: a board still running after ``max_shots_per_board`` shots is
     abandoned and the game stops there (``end="abandoned"`` in the boards and games
@@ -249,6 +261,9 @@ def play_game(
         Guard against endless games, in [1, 10**4]. Default :data:`.MAX_BOARDS`.
     record : bool
         Keep the shots table (False keeps only the boards and the game). Default True.
+    clock : MatchClock, optional
+        The match clock of a Hikone game (HIK-10). Default None: untimed, as the
+        championship's final is.
     game : int
         Number of the game, written in the tables, >= 0. Default 0.
 
@@ -274,7 +289,7 @@ def play_game(
     ('complete', True)
     """
     game_ = Game(state, policies, params=params, noise=noise, seed=seed, max_shots_per_board=max_shots_per_board,
-                 max_boards=max_boards, record=record, game=game)
+                 max_boards=max_boards, record=record, clock=clock, game=game)
     play_games([game_])
     return game_.record()
 
@@ -284,7 +299,7 @@ class Game:
 
     Parameters
     ----------
-    state, policies, params, noise, seed, max_shots_per_board, max_boards, record, game
+    state, policies, params, noise, seed, max_shots_per_board, max_boards, record, clock, game
         As in :func:`.play_game`.
 
     Attributes
@@ -300,6 +315,9 @@ class Game:
     seconds, cpu_seconds : float
         Wall and processor time of the shots played so far, s (a game played in
         lockstep with others is given an equal share of each step's time).
+    clock_s : float
+        Simulated match time of the shots played so far, s (with a ``clock``; NaN
+        without).
     arrays : tuple of (GameArrays, int) or None
         Set by :func:`~carromlab.match.lockstep.step`: the arrays of the games it
         played (their states after the shot) and this game's row, the game's current
@@ -319,9 +337,9 @@ class Game:
         self, state: GameState, policies: Policy | Sequence[Policy], *, params: PhysicsParams | None = None,
         noise: NoiseModel | Sequence[NoiseModel] | None = None, seed: int = 0,
         max_shots_per_board: int = MAX_SHOTS_PER_BOARD, max_boards: int = MAX_BOARDS, record: bool = True,
-        game: int = 0,
+        clock: MatchClock | None = None, game: int = 0,
     ) -> None:  # fmt: skip
-        self.settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record)
+        self.settings = _Settings.checked(state, policies, noise, params, seed, max_shots_per_board, max_boards, record, clock)
         self.ids = {"variant": state.variant, "players": state.n_players, "game": check_int("game", game, low=0),
                     "seed": self.settings.seed}  # fmt: skip
         self._start = state
@@ -337,6 +355,7 @@ class Game:
         self.arrays: tuple[GameArrays, int] | None = None
         #: wall and processor time (s) of this game's shots: its share of each step's time
         self.seconds = self.cpu_seconds = 0.0
+        self.clock_s = float("nan") if clock is None else 0.0
 
     @property
     def state(self) -> GameState:
@@ -378,7 +397,7 @@ class Game:
         summary = game_row(
             self.ids, self.state, n_boards=len(self.boards), n_shots=self.n_shots, end=self.end,
             n_snapped=self.n_snapped, n_truncated=self.n_truncated, seconds=self.seconds,
-            cpu_seconds=self.cpu_seconds,
+            cpu_seconds=self.cpu_seconds, clock_s=self.clock_s,
         )  # fmt: skip
         return GameRecord(shots_frame(self.ids, self.shots), frame(self.boards, BOARD_COLUMNS),
                           frame([summary], GAME_COLUMNS), self.state)
@@ -458,6 +477,7 @@ def play_match(
     max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
     max_boards: int = MAX_BOARDS,
     record: bool = True,
+    clock: MatchClock | None = None,
     workers: int = 1,
     progress: bool = False,
     store: str | os.PathLike[str] | None = None,
@@ -484,7 +504,7 @@ def play_match(
         Default: the standard discs.
     policies : Policy or sequence of Policy, optional
         One for every seat or one per seat. Default :class:`RandomPolicy` for all.
-    params, noise, max_shots_per_board, max_boards, record
+    params, noise, max_shots_per_board, max_boards, record, clock
         As in :func:`.play_game`.
     seed : int
         Seed of the match, in [0, 2**63).
@@ -538,11 +558,12 @@ def play_match(
     check_bool("progress", progress)
     chosen: Policy | Sequence[Policy] = RandomPolicy() if policies is None else policies
     # every game checks its settings again; checking the first here fails fast
-    _Settings.checked(new_state(variant, players, options, discs=discs), chosen, noise, params, seed, max_shots_per_board, max_boards, record)
+    _Settings.checked(new_state(variant, players, options, discs=discs), chosen, noise, params, seed, max_shots_per_board, max_boards,
+                      record, clock)
     kwargs = {
         "variant": variant, "players": players, "options": options, "discs": discs, "policies": chosen, "params": params,
         "noise": noise, "seed": seed, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
-        "record": record,
+        "record": record, "clock": clock,
     }  # fmt: skip
     # chunks of one size, at most chunk_games games (a short last chunk would leave workers
     # idle while one plays a full chunk); in memory, at least one per worker. A game's play

@@ -8,6 +8,7 @@ generator and its own noise stream, so it plays the same shots alone and among o
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,9 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     positions (final positions in float64, as :func:`carromlab.simulate` gives them),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
-    shot; each game then records its shot (``carromlab.match.game.record_step``) and keeps the step's arrays
+    shot; the games with a :class:`~carromlab.match.clock.MatchClock` advance their match
+    time by each shot's thinking and motion and have their time called once it runs out
+    (in the state after the shot, HIK-10); each game then records its shot (``carromlab.match.game.record_step``) and keeps the step's arrays
     (:attr:`.Game.arrays`), from which the next step stacks its rows. The step's shots
     are one :class:`~carromlab.match.records.PlayedArrays` (columns over the games) and
     each game's :class:`.Played` a view of its row; no GameState and no per-shot object
@@ -119,7 +122,8 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
             f"(board {g.state.board_number}, seat {g.state.shooter}): {exc}",
             g.state.to_json(),
         ) from exc
-    shots = PlayedArrays(before, rulings.state, meant, executed, moved, outcomes, rulings, batch.columns["truncated"])
+    after = _clocked(games, rulings.state, batch.columns["t_end"])
+    shots = PlayedArrays(before, after, meant, executed, moved, outcomes, rulings, batch.columns["truncated"])
     record_step(games, shots, names)
     wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
     for g in games:  # each game's share of the step
@@ -188,6 +192,20 @@ def stacked(games: Sequence[Game]) -> GameArrays:
         return parts[0] if rows == list(range(len(parts[0]))) else parts[0].take(rows)  # type: ignore[union-attr, arg-type]
     starts = dict(zip(map(id, parts), np.cumsum([0] + [len(p) for p in parts]).tolist()))  # type: ignore[arg-type]
     return GameArrays.concat(parts).take([starts[id(arrays)] + row for arrays, row in refs])  # type: ignore[arg-type]
+
+
+def _clocked(games: list[Game], after: GameArrays, motion_s: FloatArray) -> GameArrays:
+    """Advance the match clocks of the games that have one by their shots' thinking and
+    motion (``motion_s``, s), and call time (HIK-10) in the states after the shots of
+    the games whose clock ran out; new arrays where time is called, else ``after``."""
+    call = np.zeros(len(games), bool)
+    for k, g in enumerate(games):
+        clock = g.settings.clock
+        if clock is not None:
+            g.clock_s = float(clock.after(g.clock_s, motion_s[k]))
+            call[k] = clock.expired(g.clock_s)
+    call &= ~after.time_called & ~after.game_over
+    return dataclasses.replace(after, time_called=after.time_called | call) if call.any() else after
 
 
 def _failing_row(exc: Exception) -> int | None:

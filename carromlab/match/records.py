@@ -91,10 +91,12 @@ BOARD_COLUMNS: dict[str, str] = {
 #: ``n_snapped`` (placements moved back after noise), ``n_truncated`` (shots that ran out
 #: of events), ``seconds`` (wall time of the game's shots), ``cpu_seconds`` (their processor
 #: time, which other load on the machine does not inflate; games played in lockstep
-#: share each step's time equally, so a column's sum is the time the games took).
+#: share each step's time equally, so a column's sum is the time the games took),
+#: ``clock_s`` (simulated match time of a game played with a Hikone
+#: :class:`~carromlab.match.clock.MatchClock`, s; NaN for an untimed game).
 GAME_COLUMNS: dict[str, str] = {
     **_ID_COLUMNS, "n_boards": "int64", "n_shots": "int64", "end": "object", "winner": "Int64", **_teams("score"),
-    "n_snapped": "int64", "n_truncated": "int64", "seconds": "float64", "cpu_seconds": "float64",
+    "n_snapped": "int64", "n_truncated": "int64", "seconds": "float64", "cpu_seconds": "float64", "clock_s": "float64",
 }  # fmt: skip
 
 
@@ -108,7 +110,7 @@ def frame(rows: Sequence[Mapping[str, Any]], columns: Mapping[str, str]) -> pd.D
     Examples
     --------
     >>> frame([], GAME_COLUMNS).shape
-    (0, 16)
+    (0, 17)
     """
     df = pd.DataFrame(list(rows), columns=list(columns))
     return df.astype(dict(columns))
@@ -426,14 +428,14 @@ def board_row(
 
 def game_row(
     ids: Mapping[str, Any], final: GameState, *, n_boards: int, n_shots: int, end: str,
-    n_snapped: int, n_truncated: int, seconds: float, cpu_seconds: float,
+    n_snapped: int, n_truncated: int, seconds: float, cpu_seconds: float, clock_s: float,
 ) -> dict[str, Any]:
     """One row of the games table (see :data:`.GAME_COLUMNS`)."""
     return {
         **ids, "n_boards": n_boards, "n_shots": n_shots, "end": end,
         "winner": final.winner if end == "complete" and final.winner is not None else pd.NA,
         **_per_team("score", final.game_scores), "n_snapped": n_snapped, "n_truncated": n_truncated, "seconds": seconds,
-        "cpu_seconds": cpu_seconds,
+        "cpu_seconds": cpu_seconds, "clock_s": clock_s,
     }  # fmt: skip
 
 
