@@ -45,6 +45,7 @@ DEF EV_DITCH = 5
 DEF EV_DISC = 6
 DEF EV_PASS = 7      # crossing a capture circle too fast to fall
 DEF EV_HORIZON = 8   # end of the integrated part of a lazy segment (internal, never logged)
+DEF EV_RECHECK = 9   # a disc's deferred re-prediction (``renew``; internal, never logged)
 
 # Disc status.
 DEF ST_BOARD = 0
@@ -1993,7 +1994,7 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
     (``s.chg``): start the changed discs' segments, register them, and re-predict them
     and every disc whose scheduled event involves one of them; 0, or -2 when out of
     memory. Sets ``s.touch_hit`` when a prediction found a touching pair approaching."""
-    cdef int q, c, k, ns
+    cdef int q, c, k, kn, ns
     for q in range(s.nchg):
         restart(s, s.chg[q])
         grid_set(s, s.chg[q])
@@ -2011,13 +2012,17 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
             s.stale[c] = 1
             s.slist[ns] = c
             ns += 1
+    for q in range(s.nchg):
+        c = s.chg[q]
         k = s.whead[c]
         while k >= 0:
+            kn = s.wnext[k]
             if k != nxt and k != j and not s.stale[k]:
-                s.stale[k] = 1
-                s.slist[ns] = k
-                ns += 1
-            k = s.wnext[k]
+                # k's motion is unchanged and its scheduled impact with c is off: nothing
+                # else of k's comes before that impact's time, so its re-prediction waits
+                # until then (an impact offered earlier replaces it)
+                set_event(s, k, s.tn[k], EV_RECHECK, -1)
+            k = kn
     sort_ints(s.slist, ns)
     for q in range(ns):
         set_tn(s, s.slist[q], INFINITY)
@@ -2038,7 +2043,7 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
     cdef int i, k, j, nxt, q, kind, same, n0
-    cdef double tmin
+    cdef double tmin, tev = s.t
     s.inst = 0
     for i in range(s.n):
         s.mark[i] = 0
@@ -2070,12 +2075,18 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if not (s.tn[nxt] < INFINITY):
             break
         tmin = s.tn[nxt]
+        if tmin > s.t:
+            s.t = tmin
+        if s.kind[nxt] == EV_RECHECK:
+            # a deferred re-prediction (``renew``): not an event
+            set_tn(s, nxt, INFINITY)
+            predict(s, nxt)
+            continue
         if s.n_events >= s.p.max_events:
             s.truncated = 1
             break
-        same = tmin <= s.t
-        if tmin > s.t:
-            s.t = tmin
+        same = tmin <= tev
+        tev = s.t
         if s.kind[nxt] == EV_HORIZON:
             # integrate nxt's segment further (its motion so far is unchanged): not an event
             if seg_extend(s.lp, s.R[nxt], &s.seg[nxt]) < 0:
@@ -2103,7 +2114,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
                 return -2
             if s.n_events > n0 and renew(s, nxt, j) < 0:
                 return -2
-    # bring every disc to the final time
+    # bring every disc to the final time: that of the last event
+    s.t = tev
     for i in range(s.n):
         if s.status[i] == ST_BOARD:
             rebase(s, i)
