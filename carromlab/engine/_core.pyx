@@ -1119,6 +1119,21 @@ cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept
     set_tn(s, k, t)
 
 
+cdef inline void recheck(Sim* s, int k) noexcept nogil:
+    """Turn disc k's scheduled impact into a re-prediction at the same time (EV_RECHECK),
+    taking k off its partner's list (``set_event`` without the queue: the time stays)."""
+    cdef int o = s.wof[k]
+    if s.wprev[k] >= 0:
+        s.wnext[s.wprev[k]] = s.wnext[k]
+    else:
+        s.whead[o] = s.wnext[k]
+    if s.wnext[k] >= 0:
+        s.wprev[s.wnext[k]] = s.wprev[k]
+    s.wof[k] = -1
+    s.kind[k] = EV_RECHECK
+    s.partner[k] = -1
+
+
 cdef inline void sort_ints(int* a, int m) noexcept nogil:
     """Insertion sort of a[0:m] (short lists)."""
     cdef int q, r, v
@@ -2012,16 +2027,15 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
             s.stale[c] = 1
             s.slist[ns] = c
             ns += 1
-    for q in range(s.nchg):
-        c = s.chg[q]
         k = s.whead[c]
         while k >= 0:
             kn = s.wnext[k]
-            if k != nxt and k != j and not s.stale[k]:
-                # k's motion is unchanged and its scheduled impact with c is off: nothing
-                # else of k's comes before that impact's time, so its re-prediction waits
-                # until then (an impact offered earlier replaces it)
-                set_event(s, k, s.tn[k], EV_RECHECK, -1)
+            if s.mark[k] != s.inst:
+                # k's motion is unchanged (it is not listed at this instant) and its
+                # scheduled impact with c is off: nothing else of k's comes before that
+                # impact's time, so its re-prediction waits until then (an impact offered
+                # earlier replaces it); its time in the queue stays
+                recheck(s, k)
             k = kn
     sort_ints(s.slist, ns)
     for q in range(ns):
