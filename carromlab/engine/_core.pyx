@@ -2006,9 +2006,17 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
 
 cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
     """After the event of disc nxt (partner j or -1) and the impacts settled with it
-    (``s.chg``): start the changed discs' segments, register them, and re-predict them
-    and every disc whose scheduled event involves one of them; 0, or -2 when out of
-    memory. Sets ``s.touch_hit`` when a prediction found a touching pair approaching."""
+    (``s.chg``): start the changed discs' segments, register them and re-predict them;
+    a disc whose scheduled impact was with one of them and whose own motion is unchanged
+    is re-predicted at that impact's time instead (EV_RECHECK), unless an impact offered
+    before then replaces it; 0, or -2 when out of memory. Sets ``s.touch_hit`` when a
+    prediction found a touching pair approaching.
+
+    Deferring is exact: every pair of such a disc k with a disc l that has not changed
+    since k's prediction was searched up to that time or up to l's own next event, after
+    which l's prediction searches it again and offers an earlier impact; its own events
+    (stop, cushion, hole) come no sooner. Until then its time stays in the queue and bounds
+    the other discs' searches with it, as its impact's did."""
     cdef int q, c, k, kn, ns
     for q in range(s.nchg):
         restart(s, s.chg[q])
