@@ -203,8 +203,8 @@ cdef struct Sim:
     double qlo, qscale       # packed boxes: coordinate of level 0 (m) and levels per m
     cnp.uint64_t* qbox       # per disc its box packed (``box_code``)
     double* box              # per disc 4 doubles: its capsule's bounding box x_lo, y_lo, x_hi, y_hi,
-                             # m (empty: the lows INF, the highs -INF), apart from ``cap`` so that
-                             # the box loop of ``predict`` steps 32 bytes a candidate
+                             # m (empty: the lows INF, the highs -INF); the candidates' boxes are
+                             # tested packed (``qbox``)
     int* span                # per disc 4 ints: its rows r0..r1 and its columns c0..c1 (empty: r1 < r0)
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, then the sentinel n,
     # with tn[n] = INF, in the padding leaves; lowest index wins ties)
@@ -385,12 +385,6 @@ cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
 # Event prediction
 # ----------------------------------------------------------------------------------
 
-cdef inline bint box_misses(const double* b, const double* r) noexcept nogil:
-    """Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi, m): b's low corner
-    beyond r's high one or b's high corner below r's low one on an axis (false on NaN)."""
-    return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1])
-
-
 cdef inline cnp.uint64_t box_code(Sim* s, const double* b, bint reach) noexcept nogil:
     """The box b (x_lo, y_lo, x_hi, y_hi, m), inside the square of half-size -s.qlo, packed
     in four 16-bit lanes of levels (l(x) = floor((x - qlo) qscale), 0 .. QMAX - 1): for a
@@ -411,7 +405,7 @@ cdef inline cnp.uint64_t box_meets(cnp.uint64_t disc, cnp.uint64_t reach) noexce
     """1 when no lane of the packed disc box exceeds that of the packed reach box, given
     with the top bit of each lane set (``box_code``), else 0: each lane of the difference
     keeps that bit exactly when it does not, and borrows nothing from the next. A box test
-    in four integer operations that never rejects two boxes that meet (``box_misses``)."""
+    in four integer operations that never rejects two boxes that meet."""
     cdef cnp.uint64_t high = (<cnp.uint64_t> LANES) << 15
     return ((reach - disc) & high) == high
 
@@ -1335,7 +1329,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     apart1 = s.apart[2 * i + 1]
     for w in range(s.gw):
         # the box test first for every candidate of the word, without a branch (most fail,
-        # unpredictably), then again where the box shrank since (a better event found)
+        # unpredictably), then again, packed as well, where the box shrank since (a better event found)
         bits = s.cand[w]
         qw = s.qbox + 64 * w
         keep = 0
@@ -1349,7 +1343,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
             cj = &s.cap[j]
-            if shrunk and box_misses(s.box + 4 * j, rb):
+            if shrunk and not box_meets(s.qbox[j], rq):
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
@@ -1383,6 +1377,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 bk = EV_DISC
                 bp = j
                 reach_box(s, i, &hi, best, rb)
+                rq = box_code(s, rb, 1) | ((<cnp.uint64_t> LANES) << 15)
                 shrunk = 1
             if tc < s.tn[j] and not s.stale[j]:
                 s.offk[noff] = j
