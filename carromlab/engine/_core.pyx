@@ -1327,9 +1327,13 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     rri = s.cap[i].rr
     apart0 = s.apart[2 * i]
     apart1 = s.apart[2 * i + 1]
+    if apart0 >= 0:
+        s.cand[apart0 >> 6] &= ~((<cnp.uint64_t> 1) << (apart0 & 63))
+        if apart1 >= 0:
+            s.cand[apart1 >> 6] &= ~((<cnp.uint64_t> 1) << (apart1 & 63))
     for w in range(s.gw):
         # the box test first for every candidate of the word, without a branch (most fail,
-        # unpredictably), then again, packed as well, where the box shrank since (a better event found)
+        # unpredictably), then again where the box shrank since (a better event found)
         bits = s.cand[w]
         qw = s.qbox + 64 * w
         keep = 0
@@ -1347,8 +1351,6 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
-            if j == apart0 or j == apart1:
-                continue
             hz = best if best < s.tn[j] else s.tn[j]
             if s.stale[j]:
                 hz = best
