@@ -1351,9 +1351,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 continue   # pair_time would find no contact
             if hi.v <= 0.0 and cj.v0 <= 0.0:
                 continue   # both at rest
-            hz = best if best < s.tn[j] else s.tn[j]
-            if s.stale[j]:
-                hz = best
+            hz = best if best < s.tn[j] else s.tn[j]   # best for a stale j (time INF)
             if cj.v0 <= 0.0:
                 # j at rest (i moves): pair_time's own test, no circle entry within the
                 # distance v T that i can slide before hz
