@@ -1349,10 +1349,10 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             cj = &s.cap[j]
             if shrunk and not box_meets(s.qbox[j], rq):
                 continue   # pair_time would find no contact
-            if hi.v <= 0.0 and cj.v0 <= 0.0:
-                continue   # both at rest
             hz = best if best < s.tn[j] else s.tn[j]   # best for a stale j (time INF)
             if cj.v0 <= 0.0:
+                if hi.v <= 0.0:
+                    continue   # both at rest
                 # j at rest (i moves): pair_time's own test, no circle entry within the
                 # distance v T that i can slide before hz
                 apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, s.R[i] + s.R[j])
