@@ -1304,7 +1304,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1, q, noff = 0
     cdef bint shrunk, apart
     cdef cnp.uint64_t keep
-    cdef double tc, hz, la, lb, uxi, uyi, rri
+    cdef double tc, hz, la, lb, uxi, uyi, rri, ri
     cdef cnp.uint64_t bits
     cdef Here hi
     cdef double rb[5]
@@ -1325,6 +1325,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     uxi = s.cap[i].ux
     uyi = s.cap[i].uy
     rri = s.cap[i].rr
+    ri = s.R[i]
     apart0 = s.apart[2 * i]
     apart1 = s.apart[2 * i + 1]
     if apart0 >= 0:
@@ -1355,7 +1356,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                     continue   # both at rest
                 # j at rest (i moves): pair_time's own test, no circle entry within the
                 # distance v T that i can slide before hz
-                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, s.R[i] + s.R[j])
+                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, ri + s.R[j])
                              <= hi.v * (hz - s.t))
             else:
                 # nor when the paths the two can slide before hz miss each other (neither
