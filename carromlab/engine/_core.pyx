@@ -45,6 +45,7 @@ DEF EV_DITCH = 5
 DEF EV_DISC = 6
 DEF EV_PASS = 7      # crossing a capture circle too fast to fall
 DEF EV_HORIZON = 8   # end of the integrated part of a lazy segment (internal, never logged)
+DEF EV_RECHECK = 9   # a disc's deferred re-prediction (``renew``; internal, never logged)
 
 # Disc status.
 DEF ST_BOARD = 0
@@ -202,8 +203,8 @@ cdef struct Sim:
     double qlo, qscale       # packed boxes: coordinate of level 0 (m) and levels per m
     cnp.uint64_t* qbox       # per disc its box packed (``box_code``)
     double* box              # per disc 4 doubles: its capsule's bounding box x_lo, y_lo, x_hi, y_hi,
-                             # m (empty: the lows INF, the highs -INF), apart from ``cap`` so that
-                             # the box loop of ``predict`` steps 32 bytes a candidate
+                             # m (empty: the lows INF, the highs -INF); the candidates' boxes are
+                             # tested packed (``qbox``)
     int* span                # per disc 4 ints: its rows r0..r1 and its columns c0..c1 (empty: r1 < r0)
     # event queue: tournament tree over tn (leaves tp .. tp + n - 1, then the sentinel n,
     # with tn[n] = INF, in the padding leaves; lowest index wins ties)
@@ -384,12 +385,6 @@ cdef void set_velocity(Sim* s, int i, double vx, double vy) noexcept nogil:
 # Event prediction
 # ----------------------------------------------------------------------------------
 
-cdef inline bint box_misses(const double* b, const double* r) noexcept nogil:
-    """Whether the box b misses the box r, each (x_lo, y_lo, x_hi, y_hi, m): b's low corner
-    beyond r's high one or b's high corner below r's low one on an axis (false on NaN)."""
-    return (b[0] > r[2]) | (b[1] > r[3]) | (b[2] < r[0]) | (b[3] < r[1])
-
-
 cdef inline cnp.uint64_t box_code(Sim* s, const double* b, bint reach) noexcept nogil:
     """The box b (x_lo, y_lo, x_hi, y_hi, m), inside the square of half-size -s.qlo, packed
     in four 16-bit lanes of levels (l(x) = floor((x - qlo) qscale), 0 .. QMAX - 1): for a
@@ -410,7 +405,7 @@ cdef inline cnp.uint64_t box_meets(cnp.uint64_t disc, cnp.uint64_t reach) noexce
     """1 when no lane of the packed disc box exceeds that of the packed reach box, given
     with the top bit of each lane set (``box_code``), else 0: each lane of the difference
     keeps that bit exactly when it does not, and borrows nothing from the next. A box test
-    in four integer operations that never rejects two boxes that meet (``box_misses``)."""
+    in four integer operations that never rejects two boxes that meet."""
     cdef cnp.uint64_t high = (<cnp.uint64_t> LANES) << 15
     return ((reach - disc) & high) == high
 
@@ -1118,6 +1113,21 @@ cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept
     set_tn(s, k, t)
 
 
+cdef inline void recheck(Sim* s, int k) noexcept nogil:
+    """Turn disc k's scheduled impact into a re-prediction at the same time (EV_RECHECK),
+    taking k off its partner's list (``set_event`` without the queue: the time stays)."""
+    cdef int o = s.wof[k]
+    if s.wprev[k] >= 0:
+        s.wnext[s.wprev[k]] = s.wnext[k]
+    else:
+        s.whead[o] = s.wnext[k]
+    if s.wnext[k] >= 0:
+        s.wprev[s.wnext[k]] = s.wprev[k]
+    s.wof[k] = -1
+    s.kind[k] = EV_RECHECK
+    s.partner[k] = -1
+
+
 cdef inline void sort_ints(int* a, int m) noexcept nogil:
     """Insertion sort of a[0:m] (short lists)."""
     cdef int q, r, v
@@ -1294,7 +1304,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1, q, noff = 0
     cdef bint shrunk, apart
     cdef cnp.uint64_t keep
-    cdef double tc, hz, la, lb, uxi, uyi, rri
+    cdef double tc, hz, la, lb, uxi, uyi, rri, ri
     cdef cnp.uint64_t bits
     cdef Here hi
     cdef double rb[5]
@@ -1315,8 +1325,13 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     uxi = s.cap[i].ux
     uyi = s.cap[i].uy
     rri = s.cap[i].rr
+    ri = s.R[i]
     apart0 = s.apart[2 * i]
     apart1 = s.apart[2 * i + 1]
+    if apart0 >= 0:
+        s.cand[apart0 >> 6] &= ~((<cnp.uint64_t> 1) << (apart0 & 63))
+        if apart1 >= 0:
+            s.cand[apart1 >> 6] &= ~((<cnp.uint64_t> 1) << (apart1 & 63))
     for w in range(s.gw):
         # the box test first for every candidate of the word, without a branch (most fail,
         # unpredictably), then again where the box shrank since (a better event found)
@@ -1333,19 +1348,15 @@ cdef void predict(Sim* s, int i) noexcept nogil:
             j = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
             cj = &s.cap[j]
-            if shrunk and box_misses(s.box + 4 * j, rb):
+            if shrunk and not box_meets(s.qbox[j], rq):
                 continue   # pair_time would find no contact
-            if hi.v <= 0.0 and cj.v0 <= 0.0:
-                continue   # both at rest
-            if j == apart0 or j == apart1:
-                continue
-            hz = best if best < s.tn[j] else s.tn[j]
-            if s.stale[j]:
-                hz = best
+            hz = best if best < s.tn[j] else s.tn[j]   # best for a stale j (time INF)
             if cj.v0 <= 0.0:
+                if hi.v <= 0.0:
+                    continue   # both at rest
                 # j at rest (i moves): pair_time's own test, no circle entry within the
                 # distance v T that i can slide before hz
-                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, s.R[i] + s.R[j])
+                apart = not (circle_entry(hi.x - cj.x0, hi.y - cj.y0, uxi, uyi, ri + s.R[j])
                              <= hi.v * (hz - s.t))
             else:
                 # nor when the paths the two can slide before hz miss each other (neither
@@ -1367,6 +1378,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 bk = EV_DISC
                 bp = j
                 reach_box(s, i, &hi, best, rb)
+                rq = box_code(s, rb, 1) | ((<cnp.uint64_t> LANES) << 15)
                 shrunk = 1
             if tc < s.tn[j] and not s.stale[j]:
                 s.offk[noff] = j
@@ -1990,10 +2002,18 @@ cdef int settle(Sim* s, int i, int j, int kind) noexcept nogil:
 
 cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
     """After the event of disc nxt (partner j or -1) and the impacts settled with it
-    (``s.chg``): start the changed discs' segments, register them, and re-predict them
-    and every disc whose scheduled event involves one of them; 0, or -2 when out of
-    memory. Sets ``s.touch_hit`` when a prediction found a touching pair approaching."""
-    cdef int q, c, k, ns
+    (``s.chg``): start the changed discs' segments, register them and re-predict them;
+    a disc whose scheduled impact was with one of them and whose own motion is unchanged
+    is re-predicted at that impact's time instead (EV_RECHECK), unless an impact offered
+    before then replaces it; 0, or -2 when out of memory. Sets ``s.touch_hit`` when a
+    prediction found a touching pair approaching.
+
+    Deferring is exact: every pair of such a disc k with a disc l that has not changed
+    since k's prediction was searched up to that time or up to l's own next event, after
+    which l's prediction searches it again and offers an earlier impact; its own events
+    (stop, cushion, hole) come no sooner. Until then its time stays in the queue and bounds
+    the other discs' searches with it, as its impact's did."""
+    cdef int q, c, k, kn, ns
     for q in range(s.nchg):
         restart(s, s.chg[q])
         grid_set(s, s.chg[q])
@@ -2013,11 +2033,14 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
             ns += 1
         k = s.whead[c]
         while k >= 0:
-            if k != nxt and k != j and not s.stale[k]:
-                s.stale[k] = 1
-                s.slist[ns] = k
-                ns += 1
-            k = s.wnext[k]
+            kn = s.wnext[k]
+            if s.mark[k] != s.inst:
+                # k's motion is unchanged (it is not listed at this instant) and its
+                # scheduled impact with c is off: nothing else of k's comes before that
+                # impact's time, so its re-prediction waits until then (an impact offered
+                # earlier replaces it); its time in the queue stays
+                recheck(s, k)
+            k = kn
     sort_ints(s.slist, ns)
     for q in range(ns):
         set_tn(s, s.slist[q], INFINITY)
@@ -2038,7 +2061,7 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
     cdef int i, k, j, nxt, q, kind, same, n0
-    cdef double tmin
+    cdef double tmin, tev = s.t
     s.inst = 0
     for i in range(s.n):
         s.mark[i] = 0
@@ -2070,12 +2093,18 @@ cdef int run_sim(Sim* s) noexcept nogil:
         if not (s.tn[nxt] < INFINITY):
             break
         tmin = s.tn[nxt]
+        if tmin > s.t:
+            s.t = tmin
+        if s.kind[nxt] == EV_RECHECK:
+            # a deferred re-prediction (``renew``): not an event
+            set_tn(s, nxt, INFINITY)
+            predict(s, nxt)
+            continue
         if s.n_events >= s.p.max_events:
             s.truncated = 1
             break
-        same = tmin <= s.t
-        if tmin > s.t:
-            s.t = tmin
+        same = tmin <= tev
+        tev = s.t
         if s.kind[nxt] == EV_HORIZON:
             # integrate nxt's segment further (its motion so far is unchanged): not an event
             if seg_extend(s.lp, s.R[nxt], &s.seg[nxt]) < 0:
@@ -2103,7 +2132,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
                 return -2
             if s.n_events > n0 and renew(s, nxt, j) < 0:
                 return -2
-    # bring every disc to the final time
+    # bring every disc to the final time: that of the last event
+    s.t = tev
     for i in range(s.n):
         if s.status[i] == ST_BOARD:
             rebase(s, i)
