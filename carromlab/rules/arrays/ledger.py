@@ -59,8 +59,9 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
     return (cols if names is None else names[cols]).tolist(), np.searchsorted(rows, np.arange(len(ranks) + 1)).tolist()
 
 
-#: The codes (:data:`.FATES`) of :data:`~carromlab.rules.ledger.FATES_OF`, by variant.
-_FATE_CODES = {variant: np.array([FATES.index(f) for f in fates], np.int8) for variant, fates in FATES_OF.items()}
+#: Whether a striker fate code (:data:`.FATES`, an int8 read as uint8: any of its 256
+#: values) may happen under each variant's rules (:data:`~carromlab.rules.ledger.FATES_OF`).
+_FATE_ALLOWED = {variant: np.isin(np.arange(256), [FATES.index(f) for f in fates]) for variant, fates in FATES_OF.items()}
 
 
 def _bad(g: int, message: str) -> ValueError:
@@ -89,7 +90,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
     allowed = FATES_OF[games.variant]
-    fate_ok = (outcomes.fate[:, None] == _FATE_CODES[games.variant]).any(axis=1)
+    fate_ok = _FATE_ALLOWED[games.variant][outcomes.fate.astype(np.uint8)]
     if not fate_ok.all():
         g = int(np.flatnonzero(~fate_ok)[0])
         raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")

@@ -289,10 +289,10 @@ class OutcomeArrays:
         moved[:, : m + 1][~on_board] = np.nan
         final = gather(moved)
         left = game_columns(_rank(ditched[:, :m]), 0)
-        first = cols["first_contact"].astype(np.int64)
-        # the game id of the first piece touched: column m of the ids extended by -1 (none;
-        # a scene may hold no piece at all: the opening shot of a crokinole round)
-        first_id = np.concatenate([np.broadcast_to(ids, (n, m)), np.full((n, 1), -1)], axis=1)[np.arange(n), np.where(first >= 0, first, m)]
+        # the game id of the first piece touched: first_contact -1 (none) reads the -1 that
+        # extends the ids (a scene may hold no piece at all: the opening shot of a crokinole round)
+        ids_or_none = np.concatenate([ids, np.full((len(ids), 1), -1)], axis=1)
+        first_id = ids_or_none[0 if len(ids) == 1 else np.arange(n), cols["first_contact"]]
         touched = game_columns(_bits(cols["striker_touched_mask"], m), False)
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
