@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._angles import angle_array, with_deg_columns
 from .._validation import check_array, check_choice, check_int, check_mapping, check_sequence, check_table, check_type
-from ..engine.batch import simulate_batch_arrays
+from ..engine.batch import piece_stack, simulate_prepared
 from ..engine.scene import MAX_SPEED, MAX_SPIN, Scene
 from ..equipment.board import CrokinoleMarks
 from ..physics.params import PhysicsParams, check_params
@@ -417,14 +417,17 @@ class _FoulTask:
         x, y, snapped = _snap(state, scene.specs[scene.striker].radius, x, y, shared=shared)
         angle, speed, spin = executed_stroke(nominal["angle"], nominal["speed"], nominal["spin"], err)
         game = GameArrays.from_states([state])
-        reach = frame_reach_of(state)
+        # valid by construction (placements snapped, strokes in the engine's ranges, the
+        # scene's own pieces): the engine's core, without simulate_batch_arrays' checks
+        shots = np.column_stack([x, y, angle, speed, spin])
+        pieces, present = piece_stack(scene, None, None, len(shots))
+        forward, reach = np.array([[fx, fy]]), frame_reach_of(state)
         # played and ruled a block of shots at a time (_BLOCK_SHOTS), keeping only the fouls
         ranks, truncated = [], []
         for a in range(0, len(x), _BLOCK_SHOTS):
-            b = slice(a, a + _BLOCK_SHOTS)
-            batch = simulate_batch_arrays(
-                scene, x[b], y[b], angle[b], speed[b], spin[b], params=self.params[s], workers=workers, details=True,
-                final_positions=True, forward=(fx, fy), carriers=(scene.striker,), frame_reach=reach,
+            batch = simulate_prepared(
+                scene, shots[a : a + _BLOCK_SHOTS], pieces, present, params=self.params[s], forward=forward,
+                carriers=(scene.striker,), frame_reach=reach, workers=workers, details=True, final_positions=True,
             )  # fmt: skip
             games = game.repeated(len(batch))
             rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
@@ -501,7 +504,9 @@ def foul_probabilities(
     errors from ``noise`` (keyed by seed, shot and replica, so every state plays the same
     errors), the placement moved to the nearest legal spot of the state's variant
     (:func:`carromlab.rules.snap_placement`: ICF-3, ONL-1, HIK-2, CRK-1), simulated with
-    :func:`carromlab.engine.simulate_batch_arrays` on the state's scene, read as array outcomes
+    :func:`carromlab.engine.batch.simulate_prepared` (the engine's core under
+    :func:`carromlab.engine.simulate_batch_arrays`) on the state's scene, in blocks of
+    4,096 shots, read as array outcomes
     (:meth:`carromlab.rules.arrays.OutcomeArrays.from_batch`) and adjudicated on arrays
     (:func:`carromlab.rules.arrays.adjudicate_arrays`, the same rulings as
     :func:`carromlab.rules.adjudicate` shot by shot). A shot counts once for each distinct

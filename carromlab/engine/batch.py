@@ -479,9 +479,9 @@ def simulate_batch_arrays(
 
     The shots and parameters are those of :func:`.simulate_batch` (and checked alike);
     :func:`.simulate_batch` is this call and one frame built on its result. For callers
-    that read a few columns of many shots (the foul statistics): no frame, no
-    categoricals. The checked inputs are played by :func:`simulate_prepared`, which
-    callers holding valid arrays already (the lockstep games) call directly.
+    that read a few columns of many shots: no frame, no categoricals. The checked inputs are played by :func:`simulate_prepared`, which
+    callers holding valid arrays already (the lockstep games, the foul studies) call
+    directly.
 
     Returns
     -------
@@ -578,9 +578,10 @@ def simulate_prepared(
     each shot before any runs: a shot disc overlapping a piece, a peg or a hole's
     capture circle, or off the board, raises): the arrays must be what
     :func:`.simulate_batch_arrays` makes of its arguments. For callers that build them
-    valid by construction, such as the lockstep games (positions the engine and the
-    rules left, placements snapped to legal spots), on which a step's argument checks
-    would cost more than the engine.
+    valid by construction: the lockstep games (positions the engine and the rules left,
+    placements snapped to legal spots), on which a step's argument checks would cost
+    more than the engine, and the foul studies (a state's scene, snapped placements,
+    strokes clipped to the engine's ranges).
 
     Parameters
     ----------
