@@ -384,7 +384,7 @@ def _snap(state: GameState, radius: float, x: np.ndarray, y: np.ndarray, *, shar
 
 @dataclass(frozen=True, eq=False)
 class _FoulTask:
-    """Plays the noisy replicas of a block of cells and adjudicates them; one row per shot."""
+    """Plays the noisy replicas of a chunk of cells and adjudicates them; one row per shot."""
 
     keys: tuple[str, ...]
     states: tuple[GameState, ...]

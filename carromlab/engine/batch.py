@@ -13,11 +13,15 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._angles import angle_array, with_deg_columns
+from .._check_build import check_build
 from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_sequence, check_type
 from ..equipment.layout import OVERLAP_TOL, RowNames, from_frame
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
-from .simulate import STATUS, _core, _setup_for
+from .simulate import STATUS, cached_setup
+
+check_build()
+from . import _core  # noqa: E402  (after the build check, which explains a missing build)
 
 __all__ = ["simulate_batch", "simulate_batch_arrays", "simulate_prepared", "BatchArrays", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
@@ -479,9 +483,9 @@ def simulate_batch_arrays(
 
     The shots and parameters are those of :func:`.simulate_batch` (and checked alike);
     :func:`.simulate_batch` is this call and one frame built on its result. For callers
-    that read a few columns of many shots: no frame, no categoricals. The checked inputs are played by :func:`simulate_prepared`, which
-    callers holding valid arrays already (the lockstep games, the foul studies) call
-    directly.
+    that read a few columns of many shots: no frame, no categoricals. The checked inputs
+    are played by :func:`~carromlab.engine.batch.simulate_prepared`, which callers holding
+    valid arrays already (the lockstep games, the foul studies) call directly.
 
     Returns
     -------
@@ -589,10 +593,10 @@ def simulate_prepared(
         Gives the board, the discs and the kinds.
     shots : numpy.ndarray
         (N, 5) float64, C-contiguous: x, y (m), angle (rad), speed (m/s), spin (rad/s)
-        of each shot, in range (:func:`shot_table`).
+        of each shot, in range (:func:`.shot_table`).
     pieces : numpy.ndarray
         (m, n_pieces, 2) float64, C-contiguous: piece centres, m, m = 1 (every shot) or
-        N; a valid layout where ``present`` (:func:`piece_stack`).
+        N; a valid layout where ``present`` (``piece_stack``).
     present : numpy.ndarray
         (m', n_pieces) bool, C-contiguous: the pieces on the board, m' = 1 or N.
     params : PhysicsParams
@@ -607,7 +611,7 @@ def simulate_prepared(
     workers : int
         Threads, >= 1. Default 1.
     chunk_size : int
-        Shots per task at most, >= 1 (:func:`task_size`). Default 4096.
+        Shots per task at most, >= 1 (``task_size``). Default 4096.
     final_positions, final_dtype, details
         As in :func:`.simulate_batch`. Default no final positions (float32 when asked
         for), no details.
@@ -628,7 +632,7 @@ def simulate_prepared(
     """
     n_shots, n = len(shots), scene.n_pieces + 1
     chunk_size = task_size(n_shots, workers, chunk_size)
-    setup = _setup_for(scene, params)
+    setup = cached_setup(scene, params)
     kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
     own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carriers)
 
