@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -13,13 +13,17 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._angles import angle_array, with_deg_columns
+from .._check_build import check_build
 from .._validation import check_array, check_bool, check_choice, check_int, check_memory, check_real, check_sequence, check_type
 from ..equipment.layout import OVERLAP_TOL, RowNames, from_frame
 from ..physics.params import PhysicsParams, check_params
 from .scene import MAX_SPEED, MAX_SPIN, Scene
-from .simulate import STATUS, _core, _setup_for
+from .simulate import STATUS, cached_setup
 
-__all__ = ["simulate_batch", "simulate_batch_arrays", "BatchArrays", "shot_table", "piece_stack", "STRIKER_FIRST"]
+check_build()
+from . import _core  # noqa: E402  (after the build check, which explains a missing build)
+
+__all__ = ["simulate_batch", "simulate_batch_arrays", "simulate_prepared", "BatchArrays", "shot_table", "piece_stack", "STRIKER_FIRST"]
 
 #: Categories of the striker's first impact in a detailed batch.
 STRIKER_FIRST = ["none", "disc", "cushion", "peg"]
@@ -479,8 +483,9 @@ def simulate_batch_arrays(
 
     The shots and parameters are those of :func:`.simulate_batch` (and checked alike);
     :func:`.simulate_batch` is this call and one frame built on its result. For callers
-    that read a few columns of many shots (the lockstep games, the foul statistics):
-    no frame, no categoricals.
+    that read a few columns of many shots: no frame, no categoricals. The checked inputs
+    are played by :func:`~carromlab.engine.batch.simulate_prepared`, which callers holding
+    valid arrays already (the lockstep games, the foul studies) call directly.
 
     Returns
     -------
@@ -523,7 +528,6 @@ def simulate_batch_arrays(
         )
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1, high=1024)
     chunk_size = check_int("chunk_size", chunk_size, low=1, high=10**7)
-    chunk_size = task_size(n_shots, workers, chunk_size)
     # the shooter's forward direction: one for every shot, or one per shot
     fw = np.ascontiguousarray(check_array("forward", forward, shape=(n_shots, 2) if np.ndim(forward) == 2 else (2,)).reshape(-1, 2))
     norm = np.hypot(fw[:, 0], fw[:, 1])
@@ -544,15 +548,93 @@ def simulate_batch_arrays(
         pieces, present = piece_stack(scene, positions, on_board, n_starts, row_name="position row")
     if index is not None:
         pieces, present = (a if len(a) == 1 else a[index] for a in (pieces, present))
-    setup = _setup_for(scene, params)
-    kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
     if carriers is None:
-        carry = {scene.striker}
+        carriers = (scene.striker,)
     elif not all(k in scene.specs for k in check_sequence("carriers", carriers, str, what=f"a tuple of disc kinds of the scene ({sorted(scene.specs)})")):
         raise ValueError(f"The 'carriers' parameter must be a tuple of disc kinds of the scene ({sorted(scene.specs)}). Got {carriers!r} instead.")
-    else:
-        carry = set(carriers)
-    own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carry)
+    return simulate_prepared(
+        scene, shots, pieces, present, params=params, forward=fw, carriers=carriers, frame_reach=frame_reach,
+        workers=workers, chunk_size=chunk_size, final_positions=final_positions, final_dtype=final_dtype, details=details,
+        place_once=np.size(x) == 1 and np.size(y) == 1 and len(pieces) == 1 and len(present) == 1,
+    )  # fmt: skip
+
+
+def simulate_prepared(
+    scene: Scene,
+    shots: np.ndarray,
+    pieces: np.ndarray,
+    present: np.ndarray,
+    *,
+    params: PhysicsParams,
+    forward: np.ndarray,
+    carriers: Collection[str],
+    frame_reach: float = -np.inf,
+    workers: int = 1,
+    chunk_size: int = 4096,
+    final_positions: bool = False,
+    final_dtype: str = "float32",
+    details: bool = False,
+    place_once: bool = False,
+) -> BatchArrays:
+    """The core of :func:`.simulate_batch_arrays`: valid shots in the engine's form, played.
+
+    Nothing but the striker placements is checked (the engine's own test, compiled, of
+    each shot before any runs: a shot disc overlapping a piece, a peg or a hole's
+    capture circle, or off the board, raises): the arrays must be what
+    :func:`.simulate_batch_arrays` makes of its arguments. For callers that build them
+    valid by construction: the lockstep games (positions the engine and the rules left,
+    placements snapped to legal spots), on which a step's argument checks would cost
+    more than the engine, and the foul studies (a state's scene, snapped placements,
+    strokes clipped to the engine's ranges).
+
+    Parameters
+    ----------
+    scene : Scene
+        Gives the board, the discs and the kinds.
+    shots : numpy.ndarray
+        (N, 5) float64, C-contiguous: x, y (m), angle (rad), speed (m/s), spin (rad/s)
+        of each shot, in range (:func:`.shot_table`).
+    pieces : numpy.ndarray
+        (m, n_pieces, 2) float64, C-contiguous: piece centres, m, m = 1 (every shot) or
+        N; a valid layout where ``present`` (``piece_stack``).
+    present : numpy.ndarray
+        (m', n_pieces) bool, C-contiguous: the pieces on the board, m' = 1 or N.
+    params : PhysicsParams
+        Physics parameters.
+    forward : numpy.ndarray
+        (1, 2) or (N, 2) float64, C-contiguous: the shooter's forward unit direction, for
+        every shot or for each.
+    carriers : collection of str
+        Kinds (of the scene's discs) whose discs pass a hit on in ``chain_mask``.
+    frame_reach : float
+        As in :func:`.simulate_batch`, m. Default -inf.
+    workers : int
+        Threads, >= 1. Default 1.
+    chunk_size : int
+        Shots per task at most, >= 1 (``task_size``). Default 4096.
+    final_positions, final_dtype, details
+        As in :func:`.simulate_batch`. Default no final positions (float32 when asked
+        for), no details.
+    place_once : bool
+        Every shot has one striker placement and one starting position (``pieces`` and
+        ``present`` of one row): check the placement once, and name no shot in its
+        error. Default False: every shot's, naming the shot.
+
+    Returns
+    -------
+    BatchArrays
+        As :func:`.simulate_batch_arrays`.
+
+    Raises
+    ------
+    ValueError
+        If a striker placement is illegal, naming the shot (but with ``place_once``).
+    """
+    n_shots, n = len(shots), scene.n_pieces + 1
+    chunk_size = task_size(n_shots, workers, chunk_size)
+    setup = cached_setup(scene, params)
+    kinds, kind_names, kind_bits, piece_code = _kind_codes(scene)
+    own = sum(1 << i for i, k in enumerate(kinds[:-1]) if k in carriers)
 
     # engine outputs (filled by the compiled loop) and the columns derived from them
     pocketed = np.zeros(n_shots, np.uint64)
@@ -577,11 +659,10 @@ def simulate_batch_arrays(
     n_off = np.zeros(n_shots, np.int16)
     first_code = np.zeros(m, np.int8)
     not_striker = ~np.uint64(1 << (n - 1))
-    one_place = np.size(x) == 1 and np.size(y) == 1 and len(pieces) == 1 and len(present) == 1
     absent = ~present
 
     def check(start: int) -> None:
-        sl = slice(start, 1 if one_place else min(start + chunk_size, n_shots))
+        sl = slice(start, 1 if place_once else min(start + chunk_size, n_shots))
         scene.check_placement(
             shots[sl, 0], shots[sl, 1], first_index=start,
             pieces=pieces if len(pieces) == 1 else pieces[sl], on_board=present if len(present) == 1 else present[sl],
@@ -591,7 +672,7 @@ def simulate_batch_arrays(
         stop = min(start + chunk_size, n_shots)
         _core.run_batch(
             setup, pieces, present.view(np.uint8), shots, start, stop, pocketed, ditched, striker_status, first,
-            n_events, truncated, t_end, spread, final_xy, own, fw,
+            n_events, truncated, t_end, spread, final_xy, own, forward,
             pocket, t_out, striker_first, reach, chain, touched, frame_reach, direct,
         )  # fmt: skip
         # derived columns per chunk, in the worker: the serial tail stays small
@@ -608,7 +689,7 @@ def simulate_batch_arrays(
     # placements are all checked before any shot runs, so a bad one leaves nothing half done;
     # one placement broadcast to every shot is checked once
     starts = range(0, n_shots, chunk_size)
-    check_starts = starts[:1] if one_place else starts
+    check_starts = starts[:1] if place_once else starts
     if workers == 1 or len(starts) <= 1:
         for task, where in ((check, check_starts), (run, starts)):
             for s in where:

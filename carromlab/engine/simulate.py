@@ -64,8 +64,22 @@ _SETUPS: weakref.WeakKeyDictionary[Scene, dict[PhysicsParams, _core._Setup]] = w
 _SETUPS_PER_SCENE = 8
 
 
-def _setup_for(scene: Scene, params: PhysicsParams) -> _core._Setup:
-    """``engine_setup(scene, params)``, built once per scene and parameter set."""
+def cached_setup(scene: Scene, params: PhysicsParams) -> _core._Setup:
+    """``engine_setup(scene, params)``, built once per scene and parameter set (for
+    :func:`simulate` and the batches).
+
+    Parameters
+    ----------
+    scene : Scene
+        The discs and the board.
+    params : PhysicsParams
+        The physics.
+
+    Returns
+    -------
+    _core._Setup
+        Read-only once built.
+    """
     kept = _SETUPS.setdefault(scene, {})
     setup = kept.get(params)
     if setup is None:
@@ -373,7 +387,7 @@ def simulate(scene: Scene, shot: Shot, params: PhysicsParams | None = None, *, r
     check_type("shot", shot, Shot, hint="e.g. Shot(0.0, -0.2526, angle=math.pi / 2, speed=6.0)")
     params = check_params(params)
     record = check_bool("record", record)
-    raw = _core.simulate_one(_setup_for(scene, params), scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed,
+    raw = _core.simulate_one(cached_setup(scene, params), scene.arrays["xy"], shot.x, shot.y, shot.angle, shot.speed,
                              shot.spin, record)  # fmt: skip
     if isinstance(raw, tuple):  # the placement is not allowed (the engine checked it first)
         raise scene._placement_error(shot.x, shot.y, *raw)

@@ -80,11 +80,21 @@ def shot_of_action(state: GameState, action: Any) -> Shot:
     >>> round(shot.x, 4), round(shot.y, 4), round(shot.angle, 4), shot.speed
     (0.0, -0.2526, 1.5708, 6.0)
     """
-    return Shot(*shots_of_actions(GameArrays.from_states([state]), _action_row(action)[None, :])[0].tolist())
+    return Shot(*shots_of_actions(GameArrays.from_states([state]), action_row(action)[None, :])[0].tolist())
 
 
-def _action_row(action: Any) -> npt.NDArray[np.float64]:
-    """One action as a float64 array of shape (4,), checked as :func:`.shot_of_action` checks it.
+def action_row(action: Any) -> npt.NDArray[np.float64]:
+    """One action as a float64 array of shape (4,), checked as :func:`.shot_of_action` checks it
+    (for :func:`.shots_of_actions` of one game: :func:`.shot_of_action`, ``CarromEnv.step``).
+
+    Parameters
+    ----------
+    action : array_like
+        Four finite numbers in [-1, 1]: placement, aim, speed, spin.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (4,)
 
     Raises
     ------

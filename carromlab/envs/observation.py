@@ -115,11 +115,23 @@ def observe(state: GameState, seat: int) -> dict[str, Any]:
     >>> obs["counts"].tolist(), obs["queen"]
     ([[9, 0, 0], [9, 0, 0]], 1)
     """
-    return _first(observe_many(GameArrays.from_states([state]), seat))
+    return first_observation(observe_many(GameArrays.from_states([state]), seat))
 
 
-def _first(obs: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
-    """The first game's observation of an :func:`observe_many` batch, as :func:`observe` gives it."""
+def first_observation(obs: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    """The first game's observation of an :func:`observe_many` batch, as :func:`observe` gives it
+    (:func:`observe`, ``CarromEnv``'s observations).
+
+    Parameters
+    ----------
+    obs : dict of str to numpy.ndarray
+        A batch of :func:`observe_many`.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray or int
+        The arrays of its first game; the discrete entries as int.
+    """
     return {k: int(v[0]) if k in _DISCRETE else v[0] for k, v in obs.items()}
 
 

@@ -13,8 +13,8 @@ from ..analysis.noise import NoiseModel
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..match.lockstep import stacked
 from ..physics.params import PhysicsParams
-from .action import _action_row, action_space, shots_of_actions
-from .observation import _first, observation_space, observe_many
+from .action import action_row, action_space, shots_of_actions
+from .observation import first_observation, observation_space, observe_many
 from .opponents import opponent as built_in
 from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards
@@ -131,7 +131,7 @@ class CarromEnv(gymnasium.Env):
         if self.game.end is not None:
             raise ValueError(f"The episode is over (the game ended: {self.game.end!r}): call reset() for a new one.")
         # the action's shot on the game's own arrays (shot_of_action would stack its state anew)
-        intended = shots_of_actions(stacked([self.game]), _action_row(action)[None, :])
+        intended = shots_of_actions(stacked([self.game]), action_row(action)[None, :])
         (played,), agent = agent_shots([self.game], intended, self.team, self.rewards)
         reward = self._carry + float(agent[0])
         more, shots = self._opponents()
@@ -157,7 +157,7 @@ class CarromEnv(gymnasium.Env):
         """The agent's observation (:func:`~carromlab.envs.observe`), read from the game's
         own arrays (no state is built)."""
         assert self.game is not None
-        return _first(observe_many(stacked([self.game]), self.seat))
+        return first_observation(observe_many(stacked([self.game]), self.seat))
 
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""

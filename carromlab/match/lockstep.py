@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.batch import BatchArrays, simulate_batch_arrays
+from ..engine.batch import BatchArrays, simulate_prepared
 from ..engine.scene import Shot
 from ..physics.params import PhysicsParams
 from ..rules.arrays import WHERE, GameArrays, OutcomeArrays, adjudicate_arrays
@@ -45,9 +45,10 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     (:func:`~carromlab.match.execution.execute_many`; the policies'
     and the executed placements search the shooters' regions, built once,
     :attr:`GameArrays.regions <carromlab.rules.arrays.GameArrays.regions>`), one
-    :func:`~carromlab.engine.simulate_batch_arrays` call per group of games sharing the
+    :func:`~carromlab.engine.batch.simulate_prepared` call per group of games sharing the
     shot disc, the shooter's side and the physics plays the shots from each game's own
-    positions (final positions in float64, as :func:`carromlab.simulate` gives them),
+    positions (final positions in float64, as :func:`carromlab.simulate` gives them; the
+    arrays, valid by construction, are not checked again but for the placements),
     :func:`~carromlab.rules.arrays.adjudicate_arrays` rules on all of them and
     :func:`~carromlab.match.conservation.check_shots` checks piece conservation on every
     shot; the games with a :class:`~carromlab.match.clock.MatchClock` advance their match
@@ -287,10 +288,11 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
         g = rows[0]
         colours = tuple(before.palette[c] for c in before.colours[g].tolist())
         scene = game_scene(before.variant, before.board, kinds, colours, before.radii, before.masses, teams[g])
-        part = simulate_batch_arrays(
-            scene, *executed[rows].T, positions=before.xy[rows], on_board=on[rows], params=params,
-            workers=1, details=True, final_positions=True, final_dtype="float64", forward=forward[rows],
-            carriers=(scene.striker,), frame_reach=reach,
+        # the arrays are valid by construction (the positions the engine and the rules left,
+        # placements snapped to legal spots): only the placements are checked
+        part = simulate_prepared(
+            scene, executed[rows], before.xy[rows], on[rows], params=params, forward=forward[rows],
+            carriers=(scene.striker,), frame_reach=reach, details=True, final_positions=True, final_dtype="float64",
         )  # fmt: skip
         parts.append((rows, part))
     if len(parts) == 1:

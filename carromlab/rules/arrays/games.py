@@ -366,7 +366,7 @@ class GameArrays:
             dues_from=col(lambda s: s.dues_from, np.int8),
             board_number=col(lambda s: s.board_number, np.int64),
             board_first=col(lambda s: s.board_first, np.int64),
-            board_history=_objects([s.board_history for s in states]),
+            board_history=object_array([s.board_history for s in states]),
             game_scores=col(lambda s: s.game_scores, np.int64),
             time_called=col(lambda s: s.time_called, bool),
             game_over=col(lambda s: s.game_over, bool),
@@ -500,8 +500,18 @@ def _filled(cls: type, **values: Any) -> Any:
     return obj
 
 
-def _objects(values: list[Any]) -> npt.NDArray[np.object_]:
-    """A 1-d object array of the values (numpy would otherwise nest tuples)."""
+def object_array(values: list[Any]) -> npt.NDArray[np.object_]:
+    """A 1-d object array of the values (numpy would otherwise nest tuples).
+
+    Parameters
+    ----------
+    values : list
+        Any objects (e.g. each game's board history, a tuple of tuples).
+
+    Returns
+    -------
+    numpy.ndarray of object, shape (len(values),)
+    """
     out = np.empty(len(values), dtype=object)
     for i, v in enumerate(values):
         out[i] = v

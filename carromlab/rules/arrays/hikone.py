@@ -8,7 +8,7 @@ import numpy.typing as npt
 from ..hikone import JACK_SCORE, PUCKS
 from .games import GameArrays, row_any, row_counts
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
-from .outcomes import FATES, OutcomeArrays, _rows
+from .outcomes import FATES, OutcomeArrays, entry_rows
 
 __all__ = ["RULES", "adjudicate_hikone", "inside_own_area"]
 
@@ -72,7 +72,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     fell_order = o.fell[:, :-1]
     own_now = m[:, None] & led.fell & led.of_kind(own)
     off = (o.left_board > 0) | (o.on_frame > 0)
-    g_off = _rows(off)  # the games with pieces off the board (few)
+    g_off = entry_rows(off)  # the games with pieces off the board (few)
     left_off, frame_off = o.left_board[g_off], o.on_frame[g_off]
     off_order = np.where(left_off > 0, left_off, frame_off + left_off.max(axis=1, initial=0)[:, None])
     striker_foul = o.fate != FATES.index("board")

@@ -15,9 +15,9 @@ from ..._validation import check_type
 from ..ruling import Placement
 from ..state import DEBT_RULES
 from ..spots import nearest_free_spots
-from .games import WHERE, GameArrays, _objects, row_any, row_counts
+from .games import WHERE, GameArrays, object_array, row_any, row_counts
 from ..ledger import FATES_OF
-from .outcomes import FATES, OutcomeArrays, _rank, _rows
+from .outcomes import FATES, OutcomeArrays, entry_rows, rank_entries
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes", "ranked_rows"]
 
@@ -59,8 +59,9 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
     return (cols if names is None else names[cols]).tolist(), np.searchsorted(rows, np.arange(len(ranks) + 1)).tolist()
 
 
-#: The codes (:data:`.FATES`) of :data:`~carromlab.rules.ledger.FATES_OF`, by variant.
-_FATE_CODES = {variant: np.array([FATES.index(f) for f in fates], np.int8) for variant, fates in FATES_OF.items()}
+#: Whether a striker fate code (:data:`.FATES`, an int8 read as uint8: any of its 256
+#: values) may happen under each variant's rules (:data:`~carromlab.rules.ledger.FATES_OF`).
+_FATE_ALLOWED = {variant: np.isin(np.arange(256), [FATES.index(f) for f in fates]) for variant, fates in FATES_OF.items()}
 
 
 def _bad(g: int, message: str) -> ValueError:
@@ -89,7 +90,7 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
     allowed = FATES_OF[games.variant]
-    fate_ok = (outcomes.fate[:, None] == _FATE_CODES[games.variant]).any(axis=1)
+    fate_ok = _FATE_ALLOWED[games.variant][outcomes.fate.astype(np.uint8)]
     if not fate_ok.all():
         g = int(np.flatnonzero(~fate_ok)[0])
         raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")
@@ -291,13 +292,13 @@ class ArrayLedger:
         those games, ``mask`` (and ``key``) holding their rows."""
         if not (mask.any() if rows is None else len(rows)):  # (most masks are empty)
             return
-        g = _rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
+        g = entry_rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
         if rows is None:
             mask, key = mask[g], None if key is None else np.broadcast_to(key, mask.shape)[g]
         new = mask & (self._queue[g] == 0)
         if not new.any():
             return
-        rank = _rank(new, None if key is None else np.broadcast_to(key, new.shape))
+        rank = rank_entries(new, None if key is None else np.broadcast_to(key, new.shape))
         # entry by entry (a few per game): back on the board, position unknown until placed
         i, j = np.divmod(np.flatnonzero(new), new.shape[1])  # np.nonzero, quicker
         gi = g[i]
@@ -329,7 +330,7 @@ class ArrayLedger:
         g = np.flatnonzero(m)
         short = np.zeros(m.shape, bool)
         pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
-        self.send_back(pool & (_rank(pool) <= n), rule, rows=g)
+        self.send_back(pool & (rank_entries(pool) <= n), rule, rows=g)
         have = row_counts(pool)
         short[g[have < n]] = True
         self.dues[short, team[short]] += n - have[have < n]
@@ -366,7 +367,7 @@ class ArrayLedger:
             if not owing.any():
                 continue
             cand = owing[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
-            take = cand & (_rank(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
+            take = cand & (rank_entries(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
             self.dues[:, t] -= np.count_nonzero(take, axis=1)
             pay |= take
             if cite is not None:
@@ -485,7 +486,7 @@ class ArrayLedger:
                 new[name] = getattr(g, name).copy()
             arr = new[name]
             if name == "board_history":  # value: a mapping or sequence by game
-                arr[m] = _objects([value[i] for i in np.flatnonzero(m).tolist()])
+                arr[m] = object_array([value[i] for i in np.flatnonzero(m).tolist()])
             elif np.ndim(value) and np.shape(value)[0] == n:
                 arr[m] = np.asarray(value)[m]
             else:

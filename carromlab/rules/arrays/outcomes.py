@@ -44,22 +44,43 @@ def shot_pieces(games: GameArrays) -> npt.NDArray[np.int64]:
     return np.argmax(hand, axis=1).astype(np.int64)
 
 
-def _rows(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+def entry_rows(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
     """The rows of a 2-d mask that hold an entry, in order; found from the entries (most
-    rows of a shot's lists are empty)."""
+    rows of a shot's lists are empty).
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of bool, shape (N, P)
+
+    Returns
+    -------
+    numpy.ndarray of intp
+        The row numbers, ascending.
+    """
     some = np.flatnonzero(mask) // max(mask.shape[1], 1)
     first = np.ones(some.shape, bool)  # an entry that starts its row
     first[1:] = some[1:] != some[:-1]
     return some[first]
 
 
-def _rank(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
+def rank_entries(mask: npt.NDArray[np.bool_], key: npt.ArrayLike | None = None) -> npt.NDArray[np.int16]:
     """1-based rank of each True entry of ``mask`` along its row by ``key`` then column
-    (by column alone without a key), 0 elsewhere."""
+    (by column alone without a key), 0 elsewhere.
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of bool, shape (N, P)
+    key : array_like, optional
+        Broadcasting to (N, P): the order of the entries (e.g. capture times, s).
+
+    Returns
+    -------
+    numpy.ndarray of int16, shape (N, P)
+    """
     rank = np.zeros(mask.shape, np.int16)
     if not mask.any():  # (most lists of a shot are empty)
         return rank
-    some = _rows(mask)
+    some = entry_rows(mask)
     if not some.size:
         return rank
     sub = mask[some]
@@ -283,16 +304,16 @@ class OutcomeArrays:
             return gather(extended(values, fill), width)
 
         ditched = _bits(cols["ditch_mask"], m + 1) & used
-        fell = game_columns(_rank((pocket >= 0) & used, t_out), 0, p + 1)
+        fell = game_columns(rank_entries((pocket >= 0) & used, t_out), 0, p + 1)
         on_board = (pocket < 0) & ~ditched
         moved = extended(xy, np.nan, np.float64)
         moved[:, : m + 1][~on_board] = np.nan
         final = gather(moved)
-        left = game_columns(_rank(ditched[:, :m]), 0)
-        first = cols["first_contact"].astype(np.int64)
-        # the game id of the first piece touched: column m of the ids extended by -1 (none;
-        # a scene may hold no piece at all: the opening shot of a crokinole round)
-        first_id = np.concatenate([np.broadcast_to(ids, (n, m)), np.full((n, 1), -1)], axis=1)[np.arange(n), np.where(first >= 0, first, m)]
+        left = game_columns(rank_entries(ditched[:, :m]), 0)
+        # the game id of the first piece touched: first_contact -1 (none) reads the -1 that
+        # extends the ids (a scene may hold no piece at all: the opening shot of a crokinole round)
+        ids_or_none = np.concatenate([ids, np.full((len(ids), 1), -1)], axis=1)
+        first_id = ids_or_none[0 if len(ids) == 1 else np.arange(n), cols["first_contact"]]
         touched = game_columns(_bits(cols["striker_touched_mask"], m), False)
         before = game_columns(_bits(cols["striker_direct_mask"], m), False)
         chain = game_columns(_bits(cols["chain_mask"], m), False) if games.variant == "crokinole" else np.zeros((n, p), bool)
