@@ -102,7 +102,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
         raise ValueError("The 'games' parameter must hold games of one variant.")
     if not games:
         return []  # no game, no shot (as play_games of no game plays none)
-    clock = time.perf_counter(), time.process_time()
+    started = time.perf_counter(), time.process_time()
     try:
         before = stacked(games)
         meant, names = _intended(games, before, given, policy)
@@ -126,7 +126,7 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
     after = _clocked(games, rulings.state, batch.columns["t_end"])
     shots = PlayedArrays(before, after, meant, executed, moved, outcomes, rulings, batch.columns["truncated"])
     record_step(games, shots, names)
-    wall, cpu = time.perf_counter() - clock[0], time.process_time() - clock[1]
+    wall, cpu = time.perf_counter() - started[0], time.process_time() - started[1]
     for g in games:  # each game's share of the step
         g.seconds += wall / len(games)
         g.cpu_seconds += cpu / len(games)
