@@ -431,10 +431,15 @@ cdef inline bint paths_apart(double rx, double ry, double ux, double uy, double 
     """Whether the segments P(a) = p + a u, a in [0, la], and Q(b) = q + b w, b in [0, lb]
     (u, w unit vectors or zero with a zero length; r = p - q, m) stay farther apart than
     lim (m): their closest points by the clamped normal equations (Ericson, Real-Time
-    Collision Detection, 2005, section 5.1.9)."""
-    cdef double bb, c, f, den, a = 0.0, b, dx, dy
-    if rx * rx + ry * ry <= lim * lim:
+    Collision Detection, 2005, section 5.1.9), unless the starts are farther apart than
+    la + lb + lim (no two points of the segments are closer than that less la + lb); the
+    relative margin of 1e-9 on that square covers the rounding of the closest points, so
+    the answer is the one they give."""
+    cdef double bb, c, f, den, a = 0.0, b, dx, dy, r2 = rx * rx + ry * ry, far = la + lb + lim
+    if r2 <= lim * lim:
         return 0   # the starts are that close (touching pairs: half the tests of a break)
+    if r2 > far * far * (1.0 + 1e-9):
+        return 1   # the starts farther apart than both lengths and lim (a margin for rounding)
     bb = ux * wx + uy * wy
     c = ux * rx + uy * ry
     f = wx * rx + wy * ry
