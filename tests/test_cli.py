@@ -413,5 +413,5 @@ def test_a_timed_hikone_match_ends_by_the_clock(tmp_path, capsys):
                  "--workers", "1", "--out", str(tmp_path))  # fmt: skip
     games, boards = pd.read_csv(tmp_path / "match_games.csv"), pd.read_csv(tmp_path / "match_boards.csv")
     assert games["end"].tolist() == ["complete"] * 2 and (games["clock_s"] >= 300).all()
-    assert boards["reason"].tolist() == ["HIK-10"] * 2
+    assert all("HIK-10" in reason.split(";") for reason in boards["reason"])  # the rules of the last shot, HIK-10 among them
     assert "minutes on the clock" in out and f"{games['clock_s'].mean() / 60:.1f} minutes" in out
