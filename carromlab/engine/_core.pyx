@@ -1094,18 +1094,23 @@ cdef void queue_sync(Sim* s) noexcept nogil:
     s.ndirty = 0
 
 
+cdef inline void unlink(Sim* s, int k) noexcept nogil:
+    """Take disc k off the partner list of disc ``s.wof[k]`` (>= 0), where its
+    scheduled impact put it."""
+    if s.wprev[k] >= 0:
+        s.wnext[s.wprev[k]] = s.wnext[k]
+    else:
+        s.whead[s.wof[k]] = s.wnext[k]
+    if s.wnext[k] >= 0:
+        s.wprev[s.wnext[k]] = s.wprev[k]
+
+
 cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept nogil:
     """Schedule disc k's next event, keeping the partner lists in step."""
     cdef int d = part if kind == EV_DISC else -1
-    cdef int o = s.wof[k]
-    if o != d:
-        if o >= 0:
-            if s.wprev[k] >= 0:
-                s.wnext[s.wprev[k]] = s.wnext[k]
-            else:
-                s.whead[o] = s.wnext[k]
-            if s.wnext[k] >= 0:
-                s.wprev[s.wnext[k]] = s.wprev[k]
+    if s.wof[k] != d:
+        if s.wof[k] >= 0:
+            unlink(s, k)
         if d >= 0:
             s.wprev[k] = -1
             s.wnext[k] = s.whead[d]
@@ -1121,13 +1126,7 @@ cdef inline void set_event(Sim* s, int k, double t, int kind, int part) noexcept
 cdef inline void recheck(Sim* s, int k) noexcept nogil:
     """Turn disc k's scheduled impact into a re-prediction at the same time (EV_RECHECK),
     taking k off its partner's list (``set_event`` without the queue: the time stays)."""
-    cdef int o = s.wof[k]
-    if s.wprev[k] >= 0:
-        s.wnext[s.wprev[k]] = s.wnext[k]
-    else:
-        s.whead[o] = s.wnext[k]
-    if s.wnext[k] >= 0:
-        s.wprev[s.wnext[k]] = s.wprev[k]
+    unlink(s, k)
     s.wof[k] = -1
     s.kind[k] = EV_RECHECK
     s.partner[k] = -1
