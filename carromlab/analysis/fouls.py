@@ -107,7 +107,7 @@ class _ShootingArc:
         return self.radius * np.cos(a), self.radius * np.sin(a)
 
 
-def _placement_line(state: GameState, scene: Scene) -> StrikerLine | _ShootingArc:
+def placement_line(state: GameState, scene: Scene) -> StrikerLine | _ShootingArc:
     """The shooter's placement line: the baselines' centre line (ICF-3, ONL-1), the area
     line (HIK-2) or the shooting line's arc (CRK-1)."""
     side = state.seat_sides[state.shooter]
@@ -211,12 +211,12 @@ class ShotPopulation:
         ValueError
             If the placement range reaches beyond the ends of the shooter's line.
         """
-        return with_deg_columns(pd.DataFrame(self._drawn(state, _scene_of(state)[0])), ("angle",))
+        return with_deg_columns(pd.DataFrame(self._drawn(state, state_scene(state)[0])), ("angle",))
 
     def _drawn(self, state: GameState, scene: Scene) -> dict[str, npt.NDArray[np.float64]]:
         """The columns of :meth:`shots` from ``state``, whose scene (:func:`scene_for`) is
         ``scene``."""
-        line = _placement_line(state, scene)
+        line = placement_line(state, scene)
         h = line.half_length
         lo, hi = (-h, h) if self.placement is None else self.placement
         if max(abs(lo), abs(hi)) > h + 1e-12:
@@ -342,17 +342,17 @@ def _check_states(states: Any) -> dict[str, tuple[GameState, tuple[Scene, npt.ND
             raise ValueError(f"The 'states[{key!r}]' parameter must be a game in progress. Got a finished game instead.")
         shot_piece(state)
     # a position the engine cannot play is an error now, not in a worker
-    return {key: (state, _scene_of(state)) for key, state in states.items()}
+    return {key: (state, state_scene(state)) for key, state in states.items()}
 
 
-#: The scenes of the states studied last (:func:`_scene_of`), by the state's ``id`` (each
+#: The scenes of the states studied last (:func:`state_scene`), by the state's ``id`` (each
 #: entry holds its state, so that the id stays its own), oldest first.
 _SCENES: dict[int, tuple[GameState, Scene, npt.NDArray[np.int64]]] = {}
 #: How many states :data:`_SCENES` keeps.
 _KEPT_SCENES = 16
 
 
-def _scene_of(state: GameState) -> tuple[Scene, npt.NDArray[np.int64]]:
+def state_scene(state: GameState) -> tuple[Scene, npt.NDArray[np.int64]]:
     """:func:`scene_for` of ``state`` (its ids read-only), built once per state object: a
     study plays the same positions call after call, and the engine keeps its setup per
     scene object."""
@@ -762,6 +762,6 @@ def comparable_states(
             )
         changes = {"board_shots": 1, "seat_shots": (1,) * game.n_players, **state_changes}
         state = game.with_(pieces=pieces, shooter=check_int("shooter", shooter, low=0, high=players - 1), **changes)
-        _scene_of(state)  # the pieces lie on the board without overlapping (the scene kept for a study)
+        state_scene(state)  # the pieces lie on the board without overlapping (the scene kept for a study)
         out[name] = state
     return out

@@ -43,7 +43,7 @@ from .noise import NoiseModel
 from .placement import StrikerLine
 from .routes import ROUTES, label_shots
 from .stats import check_confidence
-from .success import _evaluate, _SuccessTask
+from .success import evaluate_cells, SuccessTask
 from .sweep import check_backend
 
 __all__ = ["plan_shots"]
@@ -80,7 +80,7 @@ def _pivot(scene: Scene, cells: pd.DataFrame, first_contact: np.ndarray) -> np.n
 class _Planner:
     """The stages of one plan: evaluation with common random numbers and exact labels."""
 
-    def __init__(self, task: _SuccessTask, options: dict[str, Any], workers: int) -> None:
+    def __init__(self, task: SuccessTask, options: dict[str, Any], workers: int) -> None:
         self.task, self.options, self.workers = task, options, workers
 
     @property
@@ -96,7 +96,7 @@ class _Planner:
         sharing a key see the same execution errors."""
         ex = replace(self.execution, replicas=replicas, seed=(self.execution.seed, stage))
         keyed = cells.assign(cell=np.asarray(key, dtype=np.int64))
-        return _evaluate(f"plan_shots:{stage}", replace(self.task, execution=ex), keyed, extra={}, store=None, chunk_cells=None,
+        return evaluate_cells(f"plan_shots:{stage}", replace(self.task, execution=ex), keyed, extra={}, store=None, chunk_cells=None,
                          **self.options)  # fmt: skip
 
     def labels(self, cells: pd.DataFrame) -> pd.DataFrame:
@@ -311,7 +311,7 @@ def plan_shots(
         spin=spin,
     )
     options = {"client": client, "workers": n_workers, "progress": progress}
-    plan = _Planner(_SuccessTask(execution, goal, "wilson", confidence), options, n_workers)
+    plan = _Planner(SuccessTask(execution, goal, "wilson", confidence), options, n_workers)
     columns = ["rank", "route", "p_success", "ci_low", "ci_high", "n_valid", "n_invalid", "p_foul", "p_selection",
                "placement", "x", "y", "angle", "speed", "spin", "technique", "aim_low", "aim_high", "aim_window",
                "margin", "window_threshold", *_LABELS]  # fmt: skip

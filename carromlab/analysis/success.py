@@ -26,7 +26,7 @@ from .goals import Goal, check_goal
 from .grid import ShotGrid
 from .noise import NoiseModel
 from .placement import StrikerLine
-from .stats import CI_METHODS, binomial_ci, check_confidence
+from .stats import CI_METHODS, WIDE_INTERVAL, binomial_ci, check_confidence
 from .store import sweep_manifest
 from .sweep import check_backend, run_sweep
 
@@ -38,7 +38,7 @@ _MARGIN_ANGLES = ("best_aim", "best_angle", "aim_low", "aim_high", "aim_window",
 
 
 @dataclass(frozen=True, eq=False)
-class _SuccessTask:
+class SuccessTask:
     """Evaluates a goal on the noisy replicas of a block of cells (one row per cell)."""
 
     execution: Execution
@@ -181,15 +181,15 @@ class _SuccessMap(pd.DataFrame):
             raise ValueError("The table must hold the settings that played its shots (made by success_map) to replay them.")
         ranked = self.ranking(top)
         level = check_confidence(confidence, task.confidence)
-        fresh = _SuccessTask(task.execution.fresh(replicas), task.goal, task.ci, level)
+        fresh = SuccessTask(task.execution.fresh(replicas), task.goal, task.ci, level)
         cells = ranked[list(_CELL_COLUMNS)].reset_index(drop=True)
-        again = _evaluate("success_map:replay", fresh, cells, extra={}, client=None, workers=check_backend(None, workers),
+        again = evaluate_cells("success_map:replay", fresh, cells, extra={}, client=None, workers=check_backend(None, workers),
                           store=None, chunk_cells=None, progress=progress)  # fmt: skip
         again.insert(0, "p_selection", ranked["p_success"].to_numpy())
         again.insert(0, "rank", ranked["rank"].to_numpy())
         return again
 
-    def _summary(self, wide: float) -> dict[str, str]:
+    def _summary(self) -> dict[str, str]:
         n = self["n_valid"] + self["n_invalid"]
         rows = {"cells": f"{len(self)} ({self['placement'].nunique()} placements x {self['aim'].nunique()} aims x "
                          f"{self['speed'].nunique()} speeds x {self['spin'].nunique()} spins)",
@@ -206,14 +206,14 @@ class _SuccessMap(pd.DataFrame):
                                     "fresh noise for an unbiased estimate" if len(self) > 1 else ""))  # fmt: skip
             width = (self["ci_high"] - self["ci_low"]).to_numpy(dtype=float)
             rows[f"{level} widths"] = (f"{np.nanmin(width):.3f} to {np.nanmax(width):.3f} (median {np.nanmedian(width):.3f}); "
-                                       f"{int((width > wide).sum())} of {len(self)} cells wider than {wide:g} (the board "
+                                       f"{int((width > WIDE_INTERVAL).sum())} of {len(self)} cells wider than {WIDE_INTERVAL:g} (the board "
                                        "hatches such wedges)")  # fmt: skip
             rows["cells with p(success) >= 0.5"] = f"{int((p >= 0.5).sum())} of {len(self)}"
             rows["mean foul rate"] = f"{np.nanmean(self['p_foul'].to_numpy(dtype=float)):.1%}"
         return rows
 
     def _repr_html_(self) -> str | None:
-        from ..plotting.analysis import _WIDE_INTERVAL, plot_success_board
+        from ..plotting.analysis import plot_success_board
         from ..plotting.display import figure_png, rich_html
 
         if self.empty or getattr(self, "scene", None) is None:
@@ -228,13 +228,13 @@ class _SuccessMap(pd.DataFrame):
         columns = [c for c in ("placement", "aim_deg", "angle_deg", "speed", "spin", "n_valid", "p_success", "ci_low", "ci_high",
                                "p_foul") if c in self]  # fmt: skip
         best = pd.DataFrame(self[columns]).sort_values("p_success", ascending=False, kind="stable")
-        return rich_html(f"success map on {self.scene!r} (the best of its {len(self)} cells below)", self._summary(_WIDE_INTERVAL),
+        return rich_html(f"success map on {self.scene!r} (the best of its {len(self)} cells below)", self._summary(),
                          picture=figure_png(draw), table=best)  # fmt: skip
 
 
-def _evaluate(
+def evaluate_cells(
     analysis: str,
-    task: _SuccessTask,
+    task: SuccessTask,
     cells: pd.DataFrame,
     *,
     extra: dict[str, Any],
@@ -380,8 +380,8 @@ def success_map(
         seed=seed, final_positions=goal.needs_final_positions,
     )  # fmt: skip
     cells = grid.cells(scene, execution.line, goal.target(scene))
-    task = _SuccessTask(execution, goal, ci, confidence)
-    table = _SuccessMap(_evaluate(
+    task = SuccessTask(execution, goal, ci, confidence)
+    table = _SuccessMap(evaluate_cells(
         "success_map", task, cells, extra={"grid": grid}, client=client, workers=workers, store=store,
         chunk_cells=chunk_cells, progress=progress,
     ))  # fmt: skip

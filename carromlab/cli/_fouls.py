@@ -112,14 +112,14 @@ def _range(option: str, values: list[float], low: float, high: float, unit: str)
 
 def _shots(args: argparse.Namespace, states: dict[str, Any]) -> Any:
     from ..analysis import ShotPopulation
-    from ..analysis.fouls import _placement_line, _scene_of
+    from ..analysis.fouls import placement_line, state_scene
     from ..engine.scene import MAX_SPEED
 
     if args.shots is None:
         placement = None
         if args.placement_range is not None:
             # the shortest line of the states' shooters (one board: the same line, or the crokinole arc)
-            h = min(_placement_line(st, _scene_of(st)[0]).half_length for st in states.values())
+            h = min(placement_line(st, state_scene(st)[0]).half_length for st in states.values())
             placement = _range("--placement-range", args.placement_range, -h, h, "m (along the shooter's line)")
         return ShotPopulation(angle_deg=_range("--angle-range-deg", args.angle_range_deg, -180.0, 180.0, "degrees"),
                               speed=_range("--speed-range", args.speed_range, 0.0, MAX_SPEED, "m/s"), n=args.n,

@@ -88,7 +88,7 @@ def _turn(k: int, u: Any, v: Any) -> tuple[Any, Any]:
     return v, -u
 
 
-def _polar(rho: npt.ArrayLike, theta: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def polar(rho: npt.ArrayLike, theta: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Cartesian coordinates of polar points, m. cos and sin of multiples of pi/2 leave
     residues of about 1e-17 rho; they are set to zero so that mirror-symmetric layouts
     are exactly symmetric."""
@@ -1006,7 +1006,7 @@ class Board:
         """
         m: HikoneMarks = self._marks(HikoneMarks, "Hikone puck spots")
         angles = -0.5 * np.pi + 2.0 * np.pi * np.arange(m.puck_spot_count) / m.puck_spot_count
-        return np.column_stack(_polar(np.full(m.puck_spot_count, m.centre_circle_radius), angles))
+        return np.column_stack(polar(np.full(m.puck_spot_count, m.centre_circle_radius), angles))
 
     @_by_side
     def shooting_line(self, side: Side) -> ShootingLine:
@@ -1236,7 +1236,7 @@ class Board:
         ValueError
             If ``name`` is unknown; the message lists the known names.
         """
-        check_choice("name", name, _BOARD_PRESETS)
+        check_choice("name", name, BOARD_PRESETS)
         return getattr(cls, name)(**overrides)
 
     def to_dict(self) -> dict[str, Any]:
@@ -1279,4 +1279,4 @@ class Board:
         return cls(**rest, holes=holes, pegs=pegs, marks=marks)
 
 
-_BOARD_PRESETS = ("icf", "hikone", "crokinole")
+BOARD_PRESETS = ("icf", "hikone", "crokinole")

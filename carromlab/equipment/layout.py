@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._angles import angle_value
 from .._validation import check_choice, check_mapping, check_real, check_type
-from .board import Board, _polar
+from .board import Board, polar
 from .disc import DiscSpec
 
 __all__ = ["COLUMNS", "GAMES", "RowNames", "icf_break", "hikone_start", "crokinole_empty", "from_frame", "default_specs"]
@@ -162,7 +162,7 @@ def icf_break(
         kinds += [colour, colour]
         rho += [2.0 * d, math.sqrt(3.0) * d]
         theta += [base + k * math.pi / 3, base + (k + 0.5) * math.pi / 3]
-    x, y = _polar(rho, theta)
+    x, y = polar(rho, theta)
     return _frame(kinds, x, y)
 
 

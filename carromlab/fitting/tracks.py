@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice, check_real, parse_csv, parse_json, read_text, value_text
-from ..equipment.board import _BOARD_PRESETS, Board
+from ..equipment.board import BOARD_PRESETS, Board
 from .camera import BoardCalibration
 
 __all__ = ["Tracks", "read_tracks", "write_tracks"]
@@ -189,9 +189,9 @@ def _board_from(value: Board | str | Mapping[str, Any] | None) -> Board | None:
     if value is None or isinstance(value, Board):
         return value
     if isinstance(value, str):  # named as the 'board' the user passed, not Board.preset's 'name'
-        return Board.preset(check_choice("board", value, _BOARD_PRESETS))
+        return Board.preset(check_choice("board", value, BOARD_PRESETS))
     if isinstance(value, Mapping) and {"name", "shape", "size"} <= set(value):
-        if value["name"] in _BOARD_PRESETS:
+        if value["name"] in BOARD_PRESETS:
             preset = Board.preset(value["name"])
             if preset.size == value["size"] and preset.shape == value["shape"]:
                 return preset

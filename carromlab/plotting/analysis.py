@@ -17,11 +17,11 @@ from matplotlib.patheffects import Normal, Stroke
 from .._validation import check_bool, check_choice, check_int, check_real, check_table, check_type
 from ..analysis.breaks import BreakStudy
 from ..analysis.fouls import ANY_FOUL
-from ..analysis.stats import binomial_ci
+from ..analysis.stats import WIDE_INTERVAL, binomial_ci
 from ..engine.scene import Scene, Shot
 from ..engine.simulate import simulate
 from ..physics.params import PhysicsParams
-from .board import _CHART, CATEGORY_COLORS, PIECE_COLORS, _axes, draw_board, draw_pieces
+from .board import CHART_SIZE, CATEGORY_COLORS, PIECE_COLORS, axes_or_new, draw_board, draw_pieces
 from .shot import plot_shot
 
 __all__ = [
@@ -44,10 +44,6 @@ _LABELS = {
 _REDUCE = ("max", "mean", "min")
 #: Views of the confidence interval of ``p_success`` on a heatmap (``interval``).
 _INTERVALS = ("overlap", "width")
-#: Width of a confidence interval of ``p_success`` above which a fan's wedge is hatched
-#: (+-0.1: at 95 % a cell of 100 valid replicas stays below it at any rate, one of 20 only
-#: at a rate of 0 or 1).
-_WIDE_INTERVAL = 0.2
 #: What the ``aim`` column is measured from, by the grid's aim mode (ShotGrid ``aim``).
 _AIM_LABELS = {
     "absolute": "aim: direction of travel (deg from +x)",
@@ -192,7 +188,7 @@ def plot_parameter_heatmap(
         words = _interval_words(table)
         if interval == "width":
             colour, colour_label = high - low, f"width of the {words} of the success probability"
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     style = {"cmap": "viridis", "shading": "flat", **kwargs}
     if "vmin" not in style and "norm" not in style:
         if interval == "width":
@@ -298,7 +294,7 @@ def plot_success_board(
     placements: int = 10,
     min_value: float = 0.02,
     interval: bool | None = None,
-    max_width: float = _WIDE_INTERVAL,
+    max_width: float = WIDE_INTERVAL,
     ax: Axes | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -532,7 +528,7 @@ def plot_margins(margins: pd.DataFrame, *, x: str = "placement", ax: Axes | None
     best = np.degrees(ok["best_aim"].to_numpy(dtype=float))
     lo = best - np.degrees(ok["aim_low"].to_numpy(dtype=float))
     hi = np.degrees(ok["aim_high"].to_numpy(dtype=float)) - best
-    ax = _axes(ax, _CHART)
+    ax = axes_or_new(ax, CHART_SIZE)
     style = {"fmt": "o", "capsize": 3, "markersize": 3, "color": "#1f77b4", **kwargs}
     ax.errorbar(xs, np.zeros(len(ok)), yerr=[lo, hi], **style)
     ax.axhline(0.0, color="grey", linewidth=0.5)
@@ -573,7 +569,7 @@ def plot_break_outcomes(study: BreakStudy, *, ax: Axes | None = None, **kwargs: 
     dist = study.distribution()
     kinds = study.kinds
     width = 0.8 / len(kinds)
-    ax = _axes(ax, _CHART)
+    ax = axes_or_new(ax, CHART_SIZE)
     n = len(study.shots)
     for i, kind in enumerate(kinds):
         d = dist[dist["kind"] == kind]
@@ -683,7 +679,7 @@ def plot_foul_probabilities(table: pd.DataFrame, *, ax: Axes | None = None, **kw
 
         # constrained layout keeps the three-line tick labels inside the figure
         _, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups)) + 2.0, 4.5), layout="constrained")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     for i, variant in enumerate(variants):
         rows = table[table["variant"] == variant]
         x = np.array([groups.index(f) for f in rows["foul"]]) + (i - (len(variants) - 1) / 2) * width

@@ -43,10 +43,10 @@ _RED = "#e57373"  # lighter than the queen (PIECE_COLORS["queen"]) so a mark nev
 
 
 #: Size of a new figure for a chart (not a board), in: wider than tall, as a notebook shows it.
-_CHART = (7.0, 4.5)
+CHART_SIZE = (7.0, 4.5)
 
 
-def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 6)) -> Axes:
+def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = (6, 6)) -> Axes:
     """``ax``, or new axes if it is None; a TypeError naming 'ax' if it is neither."""
     if ax is None:
         import matplotlib.pyplot as plt
@@ -153,7 +153,7 @@ def draw_board(
     1.0
     """
     check_type("board", board, Board, hint="e.g. Board.icf()")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     style = {"color": mark_color, "linewidth": 0.8, **kwargs}
     h, fw = board.half_size, board.frame_width
     if board.shape == "square":
@@ -226,7 +226,7 @@ def draw_pieces(
         raise ValueError(
             f"The 'specs' parameter must have a DiscSpec for every kind in 'frame'. Missing {unknown}."
         )
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     style = {"edgecolor": "black", "linewidth": 0.6, "zorder": 4, **kwargs}
     for kind, x, y in zip(frame["kind"], np.asarray(frame["x"], float), np.asarray(frame["y"], float)):
         color = PIECE_COLORS.get(kind, _OTHER_PIECE)

@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from .._validation import check_bool, check_choice, check_int, check_sequence, check_type
 from ..equipment.layout import default_specs
 from .board import CATEGORY_COLORS
-from .board import _axes as board_axes
+from .board import axes_or_new as board_axes
 from ..fitting.friction_fit import OUTLIER_SIGMAS, FrictionFit
 
 __all__ = ["plot_residuals", "plot_speed"]
@@ -21,7 +21,7 @@ _COMPONENTS = ("along", "across", "x", "y", "angle")
 _LAW_STYLES = ("-", "--", ":", "-.")
 
 
-def _axes(ax: Axes | None, height: float = 3.6) -> Axes:
+def axes_or_new(ax: Axes | None, height: float = 3.6) -> Axes:
     return board_axes(ax, figsize=(7.0, height))
 
 
@@ -99,7 +99,7 @@ def plot_residuals(fit: FrictionFit, ax: Axes | None = None, *, component: str =
         to_unit, unit = 1e3, "mm"
     sigma, cut = fit.noise[channel] * to_unit, OUTLIER_SIGMAS * fit.noise_scale[channel] * to_unit
     weight, outlier = res[f"weight_{channel}"].to_numpy(), res[f"outlier_{channel}"].to_numpy()
-    ax = _axes(ax, height=4.4)  # room for the legend under the axes
+    ax = axes_or_new(ax, height=4.4)  # room for the legend under the axes
     lim = 8.0 * sigma
     colors = _disc_colors(res["disc"])
     t = res["t"].to_numpy()
@@ -201,7 +201,7 @@ def plot_speed(
     stride = check_int("stride", stride, low=1)
     band = check_bool("band", band)
     fits = (fits,) if isinstance(fits, FrictionFit) else check_sequence("fits", fits, FrictionFit, nonempty=True, what="a FrictionFit or a non-empty sequence of them")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     names = _disc_names(fits[0])
     data = _data_speeds(fits[0].residuals, stride)
     for (d, g), shade in zip(data.groupby("disc", sort=True), ("0.5", "#f4a261", "0.75", "#9fb8c9")):

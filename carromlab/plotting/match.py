@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .._validation import check_table
 from ..match.records import TEAM_SLOTS
-from .board import _CHART, CATEGORY_COLORS, _axes
+from .board import CHART_SIZE, CATEGORY_COLORS, axes_or_new
 
 __all__ = ["plot_breaker_advantage", "plot_match_summary"]
 
@@ -63,7 +63,7 @@ def plot_match_summary(boards: pd.DataFrame, ax: Axes | None = None, *, band: bo
     'board'
     """
     check_table("boards", boards, _NEEDED, "a boards table")
-    ax = _axes(ax, _CHART)
+    ax = axes_or_new(ax, CHART_SIZE)
     for k, ((variant, players), g) in enumerate(boards.groupby(["variant", "players"], sort=True)):
         style = {"marker": _MARKERS[k % len(_MARKERS)], "markersize": 4, "linewidth": 1.5, **kwargs}
         linestyle = _STYLES[k % len(_STYLES)]
@@ -126,7 +126,7 @@ def plot_breaker_advantage(table: pd.DataFrame, ax: Axes | None = None, **kwargs
     """
     check_table("table", table, ("variant", "players", "decided", "p", "p_low", "p_high", "fair"),
                 "a breaker_advantage table")
-    ax = _axes(ax, figsize=(6.5, 2.0 + 0.45 * len(table)))
+    ax = axes_or_new(ax, figsize=(6.5, 2.0 + 0.45 * len(table)))
     y = np.arange(len(table))[::-1]
     p = table["p"].to_numpy(dtype=float)
     err = np.vstack([p - table["p_low"].to_numpy(dtype=float), table["p_high"].to_numpy(dtype=float) - p])

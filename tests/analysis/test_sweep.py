@@ -96,7 +96,7 @@ def test_resume_after_deleted_corrupt_and_stray_files(run_map, tmp_path):
 def test_resume_after_an_interrupted_run(run_map, tmp_path, monkeypatch):
     ref = run_map()
     store = tmp_path / "map"
-    original = success_module._SuccessTask.__call__
+    original = success_module.SuccessTask.__call__
     calls = []
 
     def interrupted(self, cells, workers):
@@ -105,11 +105,11 @@ def test_resume_after_an_interrupted_run(run_map, tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return original(self, cells, workers)
 
-    monkeypatch.setattr(success_module._SuccessTask, "__call__", interrupted)
+    monkeypatch.setattr(success_module.SuccessTask, "__call__", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_map(store=store, chunk_cells=5, workers=1)
     assert len(list(store.glob("part-*.parquet"))) == 3
-    monkeypatch.setattr(success_module._SuccessTask, "__call__", original)
+    monkeypatch.setattr(success_module.SuccessTask, "__call__", original)
     pd.testing.assert_frame_equal(run_map(store=store, chunk_cells=5), ref)
 
 
