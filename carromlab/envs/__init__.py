@@ -5,7 +5,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 (:data:`~carromlab.envs.registration.ENV_IDS`). Modules:
 
 ====================  ==========================================================
-``observation.py``    :func:`observation_space`, :func:`observe`, :func:`observe_many` (what a seat sees)
+``observation.py``    :func:`observation_space`, :func:`observe`, :func:`observe_many`, :func:`observe_games` (what a seat sees)
 ``action.py``         :func:`action_space`, :func:`shot_of_action`, :func:`shots_of_actions` (action -> shot)
 ``rewards.py``        :class:`RewardWeights`, :func:`shot_reward`, :func:`shot_rewards`
 ``opponents.py``      :func:`opponent`: built-in policies at noise-preset skills
@@ -20,7 +20,7 @@ See ``docs/envs.md``. Importing this package registers the Gymnasium ids
 
 from .action import SPIN_LIMIT, action_space, shot_of_action, shots_of_actions
 from .multi import CarromAECEnv
-from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe, observe_many
+from .observation import POSITION_LIMIT, QUEEN_CODES, observation_space, observe, observe_games, observe_many
 from .opponents import OPPONENTS, SKILLS, opponent
 from .registration import ENV_IDS, register_envs
 from .render import RENDER_MODES, render_frame
@@ -43,6 +43,7 @@ __all__ = [
     "action_space",
     "observation_space",
     "observe",
+    "observe_games",
     "observe_many",
     "opponent",
     "register_envs",

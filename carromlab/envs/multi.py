@@ -10,11 +10,12 @@ from pettingzoo import AECEnv
 
 from .._validation import check_choice, check_int
 from ..analysis.noise import NoiseModel
+from ..match.clock import MatchClock
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..match.policies import RandomPolicy
 from ..physics.params import PhysicsParams
 from .action import action_space, shot_of_action
-from .observation import observation_space, observe
+from .observation import first_observation, observation_space, observe_games
 from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards, shot_reward
 
@@ -52,6 +53,11 @@ class CarromAECEnv(AECEnv):
         plays on an unpowdered board).
     max_shots_per_board, max_boards : int
         Guards of :func:`carromlab.match.play_game`.
+    clock : MatchClock, optional
+        The match clock of a Hikone game (HIK-10, :class:`carromlab.match.MatchClock`):
+        every seat takes its ``think_s`` a shot, the observations gain ``time_left``
+        (:func:`carromlab.envs.observation_space`) and the game ends when time is called.
+        Default None: untimed.
     render_mode : {None, "rgb_array"}
         ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
         (:func:`carromlab.envs.render_frame`). Default None: no rendering.
@@ -70,7 +76,7 @@ class CarromAECEnv(AECEnv):
         self, variant: str = "icf", *, players: int = 2, options: Any = None,
         noise: NoiseModel | list[NoiseModel] | None = None, rewards: RewardWeights | None = None,
         params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
-        max_boards: int = MAX_BOARDS, render_mode: str | None = None,
+        max_boards: int = MAX_BOARDS, clock: MatchClock | None = None, render_mode: str | None = None,
     ) -> None:  # fmt: skip
         super().__init__()
         self.render_mode = check_render_mode(render_mode)
@@ -78,10 +84,10 @@ class CarromAECEnv(AECEnv):
         self.rewards_weights = check_rewards(rewards)
         # every shot comes from an agent: the policy is never asked
         self._game_kwargs = {"policies": RandomPolicy(name="agent"), "noise": noise, "params": params,
-                             "max_shots_per_board": max_shots_per_board, "max_boards": max_boards}  # fmt: skip
+                             "max_shots_per_board": max_shots_per_board, "max_boards": max_boards, "clock": clock}  # fmt: skip
         Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
         self.possible_agents = [f"seat_{s}" for s in range(self._start.n_players)]
-        self._observation_space = observation_space(self._start)
+        self._observation_space = observation_space(self._start, clock)
         self._action_space = action_space()
         self.game: Game | None = None
         self._np_random = np.random.default_rng()
@@ -111,7 +117,8 @@ class CarromAECEnv(AECEnv):
         """The observation of ``agent``'s seat (an agent of ``possible_agents``)."""
         if self.game is None:
             raise ValueError("The environment is not started: call reset() first.")
-        return observe(self.game.state, self.possible_agents.index(check_choice("agent", agent, self.possible_agents)))
+        seat = self.possible_agents.index(check_choice("agent", agent, self.possible_agents))
+        return first_observation(observe_games([self.game], seat))
 
     def render(self) -> np.ndarray | None:
         """The position as an RGB image, uint8 of shape (480, 480, 3)

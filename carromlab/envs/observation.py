@@ -3,6 +3,7 @@ environments, as a :class:`gymnasium.spaces.Dict` and the arrays that fill it.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -10,11 +11,14 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .._validation import check_int
+from ..match.clock import MatchClock
+from ..match.game import Game
+from ..match.lockstep import stacked
 from ..rules.arrays import QUEEN, WHERE, GameArrays
 from ..rules.arrays.games import of_colours
 from ..rules.state import GameState
 
-__all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe", "observe_many"]
+__all__ = ["POSITION_LIMIT", "QUEEN_CODES", "observation_space", "observe", "observe_games", "observe_many"]
 
 #: Bound of the ``positions`` entries, m: every board's playing surface fits in
 #: [-1, 1] m (carrom 0.74 m square, Hikone 0.6 m, crokinole 0.66 m across).
@@ -32,8 +36,9 @@ _QUEEN_CODE = np.array([QUEEN_CODES[q] for q in QUEEN], dtype=np.int64)
 _DISCRETE = ("queen", "queen_team", "shooter")
 
 
-def observation_space(state: GameState) -> spaces.Dict:
-    """The observation space of games like ``state`` (same variant and seats).
+def observation_space(state: GameState, clock: MatchClock | None = None) -> spaces.Dict:
+    """The observation space of games like ``state`` (same variant and seats, and the
+    same match clock).
 
     Entries (``n`` = number of game pieces, fixed for a variant and its options; the
     striker is not a piece; "own" is the observing seat's team, "others" every other
@@ -64,11 +69,17 @@ def observation_space(state: GameState) -> spaces.Dict:
         Queen status (:data:`.QUEEN_CODES`).
     ``queen_team`` : Discrete(3)
         Team whose cover is pending or who covered the queen: 0 none, 1 own, 2 others.
+    ``time_left`` : float32 (1,)
+        Only in games with a match clock (Hikone, HIK-10): the match time left before
+        time is called, s, in [0, ``clock.limit_s``]
+        (:meth:`MatchClock.left <carromlab.match.MatchClock.left>`).
 
     Parameters
     ----------
     state : GameState
         Any state of the games.
+    clock : MatchClock, optional
+        The games' match clock. Default None: untimed games, no ``time_left``.
 
     Returns
     -------
@@ -79,7 +90,7 @@ def observation_space(state: GameState) -> spaces.Dict:
     def ints(shape: tuple[int, ...], low: int, high: int) -> spaces.Box:
         return spaces.Box(low, high, shape, dtype=np.int64)
 
-    return spaces.Dict({
+    entries = {
         "positions": spaces.Box(-POSITION_LIMIT, POSITION_LIMIT, (n, 2), dtype=np.float32),
         "on_board": spaces.MultiBinary(n),
         "own": spaces.MultiBinary(n),
@@ -90,7 +101,10 @@ def observation_space(state: GameState) -> spaces.Dict:
         "queen": spaces.Discrete(len(QUEEN_CODES)),
         "queen_team": spaces.Discrete(3),
         "shooter": spaces.Discrete(state.n_players),
-    })  # fmt: skip
+    }  # fmt: skip
+    if clock is not None:
+        entries["time_left"] = spaces.Box(0.0, clock.limit_s, (1,), dtype=np.float32)
+    return spaces.Dict(entries)
 
 
 def observe(state: GameState, seat: int) -> dict[str, Any]:
@@ -180,3 +194,38 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
         "queen": _QUEEN_CODE[games.queen_status], "queen_team": queen_team.astype(np.int64),
         "shooter": games.shooter.astype(np.int64),
     }  # fmt: skip
+
+
+def observe_games(games: Sequence[Game], seat: int) -> dict[str, npt.NDArray[Any]]:
+    """The observations of N games in progress by ``seat``, batched: :func:`observe_many`
+    of their positions (:func:`carromlab.match.lockstep.stacked`), and ``time_left`` when
+    they are played with a match clock (:func:`observation_space`). What the
+    environments observe.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        At least one game, all of one variant and with the same settings.
+    seat : int
+        The observing seat, in [0, n_players).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        As :func:`observe_many`, with ``time_left`` (float32 of shape (N, 1), s) in timed
+        games.
+
+    Examples
+    --------
+    >>> from carromlab.match import Game, MatchClock, RandomPolicy, new_state
+    >>> game = Game(new_state("hikone", 2), RandomPolicy(), seed=1, clock=MatchClock(think_s=6.0))
+    >>> _ = game.shoot()
+    >>> obs = observe_games([game], 0)
+    >>> obs["time_left"].shape, abs(float(obs["time_left"][0, 0]) - (300.0 - game.clock_s)) < 1e-4
+    ((1, 1), True)
+    """
+    obs = observe_many(stacked(games), seat)
+    clock = games[0].settings.clock
+    if clock is not None:
+        obs["time_left"] = clock.left([g.clock_s for g in games]).astype(np.float32)[:, None]
+    return obs

@@ -10,11 +10,12 @@ import numpy as np
 from .._validation import check_int
 from ..analysis.execution import check_noise
 from ..analysis.noise import NoiseModel
+from ..match.clock import MatchClock
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
 from ..match.lockstep import stacked
 from ..physics.params import PhysicsParams
 from .action import action_row, action_space, shots_of_actions
-from .observation import first_observation, observation_space, observe_many
+from .observation import first_observation, observation_space, observe_games
 from .opponents import opponent as built_in
 from .render import RENDER_MODES, check_render_mode, render_game
 from .rewards import RewardWeights, check_rewards
@@ -35,8 +36,9 @@ class CarromEnv(gymnasium.Env):
     The observation is the agent's view after them
     (:func:`carromlab.envs.observation_space`); the reward sums
     :func:`carromlab.envs.shot_reward` of the agent's team over all those shots.
-    ``terminated`` when the rules end the game; ``truncated`` when a guard stops it
-    (``max_shots_per_board``, ``max_boards``, see :func:`carromlab.match.play_game`).
+    ``terminated`` when the rules end the game (in a timed Hikone game, also when time is
+    called, HIK-10); ``truncated`` when a guard stops it (``max_shots_per_board``,
+    ``max_boards``, see :func:`carromlab.match.play_game`).
     A seeded :meth:`reset` replays the same game for the same actions.
 
     Parameters
@@ -65,6 +67,11 @@ class CarromEnv(gymnasium.Env):
         plays on an unpowdered board).
     max_shots_per_board, max_boards : int
         Guards of :func:`carromlab.match.play_game`.
+    clock : MatchClock, optional
+        The match clock of a Hikone game (HIK-10, :class:`carromlab.match.MatchClock`):
+        every seat, the agent's included, takes its ``think_s`` a shot, the observation
+        gains ``time_left`` (:func:`carromlab.envs.observation_space`) and the game ends
+        when time is called. Default None: untimed.
     render_mode : {None, "rgb_array"}
         ``"rgb_array"``: :meth:`render` returns the board and its pieces as an RGB image
         (:func:`carromlab.envs.render_frame`). Default None: no rendering.
@@ -85,7 +92,7 @@ class CarromEnv(gymnasium.Env):
         self, variant: str = "icf", *, players: int = 2, options: Any = None, seat: int = 0, opponent: str = "greedy",
         skill: str = "club", noise: NoiseModel | None = None, rewards: RewardWeights | None = None,
         params: PhysicsParams | None = None, max_shots_per_board: int = MAX_SHOTS_PER_BOARD,
-        max_boards: int = MAX_BOARDS, render_mode: str | None = None,
+        max_boards: int = MAX_BOARDS, clock: MatchClock | None = None, render_mode: str | None = None,
     ) -> None:  # fmt: skip
         self.render_mode = check_render_mode(render_mode)
         self._start = new_state(variant, players, options)
@@ -99,13 +106,13 @@ class CarromEnv(gymnasium.Env):
         self._game_kwargs = {
             "policies": policy,
             "noise": [noise if s in self._agent_seats else skill_noise for s in seats],
-            "params": params, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards,
+            "params": params, "max_shots_per_board": max_shots_per_board, "max_boards": max_boards, "clock": clock,
         }  # fmt: skip
-        self.observation_space = observation_space(self._start)
+        Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
+        self.observation_space = observation_space(self._start, clock)
         self.action_space = action_space()
         self.game: Game | None = None
         self._carry = 0.0
-        Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start a new game; its seed is drawn from the environment's generator. (A guard,
@@ -157,7 +164,7 @@ class CarromEnv(gymnasium.Env):
         """The agent's observation (:func:`~carromlab.envs.observe`), read from the game's
         own arrays (no state is built)."""
         assert self.game is not None
-        return first_observation(observe_many(stacked([self.game]), self.seat))
+        return first_observation(observe_games([self.game], self.seat))
 
     def _opponents(self) -> tuple[float, int]:
         """Play the opponents until the agent's team shoots or the game ends: their reward for the agent, and the shots."""

@@ -16,7 +16,7 @@ from .._validation import check_int
 from ..match.game import Game
 from ..match.lockstep import stacked
 from .action import shots_of_actions
-from .observation import observe_many
+from .observation import observe_games
 from .render import RENDER_MODES, render_games
 from .single import CarromEnv
 from .turns import agent_shots, opponent_replies
@@ -45,7 +45,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         The rules. Default ``"icf"``.
     **kwargs
         The other parameters of :class:`~carromlab.envs.single.CarromEnv` (players,
-        options, seat, opponent, skill, noise, rewards, params, guards, render_mode),
+        options, seat, opponent, skill, noise, rewards, params, guards, clock, render_mode),
         shared by every game.
 
     Attributes
@@ -198,7 +198,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe(self) -> dict[str, Any]:
         """The batched observations of every game by the agent's seat."""
-        return observe_many(stacked(self.games), self._one.seat)  # type: ignore[arg-type]
+        return observe_games(self.games, self._one.seat)  # type: ignore[arg-type]
 
 
 def _masked(items: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:

@@ -102,3 +102,23 @@ class MatchClock:
         numpy.ndarray of bool
         """
         return np.asarray(clock_s, dtype=float) >= self.limit_s
+
+    def left(self, clock_s: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """The match time left before time is called, s (0 once it has been).
+
+        Parameters
+        ----------
+        clock_s : array_like of float
+            Match times, s.
+
+        Returns
+        -------
+        numpy.ndarray of float
+            ``limit_s`` less each match time, in [0, ``limit_s``], s.
+
+        Examples
+        --------
+        >>> MatchClock(think_s=6.0).left([0.0, 250.5, 301.0]).tolist()
+        [300.0, 49.5, 0.0]
+        """
+        return np.clip(self.limit_s - np.asarray(clock_s, dtype=float), 0.0, self.limit_s)

@@ -5,6 +5,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from carromlab.envs import CarromAECEnv, RewardWeights
+from carromlab.match import MatchClock
 from carromlab.rules.crokinole import CrokinoleOptions
 
 from .conftest import SEED
@@ -24,6 +25,15 @@ ADVICE = [
 )
 def test_api_test(variant, players, options, cycles):
     api_test(CarromAECEnv(variant, players=players, options=options, render_mode="rgb_array"), num_cycles=cycles)
+
+
+@pytest.mark.filterwarnings(*ADVICE)
+def test_api_test_timed_hikone():
+    # rule HIK-10: a 40-second match ends within the test's cycles; every observation has time_left
+    env = CarromAECEnv("hikone", players=4, clock=MatchClock(think_s=8.0, limit_s=40.0, final_s=10.0))
+    api_test(env, num_cycles=60)
+    env.reset(seed=SEED)
+    assert env.observe("seat_2")["time_left"].tolist() == [40.0]
 
 
 def test_rgb_array_render_draws_the_position():

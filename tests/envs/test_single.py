@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 from carromlab.analysis.noise import NoiseModel
 from carromlab.envs import ENV_IDS, CarromEnv, RewardWeights, observation_space, observe, shot_of_action, shot_reward
-from carromlab.match import Game, RandomPolicy, new_state
+from carromlab.match import Game, MatchClock, RandomPolicy, new_state
 from carromlab.rules import check_placement
 from carromlab.rules.crokinole import CrokinoleOptions
 from carromlab.match.scene import shot_radius
@@ -247,3 +247,35 @@ def test_onl_10_the_environment_plays_on_the_board_of_the_powder_house_rule():
         env.reset(seed=0)
         assert env.game.settings.params.mu == mu
     assert Game(new_state("online"), RandomPolicy()).settings.params == PhysicsParams()
+
+
+def test_hik10_timed_episode_observes_the_clock_and_ends_when_time_is_called():
+    # rule HIK-10: with a clock every shot costs the thinking time and its motion; the
+    # observation's time_left follows the game's match time and the game ends (terminated,
+    # with a winner) at the end of the round in which time was called
+    clock = MatchClock(think_s=30.0)
+    env = CarromEnv("hikone", opponent="random", clock=clock)
+    assert env.observation_space["time_left"].high.tolist() == [300.0]
+    obs, _ = env.reset(seed=SEED)
+    rng = np.random.default_rng(SEED)
+    left = [float(obs["time_left"][0])]
+    while True:
+        obs, _, terminated, truncated, info = env.step(rng.uniform(-1, 1, 4).astype(np.float32))
+        assert env.observation_space.contains(obs)
+        assert obs["time_left"][0] == np.float32(max(0.0, 300.0 - env.game.clock_s))
+        left.append(float(obs["time_left"][0]))
+        if terminated or truncated:
+            break
+    assert terminated and not truncated and info["end"] == "complete"
+    assert left[0] == 300.0 and left[-1] == 0.0 and all(a > b or a == b == 0.0 for a, b in zip(left, left[1:]))
+    rec = env.game.record()
+    assert "HIK-10" in rec.boards["reason"].iloc[-1].split(";") and rec.games["winner"].iloc[0] >= 0
+
+
+def test_check_env_timed_hikone():
+    check_env(CarromEnv("hikone", players=4, opponent="random", clock=MatchClock(think_s=6.0)), skip_render_check=True)
+
+
+def test_a_clock_outside_hikone_is_refused_by_name():
+    with pytest.raises(ValueError, match="'clock'"):
+        CarromEnv("icf", clock=MatchClock(think_s=6.0))

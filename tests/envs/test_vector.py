@@ -8,7 +8,7 @@ from gymnasium.vector import SyncVectorEnv
 
 from carromlab import Shot
 from carromlab.envs import ENV_IDS, CarromEnv, CarromVectorEnv, observe, observe_many, shot_of_action, shots_of_actions
-from carromlab.match import Game, RandomPolicy, new_state
+from carromlab.match import Game, MatchClock, RandomPolicy, new_state
 from carromlab.rules.arrays import GameArrays
 from carromlab.rules.crokinole import CrokinoleOptions
 
@@ -50,6 +50,12 @@ def test_vector_env_replays_the_single_env_through_autoresets():
 @pytest.mark.parametrize("variant", ["icf", "hikone"])
 def test_vector_env_replays_the_single_env(variant):
     _run_both(3, variant, 4, opponent="random", skill="club")
+
+
+def test_timed_hikone_vector_env_replays_the_single_env_through_autoresets():
+    # rule HIK-10: 40-second matches end within a few steps, with time_left observed
+    resets = _run_both(3, "hikone", 12, opponent="random", clock=MatchClock(think_s=8.0, limit_s=40.0, final_s=10.0))
+    assert resets >= 2
 
 
 def test_vector_env_doubles_with_the_agent_second():
