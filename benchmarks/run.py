@@ -923,7 +923,7 @@ def case_match_games(ctx: Ctx) -> dict:
     with the greedy policy on both seats in lockstep (:data:`GREEDY_GAMES` games to their
     end; quick: an eighth), whose games/s is measured on the greedy games themselves (a greedy game is
     a few dozen shots, not a random one's ~970)."""
-    from carromlab.match import Game, GreedyPolicy, RandomPolicy, game_seed, new_state
+    from carromlab.match import Game, GreedyPolicy, MatchClock, RandomPolicy, game_seed, new_state
 
     budget = ctx.pick(200, 20_000)
     out: dict[str, Any] = {"shot_budget": budget}
@@ -951,6 +951,9 @@ def case_match_games(ctx: Ctx) -> dict:
             "lockstep_games_per_cpu_s": lockstep["lockstep_games_per_cpu_s"],
             "lockstep_shots_per_game": lockstep["shots_per_game"],
         }  # fmt: skip
+    for seats in (2, 4):  # Hikone as its rules time a match (HIK-10): no target, beside the untimed rows
+        out[f"hikone_{seats}_timed"] = _lockstep("hikone", seats, RandomPolicy(), LOCKSTEP_GAMES, ctx.seed,
+                                                 clock=MatchClock(think_s=HIKONE_THINK_S))  # fmt: skip
     out["icf_2_greedy"] = _lockstep("icf", 2, GreedyPolicy(), ctx.pick(GREEDY_GAMES // 8, GREEDY_GAMES), ctx.seed)
     icf = out["icf_2"]
     out["icf_random_lockstep_games_per_cpu_s"] = icf["lockstep_games_per_cpu_s"]
@@ -965,13 +968,15 @@ def case_match_games(ctx: Ctx) -> dict:
 LOCKSTEP_GAMES = 256
 
 
-def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int) -> dict:
+def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int, clock: Any = None) -> dict:
     """``n_games`` games of a variant advancing in lockstep (``carromlab.match.lockstep.step``)
-    until every game has ended: shots and games per CPU-second and the mean shots per game."""
+    until every game has ended, with a match ``clock`` if given (Hikone): shots and games per
+    CPU-second and the mean shots per game."""
     from carromlab.match import Game, game_seed, new_state
     from carromlab.match.lockstep import step
 
-    games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False) for g in range(n_games)]
+    games = [Game(new_state(variant, seats), policy, seed=game_seed(seed, g), game=g, record=False, clock=clock)
+             for g in range(n_games)]  # fmt: skip
     active, shots, t0 = games, 0, time.process_time()
     while active:
         step(active)
@@ -980,6 +985,11 @@ def _lockstep(variant: str, seats: int, policy: Any, n_games: int, seed: int) ->
     cpu = time.process_time() - t0
     return {"games": n_games, "shots": shots, "lockstep_shots_per_cpu_s": shots / cpu,
             "shots_per_game": shots / n_games, "lockstep_games_per_cpu_s": n_games / cpu}  # fmt: skip
+
+
+#: Thinking time a shot of the timed Hikone rows (``MatchClock.think_s``), s: an assumption,
+#: not a measurement (docs/match.md's example; some 45 shots a 5-minute match).
+HIKONE_THINK_S = 6.0
 
 
 #: Greedy ICF games of the match case's greedy row, played in lockstep to their end.
@@ -1406,11 +1416,12 @@ def print_report(res: dict) -> None:
                   f"{r['shots_per_game']:>12,.0f}{r['engine_shots_per_cpu_s']:>16,.0f}  {r['engine_share']:.1%}"
                   f" ({r['complete_games']} complete games)")  # fmt: skip
         print(f"in lockstep ({LOCKSTEP_GAMES} whole games, each to its end)")
-        for key in [f"{v}_{n}" for v, n in MATCH_VARIANTS] + ["icf_2_greedy"]:
+        for key in [f"{v}_{n}" for v, n in MATCH_VARIANTS] + ["hikone_2_timed", "hikone_4_timed", "icf_2_greedy"]:
             r = mg[key]
             print(f"{key:<24}{r['lockstep_games_per_cpu_s']:>12.3f}{r['lockstep_shots_per_cpu_s']:>12,.0f}"
-                  + (f"{r['shots_per_game']:>12,.0f}  ({r['games']} whole games)" if key == "icf_2_greedy"
-                     else f"{r['lockstep_shots_per_game']:>12,.0f}"))
+                  + (f"{r['lockstep_shots_per_game']:>12,.0f}" if "lockstep_shots_per_game" in r
+                     else f"{r['shots_per_game']:>12,.0f}  ({r['games']} whole games"
+                     + (f", clock {HIKONE_THINK_S:g} s a shot)" if key.endswith("timed") else ")")))
     if "env_steps" in c:
         ev = c["env_steps"]
         print(f"\nICF gymnasium env: {ev['steps_per_cpu_second']:,.0f} steps per CPU-second "
