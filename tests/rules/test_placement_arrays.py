@@ -38,7 +38,10 @@ def test_regions_on_arrays_are_each_games_region(variant, players):
         one = placement_region(s, shot_radius(s))
         assert fast.areas[fast.area[k]] is one.area
         rows = fast.discs[k][np.isfinite(fast.discs[k][:, 0])]
-        assert np.array_equal(np.unique(rows, axis=0), np.unique(one.discs(), axis=0))
+        # each piece once, with the largest clearance of its rows in the one-game region
+        # (Hikone doubles: a piece inside the own area, not to be touched)
+        largest = {tuple(r[:3]): r[3] for r in sorted(one.discs().tolist(), key=lambda r: r[3])}
+        assert np.array_equal(np.unique(rows, axis=0), np.unique(np.array([[*d, m] for d, m in largest.items()]).reshape(-1, 4), axis=0))
     rng = np.random.default_rng(SEED)
     k = rng.integers(len(states), size=200)
     x = np.array([placement_target(states[i], rng.uniform())[0] for i in k]) + rng.normal(0, 0.01, k.size)

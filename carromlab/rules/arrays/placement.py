@@ -34,14 +34,13 @@ def shot_radii(games: GameArrays) -> FloatArray:
     return np.array([radii[c] for c in games.palette], dtype=float)[own]
 
 
-def _discs(games: GameArrays, keep: npt.NDArray[np.bool_], margin: float = 0.0) -> FloatArray:
-    """The pieces of ``keep`` (shape (N, P)) as discs (x, y, radius, margin; m), the
+def _discs(games: GameArrays, keep: npt.NDArray[np.bool_]) -> FloatArray:
+    """The pieces of ``keep`` (shape (N, P)) as discs (x, y, radius, margin 0; m), the
     others at infinity: shape (N, P, 4)."""
     out = np.zeros((*keep.shape, 4))
     out[..., 0] = np.where(keep, games.xy[..., 0], np.inf)
     out[..., 1] = np.where(keep, games.xy[..., 1], 0.0)
     out[..., 2] = np.where(keep, games.radius_of(), 0.0)
-    out[..., 3] = np.where(keep, margin, 0.0)
     return out
 
 
@@ -51,7 +50,10 @@ def placement_regions(games: GameArrays) -> Regions:
 
     Region ``g`` has the same area and the same discs (in piece order; unused rows at
     infinity) as ``placement_region(state_g, shot_radius(state_g))`` of the variant
-    (:func:`carromlab.rules.placement_region`), so
+    (:func:`carromlab.rules.placement_region`), each piece once with the largest
+    clearance that region asks of it (in Hikone doubles the one-game region lists a
+    piece inside the own area twice, HIK-2: clear of it, and not touching it; here its
+    one row has the contact margin, which blocks every centre the other row blocks), so
     :func:`~carromlab.rules.placement.nearest_spots` finds the same spots with either.
 
     Parameters
@@ -84,9 +86,8 @@ def placement_regions(games: GameArrays) -> Regions:
     gap = np.hypot(tee[:, None, 0] - discs[g, :, 0], tee[:, None, 1] - discs[g, :, 1])
     blocked = np.zeros(n, dtype=bool)
     blocked[g] = (gap < discs[g, :, 2] + radius[g, None]).any(axis=1)
-    if games.n_players == 4:
-        inside = on & inside_own_area(games, games.xy, games.radius_of())
-        discs = np.concatenate([discs, _discs(games, inside, hikone.CONTACT)], axis=1)
+    if games.n_players == 4:  # a piece inside the own area is kept from touching: its one row takes the margin
+        discs[..., 3] = np.where(on & inside_own_area(games, games.xy, games.radius_of()), hikone.CONTACT, 0.0)
     keys = list(zip(seat.tolist(), radius.tolist(), first.tolist(), blocked.tolist()))
     return _regions(keys, lambda k, r, f, b: hikone._area(board, sides[k], r, f, b), discs)
 
