@@ -58,16 +58,14 @@ cdef struct Table:
     double w_stop
     # tail after the last knot (closed tables): the reference trajectory of the last
     # constants moved by the drag to second order (tail = ref: side, rs, tj = J1, J2, sigma J3
-    # at the last knot, which is rho from the reference's stop, t2 = the second-order terms
-    # of theta and the stop distance there and rho^3 J1, rho^2 J3), or a speed table
-    # (SEG_SPEED, lasting rho and sliding s_tail)
+    # at the last knot, which is rho from the reference's stop; the second-order terms in
+    # kn after the last knot), or a speed table (SEG_SPEED, lasting rho and sliding s_tail)
     int tail
     int side
     double rs
     double rho
     double s_tail
     double tj[3]
-    double t2[4]
 
 cdef struct Seg:
     # One sliding segment from speed v0 and spin magnitude w0 (fixed size; a heap table

@@ -1364,7 +1364,7 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     changes of the reference trajectory, de); 0, or -1 when out of memory."""
     cdef double* q
     cdef int c
-    if tb.n == tb.cap:
+    if tb.n + 1 >= tb.cap:   # one knot's room left after it, for ``close_table``
         q = <double*> realloc(tb.kn, (2 * tb.cap + 16) * NK * sizeof(double))
         if q == NULL:
             return -1
@@ -1413,9 +1413,10 @@ cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil
 
 cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     """End the table at its last knot: on the speed table of a speed-only law, else on the
-    reference trajectory of the last constants moved by the drag to first order
-    (``tail_state``)."""
+    reference trajectory of the last constants moved by the drag (``tail_state``), whose
+    second-order terms (``tail_second``) go to the room after the last knot (``push``)."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double* t2 = tb.kn + NK * tb.n
     cdef double v, K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - kn[K_T]
     tb.open = 0
     if lp.kind == KIND_SPEED:
@@ -1431,12 +1432,12 @@ cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     tb.rs = kn[K_RS]
     tb.rho = rho
     tail_integrals(tb, rho, tb.tj)
-    tb.t2[2] = rho * rho * rho * tb.tj[0]
-    tb.t2[3] = rho * rho * tb.tj[2] / kn[K_C + 2] if kn[K_C + 2] != 0.0 else 0.0
-    tail_second(tb, rho, tb.tj, tb.t2)
+    t2[2] = rho * rho * rho * tb.tj[0]
+    t2[3] = rho * rho * tb.tj[2] / kn[K_C + 2] if kn[K_C + 2] != 0.0 else 0.0
+    tail_second(tb, rho, tb.tj, t2)
     tb.w_stop = 0.0
-    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0] + K * K * tb.t2[0]
-    tb.s_stop = kn[K_S] + kn[K_G] - K * lp.g * lp.mu * (rho * rho * rho * rho * tb.tj[1] - K * tb.t2[1])
+    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0] + K * K * t2[0]
+    tb.s_stop = kn[K_S] + kn[K_G] - K * lp.g * lp.mu * (rho * rho * rho * rho * tb.tj[1] - K * t2[1])
 
 
 cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept nogil:
@@ -1454,7 +1455,8 @@ cdef inline void tail_second(const Table* tb, double rho, const double* j, doubl
     """The parts at rho (s) from the stop of the closed table's reference trajectory of the
     drag's second-order changes of theta and the stop distance (``tail_state``): o[0] =
     A rho^2 P1 + B rho^3 (P1 - 3 J1) - rho^5 N1, o[1] = A rho^3 P2 + B rho^4 (P2 - 4 J2) -
-    rho^6 N2 (A = rho_k^3 J1_k, B = rho_k^2 J3_k of the last knot, tb.t2[2:]; j = J1, J2
+    rho^6 N2 (A = rho_k^3 J1_k, B = rho_k^2 J3_k of the last knot, stored after it, with o at
+    rho_k; j = J1, J2
     at rho; ``ps_at``, ``ns_at``; P = 1, N1 = 2/15, N2 = 1/6 on the constant deceleration)."""
     cdef double r2 = rho * rho, r3 = r2 * rho
     cdef double p[3]
@@ -1471,8 +1473,8 @@ cdef inline void tail_second(const Table* tb, double rho, const double* j, doubl
     else:
         ps_at(tb.side, tb.rs * rho, rho, 1.0, p, NULL, NULL)
         ns_at(tb.side, tb.rs * rho, nn)
-    o[0] = r2 * (tb.t2[2] * p[0] + tb.t2[3] * rho * (p[0] - 3.0 * j[0]) - r3 * nn[0])
-    o[1] = r3 * (tb.t2[2] * p[1] + tb.t2[3] * rho * (p[1] - 4.0 * j[1]) - r3 * nn[1])
+    o[0] = r2 * (tb.kn[NK * tb.n + 2] * p[0] + tb.kn[NK * tb.n + 3] * rho * (p[0] - 3.0 * j[0]) - r3 * nn[0])
+    o[1] = r3 * (tb.kn[NK * tb.n + 2] * p[1] + tb.kn[NK * tb.n + 3] * rho * (p[1] - 4.0 * j[1]) - r3 * nn[1])
 
 
 cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau, double* st) noexcept nogil:
@@ -1493,8 +1495,8 @@ cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau,
     cdef double dd
     tail_integrals(tb, rho, j)
     tail_second(tb, rho, j, o)
-    dy[0] = -K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0] - K * (tb.t2[0] - o[0]))
-    dy[1] = -K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1] - K * (tb.t2[1] - o[1]))
+    dy[0] = -K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0] - K * (tb.kn[NK * tb.n + 0] - o[0]))
+    dy[1] = -K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1] - K * (tb.kn[NK * tb.n + 1] - o[1]))
     dy[2] = -K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
     for c in range(3):
         y[c] = kn[K_C + c] + dy[c]
