@@ -57,9 +57,9 @@ cdef struct Table:
     double s_stop
     double w_stop
     # tail after the last knot (closed tables): the reference trajectory of the last
-    # constants moved by the drag to first order (tail = ref: side, rs, tj = J1, J2, sigma J3
-    # at the last knot, which is rho from the reference's stop), or a speed table (SEG_SPEED,
-    # lasting rho and sliding s_tail)
+    # constants moved by the drag to second order (tail = ref: side, rs, tj = J1, J2, sigma J3
+    # at the last knot, which is rho from the reference's stop; the second-order terms in
+    # kn after the last knot), or a speed table (SEG_SPEED, lasting rho and sliding s_tail)
     int tail
     int side
     double rs

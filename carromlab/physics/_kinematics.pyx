@@ -56,11 +56,13 @@ A segment (``Seg``, fixed size) starts at an event and runs to the stop. Four wa
   quintic Hermite interpolants, the state (distance, speed, spin) that of the drag-free
   trajectory of the interpolated constants (error below 2e-8 m and 5e-8 m/s). Integrated
   lazily (one step, then 2, 4, ... more when the engine reaches the last knot:
-  ``seg_extend``). Once the drag's second-order effect on the rest of the motion is below
-  3e-10 m (``table_done``) the integration ends on the first-order one: the rates
-  integrated along the last knot's drag-free trajectory, closed forms in tabulated
-  integrals of the drag factors (``js_at``, ``tail_state``); a speed-only law ends on its
-  speed table. The distance slid is not the stop distance less the distance to go (for a
+  ``seg_extend``). Once the drag's third-order effect on the rest of the motion is below
+  3e-10 m (``table_done``) the integration ends on the first two: the rates integrated
+  along the last knot's drag-free trajectory, and for theta and the stop distance the
+  first-order drift's change of the rates integrated along it too, closed forms in
+  tabulated integrals of the drag factors (``js_at``, ``ns_at``, ``tail_state``; of first
+  order only, and ending at the second order's criterion, within TAIL_EPS of eps*); a
+  speed-only law ends on its speed table. The distance slid is not the stop distance less the distance to go (for a
   fast disc with drag the drag-free stop is tens of metres away, and their difference
   carries its rounding, 7e-15 m, into a touching pack's contacts): within TAYLOR_DT of the
   reference stop time after a knot it is the knot's Taylor polynomial (``near_knot``);
@@ -82,8 +84,9 @@ DEF RTOL_W = 3e-8        # per step: error of the spin / spin
 DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is held to a rim speed, not to a
                          # fraction of a vanishing w)
 DEF MAX_STEPS = 100000
-DEF TAIL_S = 3e-10       # m, drag v^2 rho^2 below which a segment ends on the drag-free trajectory
-DEF TAIL_T = 2e-9        # and of the stop time below which it may (relative)
+DEF TAIL_S = 3e-10       # m, the drag's effect beyond the tail's order below which a segment ends on it
+DEF TAIL_T = 2e-9        # and on the stop time, relative, below which it may (``table_done``)
+DEF TAIL_EPS = 1e-3      # |eps - eps*| at the end below which the tail is of first order (``ss_r2``)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF NEWTON_NEAR = 1e-7   # (``time_at_distance``: or after which its next step is below rounding)
 DEF CHUNK0 = 1           # accepted steps of an integrated segment's first chunk (then doubling)
@@ -313,6 +316,7 @@ cdef double ps_end[2][2][3]  # per side P1, P2, P3 at the first and the last nod
 cdef double* ps_cf[2]       # per side and cell (nodes k, k + 1) the drag factors P1, P2, P3 (``ps_factors``):
                             # the cubic Hermite pieces in t of the cell (as ss_piece), as power series
 cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
+cdef double* ns_tab[2]      # per side the second-order integrals N1, N2 (``ns_build``) at the same nodes, as ss_tab
 # Coarse indices of the inverse look-ups: the bits of a positive key, read as an integer,
 # are monotone in it and about 2^52 log2 of it; for keys increasing along the nodes, cell
 # c = (bits - base) >> shift of an Index holds the node range [lo[c], hi[c]] that brackets
@@ -364,7 +368,7 @@ cdef double ss_G(double e) noexcept nogil:
 cdef int ss_build() noexcept nogil:
     """Find eps*, linearise there and integrate both universal trajectories; tabulate
     their drag factors."""
-    global ss_eps, ss_F, ss_k, ss_ca, ss_cq
+    global ss_eps, ss_F, ss_k, ss_ca, ss_cq, ss_r2
     cdef double lo = 0.5, hi = 0.8, mid, F, T, Fp, Fm, dG, hs, d
     cdef double y[3]
     cdef double dy[3]
@@ -394,6 +398,7 @@ cdef int ss_build() noexcept nogil:
         ss_idx[j] = 1.0 / ss_dx[j]
         ss_inv[j] = 1.0 / (SS_N + j)
     rs_b[0] = 1.0
+    ss_r2 = exp(log(TAIL_EPS / SS_D0) / ss_k)
     for j in range(1, 8):
         rs_b[j] = rs_b[j - 1] * (1.0 / ss_k - (j - 1)) / j
     for side in range(2):
@@ -442,7 +447,7 @@ cdef int ss_build() noexcept nogil:
         for c in range(3):
             ps_end[side][0][c] = ps_node(side, 0, c)
             ps_end[side][1][c] = ps_node(side, n - 1, c)
-        if js_build(side) < 0:
+        if js_build(side) < 0 or ns_build(side) < 0:
             return -1
         ss_Plast[side] = ss_node_P(side, n - 1)
         keys = <double*> malloc(n * sizeof(double))
@@ -743,6 +748,112 @@ cdef inline void js_at(int side, double r, double rho, double sig, double* j) no
     j[2] = sig * j3
 
 
+cdef inline void ps_node_d(int side, int k, double* p, double* dp) noexcept nogil:
+    """P1, P2 (p) and their x-derivatives (dp) at node k of one side, from its cubic pieces."""
+    cdef const double* cf
+    cdef double f
+    cdef int c
+    if k < ss_n[side] - 1:
+        cf = ps_cf[side] + PS_W * k
+        f = SS_N + (k & (SS_N - 1))
+        for c in range(2):
+            p[c] = cf[4 * c]
+            dp[c] = cf[4 * c + 1] * f
+        return
+    cf = ps_cf[side] + PS_W * (k - 1)
+    f = SS_N + ((k - 1) & (SS_N - 1)) + 1.0
+    for c in range(2):
+        p[c] = cf[4 * c] + cf[4 * c + 1] + cf[4 * c + 2] + cf[4 * c + 3]
+        dp[c] = (cf[4 * c + 1] + 2.0 * cf[4 * c + 2] + 3.0 * cf[4 * c + 3]) * f
+
+
+cdef inline void ns_rates(const double* p, const double* dp, const double* j, double* g) noexcept nogil:
+    """The integrands g of N1 and N2 (``ns_build``) from P1, P2 (p), their x-derivatives
+    (dp) and J1, J2, J3 (j, J3 without sigma)."""
+    g[0] = (2.0 * p[0] + dp[0]) * j[0] + dp[0] * j[2]
+    g[1] = (3.0 * p[1] + dp[1]) * j[0] + dp[1] * j[2]
+
+
+cdef int ns_build(int side) noexcept nogil:
+    """The integrals of the drag's second order along one universal trajectory, normalised:
+    N1 = r^-5 int_0^r u^4 ((2 P1 + P1') J1 + P1' J3) du and
+    N2 = r^-6 int_0^r u^5 ((3 P2 + P2') J1 + P2' J3) du (' = d/dx, dN/dx = g - m N, m = 5, 6;
+    ``tail_state``), at the nodes of the tables: Simpson's rule on each cell as ``js_build``,
+    from their integrands taken constant below r = 1 (P1, P2, J1 and P' J3 are)."""
+    cdef int n = ss_n[side], k, c, j
+    cdef double* tb = <double*> malloc(SS_W * n * sizeof(double))
+    cdef const double* cf
+    cdef double dx, w, u, f, dN
+    cdef double p[2]
+    cdef double dp[2]
+    cdef double jm[3]
+    cdef double g0[2]
+    cdef double gm[2]
+    cdef double g1[2]
+    cdef int m[2]
+    if tb == NULL:
+        return -1
+    m[0] = 5
+    m[1] = 6
+    ps_node_d(side, 0, p, dp)
+    ns_rates(p, dp, js_tab[side], g0)
+    for c in range(2):
+        tb[c] = g0[c] / m[c]
+    tb[2] = 0.0
+    for k in range(1, n):
+        j = (k - 1) & (SS_N - 1)
+        dx = ss_dx[j]
+        # the cell's midpoint in x: P from its cubic piece in u, J from its Hermite piece
+        u = (SS_N + j) * expm1(0.5 * dx)
+        f = SS_N + j + u
+        cf = ps_cf[side] + PS_W * (k - 1)
+        for c in range(2):
+            p[c] = cf[4 * c] + u * (cf[4 * c + 1] + u * (cf[4 * c + 2] + u * cf[4 * c + 3]))
+            dp[c] = (cf[4 * c + 1] + u * (2.0 * cf[4 * c + 2] + 3.0 * u * cf[4 * c + 3])) * f
+        ss_piece(js_tab[side] + SS_W * (k - 1), 0.5, &jm[0], &jm[1], &jm[2])
+        ns_rates(p, dp, jm, gm)
+        ps_node_d(side, k, p, dp)
+        ns_rates(p, dp, js_tab[side] + SS_W * k, g1)
+        for c in range(2):
+            w = exp(-0.5 * m[c] * dx)
+            tb[SS_W * k + c] = tb[SS_W * (k - 1) + c] * w * w + dx / 6.0 * (g0[c] * w * w + 4.0 * gm[c] * w + g1[c])
+            g0[c] = g1[c]
+        tb[SS_W * k + 2] = 0.0
+    for k in range(n):
+        j = k & (SS_N - 1)
+        ps_node_d(side, k, p, dp)
+        ns_rates(p, dp, js_tab[side] + SS_W * k, g1)
+        for c in range(2):
+            dN = g1[c] - m[c] * tb[SS_W * k + c]
+            tb[SS_W * k + 3 + c] = dN * ss_dx[j]
+            tb[SS_W * k + 6 + c] = dN * ss_dx[(j + SS_N - 1) & (SS_N - 1)]
+        tb[SS_W * k + 5] = 0.0
+        tb[SS_W * k + 8] = 0.0
+    ns_tab[side] = tb
+    return 0
+
+
+cdef inline void ns_at(int side, double r, double* nn) noexcept nogil:
+    """nn = (N1, N2) (``ns_build``) of one side at the remaining time r (units of the
+    tables): constant at r <= 1, beyond the last node the asymptotes of P and J (N1 ~ P1 J1,
+    N2 ~ P2 J1)."""
+    cdef const double* tb = ns_tab[side]
+    cdef double f, t, z
+    cdef int k
+    if not (r > 1.0):
+        nn[0] = tb[0]
+        nn[1] = tb[1]
+        return
+    if r >= ss_rlast[side]:
+        tb += SS_W * (ss_n[side] - 1)
+        f = ss_far(side, r)
+        nn[0] = tb[0] * f * f
+        nn[1] = tb[1] * f * f * f
+        return
+    k = ss_locate(r, &t)
+    ss_piece(tb + SS_W * k, t, &nn[0], &nn[1], &z)
+
+
 cdef void farkas_d(double e, double* dF, double* dT) noexcept nogil:
     """dF/deps and dT/deps at eps = e: central differences extrapolated to h -> 0
     (Richardson), the step 1e-3 of the smaller of eps and |eps - 1| (where F and T have
@@ -987,6 +1098,7 @@ DEF K_E = 28              # the distance slid integrated less that of the refere
 
 
 cdef double rs_b[8]   # binomial coefficients of (1 + z)^(1 / ss_k)
+cdef double ss_r2     # r of |eps - eps*| = TAIL_EPS: below it the tail's second order loses its digits
 
 
 cdef inline double rs_near(double sig, double isig0, double rs0) noexcept nogil:
@@ -1252,7 +1364,7 @@ cdef int push(Table* tb, double t, const double* y, double rs, const double* f, 
     changes of the reference trajectory, de); 0, or -1 when out of memory."""
     cdef double* q
     cdef int c
-    if tb.n == tb.cap:
+    if tb.n + 1 >= tb.cap:   # one knot's room left after it, for ``close_table``
         q = <double*> realloc(tb.kn, (2 * tb.cap + 16) * NK * sizeof(double))
         if q == NULL:
             return -1
@@ -1301,9 +1413,10 @@ cdef inline void quintic_coefficients(const double* a, double* b) noexcept nogil
 
 cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     """End the table at its last knot: on the speed table of a speed-only law, else on the
-    reference trajectory of the last constants moved by the drag to first order
-    (``tail_state``)."""
+    reference trajectory of the last constants moved by the drag (``tail_state``), whose
+    second-order terms (``tail_second``) go to the room after the last knot (``push``)."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
+    cdef double* t2 = tb.kn + NK * tb.n
     cdef double v, K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - kn[K_T]
     tb.open = 0
     if lp.kind == KIND_SPEED:
@@ -1319,9 +1432,12 @@ cdef void close_table(const LawParams* lp, double R, Table* tb) noexcept nogil:
     tb.rs = kn[K_RS]
     tb.rho = rho
     tail_integrals(tb, rho, tb.tj)
+    t2[2] = rho * rho * rho * tb.tj[0]
+    t2[3] = rho * rho * tb.tj[2] / kn[K_C + 2] if kn[K_C + 2] != 0.0 else 0.0
+    tail_second(tb, rho, tb.tj, t2)
     tb.w_stop = 0.0
-    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0]
-    tb.s_stop = kn[K_S] + kn[K_G] - K * lp.g * lp.mu * rho * rho * rho * rho * tb.tj[1]
+    tb.t_stop = kn[K_C] - K * rho * rho * rho * tb.tj[0] + K * K * t2[0]
+    tb.s_stop = kn[K_S] + kn[K_G] - K * lp.g * lp.mu * (rho * rho * rho * rho * tb.tj[1] - K * t2[1])
 
 
 cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept nogil:
@@ -1335,22 +1451,52 @@ cdef inline void tail_integrals(const Table* tb, double rho, double* j) noexcept
         js_at(tb.side, tb.rs * rho, rho, tb.kn[NK * (tb.n - 1) + K_C + 2], j)
 
 
+cdef inline void tail_second(const Table* tb, double rho, const double* j, double* o) noexcept nogil:
+    """The parts at rho (s) from the stop of the closed table's reference trajectory of the
+    drag's second-order changes of theta and the stop distance (``tail_state``): o[0] =
+    A rho^2 P1 + B rho^3 (P1 - 3 J1) - rho^5 N1, o[1] = A rho^3 P2 + B rho^4 (P2 - 4 J2) -
+    rho^6 N2 (A = rho_k^3 J1_k, B = rho_k^2 J3_k of the last knot, stored after it, with o at
+    rho_k; j = J1, J2
+    at rho; ``ps_at``, ``ns_at``; P = 1, N1 = 2/15, N2 = 1/6 on the constant deceleration)."""
+    cdef double r2 = rho * rho, r3 = r2 * rho
+    cdef double p[3]
+    cdef double nn[2]
+    if not second_order(tb.ref, tb.rs * tb.rho):
+        o[0] = 0.0
+        o[1] = 0.0
+        return
+    if tb.ref == SEG_COULOMB:
+        p[0] = 1.0
+        p[1] = 1.0
+        nn[0] = 2.0 / 15.0
+        nn[1] = 1.0 / 6.0
+    else:
+        ps_at(tb.side, tb.rs * rho, rho, 1.0, p, NULL, NULL)
+        ns_at(tb.side, tb.rs * rho, nn)
+    o[0] = r2 * (tb.kn[NK * tb.n + 2] * p[0] + tb.kn[NK * tb.n + 3] * rho * (p[0] - 3.0 * j[0]) - r3 * nn[0])
+    o[1] = r3 * (tb.kn[NK * tb.n + 2] * p[1] + tb.kn[NK * tb.n + 3] * rho * (p[1] - 4.0 * j[1]) - r3 * nn[1])
+
+
 cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau, double* st) noexcept nogil:
     """The state st (``ref_state``) at tau (s) after the last knot k of a closed table: the
     constants y_k moved by the drag along the reference trajectory of y_k, to first order,
     theta by -K (rho_k^3 J1_k - rho^3 J1), the stop distance by -K g mu (rho_k^4 J2_k -
     rho^4 J2) and sigma by -K k (rho_k^2 sigma J3_k - rho^2 sigma J3) (K = drag g mu, rho
-    = theta_k - tau; the integrals of ``drag_rates`` along that trajectory, ``js_at``)."""
+    = theta_k - tau; the integrals of ``drag_rates`` along that trajectory, ``js_at``);
+    theta and the stop distance also to second order, by K^2 and K^2 g mu times the change
+    of ``tail_second`` from rho to rho_k."""
     cdef const double* kn = tb.kn + NK * (tb.n - 1)
     cdef double K = lp.drag * lp.g * lp.mu, rho = kn[K_C] - tau, r0 = tb.rho, sig = kn[K_C + 2]
     cdef double j[3]
     cdef double y[3]
     cdef double dy[3]
+    cdef double o[2]
     cdef int c
     cdef double dd
     tail_integrals(tb, rho, j)
-    dy[0] = -K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0])
-    dy[1] = -K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1])
+    tail_second(tb, rho, j, o)
+    dy[0] = -K * (r0 * r0 * r0 * tb.tj[0] - rho * rho * rho * j[0] - K * (tb.kn[NK * tb.n + 0] - o[0]))
+    dy[1] = -K * lp.g * lp.mu * (r0 * r0 * r0 * r0 * tb.tj[1] - rho * rho * rho * rho * j[1] - K * (tb.kn[NK * tb.n + 1] - o[1]))
     dy[2] = -K * ss_k * (r0 * r0 * tb.tj[2] - rho * rho * j[2])
     for c in range(3):
         y[c] = kn[K_C + c] + dy[c]
@@ -1360,18 +1506,29 @@ cdef void tail_state(const LawParams* lp, double R, const Table* tb, double tau,
     st[0] = kn[K_S] + (dy[1] - dd)
 
 
-cdef inline bint table_done(const LawParams* lp, double v, double rho, double t) noexcept nogil:
+cdef inline bint second_order(int ref, double r) noexcept nogil:
+    """Whether the tail from a knot at r (units of the tables) on the reference trajectory
+    ``ref`` is of second order in the drag (``tail_second``): on the constant deceleration,
+    or |eps - eps*| at least TAIL_EPS there (nearer, the terms B (P1 - 3 J1) and P' J3 of
+    ``tail_second`` and ``ns_build`` are differences of tabulated values about 1 / |eps - eps*|
+    times larger than themselves)."""
+    return ref == SEG_COULOMB or r >= ss_r2
+
+
+cdef inline bint table_done(const LawParams* lp, double v, double rho, double t, bint second) noexcept nogil:
     """Whether the integration can end at speed v (m/s), remaining reference time rho (s):
-    a speed-only law back on its speed table, or, with constant mu, the second order of the
-    drag over the rest of the motion, about 2 (drag v rho)^2 v rho (the first-order change
-    of the stop distance, about drag v^2 rho^2, times the relative change of the remaining
-    time, about drag v rho), below TAIL_S (``tail_state``), and the stop time's, about
-    0.2 (drag v rho)^2 rho, below TAIL_T of the stop time (t the knot's time)."""
+    a speed-only law back on its speed table, or, with constant mu, the drag's effect over
+    the rest of the motion beyond the tail's order (``second``: second, else first),
+    about 0.5 (drag v rho)^n v rho on the distance (n = 3, else 2; the first-order change
+    of the stop distance, about drag v^2 rho^2, times powers of the relative change of the
+    remaining time, about drag v rho: Coulomb's exact series has (drag v rho)^n v rho / (2n + 2)),
+    below TAIL_S (``tail_state``), and on the stop time about 0.2 (drag v rho)^n rho
+    (Coulomb's 1 / (2n + 1)), below TAIL_T of the stop time (t the knot's time)."""
     if lp.kind == KIND_SPEED:
         return v <= lp.v_max
-    cdef double dvr = lp.drag * v * rho
-    return (lp.mu_kind == MU_CONSTANT and 0.5 * dvr * dvr * v * rho <= TAIL_S
-            and 0.2 * dvr * dvr * rho <= TAIL_T * (t + rho))
+    cdef double dvr = lp.drag * v * rho, d2 = dvr * dvr * (dvr if second else 1.0)
+    return (lp.mu_kind == MU_CONSTANT and 0.5 * d2 * v * rho <= TAIL_S
+            and 0.2 * d2 * rho <= TAIL_T * (t + rho))
 
 
 cdef inline double first_step(const LawParams* lp, double v0, double rho, double eps0) noexcept nogil:
@@ -1439,7 +1596,7 @@ cdef int integrate(const LawParams* lp, double R, double v0, double w0, int ref,
         return -1
     tb.h = first_step(lp, v0, rho, v0 / (R * w0) if ref == SEG_SLIDE_SPIN and w0 > 0.0 else INFINITY)
     tb.open = 1
-    if table_done(lp, v0, rho, 0.0):
+    if table_done(lp, v0, rho, 0.0, second_order(ref, rs * rho)):
         close_table(lp, R, tb)
         return 0
     return extend(lp, R, tb)
@@ -1557,7 +1714,7 @@ cdef int extend(const LawParams* lp, double R, Table* tb) noexcept nogil:
         done += 1
         if push(tb, t, y, rs, f, a1, st, knot_decel(lp, tb.ref, rho, y[2], st), dy1, st[0] - sd) < 0:
             return -1
-        if table_done(lp, st[1], rho, t):
+        if table_done(lp, st[1], rho, t, second_order(tb.ref, rs * rho)):
             close_table(lp, R, tb)
             return 0
         fac = SAFETY * inv_fifth_root(err) if err > 1e-10 else 5.0
