@@ -112,7 +112,9 @@ def cites_return_place(p: CarromPolicy, striker_returns: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- setup
-def _layout(radii: Mapping[str, float], rotation: float) -> tuple[Piece, ...]:
+def break_pieces(radii: Mapping[str, float], rotation: float) -> tuple[Piece, ...]:
+    """The carrom men and queen of the break (ICF-1's layout) with the given radii, m,
+    rotated by ``rotation``, rad: also the array rules' layout of a new board."""
     coin = DiscSpec.icf_coin().with_(radius=radii["white"])
     queen = DiscSpec.icf_queen().with_(radius=radii["queen"])
     df = icf_break(rotation, coin=coin, queen=queen)
@@ -123,7 +125,7 @@ def _fresh_board(n_players: int, n_teams: int, radii: Mapping[str, float], first
     """Fields of a state at the start of a board broken by seat ``first`` (ICF-1, ICF-2)."""
     breaker = first % n_teams
     return {
-        "pieces": _layout(radii, rotation),
+        "pieces": break_pieces(radii, rotation),
         "colours": ("white", "black") if breaker == 0 else ("black", "white"),
         "shooter": first,
         "board_first": first,
@@ -191,7 +193,7 @@ def rotate_break(state: GameState, angle: float | None = None, *, angle_deg: flo
     """
     if state.variant not in ("icf", "online") or state.board_shots or state.break_attempts:
         raise ValueError("The 'state' parameter must be a carrom board before its break (ICF-1). Got a broken board instead.")
-    return state.with_(pieces=_layout(dict(state.radii), angle_value("angle", angle, angle_deg)))
+    return state.with_(pieces=break_pieces(dict(state.radii), angle_value("angle", angle, angle_deg)))
 
 
 # ---------------------------------------------------------------------------- placement
@@ -202,12 +204,12 @@ def carrom_region(state: GameState, board: Board, radius: float, *, rule: str, c
     clear of it, does not touch an arrow (the board's :meth:`Baseline.striker_allowed`)
     and does not overlap a piece. Online, it also slides on the baselines' centre line.
     """
-    area = _carrom_area(board, state.seat_sides[state.shooter], radius, rule, centre_line)
+    area = side_area(board, state.seat_sides[state.shooter], radius, rule, centre_line)
     return Region(area, [(f"{rule}: the striker must not overlap a piece", occupied(state.pieces, state.radius), 0.0)])
 
 
 @functools.lru_cache(maxsize=256)
-def _carrom_area(board: Board, side: str, radius: float, rule: str, centre_line: bool) -> Area:
+def side_area(board: Board, side: str, radius: float, rule: str, centre_line: bool) -> Area:
     """The constraints of :func:`carrom_region` on the marks of one side."""
     line = board.baseline(side)  # type: ignore[arg-type]
     constraints = [

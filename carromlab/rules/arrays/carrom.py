@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import icf, online
-from ..carrom import CarromPolicy, _layout, cites_return_place, no_time_limit
+from ..carrom import CarromPolicy, break_pieces, cites_return_place, no_time_limit
 from ..ledger import side_direction
 from .games import QUEEN, GameArrays
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
@@ -255,6 +255,6 @@ def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: Boo
 def _layout_xy(radii: tuple[tuple[str, float], ...]) -> npt.NDArray[np.float64]:
     """Centres of the pieces of a new board (ICF-2, unrotated) in piece order, m, shape
     (P, 2), for the discs' radii: laid out once per radii (read-only)."""
-    xy = np.array([(pc.x, pc.y) for pc in _layout(dict(radii), 0.0)])
+    xy = np.array([(pc.x, pc.y) for pc in break_pieces(dict(radii), 0.0)])
     xy.flags.writeable = False
     return xy

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import crokinole, hikone
-from ..carrom import _carrom_area
+from ..carrom import side_area
 from ..placement import Area, Regions
 from .games import WHERE, GameArrays
 from .hikone import inside_own_area
@@ -73,7 +73,7 @@ def placement_regions(games: GameArrays) -> Regions:
     if games.variant in ("icf", "online"):
         rule, centre = ("ICF-3", False) if games.variant == "icf" else ("ONL-1", True)
         keys = list(zip(seat.tolist(), radius.tolist()))
-        return _regions(keys, lambda k, r: _carrom_area(board, sides[k], r, rule, centre), discs)
+        return _regions(keys, lambda k, r: side_area(board, sides[k], r, rule, centre), discs)
     if games.variant == "crokinole":
         keys = list(zip(seat.tolist(), radius.tolist()))
         return _regions(keys, lambda k, r: crokinole._area(board, sides[k], r), discs)
