@@ -237,6 +237,8 @@ cdef struct Sim:
                              # contact with k before k's own prediction (k stale), -1 free
     int oom
     int touch_hit            # a prediction since the last ``renew`` found a touching pair approaching
+    int keep                 # the shot starts from the pieces of the shot before (``sim_reset``):
+                             # the pieces that did not move in it keep their segments and grid rows
     int record
     Rec rec
 
@@ -1822,6 +1824,7 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
     cdef cnp.uint64_t bits
     cdef int w, l, r0, r1, c0, c1
     cdef double x, y, v, xl, yl, vl, dx, dy, lim, rr, a
+    cdef double* bl
     cdef Cap* cl
     for w in range(s.gw):
         row[w] = 0
@@ -1843,7 +1846,12 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
         while bits:
             l = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
-            # l's centre is on its registered segment: a point within reach of it first
+            # l's centre is on its registered segment: l's box (the segment's, widened by
+            # R_l + GRID_MARGIN) meets d's square of half-size rr, and a point of the
+            # segment is within reach
+            bl = s.box + 4 * l
+            if bl[0] > x + rr or bl[2] < x - rr or bl[1] > y + rr or bl[3] < y - rr:
+                continue
             cl = &s.cap[l]
             dx = x - cl.x0
             dy = y - cl.y0
@@ -2065,9 +2073,13 @@ cdef int renew(Sim* s, int nxt, int j) noexcept nogil:
 cdef int run_sim(Sim* s) noexcept nogil:
     """Advance until every disc rests or has left the board; 0 on success, -2 on OOM."""
     cdef int i, k, j, nxt, q, kind, same, n0
+    cdef bint fresh
     cdef double tmin, tev = s.t
     s.inst = 0
     for i in range(s.n):
+        # a piece the shot before did not move (never changed: ``hit`` still -1) has the
+        # segment at rest and the grid rows this start gives it
+        fresh = not s.keep or i == s.striker or s.hit[i] >= 0
         s.mark[i] = 0
         s.hit[i] = -1
         s.tn[i] = INFINITY
@@ -2079,8 +2091,9 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.wof[i] = -1
         s.apart[2 * i] = -1
         s.apart[2 * i + 1] = -1
-        restart(s, i)
-        grid_set(s, i)
+        if fresh:
+            restart(s, i)
+            grid_set(s, i)
         if s.record and rec_segment(s, i) < 0:
             return -2
     if s.oom:
@@ -2136,10 +2149,11 @@ cdef int run_sim(Sim* s) noexcept nogil:
                 return -2
             if s.n_events > n0 and renew(s, nxt, j) < 0:
                 return -2
-    # bring every disc to the final time: that of the last event
+    # bring every disc that moved to the final time: that of the last event (a piece never
+    # changed rests where it started)
     s.t = tev
     for i in range(s.n):
-        if s.status[i] == ST_BOARD:
+        if s.status[i] == ST_BOARD and (i == s.striker or s.hit[i] >= 0):
             rebase(s, i)
     return 0
 
@@ -2211,6 +2225,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.hit = q + 19 * n
     s.offk = q + 20 * n
     s.ndirty = 0
+    s.keep = 0
     s.record = 0
     s.rec.nev = 0
     s.rec.cap_ev = 0
@@ -2300,9 +2315,16 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
     last disc) at (x, y) m moving at ``speed`` m/s towards ``angle`` rad with ``spin``
     rad/s. ``present`` (one flag per piece, or NULL for all) marks the pieces that exist:
     an absent piece rests at the origin with status ST_ABSENT, outside the grid, and takes
-    no part."""
+    no part.
+
+    With ``s.keep`` set, the pieces are those of the shot before (the same positions and
+    flags): a piece that did not move in it (``s.hit`` -1: no impact changed it, so no
+    event touched its state) is left as it is, the grid keeps the pieces' rows unless
+    the square where contacts happen changed, and ``run_sim`` registers again only the
+    striker and the pieces that moved."""
     cdef int i, r
     cdef int* sp
+    cdef double glim0 = s.glim
     s.t = 0.0
     s.n_events = 0
     s.truncated = 0
@@ -2319,6 +2341,8 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
     s.rec.nev = 0
     s.rec.nseg = 0
     for i in range(s.n):
+        if s.keep and i != s.striker and s.hit[i] < 0:
+            continue   # a piece the shot before did not move: as this start has it
         s.t0[i] = 0.0
         s.w0[i] = 0.0
         if i == s.striker:
@@ -2342,17 +2366,22 @@ cdef void sim_reset(Sim* s, const double* pieces, const unsigned char* present, 
         s.tlast[i] = -INFINITY
         s.plast[i] = -1
     s.reach = s.fx * s.x0[s.striker] + s.fy * s.y0[s.striker]
-    # the grid starts empty; contacts happen within 2 rmax of the board or of a start
-    memset(s.cells, 0, 2 * s.gn * s.gw * sizeof(cnp.uint64_t))
+    # contacts happen within 2 rmax of the board or of a start
     s.glim = s.b.h
     for i in range(s.n):
-        sp = s.span + 4 * i
-        for r in range(2):   # no rows and no columns
-            sp[2 * r] = 0
-            sp[2 * r + 1] = -1
         if s.status[i] == ST_BOARD:
             s.glim = max(s.glim, fabs(s.x0[i]), fabs(s.y0[i]))
     s.glim += 2.0 * s.rmax + GRID_MARGIN
+    if s.keep and s.glim != glim0:
+        s.keep = 0   # the packed boxes of the pieces change
+    if not s.keep:
+        # the grid starts empty
+        memset(s.cells, 0, 2 * s.gn * s.gw * sizeof(cnp.uint64_t))
+        for i in range(s.n):
+            sp = s.span + 4 * i
+            for r in range(2):   # no rows and no columns
+                sp[2 * r] = 0
+                sp[2 * r + 1] = -1
     # every capsule box lies within rmax + GRID_MARGIN of that square (``capsule_set``)
     s.qlo = -(s.glim + s.rmax + 2.0 * GRID_MARGIN)
     s.qscale = (QMAX - 1) / (-2.0 * s.qlo)
@@ -2740,6 +2769,7 @@ def run_batch(_Setup setup, const double[:, :, ::1] pieces, const unsigned char[
                 km = k if mask_rows else 0
                 s.fx = forward[k if fw_rows else 0, 0]
                 s.fy = forward[k if fw_rows else 0, 1]
+                s.keep = k > start and not pos_rows and not mask_rows
                 sim_reset(&s, &pieces[kp, 0, 0] if n > 1 else NULL, &present[km, 0] if n > 1 else NULL,
                           shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4])
                 rc = run_sim(&s)

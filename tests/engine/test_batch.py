@@ -47,6 +47,21 @@ def test_batch_independent_of_workers_and_chunks(shots):
     pd.testing.assert_frame_equal(a, b)
 
 
+def test_batch_shot_does_not_depend_on_the_shot_before(shots):
+    """A shot of a one-scene batch, which keeps the pieces the shot before left at rest,
+    gives to the last bit what it gives alone in its task (final positions and details
+    too), under both a numeric friction law and Coulomb."""
+    scene = Scene.icf_break()
+    for params in (PhysicsParams(), PhysicsParams(friction_law="coulomb")):
+        kw = dict(params=params, workers=1, final_positions=True, details=True)
+        together = simulate_batch(scene, **shots, chunk_size=64, **kw)
+        alone = simulate_batch(scene, **shots, chunk_size=1, **kw)
+        pd.testing.assert_frame_equal(together, alone, check_exact=True)
+        for key in ("final_xy", "pocket", "t_out"):
+            np.testing.assert_array_equal(together.attrs[key], alone.attrs[key])
+        assert (together["n_events"] > 1).mean() > 0.5  # most shots move pieces
+
+
 @pytest.mark.parametrize("n_shots", [2_048, 10_000, 100_000, 1_000_000])
 @pytest.mark.parametrize("workers", [2, 4])
 def test_threads_get_even_shares_of_a_batch(n_shots, workers):
