@@ -197,10 +197,10 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
 
 
 def observe_games(games: Sequence[Game], seat: int) -> dict[str, npt.NDArray[Any]]:
-    """The observations of N games in progress by ``seat``, batched: :func:`observe_many`
-    of their positions (:func:`carromlab.match.lockstep.stacked`), and ``time_left`` when
-    they are played with a match clock (:func:`observation_space`). What the
-    environments observe.
+    """The observations of N games in progress by ``seat``, batched:
+    :func:`~carromlab.envs.observe_many` of their positions (``match.lockstep.stacked``),
+    and ``time_left`` when they are played with a match clock
+    (:func:`~carromlab.envs.observation_space`). What the environments observe.
 
     Parameters
     ----------
@@ -212,8 +212,8 @@ def observe_games(games: Sequence[Game], seat: int) -> dict[str, npt.NDArray[Any
     Returns
     -------
     dict of str to numpy.ndarray
-        As :func:`observe_many`, with ``time_left`` (float32 of shape (N, 1), s) in timed
-        games.
+        As :func:`~carromlab.envs.observe_many`, with ``time_left`` (float32 of shape
+        (N, 1), s) in timed games.
 
     Examples
     --------
