@@ -86,6 +86,7 @@ DEF ATOL_W = 3e-7        # rad/s (R ATOL_W = 5e-9 m/s: the spin near the stop is
 DEF MAX_STEPS = 100000
 DEF TAIL_S = 3e-10       # m, the drag's effect beyond the tail's order below which a segment ends on it
 DEF TAIL_T = 2e-9        # and on the stop time, relative, below which it may (``table_done``)
+DEF PS_NEAR_EPS = 1e-5   # |eps - eps*| below which the x-derivatives of the drag factors are the linearisation's
 DEF TAIL_EPS = 1e-3      # |eps - eps*| at the end below which the tail is of first order (``ss_r2``)
 DEF NEWTON_DONE = 1e-9   # relative Newton step after which a table inversion has converged
 DEF NEWTON_NEAR = 1e-7   # (``time_at_distance``: or after which its next step is below rounding)
@@ -313,6 +314,9 @@ cdef double ss_Plast[2]     # the distance-to-go key q r^2 there (ss_node_P)
 cdef double* ss_tab[2]      # per side n nodes of SS_W values (one node's in one place)
 DEF PS_W = 12           # values per cell of ps_cf: the cubic coefficients in t of P1, P2, P3
 cdef double ps_end[2][2][3]  # per side P1, P2, P3 at the first and the last node
+cdef double ps_rnear         # r of |eps - eps*| = PS_NEAR_EPS (linearisation): below it ``ps_near_d``
+cdef double ps_slope[2]      # dP1/d eps, dP2/d eps at eps* (across both sides' nodes at ps_rnear)
+cdef double ps_lim[2]        # per side the limit of P3 + P3' / k at eps*
 cdef double* ps_cf[2]       # per side and cell (nodes k, k + 1) the drag factors P1, P2, P3 (``ps_factors``):
                             # the cubic Hermite pieces in t of the cell (as ss_piece), as power series
 cdef double* js_tab[2]      # per side their integrals J1, J2, J3 (``js_at``) at the same nodes, as ss_tab
@@ -368,7 +372,7 @@ cdef double ss_G(double e) noexcept nogil:
 cdef int ss_build() noexcept nogil:
     """Find eps*, linearise there and integrate both universal trajectories; tabulate
     their drag factors."""
-    global ss_eps, ss_F, ss_k, ss_ca, ss_cq, ss_r2
+    global ss_eps, ss_F, ss_k, ss_ca, ss_cq, ss_r2, ps_rnear
     cdef double lo = 0.5, hi = 0.8, mid, F, T, Fp, Fm, dG, hs, d
     cdef double y[3]
     cdef double dy[3]
@@ -462,6 +466,14 @@ cdef int ss_build() noexcept nogil:
         free(keys)
         if c < 0:
             return -1
+    # the drag factors' slopes at eps*: the difference across the two sides' nodes at ps_rnear
+    # (|eps - eps*| about PS_NEAR_EPS: their rounding, about 2e-15 / |eps - eps*|, is 1e-5 of it)
+    ps_rnear = exp(log(PS_NEAR_EPS / SS_D0) / ss_k)
+    k = ss_locate(ps_rnear, &d)
+    for c in range(2):
+        ps_slope[c] = (ps_node(0, k, c) - ps_node(1, k, c)) / (ss_tab[0][SS_W * k] - ss_tab[1][SS_W * k])
+    for side in range(2):
+        ps_lim[side] = ps_cf[side][PS_W * k + 8] + ps_cf[side][PS_W * k + 9] * (SS_N + (k & (SS_N - 1))) / ss_k
     return 0
 
 
@@ -614,13 +626,31 @@ cdef inline double ps_node(int side, int k, int c) noexcept nogil:
     return cf[0] + cf[1] + cf[2] + cf[3]
 
 
+cdef inline void ps_near_d(int side, double r, double sig, const double* p, double* px) noexcept nogil:
+    """px of ``ps_at`` within PS_NEAR_EPS of eps* (r below ps_rnear), from the linearisation:
+    P1' = k (eps - eps*) dP1/d eps (likewise P2), P3 (eps - eps*) = F* eps* / k, P3 + P3' / k
+    its limit at eps*. The tables' P1, P2 carry there a rounding of about 2e-15 / |eps - eps*|
+    (G = F - 2 eps T vanishes at eps*), and their x-derivatives, times the rate of x = ln r
+    (about the drift of eps over k |eps - eps*|, 1e7 /s where the drag pushes eps across eps*),
+    made a knot's second derivatives of the constants, hence the quintic between knots, wrong
+    (0.13 m on the distance at mu 0.05, drag 0.05 1/m, v0 4 m/s, eps0 1e-8 above eps*)."""
+    cdef double e = ss_k * SS_D0 * exp(ss_k * log(r)) if r > 0.0 else 0.0, p3e = ss_F * ss_eps
+    if side:
+        e = -e
+    px[0] = ps_slope[0] * e
+    px[1] = ps_slope[1] * e
+    px[2] = ps_slope[0] * p3e
+    px[3] = ps_slope[1] * p3e
+    px[5] = ps_lim[side]
+    px[4] = ss_k * (sig * px[5] - p[2])
+
+
 cdef void ps_ends(int side, double r, double rho, double sig, double* p, double* px,
                   double* eaq) noexcept nogil:
     """``ps_at`` off the table: at r <= 1 (|eps - eps*| <= SS_D0) P1, P2 of the first node
-    and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k; beyond the last
-    node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2), r^(-1/4) below."""
+    and, from the linearisation, sig P3 = F* eps* / (k rho^k), P3 ~ r^-k (px: ``ps_near_d``);
+    beyond the last node the asymptotes: P1, P2, P3 -> 1 above, ~ r^(-1/4), r^(-1/2), r^(-1/4) below."""
     cdef double f, p3
-    cdef int c
     if eaq != NULL:
         ss_at(side, r, &eaq[0], &eaq[1], &eaq[2])
     if not (r > 1.0):
@@ -628,9 +658,7 @@ cdef void ps_ends(int side, double r, double rho, double sig, double* p, double*
         p[1] = ps_end[side][0][1]
         p[2] = ss_F * ss_eps / (ss_k * exp(ss_k * log(rho)))
         if px != NULL:
-            for c in range(6):
-                px[c] = 0.0
-            px[4] = -ss_k * p[2]
+            ps_near_d(side, r, sig, p, px)
         return
     f = ss_far(side, r)
     p[0] = ps_end[side][1][0] * f
@@ -652,7 +680,8 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
     """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
     one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
     (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
-    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*); unless eaq is NULL, eaq = eps,
+    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*; within PS_NEAR_EPS of eps*
+    ``ps_near_d``); unless eaq is NULL, eaq = eps,
     a, q there (``ss_at``, from the same look-up); off the table ``ps_ends``. The cell and
     the offset u in it are the bits of r."""
     cdef const double* cf
@@ -683,6 +712,8 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
         px[3] = p3 * px[1]
         px[4] = sig * d3
         px[5] = p3 + d3 / ss_k
+        if r < ps_rnear:
+            ps_near_d(side, r, sig, p, px)
 
 
 cdef int js_build(int side) noexcept nogil:
