@@ -626,7 +626,7 @@ cdef inline double ps_node(int side, int k, int c) noexcept nogil:
     return cf[0] + cf[1] + cf[2] + cf[3]
 
 
-cdef inline void ps_near_d(int side, double r, double sig, const double* p, double* px) noexcept nogil:
+cdef void ps_near_d(int side, double r, double sig, const double* p, double* px) noexcept nogil:
     """px of ``ps_at`` within PS_NEAR_EPS of eps* (r below ps_rnear), from the linearisation:
     P1' = k (eps - eps*) dP1/d eps (likewise P2), P3 (eps - eps*) = F* eps* / k, P3 + P3' / k
     its limit at eps*. The tables' P1, P2 carry there a rounding of about 2e-15 / |eps - eps*|
@@ -680,8 +680,8 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
     """The drag factors p = (P1, P2, sig P3) (``ps_factors``) of the universal trajectory of
     one side at the remaining time r (units of the tables), for a segment of sigma sig, rho
     (s) from its stop; unless px is NULL, px = (P1', P2', P3 P1', P3 P2', sig P3',
-    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*; within PS_NEAR_EPS of eps*
-    ``ps_near_d``); unless eaq is NULL, eaq = eps,
+    P3 + P3' / k) (' = d/dx, x = ln r; each finite at eps*; at r <= 1 ``ps_near_d``, which
+    ``knot_rates`` applies up to ps_rnear); unless eaq is NULL, eaq = eps,
     a, q there (``ss_at``, from the same look-up); off the table ``ps_ends``. The cell and
     the offset u in it are the bits of r."""
     cdef const double* cf
@@ -712,8 +712,6 @@ cdef inline void ps_at(int side, double r, double rho, double sig, double* p, do
         px[3] = p3 * px[1]
         px[4] = sig * d3
         px[5] = p3 + d3 / ss_k
-        if r < ps_rnear:
-            ps_near_d(side, r, sig, p, px)
 
 
 cdef int js_build(int side) noexcept nogil:
@@ -1246,6 +1244,8 @@ cdef void knot_rates(const LawParams* lp, double R, int ref, double tau, const d
             st[0] = y[1] - st[3]
         return
     ps_at(1 if y[2] < 0.0 else 0, rs * rho, rho, y[2], p, px, NULL if st == NULL else eaq)
+    if rs * rho > 1.0 and rs * rho < ps_rnear:   # (at r <= 1 ps_at's own)
+        ps_near_d(1 if y[2] < 0.0 else 0, rs * rho, y[2], p, px)
     K = lp.drag * gm
     f[0] = -K * rho * rho * p[0]
     f[1] = -K * gm * rho * rho * rho * p[1]
