@@ -12,12 +12,13 @@ from .._validation import check_choice, check_int
 from ..analysis.noise import NoiseModel
 from ..match.clock import MatchClock
 from ..match.game import MAX_BOARDS, MAX_SHOTS_PER_BOARD, Game, new_state
+from ..match.lockstep import stacked, step
 from ..match.policies import RandomPolicy
 from ..physics.params import PhysicsParams
-from .action import action_space, shot_of_action
+from .action import action_row, action_space, shots_of_actions
 from .observation import first_observation, observation_space, observe_games
 from .render import RENDER_MODES, check_render_mode, render_game
-from .rewards import RewardWeights, check_rewards, shot_reward
+from .rewards import RewardWeights, check_rewards, shot_rewards
 
 __all__ = ["CarromAECEnv"]
 
@@ -87,6 +88,7 @@ class CarromAECEnv(AECEnv):
                              "max_shots_per_board": max_shots_per_board, "max_boards": max_boards, "clock": clock}  # fmt: skip
         Game(self._start, seed=0, **self._game_kwargs)  # checks the settings now
         self.possible_agents = [f"seat_{s}" for s in range(self._start.n_players)]
+        self._teams = [self._start.team_of(s) for s in range(self._start.n_players)]  # each seat's, as possible_agents
         self._observation_space = observation_space(self._start, clock)
         self._action_space = action_space()
         self.game: Game | None = None
@@ -150,15 +152,17 @@ class CarromAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         assert self.game is not None
-        played = self.game.shoot(shot_of_action(self.game.state, action), policy=agent)
+        # the action's shot and the rewards on the game's arrays (no GameState is built)
+        intended = shots_of_actions(stacked([self.game]), action_row(action)[None, :])
+        (played,) = step([self.game], intended, policy=agent)
         self._cumulative_rewards[agent] = 0.0
+        team_rewards = {team: float(shot_rewards(played.of, team, self.rewards_weights)[0]) for team in set(self._teams)}
         for a in self.agents:
-            seat = self.possible_agents.index(a)
-            self.rewards[a] = shot_reward(played, self.game.state.team_of(seat), self.rewards_weights)
+            self.rewards[a] = team_rewards[self._teams[self.possible_agents.index(a)]]
             self.infos[a] = {"end": self.game.end}
         if self.game.end is not None:
             done = self.terminations if self.game.end == "complete" else self.truncations
             for a in self.agents:
                 done[a] = True
-        self.agent_selection = self.possible_agents[self.game.state.shooter]
+        self.agent_selection = self.possible_agents[self.game.shooter]
         self._accumulate_rewards()

@@ -30,8 +30,8 @@ QUEEN_CODES = {"none": 0, "board": 1, "pending": 2, "covered": 3}
 # target may be 10,000 points (CrokinoleOptions) and a round takes a game past it
 _COUNT_LIMIT = 1_000_000
 _BOARD = WHERE.index("board")
-# one-hot column of ``counts`` of each location code of WHERE: on the board, in hand, off
-_COLUMN = np.eye(3, dtype=np.int64)[[{"board": 0, "hand": 1}.get(w, 2) for w in WHERE]]
+# column of ``counts`` of each location code of WHERE: on the board, in hand, off
+_COLUMN = np.array([{"board": 0, "hand": 1}.get(w, 2) for w in WHERE], dtype=np.intp)
 _QUEEN_CODE = np.array([QUEEN_CODES[q] for q in QUEEN], dtype=np.int64)
 _DISCRETE = ("queen", "queen_team", "shooter")
 
@@ -177,11 +177,15 @@ def observe_many(games: GameArrays, seat: int) -> dict[str, npt.NDArray[Any]]:
     """
     seat = check_int("seat", seat, low=0, high=games.n_players - 1)
     team = seat % games.n_teams
+    n = len(games)
     on = games.where == _BOARD
-    positions = np.where(on[..., None], games.xy, 0.0).astype(np.float32)
+    positions = games.xy.astype(np.float32)
+    positions[~on] = 0.0
     own = games.kind[None, :] == games.colours[:, team, None]
-    rows = np.stack([own, of_colours(games.kind, games.colours) & ~own], axis=1).astype(np.int64)  # (N, 2, P): own, others
-    counts = rows @ _COLUMN[games.where]
+    rows = np.stack([own, of_colours(games.kind, games.colours) & ~own], axis=1)  # (N, 2, P): own, others
+    # counts[g, r, c]: the pieces of row r of game g in column c, one count of cell keys
+    cell = (6 * np.arange(n)[:, None, None] + np.array([0, 3])[:, None]) + _COLUMN[games.where][:, None, :]
+    counts = np.bincount(cell[rows], minlength=6 * n).reshape(n, 2, 3)
     others = np.arange(games.n_teams) != team
     scores = np.stack([games.game_scores[:, team], games.game_scores[:, others].max(axis=1)], axis=1)
     dues = np.stack([games.dues[:, team], games.dues[:, others].sum(axis=1)], axis=1)

@@ -103,18 +103,16 @@ def shot_rewards(played: PlayedArrays, team: int, weights: RewardWeights) -> npt
     """
     before, after = played.before, played.after
     colours = before.colours  # (N, T) palette codes, as the pieces' kinds
-    own = colours[:, team][:, None]
-    kind = after.kind[None, :]
-    # +1 per piece that fell, -1 per piece put back (a piece may do both on one shot)
+    mine = after.kind[None, :] == colours[:, team][:, None]
+    # +1 per piece that fell, -1 per piece put back (a piece may do both on one shot),
+    # counted +1 for a piece of the team's colour and -1 for one of another team's
     net = (played.outcomes.fell[:, : after.n_pieces] > 0).astype(np.int64) - (played.rulings.returned > 0)
-    theirs = of_colours(after.kind, colours) & (kind != own)
-    pieces = (net * (kind == own)).sum(axis=1) - (net * theirs).sum(axis=1)
-    others = np.arange(colours.shape[1]) != team
-
-    def margin(scores: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        return scores[:, team] - scores[:, others].max(axis=1)
-
-    points = margin(after.game_scores) - margin(before.game_scores)
+    sign = mine.astype(np.int64) - (of_colours(after.kind, colours) & ~mine)
+    pieces = (net * sign).sum(axis=1)
+    others = np.flatnonzero(np.arange(colours.shape[1]) != team)
+    scores = np.stack([after.game_scores, before.game_scores])  # (2, N, T)
+    margin = scores[..., team] - scores[..., others].max(axis=-1)  # own less the best other, after and before
+    points = margin[0] - margin[1]
     winner = after.winner.astype(np.int64)
     win = np.where(after.game_over & (winner >= 0), np.where(winner == team, 1, -1), 0)
     return weights.pieces * pieces + weights.points * points + weights.win * win

@@ -142,7 +142,7 @@ class CarromEnv(gymnasium.Env):
         (played,), agent = agent_shots([self.game], intended, self.team, self.rewards)
         reward = self._carry + float(agent[0])
         more, shots = self._opponents()
-        info = {"shots": 1 + shots, "snapped": played.executed.snapped, "fouls": list(played.fouls),
+        info = {"shots": 1 + shots, "snapped": bool(played.of.snapped[played.row]), "fouls": list(played.fouls),
                 "end": self.game.end}  # fmt: skip
         self._carry = 0.0
         obs = self._observation()

@@ -11,10 +11,35 @@ import numpy as np
 import numpy.typing as npt
 
 from ..match.game import Game, Played
-from ..match.lockstep import step
+from ..match.lockstep import stacked, step
+from ..rules.arrays import GameArrays
 from .rewards import RewardWeights, shot_rewards
 
-__all__ = ["agent_shots", "opponent_replies"]
+__all__ = ["agent_shots", "opponent_replies", "restacked"]
+
+
+def restacked(games: Sequence[Game]) -> GameArrays:
+    """The games' positions as one :class:`~carromlab.rules.arrays.GameArrays`
+    (:func:`carromlab.match.lockstep.stacked`), which each game then points at
+    (:attr:`Game.arrays <carromlab.match.Game.arrays>`: its row of them, the same
+    values, and the same GameState objects where built, as the row it pointed at or
+    its start): the next ``stacked`` of these games in this order (the agent's
+    action, its lockstep step) gives these arrays again instead of joining the rows of
+    the games' last steps anew.
+
+    Parameters
+    ----------
+    games : sequence of Game
+        At least one game, all of one variant.
+
+    Returns
+    -------
+    GameArrays
+    """
+    arrays = stacked(games)
+    for k, g in enumerate(games):
+        g.arrays = (arrays, k)
+    return arrays
 
 
 def agent_shots(games: Sequence[Game], shots: npt.ArrayLike, team: int, weights: RewardWeights) -> tuple[list[Played], npt.NDArray[np.float64]]:

@@ -14,12 +14,11 @@ from gymnasium.vector.utils import batch_space
 
 from .._validation import check_int
 from ..match.game import Game
-from ..match.lockstep import stacked
 from .action import shots_of_actions
 from .observation import observe_games
 from .render import RENDER_MODES, render_games
 from .single import CarromEnv
-from .turns import agent_shots, opponent_replies
+from .turns import agent_shots, opponent_replies, restacked
 
 __all__ = ["CarromVectorEnv"]
 
@@ -137,7 +136,7 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         again = np.flatnonzero(self._ended)
         play = np.flatnonzero(~self._ended)
         games = [self.games[k] for k in play]
-        intended = shots_of_actions(stacked(games), acts[play]) if games else []  # type: ignore[arg-type]
+        intended = shots_of_actions(restacked(games), acts[play]) if games else []  # type: ignore[arg-type]
         played, agent = agent_shots(games, intended, one.team, one.rewards)  # type: ignore[arg-type]
         rewards = np.zeros(self.num_envs)
         shots = np.zeros(self.num_envs, dtype=np.int64)
@@ -159,9 +158,10 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         truncated = np.array([e in ("abandoned", "max_boards") for e in ends]) & ~self._ended
         self._ended = terminated | truncated
         fouls, end = np.full(self.num_envs, None, dtype=object), np.full(self.num_envs, None, dtype=object)
-        for k, p in zip(play, played):
-            fouls[k], end[k] = list(p.fouls), self.games[k].end  # type: ignore[union-attr]
-        reset, every = np.isin(np.arange(self.num_envs), again), np.ones(self.num_envs, dtype=bool)
+        for k, f in zip(play.tolist(), played[0].of.fouls if played else []):  # the agent's shots are one step
+            fouls[k], end[k] = list(f), ends[k]
+        reset, every = np.zeros(self.num_envs, dtype=bool), np.ones(self.num_envs, dtype=bool)
+        reset[again] = True
         info = _masked({"shots": (shots, every), "snapped": (snapped, ~reset), "fouls": (fouls, ~reset),
                         "end": (end, ~reset), "game_seed": (game_seeds, reset), "reset": (reset, every)})  # fmt: skip
         return self._observe(), rewards, terminated, truncated, info
@@ -197,7 +197,9 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         return game_seeds, shots
 
     def _observe(self) -> dict[str, Any]:
-        """The batched observations of every game by the agent's seat."""
+        """The batched observations of every game by the agent's seat, on the games'
+        positions stacked once (``restacked``: the next step's shots start from them)."""
+        restacked(self.games)  # type: ignore[arg-type]
         return observe_games(self.games, self._one.seat)  # type: ignore[arg-type]
 
 
