@@ -292,23 +292,39 @@ class OutcomeArrays:
             ext[:, values.shape[1] :] = fill
             return ext
 
-        def gather(ext: npt.NDArray, width: int = p) -> npt.NDArray:
-            """:func:`extended` values by game column (N, ``width``, ...); gathered, which
-            is quicker than scattering into a filled array."""
-            if one:
-                return np.take(ext, source[:width], axis=1)
-            return np.take_along_axis(ext, source[:, :width].reshape(n, width, *(1,) * (ext.ndim - 2)), axis=1)
+        # one map: the game columns as runs of consecutive scene columns and of pieces
+        # outside the scene, copied and filled as blocks (np.take copies entry by entry:
+        # several times the instructions where the ids are runs, as a state's scene's are)
+        spans = _spans(source[: p + 1], m + 1) if one else []
+
+        def gather(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
+            """Values by scene column (N, m + 2, ...: :func:`extended`; with one map, the
+            columns past ``values``' own read as ``fill``) by game column (N, ``width``,
+            ...), ``fill`` for the pieces outside the scene."""
+            if not one:
+                return np.take_along_axis(values, source[:, :width].reshape(n, width, *(1,) * (values.ndim - 2)), axis=1)
+            out = np.empty((n, width, *values.shape[2:]), values.dtype)
+            for a, b, s in spans:
+                if a >= width:
+                    break
+                b = min(b, width)
+                k = 0 if s < 0 else min(b - a, max(values.shape[1] - s, 0))  # the columns read from values
+                if k > 0:
+                    out[:, a : a + k] = values[:, s : s + k]
+                if a + k < b:
+                    out[:, a + k : b] = fill
+            return out
 
         def game_columns(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
             """Values by scene column by game column, ``fill`` for the pieces outside the scene."""
-            return gather(extended(values, fill), width)
+            return gather(values if one else extended(values, fill), fill, width)
 
         ditched = _bits(cols["ditch_mask"], m + 1) & used
         fell = game_columns(rank_entries((pocket >= 0) & used, t_out), 0, p + 1)
         on_board = (pocket < 0) & ~ditched
         moved = extended(xy, np.nan, np.float64)
         moved[:, : m + 1][~on_board] = np.nan
-        final = gather(moved)
+        final = gather(moved, np.nan)
         left = game_columns(rank_entries(ditched[:, :m]), 0)
         # the game id of the first piece touched: first_contact -1 (none) reads the -1 that
         # extends the ids (a scene may hold no piece at all: the opening shot of a crokinole round)
@@ -337,6 +353,25 @@ class OutcomeArrays:
             striker=played,
             timed_out=np.zeros(n, bool),
         )
+
+
+def _spans(source: npt.NDArray[np.int64], none: int) -> list[tuple[int, int, int]]:
+    """The runs of a map of columns ``source`` (the source column of each column,
+    ``none`` for none): ``(start, stop, first source column)`` of each run of consecutive
+    source columns, ``(start, stop, -1)`` of each run of ``none``; in order, covering it.
+
+    Examples
+    --------
+    >>> _spans(np.array([0, 1, 2, 9, 9, 3, 5, 8, 9]), 9)
+    [(0, 3, 0), (3, 5, -1), (5, 6, 3), (6, 7, 5), (7, 8, 8), (8, 9, -1)]
+    """
+    out: list[tuple[int, int, int]] = []
+    for j, s in enumerate(source.tolist()):
+        if out and (s == none if out[-1][2] < 0 else s != none and s == out[-1][2] + j - out[-1][0]):
+            out[-1] = (out[-1][0], j + 1, out[-1][2])
+        else:
+            out.append((j, j + 1, -1 if s == none else s))
+    return out
 
 
 def _bits(mask: npt.NDArray[np.uint64], m: int) -> npt.NDArray[np.bool_]:
