@@ -4,7 +4,8 @@ distance from points to the segments of its lines, the ICF baseline test of a st
 centre (:meth:`Baseline.striker_allowed
 <carromlab.equipment.board.Baseline.striker_allowed>`) point by point, and whether discs
 lie on the playing surface (:meth:`Board.contains
-<carromlab.equipment.board.Board.contains>`; its test ``on_surface`` is in ``_marks.pxd``).
+<carromlab.equipment.board.Board.contains>`; its test ``on_surface`` and the distance
+``segment_distance`` are in ``_marks.pxd``).
 
 A segment is given as :func:`carromlab.equipment.board._segment_rows` gives it: its start
 (x0, y0), its direction (dx, dy) to the end, its squared length ``ll`` (1 where it is
@@ -17,20 +18,6 @@ import numpy as np
 
 cimport cython
 from libc.math cimport hypot
-
-
-cdef inline double _distance(double px, double py, double x0, double y0, double dx, double dy, double ll,
-                             bint flat) noexcept nogil:
-    """Shortest distance from (px, py) to a segment, m: to its point ``(x0, y0) + t (dx, dy)``,
-    ``t`` the projection clipped to [0, 1] (NaN stays NaN; 0 on a zero-length segment)."""
-    cdef double t = 0.0
-    if not flat:
-        t = ((px - x0) * dx + (py - y0) * dy) / ll
-        if t < 0.0:
-            t = 0.0
-        if t > 1.0:
-            t = 1.0
-    return hypot(px - (x0 + t * dx), py - (y0 + t * dy))
 
 
 def distances(const double[::1] px, const double[::1] py, const double[::1] x0, const double[::1] y0,
@@ -55,7 +42,7 @@ def distances(const double[::1] px, const double[::1] py, const double[::1] x0, 
     with nogil:
         for s in range(x0.shape[0]):
             for m in range(px.shape[0]):
-                out[s, m] = _distance(px[m], py[m], x0[s], y0[s], dx[s], dy[s], ll[s], flat[s])
+                out[s, m] = segment_distance(px[m], py[m], x0[s], y0[s], dx[s], dy[s], ll[s], flat[s])
     return out_arr
 
 
@@ -93,10 +80,10 @@ def striker_allowed(const double[::1] px, const double[::1] py, const double[::1
     with nogil:
         for m in range(px.shape[0]):
             x, y = px[m], py[m]
-            ok = (_distance(x, y, x0[0], y0[0], dx[0], dy[0], ll[0], flat[0]) <= r + eps
-                  and _distance(x, y, x0[1], y0[1], dx[1], dy[1], ll[1], flat[1]) <= r + eps
-                  and _distance(x, y, x0[2], y0[2], dx[2], dy[2], ll[2], flat[2]) > r
-                  and _distance(x, y, x0[3], y0[3], dx[3], dy[3], ll[3], flat[3]) > r)
+            ok = (segment_distance(x, y, x0[0], y0[0], dx[0], dy[0], ll[0], flat[0]) <= r + eps
+                  and segment_distance(x, y, x0[1], y0[1], dx[1], dy[1], ll[1], flat[1]) <= r + eps
+                  and segment_distance(x, y, x0[2], y0[2], dx[2], dy[2], ll[2], flat[2]) > r
+                  and segment_distance(x, y, x0[3], y0[3], dx[3], dy[3], ll[3], flat[3]) > r)
             for k in range(2):
                 if ok:
                     c = hypot(x - cx[k], y - cy[k])

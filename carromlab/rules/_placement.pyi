@@ -6,7 +6,7 @@ from numpy.typing import NDArray
 _F = NDArray[np.float64]
 
 def nearest_clear(
-    cx: _F, cy: _F, key: _F, other: _F, order: NDArray[np.intp], runs: NDArray[np.intp], qx: _F, qy: _F, qkey: _F,
+    key: _F, other: _F, order: NDArray[np.intp], runs: NDArray[np.intp], swept_x: bool, qx: _F, qy: _F, qkey: _F,
     qother: _F, bound: _F, disc_x: _F, disc_y: _F, reach2: _F,
 ) -> tuple[NDArray[np.intp], NDArray[np.bool_]]: ...
 def clear(x: _F, y: _F, which: NDArray[np.intp], discs: _F, radius: _F) -> NDArray[np.bool_]: ...
@@ -14,3 +14,7 @@ def midpoints(bx: _F, by: _F, dx: _F, dy: _F, lo: _F, width: float, steps: int, 
 def advance(
     legal: NDArray[np.uint8], px: _F, py: _F, disc_x: _F, disc_y: _F, reach: _F, lo: _F, width: float, steps: int
 ) -> float: ...
+def bisect_near(
+    bx: _F, by: _F, dx: _F, dy: _F, disc_x: _F, disc_y: _F, reach: _F, x0: float, y0: float, sx: float, sy: float,
+    ll: float, flat: bool, limit: float, steps: int,
+) -> _F: ...

@@ -1,8 +1,10 @@
 # cython: language_level=3
 """Compiled kernels of the striker placement search (called by
 :mod:`carromlab.rules.placement`): whether centres clear their regions' discs, the
-nearest clear candidate of each centre, and the array work of the bisection towards it around the area's constraints (evaluated in
-Python between the two bisection kernels).
+nearest clear candidate of each centre, and the bisection towards it: for an area of one
+segment's neighbourhood (:meth:`Area.near_segment <carromlab.rules.placement.Area.near_segment>`)
+all its steps in one call (:func:`bisect_near`), else the array work around the area's
+constraints (evaluated in Python between the two bisection kernels).
 
 The arithmetic is NumPy's, operation for operation (squares as products, sums left to
 right, ``hypot`` from the C library as NumPy's; the package is built without
@@ -22,7 +24,9 @@ Only a candidate that would beat the best is tested against the centre's discs.
 import numpy as np
 
 cimport cython
-from libc.math cimport INFINITY, hypot, sqrt
+from libc.math cimport INFINITY, fabs, hypot, sqrt
+
+from carromlab.equipment._marks cimport segment_distance
 
 
 cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
@@ -49,23 +53,24 @@ cdef inline Py_ssize_t _first_at_least(const double[::1] values, Py_ssize_t lo, 
     return lo
 
 
-def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] key, const double[::1] other,
-                  const Py_ssize_t[::1] order, const Py_ssize_t[::1] runs, const double[::1] qx,
+def nearest_clear(const double[::1] key, const double[::1] other, const Py_ssize_t[::1] order,
+                  const Py_ssize_t[::1] runs, bint swept_x, const double[::1] qx,
                   const double[::1] qy, const double[::1] qkey, const double[::1] qother, const double[::1] bound,
                   const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach2):
     """Index of the candidate nearest each centre among those clearing its discs.
 
     Parameters
     ----------
-    cx, cy : numpy.ndarray of float64, shape (C,)
-        The candidates, m.
     key, other : numpy.ndarray of float64, shape (C,)
-        Their coordinates along the sweep axis (``cx`` or ``cy``) and along the other
-        axis, sorted by ``key`` then ``other``, m.
+        The candidates' coordinates along the sweep axis and along the other axis,
+        sorted by ``key`` then ``other``, m (the walk reads ``other`` in order and a
+        run's one ``key``, and ``order`` only for a candidate that beats the best).
     order : numpy.ndarray of intp, shape (C,)
         The candidate of each entry of ``key``.
     runs : numpy.ndarray of intp, shape (R + 1,)
         Where each run of equal ``key`` starts, and C.
+    swept_x : bool
+        Whether ``key`` is x (else y).
     qx, qy : numpy.ndarray of float64, shape (Q,)
         The centres, m.
     qkey, qother : numpy.ndarray of float64, shape (Q,)
@@ -83,12 +88,12 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
     -------
     best : numpy.ndarray of intp, shape (Q,)
         The nearest clear candidate of each centre (squared distance
-        ``(cx - qx)**2 + (cy - qy)**2``; ties to the lowest index); 0 where none is clear.
+        ``(x - qx)**2 + (y - qy)**2``; ties to the lowest index); 0 where none is clear.
     found : numpy.ndarray of bool, shape (Q,)
         Whether any candidate is clear.
     """
-    cdef Py_ssize_t n = key.shape[0], n_runs = runs.shape[0] - 1, q, lo, hi, r, s, e, up, down, pos, i, step
-    cdef double best_d2, lo_off, hi_off, off, gap, d2
+    cdef Py_ssize_t n = key.shape[0], n_runs = runs.shape[0] - 1, q, lo, hi, r, s, e, up, down, pos, step
+    cdef double best_d2, lo_off, hi_off, off, gap, d2, x, y
     best_arr = np.zeros(qx.shape[0], dtype=np.intp)
     found_arr = np.zeros(qx.shape[0], dtype=bool)
     cdef Py_ssize_t[::1] best = best_arr
@@ -126,12 +131,16 @@ def nearest_clear(const double[::1] cx, const double[::1] cy, const double[::1] 
                 for step in range(-1, 2, 2):  # down the run, then up it
                     pos = down if step < 0 else up
                     while s <= pos < e:
-                        i = order[pos]
-                        d2 = (cx[i] - qx[q]) * (cx[i] - qx[q]) + (cy[i] - qy[q]) * (cy[i] - qy[q])
+                        # the candidate (x, y): the run's key (one value) and its other coordinate
+                        if swept_x:
+                            x, y = key[s], other[pos]
+                        else:
+                            x, y = other[pos], key[s]
+                        d2 = (x - qx[q]) * (x - qx[q]) + (y - qy[q]) * (y - qy[q])
                         if d2 > best_d2:  # and every entry beyond it
                             break
-                        if (d2 < best_d2 or (d2 == best_d2 and i < best[q])) and not _blocked(cx[i], cy[i], q, disc_x, disc_y, reach2):
-                            best_d2, best[q] = d2, i
+                        if (d2 < best_d2 or (d2 == best_d2 and order[pos] < best[q])) and not _blocked(x, y, q, disc_x, disc_y, reach2):
+                            best_d2, best[q] = d2, order[pos]
                         pos += step
             found[q] = best[q] < n
             if not found[q]:
@@ -146,13 +155,20 @@ def clear(const double[::1] x, const double[::1] y, const Py_ssize_t[::1] which,
     disc's centre ``discs[w, k, :2]`` (rows as in ``Regions.discs``; unused: ``x = inf``),
     by :func:`~carromlab.rules.spots.clear_of`'s comparison. Returns bool, shape (Q,)."""
     cdef Py_ssize_t q, k, w
+    cdef double dx, dy, reach
     out = np.ones(x.shape[0], dtype=bool)
     cdef cython.uchar[::1] ok = out.view(np.uint8)
     with nogil:
         for q in range(x.shape[0]):
             w = which[q]
             for k in range(discs.shape[1]):
-                if not hypot(x[q] - discs[w, k, 0], y[q] - discs[w, k, 1]) >= discs[w, k, 2] + radius[q] + discs[w, k, 3]:
+                dx, dy = x[q] - discs[w, k, 0], y[q] - discs[w, k, 1]
+                reach = discs[w, k, 2] + radius[q] + discs[w, k, 3]
+                # farther than the reach along an axis (with room for hypot's round-off):
+                # clear, without the hypot (most discs, and the padding at infinity)
+                if fabs(dx) > reach * (1.0 + 1e-6) or fabs(dy) > reach * (1.0 + 1e-6):
+                    continue
+                if not hypot(dx, dy) >= reach:
                     ok[q] = 0
                     break
     return out
@@ -200,3 +216,55 @@ def advance(const unsigned char[::1] legal, const double[::1] px, const double[:
                 half //= 2
             lo[q] = lo[q] + width / (m + 1) * j
     return width / (m + 1)
+
+
+def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
+                const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach,
+                double x0, double y0, double sx, double sy, double ll, bint flat, double limit, int steps):
+    """``steps`` bisection steps of each centre, one at a time, in an area whose one
+    constraint is a distance of at most ``limit`` (m) from a segment: the midpoints of
+    :func:`midpoints` and the tests of :func:`advance` (the fractions are dyadic, so the
+    same steps as taken there any number at a time), the constraint by the segment
+    distance of ``carromlab.equipment._marks`` (as ``Segment.distance``).
+
+    Parameters
+    ----------
+    bx, by, dx, dy : numpy.ndarray of float64, shape (Q,)
+        Each centre's legal end and its offset to the centre, m.
+    disc_x, disc_y, reach : numpy.ndarray of float64, shape (Q, K)
+        The discs of each centre and the distance to keep from them, m (unused: ``x = inf``).
+    x0, y0, sx, sy, ll, flat
+        The segment, as ``carromlab.equipment.board._segment_rows`` gives it: start,
+        direction, squared length (m, m^2) and whether it is a point.
+    limit : float
+        The largest distance from the segment, m.
+    steps : int
+        The bisection steps.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (Q,)
+        The lower ends, fractions of the way to each centre.
+    """
+    cdef Py_ssize_t q, k, i
+    cdef double lo, width, mid, px, py
+    cdef bint good
+    lo_arr = np.zeros(bx.shape[0])
+    cdef double[::1] out = lo_arr
+    with nogil:
+        for q in range(bx.shape[0]):
+            lo, width = 0.0, 1.0
+            for i in range(steps):
+                mid = lo + width * 0.5
+                px = bx[q] + mid * dx[q]
+                py = by[q] + mid * dy[q]
+                good = segment_distance(px, py, x0, y0, sx, sy, ll, flat) <= limit
+                k = 0
+                while good and k < disc_x.shape[1]:
+                    good = hypot(px - disc_x[q, k], py - disc_y[q, k]) >= reach[q, k]
+                    k += 1
+                width = width * 0.5
+                if good:
+                    lo = lo + width
+            out[q] = lo
+    return lo_arr

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_bool, check_int, check_type
-from ..equipment.board import Board
+from ..equipment.board import Board, Segment
 from ..equipment.layout import default_specs, hikone_start
 from .ledger import Ledger, check_outcome, next_seat
 from .outcome import ShotOutcome
@@ -170,9 +170,10 @@ def _area(board: Board, side: str, radius: float, first: bool, tee_blocked: bool
         else:
             reach = tee.radius + radius
             text = "HIK-2: the tee spot is blocked; the striker must touch its outline"
-        return Area("HIK-2", [(text, lambda x, y: np.hypot(x - tee.x, y - tee.y) <= reach)], disc_grid((tee.x, tee.y), reach), radius)
-    constraints = [("HIK-2: the striker must be placed on the own area line", lambda x, y: line.line.distance(x, y) <= radius)]
-    return Area("HIK-2", constraints, band_grid(line.line, radius, radius), radius)
+        # the tee spot as a segment of no length: the same distance as hypot(x - tee.x, y - tee.y)
+        return Area.near_segment("HIK-2", text, Segment(tee.x, tee.y, tee.x, tee.y), reach, disc_grid((tee.x, tee.y), reach), radius)
+    text = "HIK-2: the striker must be placed on the own area line"
+    return Area.near_segment("HIK-2", text, line.line, radius, band_grid(line.line, radius, radius), radius)
 
 
 check_placement, snap_placement, snap_placements, placement_region = placement_functions("HIK-2", _region)

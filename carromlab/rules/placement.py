@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .._validation import check_array, check_real, check_type
 from ..equipment.board import Board, Segment
-from ._placement import advance, clear, midpoints, nearest_clear
+from ._placement import advance, bisect_near, clear, midpoints, nearest_clear
 from .spots import GRID_STEP, clear_distance, clear_of
 from .state import GameState
 
@@ -72,12 +72,46 @@ class Area:
         Candidate centres (x, y), m, covering the legal region.
     radius : float
         Radius of the disc placed, m.
+    near : tuple of (Segment, float), optional
+        When the constraints are one, a centre within a distance (m) of a segment, the
+        segment and the distance, which the search then tests compiled (build such an
+        area with :meth:`near_segment`). Default None.
     """
 
     rule: str
     constraints: Sequence[Constraint]
     candidates: tuple[FloatArray, FloatArray]
     radius: float
+    near: tuple[Segment, float] | None = None
+
+    @classmethod
+    def near_segment(
+        cls, rule: str, reason: str, segment: Segment, limit: float, candidates: tuple[FloatArray, FloatArray], radius: float
+    ) -> Area:
+        """The area of the centres within ``limit`` (m) of ``segment`` (a point when its
+        ends coincide): its one constraint, with ``reason``, and its bisection compiled
+        (``carromlab.rules._placement.bisect_near``).
+
+        Parameters
+        ----------
+        rule : str
+            Rule id of the placement rule.
+        reason : str
+            The reason shown when the constraint fails.
+        segment : Segment
+            The segment, m.
+        limit : float
+            The largest distance of a legal centre from it, m.
+        candidates : tuple of numpy.ndarray
+            Candidate centres (x, y), m, covering the legal region.
+        radius : float
+            Radius of the disc placed, m.
+
+        Returns
+        -------
+        Area
+        """
+        return cls(rule, [(reason, lambda x, y: segment.distance(x, y) <= limit)], candidates, radius, (segment, limit))
 
     def legal(self, x: FloatArray, y: FloatArray) -> npt.NDArray[np.bool_]:
         """Whether each centre (m) meets every constraint on the marks (each constraint
@@ -331,12 +365,12 @@ def _nearest_clear(
     the best clear candidate; it steps over the candidates nearer a centre than its
     :func:`~carromlab.rules.spots.clear_distance` less 1e-9 m (all blocked, as in
     :func:`~carromlab.rules.spots.nearest_free_spots`)."""
-    cx, cy = area.allowed
     key, other, order, runs = area.sweep
     x0, x1, y0, y1 = area.box
-    qkey, qother = (qx, qy) if not x1 - x0 < y1 - y0 else (qy, qx)  # as Area.sweep chose
+    swept_x = not x1 - x0 < y1 - y0  # as Area.sweep chose
+    qkey, qother = (qx, qy) if swept_x else (qy, qx)
     bound = clear_distance(np.column_stack([qx, qy]), np.stack([disc_x, disc_y], axis=-1), reach) - 1e-9
-    return nearest_clear(cx, cy, key, other, order, runs, qx, qy, qkey, qother, bound, disc_x, disc_y, reach**2)
+    return nearest_clear(key, other, order, runs, swept_x, qx, qy, qkey, qother, bound, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.
@@ -382,13 +416,18 @@ def _search(
     # on the area's constraints at once, then each centre's path through them is
     # followed, testing its discs on the way (the fractions are dyadic, so exactly those
     # of one step at a time, whatever s; the compiled midpoints and advance)
-    steps = _steps_at_once(qx.size)
-    px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))
     dx, dy = qx - bx, qy - by
-    lo, width = np.zeros(qx.size), 1.0  # fractions of the way to the centre; lo is legal
-    for _ in range(_BISECTIONS // steps):
-        midpoints(bx, by, dx, dy, lo, width, steps, px, py)
-        width = advance(area.legal(px, py).view(np.uint8), px, py, disc_x, disc_y, reach, lo, width, steps)
+    if area.near is not None:  # its one constraint compiled: every step in one call
+        segment, limit = area.near
+        rows = [float(v[0]) for v in segment._rows]
+        lo = bisect_near(bx, by, dx, dy, disc_x, disc_y, reach, *rows[:5], bool(rows[5]), limit, _BISECTIONS)
+    else:
+        steps = _steps_at_once(qx.size)
+        px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))
+        lo, width = np.zeros(qx.size), 1.0  # fractions of the way to the centre; lo is legal
+        for _ in range(_BISECTIONS // steps):
+            midpoints(bx, by, dx, dy, lo, width, steps, px, py)
+            width = advance(area.legal(px, py).view(np.uint8), px, py, disc_x, disc_y, reach, lo, width, steps)
     sx, sy = bx + lo * (qx - bx), by + lo * (qy - by)
     sx[~found] = sy[~found] = np.nan
     return sx, sy
