@@ -1808,7 +1808,8 @@ cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
 
 cdef void touch_row(Sim* s, int d) noexcept nogil:
     """Make disc d's row for this instant: the discs on the board it touches now (gap at
-    most TOUCH)."""
+    most TOUCH). A disc whose row is already made at this instant (listed: ``changed``)
+    gives its bit of d instead of the test."""
     cdef cnp.uint64_t* row = s.touch + d * s.gw
     cdef cnp.uint64_t* rows
     cdef cnp.uint64_t bits
@@ -1836,6 +1837,11 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
         while bits:
             l = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
+            if s.mark[l] == s.inst:
+                # l's row is made at this instant: the same test from l's side (the centres
+                # do not move within an instant, and the test is symmetric to the last bit)
+                row[w] |= ((s.touch[l * s.gw + (d >> 6)] >> (d & 63)) & 1) << (l & 63)
+                continue
             # l's centre is on its registered segment: l's box (the segment's, widened by
             # R_l + GRID_MARGIN) meets d's square of half-size rr, and a point of the
             # segment is within reach
