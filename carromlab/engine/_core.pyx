@@ -233,8 +233,8 @@ cdef struct Sim:
     int npend, cpend
     int* offk                # predict: discs offered an impact, and its time (s)
     double* offt
-    int* apart               # per disc k two slots: discs whose prediction in this event found no
-                             # contact with k before k's own prediction (k stale), -1 free
+    cnp.uint64_t* apart      # per disc k gw words: the discs whose prediction in this event found
+                             # no contact with k before k's own prediction (k stale)
     int oom
     int touch_hit            # a prediction since the last ``renew`` found a touching pair approaching
     int keep                 # the shot starts from the pieces of the shot before (``sim_reset``):
@@ -1289,11 +1289,8 @@ cdef inline void reach_box(Sim* s, int i, const Here* hi, double horizon, double
 
 cdef inline void note_apart(Sim* s, int k, int i) noexcept nogil:
     """Record that disc i's prediction found no contact of i with disc k, still to be
-    predicted in this event (a free slot of k, if any)."""
-    if s.apart[2 * k] < 0:
-        s.apart[2 * k] = i
-    elif s.apart[2 * k + 1] < 0:
-        s.apart[2 * k + 1] = i
+    predicted in this event."""
+    s.apart[k * s.gw + (i >> 6)] |= (<cnp.uint64_t> 1) << (i & 63)
 
 
 cdef void predict(Sim* s, int i) noexcept nogil:
@@ -1307,7 +1304,7 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     disc's best time then, which only falls), with the same motions.
     """
     cdef double best = INFINITY
-    cdef int bk = EV_NONE, bp = -1, j, w, apart0, apart1, q, noff = 0
+    cdef int bk = EV_NONE, bp = -1, j, w, q, noff = 0
     cdef bint shrunk, apart
     cdef cnp.uint64_t keep
     cdef double tc, hz, la, lb, uxi, uyi, rri, ri
@@ -1320,8 +1317,8 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     cdef Py_ssize_t k
     if s.status[i] != ST_BOARD:
         set_event(s, i, INFINITY, EV_NONE, -1)
-        s.apart[2 * i] = -1
-        s.apart[2 * i + 1] = -1
+        for w in range(s.gw):
+            s.apart[i * s.gw + w] = 0
         return
     state_ex(s, i, s.t, &hi.x, &hi.y, &hi.v, &hi.d)
     single_events(s, i, &hi, &best, &bk, &bp)
@@ -1332,16 +1329,11 @@ cdef void predict(Sim* s, int i) noexcept nogil:
     uyi = s.cap[i].uy
     rri = s.cap[i].rr
     ri = s.R[i]
-    apart0 = s.apart[2 * i]
-    apart1 = s.apart[2 * i + 1]
-    if apart0 >= 0:
-        s.cand[apart0 >> 6] &= ~((<cnp.uint64_t> 1) << (apart0 & 63))
-        if apart1 >= 0:
-            s.cand[apart1 >> 6] &= ~((<cnp.uint64_t> 1) << (apart1 & 63))
     for w in range(s.gw):
         # the box test first for every candidate of the word, without a branch (most fail,
         # unpredictably), then again where the box shrank since (a better event found)
-        bits = s.cand[w]
+        bits = s.cand[w] & ~s.apart[i * s.gw + w]
+        s.apart[i * s.gw + w] = 0
         qw = s.qbox + 64 * w
         keep = 0
         while bits:
@@ -1392,8 +1384,6 @@ cdef void predict(Sim* s, int i) noexcept nogil:
                 noff += 1
             elif s.stale[j] == 1 and not (tc < INFINITY):
                 note_apart(s, j, i)
-    s.apart[2 * i] = -1
-    s.apart[2 * i + 1] = -1
     for q in range(noff):
         j = s.offk[q]
         if s.offt[q] <= best and s.offt[q] < s.tn[j]:
@@ -1818,7 +1808,8 @@ cdef int process(Sim* s, int i, int kind, int part) noexcept nogil:
 
 cdef void touch_row(Sim* s, int d) noexcept nogil:
     """Make disc d's row for this instant: the discs on the board it touches now (gap at
-    most TOUCH)."""
+    most TOUCH). A disc whose row is already made at this instant (listed: ``changed``)
+    gives its bit of d instead of the test."""
     cdef cnp.uint64_t* row = s.touch + d * s.gw
     cdef cnp.uint64_t* rows
     cdef cnp.uint64_t bits
@@ -1846,6 +1837,11 @@ cdef void touch_row(Sim* s, int d) noexcept nogil:
         while bits:
             l = 64 * w + __builtin_ctzll(bits)
             bits &= bits - 1
+            if s.mark[l] == s.inst:
+                # l's row is made at this instant: the same test from l's side (the centres
+                # do not move within an instant, and the test is symmetric to the last bit)
+                row[w] |= ((s.touch[l * s.gw + (d >> 6)] >> (d & 63)) & 1) << (l & 63)
+                continue
             # l's centre is on its registered segment: l's box (the segment's, widened by
             # R_l + GRID_MARGIN) meets d's square of half-size rr, and a point of the
             # segment is within reach
@@ -2089,8 +2085,8 @@ cdef int run_sim(Sim* s) noexcept nogil:
         s.skip[i] = -1
         s.whead[i] = -1
         s.wof[i] = -1
-        s.apart[2 * i] = -1
-        s.apart[2 * i + 1] = -1
+        for k in range(s.gw):
+            s.apart[i * s.gw + k] = 0
         if fresh:
             restart(s, i)
             grid_set(s, i)
@@ -2163,7 +2159,7 @@ cdef int run_sim(Sim* s) noexcept nogil:
 # ----------------------------------------------------------------------------------
 
 DEF NDBL = 15
-DEF NINT = 21
+DEF NINT = 19
 
 cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     cdef int i
@@ -2219,11 +2215,10 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.plast = q + 12 * n
     s.dirty = q + 13 * n
     s.tdirty = q + 14 * n
-    s.apart = q + 15 * n
-    s.chg = q + 17 * n
-    s.mark = q + 18 * n
-    s.hit = q + 19 * n
-    s.offk = q + 20 * n
+    s.chg = q + 15 * n
+    s.mark = q + 16 * n
+    s.hit = q + 17 * n
+    s.offk = q + 18 * n
     s.ndirty = 0
     s.keep = 0
     s.record = 0
@@ -2243,6 +2238,7 @@ cdef int sim_alloc(Sim* s, int n) noexcept nogil:
     s.qbox = NULL
     s.box = NULL
     s.touch = NULL
+    s.apart = NULL
     s.pend = NULL
     if s.tree == NULL:
         sim_free(s)
@@ -2271,6 +2267,7 @@ cdef void sim_free(Sim* s) noexcept nogil:
     free(s.qbox)
     free(s.box)
     free(s.touch)
+    free(s.apart)
     free(s.pend)
 
 
@@ -2301,10 +2298,11 @@ cdef int grid_alloc(Sim* s, int max_cells) noexcept nogil:
     s.qbox = <cnp.uint64_t*> calloc(s.n, sizeof(cnp.uint64_t))
     s.box = <double*> calloc(4 * s.n, sizeof(double))
     s.touch = <cnp.uint64_t*> calloc(s.n * s.gw, sizeof(cnp.uint64_t))
+    s.apart = <cnp.uint64_t*> calloc(s.n * s.gw, sizeof(cnp.uint64_t))
     s.cpend = 4 * s.n + 16   # the contact graph of discs is planar: fewer than 3 n pairs
     s.pend = <Pending*> calloc(s.cpend, sizeof(Pending))
     if (s.cells == NULL or s.cand == NULL or s.span == NULL or s.cap == NULL or s.qbox == NULL or s.box == NULL or s.touch == NULL
-            or s.pend == NULL):
+            or s.apart == NULL or s.pend == NULL):
         return -1
     return 0
 
