@@ -39,6 +39,18 @@ cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1]
     return False
 
 
+cdef inline bint _keeps_reach(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
+                              const double[:, ::1] reach) noexcept nogil:
+    """Whether the point (x, y) lies at least ``reach[q, k]`` (m) from every disc
+    ``(disc_x[q, k], disc_y[q, k])`` of centre q (unused: ``x = inf``): the bisection's
+    test of the discs (``hypot``, as :func:`~carromlab.rules.spots.clear_of`)."""
+    cdef Py_ssize_t k
+    for k in range(disc_x.shape[1]):
+        if not hypot(x - disc_x[q, k], y - disc_y[q, k]) >= reach[q, k]:
+            return False
+    return True
+
+
 cdef inline Py_ssize_t _first_at_least(const double[::1] values, Py_ssize_t lo, Py_ssize_t hi, double v,
                                       bint strict) noexcept nogil:
     """The first index in [lo, hi) of the sorted ``values`` at least ``v`` (more than
@@ -199,19 +211,13 @@ def advance(const unsigned char[::1] legal, const double[::1] px, const double[:
     ``(disc_x[q, k], disc_y[q, k])`` of its centre (unused: ``x = inf``); the lower end
     ``lo`` (fractions, updated in place) moves up to each good midpoint on the path.
     Returns the interval's new width, ``width / 2**steps``."""
-    cdef Py_ssize_t q, k, e, half, j, m = (1 << steps) - 1
-    cdef bint good
+    cdef Py_ssize_t q, e, half, j, m = (1 << steps) - 1
     with nogil:
         for q in range(lo.shape[0]):
             j, half = 0, (m + 1) // 2
             while half:
                 e = q * m + j + half - 1
-                good = legal[e]
-                k = 0
-                while good and k < disc_x.shape[1]:
-                    good = hypot(px[e] - disc_x[q, k], py[e] - disc_y[q, k]) >= reach[q, k]
-                    k += 1
-                if good:
+                if legal[e] and _keeps_reach(px[e], py[e], q, disc_x, disc_y, reach):
                     j += half
                 half //= 2
             lo[q] = lo[q] + width / (m + 1) * j
@@ -246,9 +252,8 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
     numpy.ndarray of float64, shape (Q,)
         The lower ends, fractions of the way to each centre.
     """
-    cdef Py_ssize_t q, k, i
+    cdef Py_ssize_t q, i
     cdef double lo, width, mid, px, py
-    cdef bint good
     lo_arr = np.zeros(bx.shape[0])
     cdef double[::1] out = lo_arr
     with nogil:
@@ -258,13 +263,8 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
                 mid = lo + width * 0.5
                 px = bx[q] + mid * dx[q]
                 py = by[q] + mid * dy[q]
-                good = segment_distance(px, py, x0, y0, sx, sy, ll, flat) <= limit
-                k = 0
-                while good and k < disc_x.shape[1]:
-                    good = hypot(px - disc_x[q, k], py - disc_y[q, k]) >= reach[q, k]
-                    k += 1
                 width = width * 0.5
-                if good:
+                if segment_distance(px, py, x0, y0, sx, sy, ll, flat) <= limit and _keeps_reach(px, py, q, disc_x, disc_y, reach):
                     lo = lo + width
             out[q] = lo
     return lo_arr
