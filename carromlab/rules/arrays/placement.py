@@ -72,9 +72,11 @@ def placement_regions(games: GameArrays) -> Regions:
     seat, board, sides = games.shooter, games.board, games.seat_sides
     if games.variant in ("icf", "online"):
         rule, centre = ("ICF-3", False) if games.variant == "icf" else ("ONL-1", True)
-        return _regions((seat, radius), lambda k, r: side_area(board, sides[int(k)], r, rule, centre), discs)
+        keys = list(zip(seat.tolist(), radius.tolist()))
+        return _regions(keys, lambda k, r: side_area(board, sides[k], r, rule, centre), discs)
     if games.variant == "crokinole":
-        return _regions((seat, radius), lambda k, r: crokinole._area(board, sides[int(k)], r), discs)
+        keys = list(zip(seat.tolist(), radius.tolist()))
+        return _regions(keys, lambda k, r: crokinole._area(board, sides[k], r), discs)
     # Hikone (HIK-2): the tee spot for the seat's first shot (its outline when a piece
     # covers it), else the area line; in doubles also clear of the own area's pieces
     first = games.seat_shots[np.arange(n), games.shooter] == 0
@@ -86,12 +88,13 @@ def placement_regions(games: GameArrays) -> Regions:
     blocked[g] = (gap < discs[g, :, 2] + radius[g, None]).any(axis=1)
     if games.n_players == 4:  # a piece inside the own area is kept from touching: its one row takes the margin
         discs[..., 3] = np.where(on & inside_own_area(games, games.xy, games.radius_of()), hikone.CONTACT, 0.0)
-    return _regions((seat, radius, first, blocked), lambda k, r, f, b: hikone._area(board, sides[int(k)], r, bool(f), bool(b)), discs)
+    keys = list(zip(seat.tolist(), radius.tolist(), first.tolist(), blocked.tolist()))
+    return _regions(keys, lambda k, r, f, b: hikone._area(board, sides[k], r, f, b), discs)
 
 
-def _regions(key: tuple[npt.ArrayLike, ...], build: Callable[..., Area], discs: FloatArray) -> Regions:
-    """Regions whose areas are ``build(*values)`` of each game's values of the ``key``
-    columns (built once per distinct row of values, in their sorted order)."""
-    keys, area = np.unique(np.column_stack(key).astype(float), axis=0, return_inverse=True)
-    areas = tuple(build(*k) for k in keys.tolist())
-    return Regions(areas, area.reshape(-1).astype(np.intp), discs)
+def _regions(keys: list[tuple], build: Callable[..., Area], discs: FloatArray) -> Regions:
+    """Regions whose areas are ``build(*key)`` of each game's key (built once per key)."""
+    index: dict[tuple, int] = {}
+    area = np.array([index.setdefault(k, len(index)) for k in keys], dtype=np.intp)
+    areas = tuple(build(*k) for k in index)
+    return Regions(areas, area, discs)
