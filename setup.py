@@ -38,7 +38,7 @@ def get_extensions() -> list[Extension]:
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in ("physics._kinematics", "engine._core", "equipment._marks", "rules._placement", "rules._spots")
+        for name in ("physics._kinematics", "engine._core", "equipment._marks", "rules._placement", "rules._spots", "_draws")
     ]
     return cythonize(exts, compiler_directives=DIRECTIVES)
 

@@ -19,6 +19,7 @@ _MODULES = {
     "carromlab.equipment._marks": "equipment/_marks.pyx",
     "carromlab.rules._placement": "rules/_placement.pyx",
     "carromlab.rules._spots": "rules/_spots.pyx",
+    "carromlab._draws": "_draws.pyx",
 }
 
 
@@ -30,7 +31,7 @@ def check_build() -> None:
     ImportError
         If a compiled module (``carromlab.engine._core``, ``carromlab.physics._kinematics``,
         ``carromlab.equipment._marks``, ``carromlab.rules._placement``,
-        ``carromlab.rules._spots``) cannot be imported, or if its source file (or the
+        ``carromlab.rules._spots``, ``carromlab._draws``) cannot be imported, or if its source file (or the
         ``.pxd`` declarations beside it) is newer than the compiled module in a source
         checkout (a stale build).
     """

@@ -248,12 +248,16 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
         return called[:, cols].any(axis=1) if cols else np.zeros(len(on), bool)
 
     within = ~rulings.retake & ~rulings.board_over
-    void = any_rule(_VOIDING_RULES, rulings.fouls > 0)[:, None]
-    engine = np.where(void, before.where == board, ~np.isnan(outcomes.final_xy[..., 0]))
-    left_at = np.where(void[..., None], before.xy, outcomes.final_xy)
+    # where the engine left the pieces; a voided shot (a few games) starts from before it
+    engine, left_at = ~np.isnan(outcomes.final_xy[..., 0]), outcomes.final_xy
+    void = np.flatnonzero(any_rule(_VOIDING_RULES, rulings.fouls > 0))
+    if void.size:
+        left_at = left_at.copy()
+        engine[void], left_at[void] = before.where[void] == board, before.xy[void]
     returned = rulings.returned > 0
     removed, added = engine & ~on, on & ~engine
-    moved = (np.abs(xy - left_at) > POSITION_TOL).any(axis=2) & engine & on & ~returned
+    off = np.abs(xy - left_at) > POSITION_TOL
+    moved = (off[..., 0] | off[..., 1]) & engine & on & ~returned
     checks = (
         (on & np.isnan(xy[..., 0]), "pieces on the board without a position"),
         (on & ~inside, "pieces off the playing surface but counted on the board"),

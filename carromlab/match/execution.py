@@ -130,9 +130,15 @@ def execute_many(
     for name, values in (("seed", seed), ("shot_index", index)):
         if n and values.min() < 0:
             check_int(name, int(values.min()), low=0)  # raises, naming the parameter
-    by_noise: dict[int, list[int]] = {}  # the games of one noise model draw their errors in one call
-    for k, spread in enumerate(noise):
-        by_noise.setdefault(id(spread), []).append(k)
+    # the games of one noise model draw their errors in one call (one group: one model, as
+    # the games without noise share)
+    ids = list(map(id, noise))
+    by_noise: dict[int, list[int]] = {}
+    if n and ids.count(ids[0]) == n:
+        by_noise[ids[0]] = list(range(n))
+    else:
+        for k, key in enumerate(ids):
+            by_noise.setdefault(key, []).append(k)
     e = {q: np.zeros(n) for q in DIMENSIONS}
     for rows in by_noise.values():
         spread = noise[rows[0]]

@@ -75,9 +75,9 @@ def placement_targets(games: GameArrays, t: npt.ArrayLike) -> tuple[FloatArray, 
         raise ValueError(f"The 't' parameter must have one row per game ({len(games)}). Got shape {f.shape}.")
     rows = np.arange(len(games))
     first = (games.seat_shots[rows, games.shooter] == 0) & (games.variant == "hikone")
-    kept: dict[tuple[int, bool], tuple[float, float, float, float]] = {}  # the games sharing a line share it
-    keys = list(zip(games.shooter.tolist(), first.tolist()))
-    lines = np.array([kept[k] if k in kept else kept.setdefault(k, _line(games, *k)) for k in keys]).reshape(-1, 4).T
+    # the games sharing a line (seat, tee or not) share it: each line built once
+    keys, which = np.unique(2 * games.shooter + first, return_inverse=True)
+    lines = np.array([_line(games, k // 2, bool(k % 2)) for k in keys.tolist()]).reshape(-1, 4)[which.reshape(-1)].T
     return _along(games.variant, lines if f.ndim == 1 else lines[..., None], f)
 
 

@@ -32,6 +32,7 @@ from ..rules import game_physics
 from ..rules.arrays import GameArrays
 from ..rules.state import GameState
 from ..rules.engine_bridge import full_scene
+from .._draws import uniforms
 from .geometry import facing, facings, legal_spots_many, placement_targets
 from .value import ValueFunction, shot_values
 
@@ -176,9 +177,9 @@ class RandomPolicy(BatchPolicy):
         if not rngs:
             return np.zeros((0, 5))
         # each game's generator draws its placement, its direction and its speed, in that
-        # order: three uniform numbers u, scaled as Generator.uniform(low, high) scales
-        # its draw (low + (high - low) * u)
-        u = np.array([rng.random(3) for rng in rngs])
+        # order: three uniform numbers u (rng.random(3), read compiled), scaled as
+        # Generator.uniform(low, high) scales its draw (low + (high - low) * u)
+        u = uniforms(rngs, 3)
         wx, wy = placement_targets(games, u[:, 0])
         sx, sy, _ = legal_spots_many(games, wx, wy)
         forward = facings(games, sx, sy)

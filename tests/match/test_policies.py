@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from carromlab import PhysicsParams, Shot, simulate
+from carromlab._draws import uniforms
 from carromlab.match import SPEED_RANGES, GreedyPolicy, Policy, RandomPolicy, new_state
 from carromlab.match.geometry import facing
 from carromlab.match.scene import shot_radius
@@ -87,6 +88,20 @@ def test_random_policy_options():
             GreedyPolicy(**kwargs)
     with pytest.raises(TypeError, match="'params'"):
         GreedyPolicy(params="club")
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.Philox, np.random.MT19937])
+def test_compiled_draws_are_the_generators_own(bit_generator):
+    # RandomPolicy reads its draws compiled (carromlab._draws.uniforms): each row must be
+    # rng.random(m) of that generator, and leave it where rng.random(m) leaves it
+    seeds = range(5)
+    rngs = [np.random.Generator(bit_generator(s)) for s in seeds]
+    refs = [np.random.Generator(bit_generator(s)) for s in seeds]
+    u = uniforms(rngs, 3)
+    assert u.shape == (5, 3) and u.dtype == np.float64
+    np.testing.assert_array_equal(u, [r.random(3) for r in refs])
+    np.testing.assert_array_equal([g.random() for g in rngs], [r.random() for r in refs])
+    assert uniforms([], 3).shape == (0, 3)
 
 
 def _play(state, shot):
