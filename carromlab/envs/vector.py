@@ -153,13 +153,14 @@ class CarromVectorEnv(gymnasium.vector.VectorEnv):
         self._carry[play] = 0.0
         self._carry[again] = more[n:]
         shots[again] = replies[n:]
-        ends = [g.end for g in self.games]  # type: ignore[union-attr]
-        terminated = np.array([e == "complete" for e in ends]) & ~self._ended
-        truncated = np.array([e in ("abandoned", "max_boards") for e in ends]) & ~self._ended
+        ends = np.fromiter((g.end for g in self.games), dtype=object, count=self.num_envs)  # type: ignore[union-attr]
+        terminated = (ends == "complete") & ~self._ended
+        truncated = ((ends == "abandoned") | (ends == "max_boards")) & ~self._ended
         self._ended = terminated | truncated
         fouls, end = np.full(self.num_envs, None, dtype=object), np.full(self.num_envs, None, dtype=object)
-        for k, f in zip(play.tolist(), played[0].of.fouls if played else []):  # the agent's shots are one step
-            fouls[k], end[k] = list(f), ends[k]
+        if played:  # the agent's shots are one step
+            fouls[play] = np.fromiter(map(list, played[0].of.fouls), dtype=object, count=len(play))
+            end[play] = ends[play]
         reset, every = np.zeros(self.num_envs, dtype=bool), np.ones(self.num_envs, dtype=bool)
         reset[again] = True
         info = _masked({"shots": (shots, every), "snapped": (snapped, ~reset), "fouls": (fouls, ~reset),

@@ -89,15 +89,8 @@ def step(games: Sequence[Game], intended: npt.ArrayLike | Sequence[Shot] | None 
 
     games = list(games)
     given = None if intended is None else _shot_rows(intended, len(games))
-    first: dict[int, int] = {}
-    for k, g in enumerate(games):
-        if first.setdefault(id(g), k) != k:  # one object twice would record two shots over one state
-            raise ValueError(
-                f"The 'games' parameter must hold distinct Game objects. Got game {g.ids['game']} twice "
-                f"(the same object at positions {first[id(g)]} and {k}) instead."
-            )
-        if g.end is not None:
-            raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
+    if len({id(g) for g in games}) < len(games) or any(g.end is not None for g in games):
+        _refuse(games)
     if len({g.ids["variant"] for g in games}) > 1:
         raise ValueError("The 'games' parameter must hold games of one variant.")
     if not games:
@@ -195,6 +188,20 @@ def stacked(games: Sequence[Game]) -> GameArrays:
     return GameArrays.concat(parts).take([starts[id(arrays)] + row for arrays, row in refs])  # type: ignore[arg-type]
 
 
+def _refuse(games: list[Game]) -> None:
+    """Raise the ValueError of the first game that cannot play: an object that came before
+    (one object twice would record two shots over one state) or a game that is over."""
+    first: dict[int, int] = {}
+    for k, g in enumerate(games):
+        if first.setdefault(id(g), k) != k:
+            raise ValueError(
+                f"The 'games' parameter must hold distinct Game objects. Got game {g.ids['game']} twice "
+                f"(the same object at positions {first[id(g)]} and {k}) instead."
+            )
+        if g.end is not None:
+            raise ValueError(f"The game is over (end={g.end!r}); no shot can be played.")
+
+
 def _clocked(games: list[Game], after: GameArrays, motion_s: FloatArray) -> GameArrays:
     """Advance the match clocks of the games that have one by their shots' thinking and
     motion (``motion_s``, s), and call time (HIK-10) in the states after the shots of
@@ -219,7 +226,9 @@ def _failing_row(exc: Exception) -> int | None:
 
 def _shot_rows(intended: npt.ArrayLike | Sequence[Shot], n: int) -> FloatArray:
     """The given intended shots as an (n, 5) array (from Shot objects or rows)."""
-    rows = [s.row for s in intended] if any(isinstance(s, Shot) for s in intended) else intended  # type: ignore[union-attr]
+    rows = intended
+    if not (isinstance(intended, np.ndarray) and intended.dtype != object) and any(isinstance(s, Shot) for s in intended):  # type: ignore[union-attr]
+        rows = [s.row for s in intended]  # type: ignore[union-attr]
     try:
         out = np.asarray(rows, dtype=float).reshape(-1, 5) if len(rows) else np.zeros((0, 5))  # type: ignore[arg-type]
     except (TypeError, ValueError):

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..engine.scene import Shot
 from ..rules.arrays import FATES, WHERE, GameArrays, OutcomeArrays, RulingArrays
-from ..rules.arrays.games import of_colours, row_counts
+from ..rules.arrays.games import of_colours
 from ..rules.arrays.ledger import ranked_rows
 from ..rules.state import GameState
 from .execution import Executed
@@ -329,29 +329,52 @@ def shot_rows(played: PlayedArrays) -> StepRows:
     tuple of :data:`_STEP_COLUMNS` is made from them when its table is
     (:meth:`StepRows.row`, :func:`shots_frame`)."""
     before, after, n = played.before, played.after, len(played)
-    rows = np.arange(n)
     team = before.team
-    own = before.colours[rows, team]  # palette codes, as the pieces' kinds
     fell = played.outcomes.fell[:, : after.n_pieces]  # the pieces (the last column is the striker)
-    falls = fell > 0
-    kind = after.kind[None, :]
-    mine = kind == own[:, None]
-    others = of_colours(after.kind, before.colours) & ~mine
     r = played.rulings
-    back = r.returned > 0
-    # pieces at each location (N, locations): one count of (game, location) codes
-    where = np.bincount((after.where + len(WHERE) * rows[:, None]).ravel(), minlength=n * len(WHERE)).reshape(n, len(WHERE))
-    at = {w: where[:, k] for k, w in enumerate(WHERE)}
-    ints = np.column_stack([
-        before.board_number, before.shooter, team, row_counts(falls), row_counts(falls & mine),
-        row_counts(falls & others), played.outcomes.fate, played.outcomes.first_touch,
-        played.n_returned, row_counts(back & mine), row_counts(back & others), r.board_winner, at["board"], at["pocketed"] + at["ditch"] + at["hole"], at["hand"],
-        np.full(n, after.n_pieces), after.game_scores,
-    ]).astype(np.int64)  # fmt: skip
-    flags = np.column_stack([played.snapped, played.truncated, r.turn_continues, r.retake, r.board_over])
-    rules = np.array(r.rules, dtype=object)
-    floats = np.column_stack([played.intended, played.shot, played.snap_distance])
+    # each piece's colour class in each game: 0 none of the teams', 1 the shooter's, 2 another team's
+    mine = after.kind[None, :] == before.colours[np.arange(n), team][:, None]  # palette codes, as the pieces' kinds
+    colour = np.where(mine, 1, 2 * of_colours(after.kind, before.colours))
+    # one count of (game, slot) codes: the pieces at each location, and those that fell
+    # and those put back by colour class
+    slots = len(WHERE) + 6
+    base = slots * np.arange(n)[:, None]
+    keys = (after.where + base, (colour + (base + len(WHERE)))[fell > 0], (colour + (base + len(WHERE) + 3))[r.returned > 0])
+    counts = np.bincount(np.concatenate([k.ravel() for k in keys]), minlength=n * slots).reshape(n, slots)
+    at, fallen, back = counts[:, : len(WHERE)], counts[:, len(WHERE) : len(WHERE) + 3], counts[:, len(WHERE) + 3 :]
+    ints = np.empty((n, 16 + after.game_scores.shape[1]), np.int64)
+    ints[:, 0], ints[:, 1], ints[:, 2] = before.board_number, before.shooter, team
+    ints[:, 3] = fallen.sum(axis=1)
+    ints[:, 4:6] = fallen[:, 1:]
+    ints[:, 6], ints[:, 7] = played.outcomes.fate, played.outcomes.first_touch
+    ints[:, 8] = back.sum(axis=1)  # n_returned
+    ints[:, 9:11] = back[:, 1:]
+    ints[:, 11] = r.board_winner
+    ints[:, 12], ints[:, 14] = at[:, _BOARD], at[:, _HAND]
+    ints[:, 13] = at[:, _OFF].sum(axis=1)
+    ints[:, 15] = after.n_pieces
+    ints[:, 16:] = after.game_scores
+    flags = np.empty((n, 5), bool)
+    flags[:, 0], flags[:, 1], flags[:, 2], flags[:, 3], flags[:, 4] = played.snapped, played.truncated, r.turn_continues, r.retake, r.board_over
+    floats = np.empty((n, 11))
+    floats[:, :5], floats[:, 5:10], floats[:, 10] = played.intended, played.shot, played.snap_distance
+    rules = _rule_names(r.rules)
     return StepRows(ints, floats, flags, ranked_rows(fell), ranked_rows(r.fouls, rules), ranked_rows(r.applied, rules))
+
+
+#: Columns of the location codes (:data:`~carromlab.rules.arrays.WHERE`) counted in the shots table.
+_BOARD, _HAND = WHERE.index("board"), WHERE.index("hand")
+_OFF = [WHERE.index(w) for w in ("pocketed", "ditch", "hole")]
+#: The rule ids of each variant's rulings as an object array (``ranked_rows``' names), by rule tuple.
+_RULE_ARRAYS: dict[tuple[str, ...], npt.NDArray[np.object_]] = {}
+
+
+def _rule_names(rules: tuple[str, ...]) -> npt.NDArray[np.object_]:
+    """The rule ids ``rules`` as an object array, made once per tuple of rules."""
+    names = _RULE_ARRAYS.get(rules)
+    if names is None:
+        names = _RULE_ARRAYS[rules] = np.array(rules, dtype=object)
+    return names
 
 
 @dataclass(frozen=True, eq=False)
