@@ -424,12 +424,17 @@ class _FoulTask:
         forward, reach = np.array([[fx, fy]]), frame_reach_of(state)
         # played and ruled a block of shots at a time (_BLOCK_SHOTS), keeping only the fouls
         ranks, truncated = [], []
+        # the state as a block's rows, made once for each block length (read-only views: the
+        # rulings copy what they change); every block but the last has _BLOCK_SHOTS shots
+        repeated: dict[int, GameArrays] = {}
         for a in range(0, len(x), _BLOCK_SHOTS):
             batch = simulate_prepared(
                 scene, shots[a : a + _BLOCK_SHOTS], pieces, present, params=self.params[s], forward=forward,
                 carriers=(scene.striker,), frame_reach=reach, workers=workers, details=True, final_positions=True,
             )  # fmt: skip
-            games = game.repeated(len(batch))
+            if len(batch) not in repeated:
+                repeated[len(batch)] = game.repeated(len(batch))
+            games = repeated[len(batch)]
             rulings = adjudicate_arrays(games, OutcomeArrays.from_batch(batch, games, ids), place=False)
             ranks.append(rulings.fouls)
             truncated.append(batch.columns["truncated"])
@@ -471,7 +476,8 @@ def _tally(
     rules = [*defined, *sorted(set().union(*called) - set(defined))]
     flags = [np.array([rule in c for c in called], dtype=bool) for rule in rules] + [np.array([bool(c) for c in called])]
     n_shots = len(fouls) // replicas
-    per_shot = np.array([np.bincount(shot, weights=f[codes], minlength=n_shots) for f in flags])
+    # the shots of each flag counted by intended shot (few rows have a foul: no weights to sum)
+    per_shot = np.array([np.bincount(shot[f[codes]], minlength=n_shots) for f in flags], dtype=float)
     low, high, n_eff = clustered_binomial_ci(per_shot, replicas, method=ci, confidence=confidence)
     descriptions = [defined.get(rule, rule) for rule in rules] + ["any foul"]
     common = {"n": len(fouls), "n_snapped": int(np.count_nonzero(snapped)), "n_truncated": int(np.count_nonzero(truncated))}
