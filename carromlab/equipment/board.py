@@ -260,6 +260,14 @@ class Segment:
         """:func:`_segment_rows` of this segment."""
         return _segment_rows(self.x0, self.y0, self.x1, self.y1)
 
+    @property
+    def kernel_row(self) -> tuple[float, float, float, float, float, bool]:
+        """This segment as the compiled distance tests take it (``equipment/_marks.pxd``
+        ``segment_distance``): x0, y0 (m), the offset to the end dx, dy (m), the squared
+        length (m², 1 for a segment of no length) and whether it has no length."""
+        x0, y0, dx, dy, ll, flat = (v[0] for v in self._rows)
+        return float(x0), float(y0), float(dx), float(dy), float(ll), bool(flat)
+
 
 def _points(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Point coordinates as float arrays of one shape (broadcast against each other)."""

@@ -419,8 +419,7 @@ def _search(
     dx, dy = qx - bx, qy - by
     if area.near is not None:  # its one constraint compiled: every step in one call
         segment, limit = area.near
-        rows = [float(v[0]) for v in segment._rows]
-        lo = bisect_near(bx, by, dx, dy, disc_x, disc_y, reach, *rows[:5], bool(rows[5]), limit, _BISECTIONS)
+        lo = bisect_near(bx, by, dx, dy, disc_x, disc_y, reach, *segment.kernel_row, limit, _BISECTIONS)
     else:
         steps = _steps_at_once(qx.size)
         px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))

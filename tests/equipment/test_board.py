@@ -529,6 +529,12 @@ def test_segment_distance():
     assert Segment(1.0, 1.0, 1.0, 1.0).distance(4.0, 5.0) == pytest.approx(5.0)
 
 
+def test_segment_kernel_row_is_the_segment_by_hand():
+    # what the compiled bisection of the Hikone areas reads (rules.placement, bisect_near)
+    assert Segment(0.5, -0.25, 3.5, 3.75).kernel_row == (0.5, -0.25, 3.0, 4.0, 25.0, False)
+    assert Segment(1.0, 1.0, 1.0, 1.0).kernel_row == (1.0, 1.0, 0.0, 0.0, 1.0, True)  # a point: length 1 stands in
+
+
 def test_the_other_reading_of_the_47_cm_does_not_fit():
     # [EST] in IcfMarks: with the base-circle centres 47 cm apart, the circles of adjacent
     # sides would overlap, so 47 cm is read as the overall length of the mark
