@@ -240,8 +240,8 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
     disc_x, disc_y, reach : numpy.ndarray of float64, shape (Q, K)
         The discs of each centre and the distance to keep from them, m (unused: ``x = inf``).
     x0, y0, sx, sy, ll, flat
-        The segment, as ``carromlab.equipment.board._segment_rows`` gives it: start,
-        direction, squared length (m, m^2) and whether it is a point.
+        The segment, as :attr:`Segment.kernel_row <carromlab.equipment.board.Segment.kernel_row>`
+        gives it: start, direction, squared length (m, m^2) and whether it is a point.
     limit : float
         The largest distance from the segment, m.
     steps : int
