@@ -17,7 +17,6 @@ operation (``hypot`` from the C library, as NumPy's; the package is built withou
 import numpy as np
 
 cimport cython
-from libc.math cimport hypot
 
 
 def distances(const double[::1] px, const double[::1] py, const double[::1] x0, const double[::1] y0,
@@ -51,7 +50,8 @@ def striker_allowed(const double[::1] px, const double[::1] py, const double[::1
                     const double[::1] cx, const double[::1] cy, const double[::1] cr, double r, double eps):
     """Whether a striker of radius ``r`` centred at each point is legally placed on one
     side's baselines (rule ICF-3, as :meth:`Baseline.striker_allowed
-    <carromlab.equipment.board.Baseline.striker_allowed>` reads it).
+    <carromlab.equipment.board.Baseline.striker_allowed>` reads it; the test
+    ``striker_fits`` of ``_marks.pxd``, point by point).
 
     Parameters
     ----------
@@ -72,23 +72,12 @@ def striker_allowed(const double[::1] px, const double[::1] py, const double[::1
     -------
     numpy.ndarray of bool, shape (M,)
     """
-    cdef Py_ssize_t m, k
-    cdef double x, y, c
-    cdef bint ok
+    cdef Py_ssize_t m
     out_arr = np.empty(px.shape[0], dtype=bool)
     cdef cython.uchar[::1] out = out_arr.view(np.uint8)
     with nogil:
         for m in range(px.shape[0]):
-            x, y = px[m], py[m]
-            ok = (segment_distance(x, y, x0[0], y0[0], dx[0], dy[0], ll[0], flat[0]) <= r + eps
-                  and segment_distance(x, y, x0[1], y0[1], dx[1], dy[1], ll[1], flat[1]) <= r + eps
-                  and segment_distance(x, y, x0[2], y0[2], dx[2], dy[2], ll[2], flat[2]) > r
-                  and segment_distance(x, y, x0[3], y0[3], dx[3], dy[3], ll[3], flat[3]) > r)
-            for k in range(2):
-                if ok:
-                    c = hypot(x - cx[k], y - cy[k])
-                    ok = c + cr[k] <= r + eps or c >= cr[k] + r - eps
-            out[m] = ok
+            out[m] = striker_fits(px[m], py[m], &x0[0], &y0[0], &dx[0], &dy[0], &ll[0], &flat[0], &cx[0], &cy[0], &cr[0], r, eps)
     return out_arr
 
 

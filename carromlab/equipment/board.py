@@ -377,8 +377,15 @@ class Baseline:
         """
         r = check_real("radius", radius, low=0.0, low_open=True, unit="m")
         px, py = _points(x, y)
-        # boundaries count as legal, with _EPS of slack for round-off
-        return _marks.striker_allowed(px.ravel(), py.ravel(), *self._lines, *self._circles, r, _EPS).reshape(px.shape)
+        return _marks.striker_allowed(px.ravel(), py.ravel(), *self.striker_kernel(r)).reshape(px.shape)
+
+    def striker_kernel(self, radius: float) -> tuple[Any, ...]:
+        """:meth:`striker_allowed` of a striker of ``radius`` (m) as the compiled test
+        takes it (``equipment/_marks.pxd`` ``striker_fits``, after the point): the outer
+        and the inner baseline and the two arrows as segment rows (x0, y0, dx, dy, squared
+        length, flat; arrays of 4), the base circles (x, y, radius; arrays of 2), the
+        radius and the slack for round-off (boundaries count as legal, 1e-12 m)."""
+        return (*self._lines, *self._circles, float(radius), _EPS)
 
     def area_contains(self, x: npt.ArrayLike, y: npt.ArrayLike) -> BoolArray:
         """Whether points lie in the baseline area of this side (rule ICF-16).

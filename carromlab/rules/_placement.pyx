@@ -1,10 +1,11 @@
 # cython: language_level=3
 """Compiled kernels of the striker placement search (called by
 :mod:`carromlab.rules.placement`): whether centres clear their regions' discs, the
-nearest clear candidate of each centre, and the bisection towards it: for an area of one
-segment's neighbourhood (:meth:`Area.near_segment <carromlab.rules.placement.Area.near_segment>`)
-all its steps in one call (:func:`bisect_near`), else the array work around the area's
-constraints (evaluated in Python between the two bisection kernels).
+nearest clear candidate of each centre, and the bisection towards it: for an area whose
+constraints are compiled (a segment's neighbourhood, :meth:`Area.near_segment
+<carromlab.rules.placement.Area.near_segment>`, and the ICF baselines) all its steps in
+one call (:func:`bisect`), else the array work around the area's constraints (evaluated
+in Python between the two bisection kernels).
 
 The arithmetic is NumPy's, operation for operation (squares as products, sums left to
 right, ``hypot`` from the C library as NumPy's; the package is built without
@@ -26,7 +27,7 @@ import numpy as np
 cimport cython
 from libc.math cimport INFINITY, fabs, hypot, sqrt
 
-from carromlab.equipment._marks cimport segment_distance
+from carromlab.equipment._marks cimport segment_distance, striker_fits
 
 
 cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
@@ -39,14 +40,24 @@ cdef inline bint _blocked(double x, double y, Py_ssize_t q, const double[:, ::1]
     return False
 
 
+cdef inline bint _apart(double dx, double dy, double reach) noexcept nogil:
+    """Whether a point at offset (dx, dy) (m) from a disc's centre lies at least ``reach``
+    (m) from it, by :func:`~carromlab.rules.spots.clear_of`'s comparison (``hypot``):
+    farther than the reach along an axis (with room for hypot's round-off) is apart
+    without the hypot (most discs, and the padding at infinity)."""
+    if fabs(dx) > reach * (1.0 + 1e-6) or fabs(dy) > reach * (1.0 + 1e-6):
+        return True
+    return hypot(dx, dy) >= reach
+
+
 cdef inline bint _keeps_reach(double x, double y, Py_ssize_t q, const double[:, ::1] disc_x, const double[:, ::1] disc_y,
                               const double[:, ::1] reach) noexcept nogil:
     """Whether the point (x, y) lies at least ``reach[q, k]`` (m) from every disc
     ``(disc_x[q, k], disc_y[q, k])`` of centre q (unused: ``x = inf``): the bisection's
-    test of the discs (``hypot``, as :func:`~carromlab.rules.spots.clear_of`)."""
+    test of the discs (:func:`_apart`)."""
     cdef Py_ssize_t k
     for k in range(disc_x.shape[1]):
-        if not hypot(x - disc_x[q, k], y - disc_y[q, k]) >= reach[q, k]:
+        if not _apart(x - disc_x[q, k], y - disc_y[q, k], reach[q, k]):
             return False
     return True
 
@@ -165,25 +176,79 @@ def clear(const double[::1] x, const double[::1] y, const Py_ssize_t[::1] which,
     """Whether each centre (x[q], y[q]) (m) keeps clear of the discs of its region
     ``which[q]``: at least ``discs[w, k, 2] + radius[q] + discs[w, k, 3]`` (m) from each
     disc's centre ``discs[w, k, :2]`` (rows as in ``Regions.discs``; unused: ``x = inf``),
-    by :func:`~carromlab.rules.spots.clear_of`'s comparison. Returns bool, shape (Q,)."""
+    by :func:`~carromlab.rules.spots.clear_of`'s comparison (:func:`_apart`). Returns
+    bool, shape (Q,)."""
     cdef Py_ssize_t q, k, w
-    cdef double dx, dy, reach
     out = np.ones(x.shape[0], dtype=bool)
     cdef cython.uchar[::1] ok = out.view(np.uint8)
     with nogil:
         for q in range(x.shape[0]):
             w = which[q]
             for k in range(discs.shape[1]):
-                dx, dy = x[q] - discs[w, k, 0], y[q] - discs[w, k, 1]
-                reach = discs[w, k, 2] + radius[q] + discs[w, k, 3]
-                # farther than the reach along an axis (with room for hypot's round-off):
-                # clear, without the hypot (most discs, and the padding at infinity)
-                if fabs(dx) > reach * (1.0 + 1e-6) or fabs(dy) > reach * (1.0 + 1e-6):
-                    continue
-                if not hypot(dx, dy) >= reach:
+                if not _apart(x[q] - discs[w, k, 0], y[q] - discs[w, k, 1], discs[w, k, 2] + radius[q] + discs[w, k, 3]):
                     ok[q] = 0
                     break
     return out
+
+
+def reaching(const double[:, :, ::1] discs, const Py_ssize_t[::1] which, double radius, double x0, double x1,
+             double y0, double y1):
+    """The discs of each centre's region that a disc of ``radius`` (m) inside the box
+    [x0, x1] x [y0, y1] (m) may overlap: those whose reach (radius, ``radius`` and
+    margin, m) extends into it, strictly.
+
+    Parameters
+    ----------
+    discs : numpy.ndarray of float64, shape (R, K, 4)
+        The regions' discs, rows ``x``, ``y``, ``radius``, ``margin`` (m, as
+        ``Regions.discs``; unused rows at ``x = inf``).
+    which : numpy.ndarray of intp, shape (Q,)
+        The region of each centre.
+    radius : float
+        Radius of the disc placed, m.
+    x0, x1, y0, y1 : float
+        The box, m.
+
+    Returns
+    -------
+    disc_x, disc_y, reach : numpy.ndarray of float64, shape (Q, J)
+        Each centre's reaching discs in their order (J the most of any centre), their
+        centres and reaches (m); the rows past a centre's own at ``x = inf`` (``y`` and
+        ``reach`` those of its next discs that do not reach, in order).
+    centres : numpy.ndarray of float64, shape (Q, J, 2)
+        ``disc_x`` and ``disc_y`` stacked.
+    """
+    cdef Py_ssize_t n = which.shape[0], k = discs.shape[1], q, i, j, w, most = 0
+    cdef double reach
+    near_arr = np.zeros((n, k), dtype=np.uint8)
+    cdef unsigned char[:, ::1] near = near_arr
+    with nogil:
+        for q in range(n):
+            w, j = which[q], 0
+            for i in range(k):
+                reach = discs[w, i, 2] + radius + discs[w, i, 3]
+                near[q, i] = (discs[w, i, 0] > x0 - reach and discs[w, i, 0] < x1 + reach
+                              and discs[w, i, 1] > y0 - reach and discs[w, i, 1] < y1 + reach)
+                j += near[q, i]
+            if j > most:
+                most = j
+    centres_arr = np.empty((n, most, 2))
+    disc_x_arr, disc_y_arr, reach_arr = np.empty((n, most)), np.empty((n, most)), np.empty((n, most))
+    cdef double[:, :, ::1] centres = centres_arr
+    cdef double[:, ::1] disc_x = disc_x_arr, disc_y = disc_y_arr, reach_out = reach_arr
+    cdef int side
+    with nogil:
+        for q in range(n):
+            w, j = which[q], 0
+            for side in range(1, -1, -1):  # the reaching discs, then the others as padding
+                for i in range(k):
+                    if near[q, i] == side and j < most:
+                        disc_x[q, j] = discs[w, i, 0] if side else INFINITY
+                        disc_y[q, j] = discs[w, i, 1]
+                        reach_out[q, j] = discs[w, i, 2] + radius + discs[w, i, 3]
+                        centres[q, j, 0], centres[q, j, 1] = disc_x[q, j], disc_y[q, j]
+                        j += 1
+    return disc_x_arr, disc_y_arr, reach_arr, centres_arr
 
 
 def midpoints(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
@@ -224,14 +289,15 @@ def advance(const unsigned char[::1] legal, const double[::1] px, const double[:
     return width / (m + 1)
 
 
-def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
-                const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach,
-                double x0, double y0, double sx, double sy, double ll, bint flat, double limit, int steps):
-    """``steps`` bisection steps of each centre, one at a time, in an area whose one
-    constraint is a distance of at most ``limit`` (m) from a segment: the midpoints of
-    :func:`midpoints` and the tests of :func:`advance` (the fractions are dyadic, so the
-    same steps as taken there any number at a time), the constraint by the segment
-    distance of ``carromlab.equipment._marks`` (as ``Segment.distance``).
+def bisect(const double[::1] bx, const double[::1] by, const double[::1] dx, const double[::1] dy,
+           const double[:, ::1] disc_x, const double[:, ::1] disc_y, const double[:, ::1] reach, tuple near,
+           tuple baseline, int steps):
+    """``steps`` bisection steps of each centre, one at a time, in an area whose
+    constraints are compiled (:attr:`Area.compiled <carromlab.rules.placement.Area.compiled>`):
+    the midpoints of :func:`midpoints` and the tests of :func:`advance` (the fractions are
+    dyadic, so the same steps as taken there any number at a time), the constraints by the
+    tests of ``carromlab.equipment._marks`` (``segment_distance``, as ``Segment.distance``;
+    ``striker_fits``, as ``Baseline.striker_allowed``).
 
     Parameters
     ----------
@@ -239,11 +305,15 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
         Each centre's legal end and its offset to the centre, m.
     disc_x, disc_y, reach : numpy.ndarray of float64, shape (Q, K)
         The discs of each centre and the distance to keep from them, m (unused: ``x = inf``).
-    x0, y0, sx, sy, ll, flat
-        The segment, as :attr:`Segment.kernel_row <carromlab.equipment.board.Segment.kernel_row>`
-        gives it: start, direction, squared length (m, m^2) and whether it is a point.
-    limit : float
-        The largest distance from the segment, m.
+    near : tuple
+        ``()``, or a largest distance from a segment: the segment as
+        :attr:`Segment.kernel_row <carromlab.equipment.board.Segment.kernel_row>` gives it
+        (start, direction, squared length, m and m^2, and whether it is a point), then the
+        distance, m.
+    baseline : tuple
+        ``()``, or a striker legally on a side's baselines, as
+        :meth:`Baseline.striker_kernel <carromlab.equipment.board.Baseline.striker_kernel>`
+        gives it.
     steps : int
         The bisection steps.
 
@@ -254,6 +324,14 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
     """
     cdef Py_ssize_t q, i
     cdef double lo, width, mid, px, py
+    cdef double x0 = 0.0, y0 = 0.0, sx = 0.0, sy = 0.0, ll = 1.0, limit = 0.0, r = 0.0, eps = 0.0
+    cdef bint flat = False, has_near = len(near) > 0, has_baseline = len(baseline) > 0
+    cdef const double[::1] lx0, ly0, ldx, ldy, lll, cx, cy, cr
+    cdef const unsigned char[::1] lflat
+    if has_near:
+        x0, y0, sx, sy, ll, flat, limit = near
+    if has_baseline:
+        lx0, ly0, ldx, ldy, lll, lflat, cx, cy, cr, r, eps = baseline
     lo_arr = np.zeros(bx.shape[0])
     cdef double[::1] out = lo_arr
     with nogil:
@@ -264,7 +342,10 @@ def bisect_near(const double[::1] bx, const double[::1] by, const double[::1] dx
                 px = bx[q] + mid * dx[q]
                 py = by[q] + mid * dy[q]
                 width = width * 0.5
-                if segment_distance(px, py, x0, y0, sx, sy, ll, flat) <= limit and _keeps_reach(px, py, q, disc_x, disc_y, reach):
+                if ((not has_near or segment_distance(px, py, x0, y0, sx, sy, ll, flat) <= limit)
+                        and (not has_baseline or striker_fits(px, py, &lx0[0], &ly0[0], &ldx[0], &ldy[0], &lll[0], &lflat[0],
+                                                              &cx[0], &cy[0], &cr[0], r, eps))
+                        and _keeps_reach(px, py, q, disc_x, disc_y, reach)):
                     lo = lo + width
             out[q] = lo
     return lo_arr

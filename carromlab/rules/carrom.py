@@ -224,7 +224,8 @@ def side_area(board: Board, side: str, radius: float, rule: str, centre_line: bo
             0, (f"{rule}: the striker slides on the centre line of the baselines", lambda x, y: line.centre.distance(x, y) <= LINE_TOL)
         )
     across = 0.0 if centre_line else max(line.striker_band(radius), 0.0)
-    return Area(rule, constraints, band_grid(line.centre, across, 0.0 if centre_line else radius), radius)
+    grid = band_grid(line.centre, across, 0.0 if centre_line else radius)
+    return Area(rule, constraints, grid, radius, near=(line.centre, LINE_TOL) if centre_line else None, baseline=line)
 
 
 # ---------------------------------------------------------------------------- adjudication

@@ -11,13 +11,14 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .._validation import check_array, check_real, check_type
-from ..equipment.board import Board, Segment
-from ._placement import advance, bisect_near, clear, midpoints, nearest_clear
+from ..equipment.board import Baseline, Board, Segment
+from ._placement import advance, bisect, clear, midpoints, nearest_clear, reaching
 from .spots import GRID_STEP, clear_distance, clear_of
 from .state import GameState
 
@@ -73,9 +74,18 @@ class Area:
     radius : float
         Radius of the disc placed, m.
     near : tuple of (Segment, float), optional
-        When the constraints are one, a centre within a distance (m) of a segment, the
-        segment and the distance, which the search then tests compiled (build such an
-        area with :meth:`near_segment`). Default None.
+        A centre within a distance (m) of a segment: the segment and the distance (build
+        an area of this one constraint with :meth:`near_segment`). Default None.
+    baseline : Baseline, optional
+        A disc of ``radius`` legally placed on a side's baselines
+        (:meth:`Baseline.striker_allowed <carromlab.equipment.Baseline.striker_allowed>`).
+        Default None.
+
+    Notes
+    -----
+    ``near`` and ``baseline``, when given, are the constraints again in the form the
+    compiled search tests (every bisection step in one call): together (both when both
+    are given) they must hold exactly where the constraints hold.
     """
 
     rule: str
@@ -83,6 +93,7 @@ class Area:
     candidates: tuple[FloatArray, FloatArray]
     radius: float
     near: tuple[Segment, float] | None = None
+    baseline: Baseline | None = None
 
     @classmethod
     def near_segment(
@@ -90,7 +101,7 @@ class Area:
     ) -> Area:
         """The area of the centres within ``limit`` (m) of ``segment`` (a point when its
         ends coincide): its one constraint, with ``reason``, and its bisection compiled
-        (``carromlab.rules._placement.bisect_near``).
+        (``carromlab.rules._placement.bisect``).
 
         Parameters
         ----------
@@ -128,6 +139,19 @@ class Area:
                 i = np.flatnonzero(flat)
                 flat[i] = test(fx[i], fy[i])
         return ok
+
+    @cached_property
+    def compiled(self) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+        """The constraints as the compiled bisection takes them
+        (``carromlab.rules._placement.bisect``): ``near``'s
+        :attr:`Segment.kernel_row <carromlab.equipment.board.Segment.kernel_row>` and
+        distance, and ``baseline``'s :meth:`Baseline.striker_kernel
+        <carromlab.equipment.board.Baseline.striker_kernel>` of ``radius`` (each ``()``
+        when not given); None when neither is given."""
+        if self.near is None and self.baseline is None:
+            return None
+        near = () if self.near is None else (*self.near[0].kernel_row, float(self.near[1]))
+        return near, () if self.baseline is None else self.baseline.striker_kernel(self.radius)
 
     @cached_property
     def allowed(self) -> tuple[FloatArray, FloatArray]:
@@ -214,13 +238,6 @@ class Region:
         :func:`~carromlab.rules.placement.nearest_spots` of this region."""
         sx, sy, _ = nearest_spots([self], np.zeros(len(x), dtype=np.intp), x, y)
         return sx, sy
-
-
-def _reach(discs: FloatArray, radius: float) -> FloatArray:
-    """How near the centre of a disc of ``radius`` may come to each disc (rows x, y,
-    radius, margin in the last axis; m) without overlapping it: its radius, ``radius``
-    and its margin, m."""
-    return discs[..., 2] + radius + discs[..., 3]
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,22 +356,15 @@ def nearest_spots(
     return sx, sy, ok
 
 
-def _reaching(discs: FloatArray, radius: float, box: tuple[float, float, float, float]) -> npt.NDArray[np.bool_]:
-    """Which discs (rows x, y, radius, margin in the last axis; m) a disc of ``radius``
-    inside the box (x_min, x_max, y_min, y_max; m) may overlap: those whose reach
-    extends into it."""
-    x0, x1, y0, y1 = box
-    reach = _reach(discs, radius)
-    return (discs[..., 0] > x0 - reach) & (discs[..., 0] < x1 + reach) & (discs[..., 1] > y0 - reach) & (discs[..., 1] < y1 + reach)
-
-
 def _nearest_clear(
-    area: Area, qx: FloatArray, qy: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray
+    area: Area, qx: FloatArray, qy: FloatArray, disc_x: FloatArray, disc_y: FloatArray, reach: FloatArray,
+    centres: FloatArray,
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
     """Index into ``area.allowed`` of the candidate nearest each centre ``(qx[q], qy[q])``
     among those clearing its discs, centred at ``(disc_x[q], disc_y[q])`` (m, C-ordered;
-    padding at infinity) and to be kept ``reach[q]`` (m, :func:`_reach`) away, ties to
-    the lowest index, and whether any does.
+    padding at infinity; ``centres`` the two stacked) and to be kept ``reach[q]`` (m)
+    away (as ``carromlab.rules._placement.reaching`` gives them), ties to the lowest
+    index, and whether any does.
 
     A candidate is blocked when its squared distance to a disc less the squared reach
     is below 1e-15 m^2: one within round-off of a disc's reach may be taken for
@@ -369,14 +379,15 @@ def _nearest_clear(
     x0, x1, y0, y1 = area.box
     swept_x = not x1 - x0 < y1 - y0  # as Area.sweep chose
     qkey, qother = (qx, qy) if swept_x else (qy, qx)
-    bound = clear_distance(np.column_stack([qx, qy]), np.stack([disc_x, disc_y], axis=-1), reach) - 1e-9
+    bound = clear_distance(np.column_stack([qx, qy]), centres, reach) - 1e-9
     return nearest_clear(key, other, order, runs, swept_x, qx, qy, qkey, qother, bound, disc_x, disc_y, reach**2)
 
 
 #: Bisection steps of :func:`_search`, and the numbers of them it may take at once.
 _BISECTIONS, _AT_ONCE = 40, (1, 2, 4, 5, 8, 10)
 #: Cost of one round of :func:`_search`'s bisection beside the centres it tests, in
-#: tested centres (measured on the ONL-1 line: about 70 us a round, 0.17 us a centre).
+#: tested centres (measured on the ONL-1 line, before its constraints were compiled: about
+#: 70 us a round, 0.17 us a centre).
 _ROUND_COST = 400
 
 
@@ -402,24 +413,18 @@ def _search(
     cx, cy = area.allowed
     if not cx.size:
         return np.full(qx.shape, np.nan), np.full(qx.shape, np.nan)
-    r = area.radius
-    discs = discs[which]
-    near = _reaching(discs, r, area.box)
-    k = int(near.sum(axis=1).max())
-    pick = np.argsort(~near, axis=1, kind="stable")[:, :k]
-    close = np.take_along_axis(discs, pick[..., None], axis=1)
-    close[~np.take_along_axis(near, pick, axis=1), 0] = np.inf
-    disc_x, disc_y, reach = np.ascontiguousarray(close[..., 0]), np.ascontiguousarray(close[..., 1]), _reach(close, r)
-    best, found = _nearest_clear(area, qx, qy, disc_x, disc_y, reach)
+    x0, x1, y0, y1 = area.box
+    # the discs whose reach extends into the box, compiled
+    disc_x, disc_y, reach, centres = reaching(np.ascontiguousarray(discs), which, area.radius, x0, x1, y0, y1)
+    best, found = _nearest_clear(area, qx, qy, disc_x, disc_y, reach, centres)
     bx, by = cx[best], cy[best]
     # 40 bisection steps, s at a time: every midpoint the next s steps may test is tested
     # on the area's constraints at once, then each centre's path through them is
     # followed, testing its discs on the way (the fractions are dyadic, so exactly those
     # of one step at a time, whatever s; the compiled midpoints and advance)
     dx, dy = qx - bx, qy - by
-    if area.near is not None:  # its one constraint compiled: every step in one call
-        segment, limit = area.near
-        lo = bisect_near(bx, by, dx, dy, disc_x, disc_y, reach, *segment.kernel_row, limit, _BISECTIONS)
+    if area.compiled is not None:  # its constraints compiled: every step in one call
+        lo = bisect(bx, by, dx, dy, disc_x, disc_y, reach, *area.compiled, _BISECTIONS)
     else:
         steps = _steps_at_once(qx.size)
         px, py = np.empty(qx.size * (2**steps - 1)), np.empty(qx.size * (2**steps - 1))

@@ -77,6 +77,26 @@ def test_many_games_snap_as_each_alone(variant):
     assert np.array_equal(ok, np.hypot(sx - x, sy - y) == 0)
 
 
+@pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("online", 2), ("hikone", 2), ("hikone", 4)])
+def test_compiled_bisection_is_the_rounds_on_the_constraints(variant, players):
+    # the areas whose constraints are compiled (Area.compiled: the ICF baselines, the
+    # online centre line, the Hikone segments) find the spots the bisection in rounds on
+    # the constraints themselves finds, bit for bit
+    states = _states(variant, players=players)
+    regions = [placement_region(s, shot_radius(s)) for s in states]
+    assert all(r.area.compiled is not None for r in regions)
+    rounds = [dataclasses.replace(r, area=dataclasses.replace(r.area, near=None, baseline=None)) for r in regions]
+    assert all(r.area.compiled is None for r in rounds)
+    rng = np.random.default_rng(SEED)
+    picks = [rng.integers(len(r.area.allowed[0]), size=20) for r in regions]
+    x = np.concatenate([r.area.allowed[0][p] for r, p in zip(regions, picks)]) + rng.normal(0, 0.02, 20 * len(states))
+    y = np.concatenate([r.area.allowed[1][p] for r, p in zip(regions, picks)]) + rng.normal(0, 0.02, 20 * len(states))
+    which = np.repeat(np.arange(len(states)), 20)
+    a, b = nearest_spots(regions, which, x, y), nearest_spots(rounds, which, x, y)
+    assert (~a[2]).sum() >= 20  # the search ran
+    assert all(np.array_equal(p, q, equal_nan=True) for p, q in zip(a, b))
+
+
 @pytest.mark.parametrize(("variant", "players"), [("icf", 2), ("icf", 4), ("online", 2), ("hikone", 2), ("hikone", 4), ("crokinole", 2), ("crokinole", 4)])
 def test_placement_line_runs_from_the_shooters_left_to_right(variant, players):
     # ICF-3, ONL-1, HIK-2, CRK-1: t = 0 is the shooter's left end, t = 1 the right, seen
