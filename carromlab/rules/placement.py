@@ -144,9 +144,9 @@ class Area:
     def compiled(self) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
         """The constraints as the compiled bisection takes them
         (``carromlab.rules._placement.bisect``): ``near``'s
-        :attr:`Segment.kernel_row <carromlab.equipment.board.Segment.kernel_row>` and
+        :attr:`Segment.kernel_row <carromlab.equipment.Segment.kernel_row>` and
         distance, and ``baseline``'s :meth:`Baseline.striker_kernel
-        <carromlab.equipment.board.Baseline.striker_kernel>` of ``radius`` (each ``()``
+        <carromlab.equipment.Baseline.striker_kernel>` of ``radius`` (each ``()``
         when not given); None when neither is given."""
         if self.near is None and self.baseline is None:
             return None
