@@ -241,16 +241,19 @@ def check_shots(before: GameArrays, outcomes: OutcomeArrays, rulings: RulingArra
             (after.xy[retaken] == before.xy[retaken]) | (np.isnan(after.xy[retaken]) & np.isnan(before.xy[retaken]))
         ).all(axis=2)
     ids = set(rulings.rules)
-    rule = (rulings.fouls > 0) | (rulings.applied > 0)
 
-    def any_rule(names: frozenset[str], called: np.ndarray = rule) -> np.ndarray:
+    def any_rule(names: frozenset[str], fouls_only: bool = False) -> np.ndarray:
+        """Whether each shot was ruled by one of the rules ``names`` (a foul, or applied)."""
         cols = [rulings.rules.index(x) for x in names if x in ids]
-        return called[:, cols].any(axis=1) if cols else np.zeros(len(on), bool)
+        if not cols:  # (the variant has none of them)
+            return np.zeros(len(on), bool)
+        called = rulings.fouls[:, cols] > 0
+        return (called if fouls_only else called | (rulings.applied[:, cols] > 0)).any(axis=1)
 
     within = ~rulings.retake & ~rulings.board_over
     # where the engine left the pieces; a voided shot (a few games) starts from before it
     engine, left_at = ~np.isnan(outcomes.final_xy[..., 0]), outcomes.final_xy
-    void = np.flatnonzero(any_rule(_VOIDING_RULES, rulings.fouls > 0))
+    void = np.flatnonzero(any_rule(_VOIDING_RULES, fouls_only=True))
     if void.size:
         left_at = left_at.copy()
         engine[void], left_at[void] = before.where[void] == board, before.xy[void]

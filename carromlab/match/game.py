@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from functools import cached_property
 from queue import Empty
 from typing import Any
 
@@ -201,6 +202,25 @@ class _Settings:
             record=record,
             clock=clock,
         )
+
+    @cached_property
+    def policy_hashes(self) -> tuple[int | None, ...]:
+        """The hash of each seat's policy (None: unhashable), computed on the first step
+        and kept: the lockstep steps group the games' policies by them."""
+        return tuple(_hash_or_none(p) for p in self.policies)
+
+    @cached_property
+    def params_hash(self) -> int | None:
+        """The hash of the physics (None: unhashable), as :attr:`policy_hashes`."""
+        return _hash_or_none(self.params)
+
+
+def _hash_or_none(item: object) -> int | None:
+    """``hash(item)``, None for an unhashable item."""
+    try:
+        return hash(item)
+    except TypeError:
+        return None
 
 
 def play_game(
@@ -431,7 +451,10 @@ def record_step(games: Sequence[Game], played: PlayedArrays, policies: Sequence[
         g.n_truncated += truncated[k]
         g.arrays = (after, k)
         if board_over[k]:
-            g.boards.append(board_row(g.ids, played.before.state(k), n_shots=g.board_shots, played=Played(played, k), reason=""))
+            g.boards.append(board_row(
+                g.ids, board=int(played.before.board_number[k]), first=int(played.before.board_first[k]),
+                scores=after.game_scores[k].tolist(), n_shots=g.board_shots, played=Played(played, k), reason="",
+            ))  # fmt: skip
             g.board_shots = 0
         if game_over[k]:
             g.end = "complete"
@@ -439,7 +462,8 @@ def record_step(games: Sequence[Game], played: PlayedArrays, policies: Sequence[
             g.end = "max_boards"
         elif g.board_shots >= g.settings.max_shots_per_board:
             reason = f"max_shots_per_board={g.settings.max_shots_per_board} reached"
-            g.boards.append(board_row(g.ids, g.state, n_shots=g.board_shots, played=None, reason=reason))
+            g.boards.append(board_row(g.ids, board=int(after.board_number[k]), first=int(after.board_first[k]),
+                                      scores=after.game_scores[k].tolist(), n_shots=g.board_shots, played=None, reason=reason))
             g.end = "abandoned"
 
 

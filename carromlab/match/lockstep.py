@@ -206,12 +206,16 @@ def _clocked(games: list[Game], after: GameArrays, motion_s: FloatArray) -> Game
     """Advance the match clocks of the games that have one by their shots' thinking and
     motion (``motion_s``, s), and call time (HIK-10) in the states after the shots of
     the games whose clock ran out; new arrays where time is called, else ``after``."""
-    call = np.zeros(len(games), bool)
+    call = None
     for k, g in enumerate(games):
         clock = g.settings.clock
         if clock is not None:
             g.clock_s = float(clock.after(g.clock_s, motion_s[k]))
+            if call is None:
+                call = np.zeros(len(games), bool)
             call[k] = clock.expired(g.clock_s)
+    if call is None:  # no game has a clock
+        return after
     call &= ~after.time_called & ~after.game_over
     return dataclasses.replace(after, time_called=after.time_called | call) if call.any() else after
 
@@ -246,8 +250,8 @@ def _intended(games: list[Game], before: GameArrays, given: FloatArray | None, p
         return given, [policy] * len(games)
     shots = np.zeros((len(games), 5))
     names = [""] * len(games)
-    seats = before.shooter.tolist()
-    for chosen, rows in _grouped([g.settings.policies[seat] for g, seat in zip(games, seats)]):
+    settings = [(g.settings, seat) for g, seat in zip(games, before.shooter.tolist())]
+    for chosen, rows in _grouped([s.policies[seat] for s, seat in settings], [s.policy_hashes[seat] for s, seat in settings]):
         out = np.asarray(chosen.choose_many(before if len(rows) == len(games) else before.take(rows), [games[k].rng for k in rows]), dtype=float)
         if out.shape != (len(rows), 5):
             raise ValueError(f"Policy {chosen.name!r} must return an array of shape ({len(rows)}, 5) from choose_many. Got shape {out.shape}.")
@@ -257,37 +261,47 @@ def _intended(games: list[Game], before: GameArrays, given: FloatArray | None, p
     return shots, names
 
 
-def _grouped(items: Sequence[object]) -> list[tuple[Any, list[int]]]:
+def _grouped(items: Sequence[object], hashes: Sequence[int | None]) -> list[tuple[Any, list[int]]]:
     """The distinct items (equal ones together where hashable) and the rows of each, in
-    order of first appearance; each distinct object is hashed once."""
+    order of first appearance, given each item's hash (None: unhashable), computed once
+    per game (``_Settings.policy_hashes``, ``_Settings.params_hash``): the items' own
+    ``__hash__`` is never called, and ``==`` only between distinct objects of equal
+    hashes (as a dict keyed by the items would group them)."""
     by_id: dict[int, list[int]] = {}
     for k, item in enumerate(items):
         by_id.setdefault(id(item), []).append(k)
-    merged: dict[object, tuple[Any, list[int]]] = {}
+    if len(by_id) == 1:
+        return [(items[0], list(range(len(items))))]
+    groups: list[tuple[Any, list[int]]] = []
+    by_hash: dict[int, list[int]] = {}  # the groups of each hash
     for rows in by_id.values():
-        item = items[rows[0]]
-        key: object = ("unhashable", id(item))
-        try:
-            hash(item)
-            key = item
-        except TypeError:
-            pass
-        merged.setdefault(key, (item, []))[1].extend(rows)
-    return [(item, sorted(rows)) for item, rows in merged.values()]
+        item, h = items[rows[0]], hashes[rows[0]]
+        same = [] if h is None else by_hash.setdefault(h, [])
+        for i in same:
+            if groups[i][0] == item:
+                groups[i][1].extend(rows)
+                break
+        else:
+            same.append(len(groups))
+            groups.append((item, rows))
+    return [(item, sorted(rows)) for item, rows in groups]
 
 
 def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> BatchArrays:
     """The detailed batch of the executed shots (N, 5), in game order: one engine call per
     (shot disc, physics) group, each shot with its shooter's forward direction."""
-    colours = before.colours[np.arange(len(games)), before.team] if before.variant == "crokinole" else np.zeros(len(games), np.int8)
-    keys = colours.tolist()
     forward = np.array([FORWARD[side] for side in before.seat_sides], dtype=float)[before.shooter]
-    groups: list[tuple[PhysicsParams, list[int]]] = []
-    for params, rows in _grouped([g.settings.params for g in games]):
-        by_key: dict[int, list[int]] = {}
-        for k in rows:
-            by_key.setdefault(keys[k], []).append(k)
-        groups += [(params, part) for part in by_key.values()]
+    settings = [g.settings for g in games]
+    groups = _grouped([s.params for s in settings], [s.params_hash for s in settings])
+    if before.variant == "crokinole":  # the shot disc is the shooter's colour: a group per colour
+        keys = before.colours[np.arange(len(games)), before.team].tolist()
+        split: list[tuple[PhysicsParams, list[int]]] = []
+        for params, rows in groups:
+            by_key: dict[int, list[int]] = {}
+            for k in rows:
+                by_key.setdefault(keys[k], []).append(k)
+            split += [(params, part) for part in by_key.values()]
+        groups = split
     on = before.where == _BOARD
     kinds = tuple(before.palette[k] for k in before.kind.tolist())
     reach = frame_reach(before.variant, before.board, before.radii)
@@ -299,8 +313,9 @@ def _simulate(games: list[Game], before: GameArrays, executed: FloatArray) -> Ba
         scene = game_scene(before.variant, before.board, kinds, colours, before.radii, before.masses, teams[g])
         # the arrays are valid by construction (the positions the engine and the rules left,
         # placements snapped to legal spots): only the placements are checked
+        at = slice(None) if len(rows) == len(games) else rows  # (all the games: no copies)
         part = simulate_prepared(
-            scene, executed[rows], before.xy[rows], on[rows], params=params, forward=forward[rows],
+            scene, executed[at], before.xy[at], on[at], params=params, forward=forward[at],
             carriers=(scene.striker,), frame_reach=reach, details=True, final_positions=True, final_dtype="float64",
         )  # fmt: skip
         parts.append((rows, part))

@@ -433,18 +433,20 @@ def shots_frame(ids: Mapping[str, Any], shots: Sequence[tuple[int, int, str, Ste
 
 
 def board_row(
-    ids: Mapping[str, Any], before: GameState, *, n_shots: int, played: Played | None, reason: str
+    ids: Mapping[str, Any], *, board: int, first: int, scores: Sequence[int], n_shots: int, played: Played | None, reason: str
 ) -> dict[str, Any]:
-    """One row of the boards table (see :data:`.BOARD_COLUMNS`): the board of ``before``
-    ended by the shot ``played``, or abandoned (``played`` None) for ``reason``."""
+    """One row of the boards table (see :data:`.BOARD_COLUMNS`): board number ``board``,
+    first shooter ``first``, ended by the shot ``played`` or abandoned (``played`` None)
+    for ``reason``, with the game ``scores`` after it (read from a step's arrays: no state
+    is built)."""
     if played is None:
-        end, winner, points, scores = "abandoned", pd.NA, (0,) * before.n_teams, before.game_scores
+        end, winner, points = "abandoned", pd.NA, (0,) * len(scores)
     else:
-        end, points, scores = "rules", played.board_points, played.after.game_scores
+        end, points = "rules", played.board_points
         winner = pd.NA if played.board_winner is None else played.board_winner
         reason = ";".join(played.applied)
     return {
-        **ids, "board": before.board_number, "first": before.board_first, "n_shots": n_shots, "end": end,
+        **ids, "board": board, "first": first, "n_shots": n_shots, "end": end,
         "reason": reason, "winner": winner, **_per_team("points", points), **_per_team("score", scores),
     }
 

@@ -151,3 +151,20 @@ def test_lockstep_games_share_the_time_of_each_step(monkeypatch):
     assert sum(r["seconds"] for r in rows) == pytest.approx(ticks["steps"], rel=1e-12)
     assert sum(r["cpu_seconds"] for r in rows) == pytest.approx(ticks["steps"], rel=1e-12)
     assert rows[0]["cpu_seconds"] < min(r["cpu_seconds"] for r in rows[1:])
+
+def test_grouping_merges_equal_policies_and_keeps_unhashable_ones_by_object():
+    from carromlab.match.lockstep import _grouped
+
+    a, b, other = RandomPolicy(), RandomPolicy(), RandomPolicy(name="other")
+    u, v = [a], [a]  # equal but unhashable: grouped by object only
+    items = [a, other, b, u, a, v, u]
+    hashes = [hash(a), hash(other), hash(b), None, hash(a), None, None]
+    groups = _grouped(items, hashes)
+    assert [(id(item), rows) for item, rows in groups] == [(id(a), [0, 2, 4]), (id(other), [1]), (id(u), [3, 6]), (id(v), [5])]
+    assert [rows for _, rows in _grouped([b] * 3, [hash(b)] * 3)] == [[0, 1, 2]]
+
+
+def test_a_game_keeps_its_policies_and_physics_hashes():
+    g = _games("icf", 2, 1)[0]
+    assert g.settings.policy_hashes == (hash(g.settings.policies[0]),) * 2
+    assert g.settings.params_hash == hash(g.settings.params)

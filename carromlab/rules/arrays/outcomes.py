@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -278,11 +278,11 @@ class OutcomeArrays:
         slot = np.where(ids >= 0, ids, p + 1)
         striker = np.where(played >= 0, played, p)
         one = bool(n) and (slot == slot[0]).all() and (striker == striker[0]).all()  # one map for every shot
-        target = np.append(slot[0], striker[0]) if one else np.concatenate([np.broadcast_to(slot, (n, m)), striker[:, None]], axis=1)
-        # and the other way: the scene column of every game column (a later scene column
-        # wins), m + 1 for the game's pieces outside the scene
-        source = np.full((*target.shape[:-1], p + 2), m + 1)
-        np.put_along_axis(source, target, np.arange(m + 1), axis=-1)
+        if one:
+            # one map for every shot (a lockstep step's: every piece id in its column), kept
+            spans = _one_map_spans(np.append(slot[0], striker[0]).astype(np.int64).tobytes(), p)
+        else:
+            source = _sources(np.concatenate([np.broadcast_to(slot, (n, m)), striker[:, None]], axis=1), p)
 
         def extended(values: npt.NDArray, fill: Any, dtype: Any = None) -> npt.NDArray:
             """Values by scene column (N, m or m + 1: without or with the striker, ...), in
@@ -291,11 +291,6 @@ class OutcomeArrays:
             ext[:, : values.shape[1]] = values
             ext[:, values.shape[1] :] = fill
             return ext
-
-        # one map: the game columns as runs of consecutive scene columns and of pieces
-        # outside the scene, copied and filled as blocks (np.take copies entry by entry:
-        # several times the instructions where the ids are runs, as a state's scene's are)
-        spans = _spans(source[: p + 1], m + 1) if one else []
 
         def gather(values: npt.NDArray, fill: Any, width: int = p) -> npt.NDArray:
             """Values by scene column (N, m + 2, ...: :func:`extended`; with one map, the
@@ -353,6 +348,27 @@ class OutcomeArrays:
             striker=played,
             timed_out=np.zeros(n, bool),
         )
+
+
+def _sources(target: npt.NDArray[np.int64], p: int) -> npt.NDArray[np.int64]:
+    """The other way of a map of scene columns to game columns ``target`` (..., m + 1):
+    the scene column of every game column (..., ``p`` + 2; a later scene column wins),
+    m + 1 for the game's pieces outside the scene."""
+    m = target.shape[-1] - 1
+    source = np.full((*target.shape[:-1], p + 2), m + 1)
+    np.put_along_axis(source, target, np.arange(m + 1), axis=-1)
+    return source
+
+
+@lru_cache(maxsize=64)
+def _one_map_spans(target: bytes, p: int) -> tuple[tuple[int, int, int], ...]:
+    """The game columns of one map of scene columns ``target`` (int64 bytes, shared by
+    every shot) as runs of consecutive scene columns and of pieces outside the scene
+    (:func:`_spans` of its :func:`_sources`), copied and filled as blocks (np.take copies
+    entry by entry: several times the instructions where the ids are runs, as a state's
+    scene's are); made once per map (a lockstep step's is the same every step)."""
+    source = _sources(np.frombuffer(target, dtype=np.int64), p)
+    return tuple(_spans(source[: p + 1], len(target) // 8))
 
 
 def _spans(source: npt.NDArray[np.int64], none: int) -> list[tuple[int, int, int]]:
