@@ -8,6 +8,6 @@ _I = NDArray[np.intp]
 
 def clear_distance(target: _F, centres: _F, reach: _F) -> _F: ...
 def spots_in_turn(
-    tx: _F, ty: _F, piece_r: _F, xy: _F, order: _I, within: _F, far_x: _F, far_y: _F, overlap: float,
-    grid_step: float, size: float, square: bool, half_size: float, hole_x: _F, hole_y: _F, hole_r: _F,
+    target: _F, piece_r: _F, xy: _F, order: _I, within: _F, far: _F, overlap: float, grid_step: float, size: float,
+    square: bool, half_size: float, holes: _F,
 ) -> _F: ...

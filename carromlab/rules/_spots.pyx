@@ -159,9 +159,7 @@ cdef struct Surface:
     double size, half_size, grid_step, overlap
     bint square
     Py_ssize_t n_holes
-    const double* hole_x
-    const double* hole_y
-    const double* hole_r
+    const double* holes  # rows x, y, radius
 
 
 cdef int window(const Surface* b, ScanOrder order, double tx, double ty, double radius, const double* xy,
@@ -213,7 +211,7 @@ cdef int window(const Surface* b, ScanOrder order, double tx, double ty, double 
             k += 1
         k = 0
         while ok and k < b.n_holes:
-            ok = hypot(gx - b.hole_x[k], gy - b.hole_y[k]) >= b.hole_r[k] + radius
+            ok = hypot(gx - b.holes[3 * k], gy - b.holes[3 * k + 1]) >= b.holes[3 * k + 2] + radius
             k += 1
         if not ok:
             continue
@@ -248,20 +246,18 @@ cdef int search(const Surface* b, double tx, double ty, double radius, const dou
         span = 2.0 * span if 2.0 * span < lim else lim
 
 
-def spots_in_turn(const double[::1] tx, const double[::1] ty, const double[:, ::1] piece_r, double[:, :, ::1] xy,
-                  const Py_ssize_t[:, ::1] order, const double[::1] within, const double[::1] far_x,
-                  const double[::1] far_y, double overlap, double grid_step, double size, bint square,
-                  double half_size, const double[::1] hole_x, const double[::1] hole_y, const double[::1] hole_r):
+def spots_in_turn(const double[:, ::1] target, const double[:, ::1] piece_r, double[:, :, ::1] xy,
+                  const Py_ssize_t[:, ::1] order, const double[::1] within, const double[:, ::1] far, double overlap,
+                  double grid_step, double size, bint square, double half_size, const double[:, ::1] holes):
     """:func:`carromlab.rules.spots.nearest_free_spots_in_turn` on C-ordered arrays, for
     N boards of K pieces: in each board g, the pieces ``order[g, 0]``, ``order[g, 1]``, ...
-    (until -1) are put back in turn at the nearest free spot to (tx[g], ty[g]) at most
-    ``within[g]`` from it (m; inf: anywhere), or failing that (when ``far_x`` has N rows)
-    at the nearest free spot to (far_x[g], far_y[g]), anywhere; clear of the pieces of
-    known position (``xy[g, k]``, radius ``piece_r[g, k]``, m; NaN: none), less the
-    ``overlap`` allowed (m), including those put back before. ``xy`` is updated with the
-    spots. Board: ``size`` (m), square or round of half-size ``half_size`` (m), holes of
-    centres (hole_x[k], hole_y[k]) and radii hole_r[k] (m); ``grid_step``: the finest
-    spacing of the grids (m).
+    (until -1) are put back in turn at the nearest free spot to ``target[g]`` at most
+    ``within[g]`` from it (m; inf: anywhere), or failing that (when ``far`` has N rows)
+    at the nearest free spot to ``far[g]``, anywhere; clear of the pieces of known
+    position (``xy[g, k]``, radius ``piece_r[g, k]``, m; NaN: none), less the ``overlap``
+    allowed (m), including those put back before. ``xy`` is updated with the spots.
+    Board: ``size`` (m), square or round of half-size ``half_size`` (m), holes in rows
+    x, y, radius (m); ``grid_step``: the finest spacing of the grids (m).
 
     Returns
     -------
@@ -269,12 +265,12 @@ def spots_in_turn(const double[::1] tx, const double[::1] ty, const double[:, ::
         The spots, m, in ``order``'s places; NaN where none was found or none was asked.
     """
     cdef Py_ssize_t g, q, p, n_g = xy.shape[0], n_k = xy.shape[1], n_q = order.shape[1]
-    cdef bint fallback = far_x.shape[0] > 0
+    cdef bint fallback = far.shape[0] > 0
     cdef Surface b
     b.size, b.half_size, b.grid_step, b.overlap, b.square = size, half_size, grid_step, overlap, square
-    b.n_holes = hole_x.shape[0]
+    b.n_holes = holes.shape[0]
     if b.n_holes:
-        b.hole_x, b.hole_y, b.hole_r = &hole_x[0], &hole_y[0], &hole_r[0]
+        b.holes = &holes[0, 0]
     spots = np.full((n_g, n_q, 2), np.nan)
     cdef double[:, :, ::1] sp = spots
     cdef double spot[2]
@@ -290,10 +286,10 @@ def spots_in_turn(const double[::1] tx, const double[::1] ty, const double[:, ::
                 p = order[g, q]
                 if p < 0:
                     break
-                found = search(&b, tx[g], ty[g], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, within[g],
+                found = search(&b, target[g, 0], target[g, 1], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, within[g],
                                buf, buf + n_k, buf + 2 * n_k, use, spot)
                 if not found and fallback:
-                    found = search(&b, far_x[g], far_y[g], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, INFINITY,
+                    found = search(&b, far[g, 0], far[g, 1], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, INFINITY,
                                    buf, buf + n_k, buf + 2 * n_k, use, spot)
                 if found:
                     xy[g, p, 0], xy[g, p, 1] = spot[0], spot[1]

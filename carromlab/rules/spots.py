@@ -213,20 +213,17 @@ def nearest_free_spots_in_turn(
     >>> np.round(spots, 4).tolist()
     [[[-0.009, -0.0305], [0.0255, -0.019]]]
     """
-    t = np.asarray(target, dtype=float).reshape(-1, 2)
+    t = np.ascontiguousarray(target, dtype=float).reshape(-1, 2)
     n = len(t)
     work = np.array(xy, dtype=float).reshape(n, -1, 2)
-    put = np.asarray(order, dtype=np.intp).reshape(n, -1)
+    put = np.ascontiguousarray(order, dtype=np.intp).reshape(n, -1)
     rows, cols = np.nonzero(put >= 0)
     work[rows, put[rows, cols]] = np.nan  # the pieces put back are off the board until placed
     r = np.ascontiguousarray(np.broadcast_to(np.asarray(radius, dtype=float), work.shape[:2]))
-    limit = np.full(n, np.inf) if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n,))
-    fx, fy = np.zeros((2, 0)) if far is None else np.broadcast_to(np.asarray(far, dtype=float), (n, 2)).T
-    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T
-    return spots_in_turn(np.ascontiguousarray(t[:, 0]), np.ascontiguousarray(t[:, 1]), r, work, np.ascontiguousarray(put),
-                         np.ascontiguousarray(limit), np.ascontiguousarray(fx), np.ascontiguousarray(fy), OVERLAP_TOL,
-                         GRID_STEP, board.size, board.shape == "square", board.half_size,
-                         *(np.ascontiguousarray(c) for c in holes))  # fmt: skip
+    limit = np.full(n, np.inf) if within is None else np.ascontiguousarray(np.broadcast_to(np.asarray(within, dtype=float), (n,)))
+    back = np.zeros((0, 2)) if far is None else np.ascontiguousarray(np.broadcast_to(np.asarray(far, dtype=float), (n, 2)))
+    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3)
+    return spots_in_turn(t, r, work, put, limit, back, OVERLAP_TOL, GRID_STEP, board.size, board.shape == "square", board.half_size, holes)
 
 
 def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
