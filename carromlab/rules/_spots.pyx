@@ -1,7 +1,9 @@
 # cython: language_level=3
-"""Compiled kernels of :func:`carromlab.rules.spots.nearest_free_spots`: one window of
-the search for every target (its discs, the lower bound :func:`clear_distance` of where
-a free spot can be, and the scan of the window's grid nearest first).
+"""Compiled kernels of :func:`carromlab.rules.spots.nearest_free_spots_in_turn` (and so of
+:func:`~carromlab.rules.spots.nearest_free_spots`): the whole search of every piece put
+back, window after window (in each, the discs reaching into it, the lower bound
+:func:`clear_distance` of where a free spot can be, and the scan of the window's grid
+nearest first).
 
 The scan's tests are those of :func:`carromlab.rules.spots.clear_of` and
 :meth:`Board.contains <carromlab.equipment.board.Board.contains>`, with their arithmetic
@@ -10,7 +12,7 @@ The scan's tests are those of :func:`carromlab.rules.spots.clear_of` and
 
 import numpy as np
 
-from libc.math cimport hypot, sqrt, fabs, isfinite, INFINITY
+from libc.math cimport hypot, sqrt, fabs, ceil, isfinite, INFINITY
 from libc.stdlib cimport malloc, free
 
 from carromlab.equipment._marks cimport on_surface
@@ -109,83 +111,190 @@ def clear_distance(const double[:, ::1] target, const double[:, :, ::1] centres,
     return out
 
 
-def window_spots(const double[::1] tx, const double[::1] ty, double radius, const double[:, ::1] disc_x,
-                 const double[:, ::1] disc_y, const double[:, ::1] disc_r, const double[::1] within, double limit_size,
-                 double span, double step, Py_ssize_t half, const Py_ssize_t[::1] ix, const Py_ssize_t[::1] iy,
-                 const double[::1] rings, const double[::1] hole_x, const double[::1] hole_y,
-                 const double[::1] hole_r, bint square, double half_size):
-    """One window of :func:`carromlab.rules.spots.nearest_free_spots` (half-width
-    ``span``, grid ``step``, m) around each target (tx[q], ty[q]).
+cdef enum:
+    # Windows have at most 201 grid steps each side of their target (past 200 steps the
+    # spacing grows with the window; one more for round-off): the scan order is made for
+    # that many at least, once.
+    MIN_HALF = 201
 
-    The window's grid points are ``(tx[q] + ix[a] * step, ty[q] + iy[a] * step)``,
-    offsets -``half`` .. ``half`` steps on each axis, in
-    order of their distance ``rings[a]`` (in steps) from the target. Only the discs
-    reaching into the window can block one (``disc_x[q, k]``, ``disc_y[q, k]``,
-    ``disc_r[q, k]``; unused: ``x = inf``), and every grid point nearer the target than
-    its :func:`clear_distance` (less 1e-9 m) is blocked: the scan starts past them. A
-    point is free when a disc of ``radius`` (m) there lies on the board (``on_surface``),
-    at least the two radii from every disc and from every hole's centre less the hole's
-    radius, and at most ``within[q]`` (m) from the target. A free point in the window's
-    corners (farther than ``span``) is only taken when the window covers everything
-    allowed (``span`` at least ``within[q]``, or ``limit_size`` where that is infinite):
-    a point just outside the window could beat it.
+
+cdef class ScanOrder:
+    """The offsets (i, j) of the square grid -half..half (steps), ordered by distance
+    from the centre (ties in row order), and their distances in steps. Those of a smaller
+    grid -n..n are the same points in the same order with the others left out (a stable
+    sort of the same keys), so one order serves every window."""
+    cdef readonly Py_ssize_t half
+    cdef readonly object ix, iy, rings
+    cdef const Py_ssize_t* pix
+    cdef const Py_ssize_t* piy
+    cdef const double* prings
+    cdef Py_ssize_t n
+
+    def __init__(self, Py_ssize_t half):
+        j, i = np.meshgrid(np.arange(-half, half + 1), np.arange(-half, half + 1))
+        order = np.argsort(i * i + j * j, axis=None, kind="stable")
+        self.half = half
+        self.ix = np.ascontiguousarray(j.ravel()[order], dtype=np.intp)
+        self.iy = np.ascontiguousarray(i.ravel()[order], dtype=np.intp)
+        self.rings = np.sqrt(self.ix * self.ix + self.iy * self.iy)
+        cdef const Py_ssize_t[::1] vx = self.ix
+        cdef const Py_ssize_t[::1] vy = self.iy
+        cdef const double[::1] vr = self.rings
+        self.pix, self.piy, self.prings, self.n = &vx[0], &vy[0], &vr[0], vr.shape[0]
+
+
+cdef ScanOrder _ORDER = None
+
+
+cdef ScanOrder scan_order(Py_ssize_t half):
+    """The scan order of the grids up to ``half`` steps each side (made when first needed)."""
+    global _ORDER
+    if _ORDER is None or _ORDER.half < half:
+        _ORDER = ScanOrder(max(half, MIN_HALF))
+    return _ORDER
+
+
+cdef struct Surface:
+    # the board (size, shape, holes: centres and radii, m) and the search's settings
+    double size, half_size, grid_step, overlap
+    bint square
+    Py_ssize_t n_holes
+    const double* holes  # rows x, y, radius
+
+
+cdef int window(const Surface* b, ScanOrder order, double tx, double ty, double radius, const double* xy,
+                const double* piece_r, Py_ssize_t n_k, double within, double span, double step, Py_ssize_t half,
+                double* cx, double* cy, double* cr, int* use, double* spot) noexcept:
+    """One window of the search (half-width ``span``, grid ``step``, m; ``half`` steps each
+    side) around the target (tx, ty): 1 if its nearest free point was found (in ``spot``),
+    else 0. Only the discs reaching into the window can block a point (those of centres
+    ``xy[2 k]``, ``xy[2 k + 1]`` and radii ``piece_r[k]`` less the overlap allowed, k <
+    n_k; NaN or inf: none), and every grid point nearer the target than its
+    :func:`clear_distance` (less 1e-9 m) is blocked: the scan starts past them. A point is
+    free when a disc of ``radius`` (m) there lies on the board (``on_surface``), at least
+    the two radii from every disc and from every hole's centre less the hole's radius, and
+    at most ``within`` (m) from the target. A free point in the window's corners (farther
+    than ``span``) is only taken when the window covers everything allowed (``span`` at
+    least ``within``, or the board's size where that is infinite): a point just outside
+    the window could beat it. ``cx``, ``cy``, ``cr``, ``use``: scratch room for n_k discs."""
+    cdef Py_ssize_t a, k, lo, hi, mid, i, j
+    cdef Py_ssize_t reach2 = 2 * half * half
+    cdef int kk = 0
+    cdef double reach, dr, gx, gy, far, first_d, lim
+    cdef bint ok
+    for k in range(n_k):
+        dr = piece_r[k] - b.overlap
+        reach = half * step + dr + radius
+        if fabs(xy[2 * k] - tx) < reach and fabs(xy[2 * k + 1] - ty) < reach:
+            cx[kk], cy[kk], cr[kk] = xy[2 * k], xy[2 * k + 1], dr + radius
+            kk += 1
+    first_d = clear_bound(tx, ty, cx, cy, cr, kk, use) - 1e-9
+    lo, hi = 0, order.n   # the first a with rings[a] * step >= first_d
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if order.prings[mid] * step < first_d:
+            lo = mid + 1
+        else:
+            hi = mid
+    lim = within if isfinite(within) else b.size
+    for a in range(lo, order.n):
+        i, j = order.pix[a], order.piy[a]
+        if i * i + j * j > reach2:  # past the window's corners
+            break
+        if i > half or i < -half or j > half or j < -half:  # (a point of a wider grid)
+            continue
+        gx, gy = tx + i * step, ty + j * step
+        ok = on_surface(gx, gy, radius, b.square, b.half_size)
+        k = 0
+        while ok and k < kk:
+            ok = hypot(gx - cx[k], gy - cy[k]) >= cr[k]
+            k += 1
+        k = 0
+        while ok and k < b.n_holes:
+            ok = hypot(gx - b.holes[3 * k], gy - b.holes[3 * k + 1]) >= b.holes[3 * k + 2] + radius
+            k += 1
+        if not ok:
+            continue
+        far = hypot(gx - tx, gy - ty)
+        if far <= within:
+            if far <= span or span >= lim:
+                spot[0], spot[1] = gx, gy
+                return 1
+        return 0
+    return 0
+
+
+cdef int search(const Surface* b, double tx, double ty, double radius, const double* xy, const double* piece_r,
+                Py_ssize_t n_k, double within, double* cx, double* cy, double* cr, int* use, double* spot) except -1:
+    """The nearest free spot to (tx, ty) of a disc of ``radius`` (m), at most ``within``
+    from it (m): 1 if found (in ``spot``), else 0. Windows (:func:`window`) of half-width
+    4 radii, doubled until a spot is found or the window reaches ``within`` (the board's
+    size where that is infinite); spacing ``grid_step``, or the window's half-width over
+    200 if more."""
+    cdef double span = 4.0 * radius, step, lim = within if isfinite(within) else b.size
+    cdef Py_ssize_t half
+    while True:
+        step = span / 200.0
+        if not step > b.grid_step:
+            step = b.grid_step
+        half = <Py_ssize_t> ceil(span / step)
+        if window(b, scan_order(half), tx, ty, radius, xy, piece_r, n_k, within, span, step, half, cx, cy, cr, use,
+                  spot):
+            return 1
+        if not span < lim:  # none within the limit
+            return 0
+        span = 2.0 * span if 2.0 * span < lim else lim
+
+
+def spots_in_turn(const double[:, ::1] target, const double[:, ::1] piece_r, double[:, :, ::1] xy,
+                  const Py_ssize_t[:, ::1] order, const double[::1] within, const double[:, ::1] far, double overlap,
+                  double grid_step, double size, bint square, double half_size, const double[:, ::1] holes):
+    """:func:`carromlab.rules.spots.nearest_free_spots_in_turn` on C-ordered arrays, for
+    N boards of K pieces: in each board g, the pieces ``order[g, 0]``, ``order[g, 1]``, ...
+    (until -1) are put back in turn at the nearest free spot to ``target[g]`` at most
+    ``within[g]`` from it (m; inf: anywhere), or failing that (when ``far`` has N rows)
+    at the nearest free spot to ``far[g]``, anywhere; clear of the pieces of known
+    position (``xy[g, k]``, radius ``piece_r[g, k]``, m; NaN: none), less the ``overlap``
+    allowed (m), including those put back before. ``xy`` is updated with the spots.
+    Board: ``size`` (m), square or round of half-size ``half_size`` (m), holes in rows
+    x, y, radius (m); ``grid_step``: the finest spacing of the grids (m).
 
     Returns
     -------
-    found : numpy.ndarray of bool, shape (Q,)
-    spots : numpy.ndarray, shape (Q, 2)
-        The spots, m; NaN where none was found.
+    numpy.ndarray, shape (N, Q, 2)
+        The spots, m, in ``order``'s places; NaN where none was found or none was asked.
     """
-    cdef Py_ssize_t q, a, k, lo, hi, mid, n = ix.shape[0], n_q = tx.shape[0], n_k = disc_x.shape[1]
-    cdef int kk
-    cdef double reach, gx, gy, far, first_d, lim
-    cdef bint ok
-    found = np.zeros(n_q, dtype=bool)
-    spots = np.full((n_q, 2), np.nan)
-    cdef unsigned char[::1] fd = found.view(np.uint8)
-    cdef double[:, ::1] sp = spots
+    cdef Py_ssize_t g, q, p, n_g = xy.shape[0], n_k = xy.shape[1], n_q = order.shape[1]
+    cdef bint fallback = far.shape[0] > 0
+    cdef Surface b
+    b.size, b.half_size, b.grid_step, b.overlap, b.square = size, half_size, grid_step, overlap, square
+    b.n_holes = holes.shape[0]
+    if b.n_holes:
+        b.holes = &holes[0, 0]
+    spots = np.full((n_g, n_q, 2), np.nan)
+    cdef double[:, :, ::1] sp = spots
+    cdef double spot[2]
+    cdef int found
     cdef double* buf
     cdef int* use
+    if n_k == 0:  # (a board of no pieces has none to put back)
+        return spots
     scratch(n_k, &buf, &use)
-    cdef double* cx = buf
-    cdef double* cy = buf + n_k
-    cdef double* cr = buf + 2 * n_k
-    with nogil:
-        for q in range(n_q):
-            kk = 0
-            for k in range(n_k):
-                reach = half * step + disc_r[q, k] + radius
-                if fabs(disc_x[q, k] - tx[q]) < reach and fabs(disc_y[q, k] - ty[q]) < reach:
-                    cx[kk], cy[kk], cr[kk] = disc_x[q, k], disc_y[q, k], disc_r[q, k] + radius
-                    kk += 1
-            first_d = clear_bound(tx[q], ty[q], cx, cy, cr, kk, use) - 1e-9
-            lo, hi = 0, n   # the first a with rings[a] * step >= first_d
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if rings[mid] * step < first_d:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            lim = within[q] if isfinite(within[q]) else limit_size
-            for a in range(lo, n):
-                gx, gy = tx[q] + ix[a] * step, ty[q] + iy[a] * step
-                ok = on_surface(gx, gy, radius, square, half_size)
-                k = 0
-                while ok and k < kk:
-                    ok = hypot(gx - cx[k], gy - cy[k]) >= cr[k]
-                    k += 1
-                k = 0
-                while ok and k < hole_x.shape[0]:
-                    ok = hypot(gx - hole_x[k], gy - hole_y[k]) >= hole_r[k] + radius
-                    k += 1
-                if not ok:
-                    continue
-                far = hypot(gx - tx[q], gy - ty[q])
-                if far <= within[q]:
-                    if far <= span or span >= lim:
-                        fd[q] = 1
-                        sp[q, 0], sp[q, 1] = gx, gy
+    try:
+        for g in range(n_g):
+            for q in range(n_q):
+                p = order[g, q]
+                if p < 0:
                     break
-    free(buf)
-    free(use)
-    return found, spots
+                found = search(&b, target[g, 0], target[g, 1], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, within[g],
+                               buf, buf + n_k, buf + 2 * n_k, use, spot)
+                if not found and fallback:
+                    found = search(&b, far[g, 0], far[g, 1], piece_r[g, p], &xy[g, 0, 0], &piece_r[g, 0], n_k, INFINITY,
+                                   buf, buf + n_k, buf + 2 * n_k, use, spot)
+                if found:
+                    xy[g, p, 0], xy[g, p, 1] = spot[0], spot[1]
+                    sp[g, q, 0], sp[g, q, 1] = spot[0], spot[1]
+    finally:
+        free(buf)
+        free(use)
+    return spots

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -11,10 +10,10 @@ import numpy.typing as npt
 from ..equipment.board import Board
 from ..equipment.layout import OVERLAP_TOL
 from ._spots import clear_distance as _clear_distance
-from ._spots import window_spots
+from ._spots import spots_in_turn
 from .state import Piece
 
-__all__ = ["GRID_STEP", "occupied", "clear_of", "clear_distance", "nearest_free_spot", "nearest_free_spots"]
+__all__ = ["GRID_STEP", "occupied", "clear_of", "clear_distance", "nearest_free_spot", "nearest_free_spots", "nearest_free_spots_in_turn"]
 
 #: Finest spacing of the candidate grids, m: spots and snapped placements are exact to
 #: within half of it (0.25 mm), far below the precision of a hand placing a disc.
@@ -157,45 +156,74 @@ def nearest_free_spots(
     """
     t = np.asarray(target, dtype=float).reshape(-1, 2)
     n_spots = len(t)
-    r = np.broadcast_to(np.asarray(radius, dtype=float), (n_spots,))
-    d = np.array(discs, dtype=float).reshape(n_spots, -1, 3)
-    d[..., 2] -= OVERLAP_TOL  # the overlap a spot may have with a disc
-    far = np.full(n_spots, np.inf) if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n_spots,))
-    limit = np.where(np.isfinite(far), far, board.size)
-    span = 4.0 * r
-    out = np.full((n_spots, 2), np.nan)
-    todo = np.arange(n_spots)
-    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3).T.copy()
-    while todo.size:
-        widen = []
-        for s, rr in dict.fromkeys(zip(span[todo].tolist(), r[todo].tolist())):  # rows sharing a grid
-            rows = todo[(span[todo] == s) & (r[todo] == rr)]
-            found, spots = _window(board, holes, t[rows], rr, d[rows], far[rows], s)
-            out[rows[found]] = spots[found]
-            rest = rows[~found & (s < limit[rows])]  # none within the window: widen it, up to the limit
-            span[rest] = np.minimum(2.0 * s, limit[rest])
-            widen.append(rest)
-        todo = np.concatenate(widen)
-    return out
+    d = np.asarray(discs, dtype=float).reshape(n_spots, -1, 3)
+    # each target's disc as one more piece, after the discs, put back alone
+    r = np.concatenate([d[..., 2], np.broadcast_to(np.asarray(radius, dtype=float), (n_spots,))[:, None]], axis=1)
+    xy = np.concatenate([d[..., :2], np.full((n_spots, 1, 2), np.nan)], axis=1)
+    order = np.full((n_spots, 1), d.shape[1])
+    return nearest_free_spots_in_turn(board, t, r, xy, order, within=within)[:, 0]
 
 
-def _window(
-    board: Board, holes: FloatArray, t: FloatArray, radius: float, discs: FloatArray, within: FloatArray, span: float
-) -> tuple[npt.NDArray[np.bool_], FloatArray]:
-    """One window of :func:`nearest_free_spots` (half-width ``span``, m) around each
-    target ``t[q]`` (``holes``: the board's holes, rows x, y, radius, m): whether the
-    nearest free spot of its grid was found, and the spot
-    (the compiled ``window_spots``: only the discs reaching into the window count, the
-    scan starts past the points nearer than :func:`clear_distance`, and a spot in the
-    window's corners is only taken when no spot just outside the window could beat it or
-    the window covers everything allowed)."""
-    step = max(GRID_STEP, span / 200.0)
-    n = int(np.ceil(span / step))
-    ix, iy, rings = _by_distance(n)
-    cols = (np.ascontiguousarray(discs[..., c]) for c in range(3))
-    return window_spots(np.ascontiguousarray(t[:, 0]), np.ascontiguousarray(t[:, 1]), radius, *cols,
-                        np.ascontiguousarray(within, dtype=float), board.size, span, step, n, ix, iy, rings, *holes,
-                        board.shape == "square", board.half_size)  # fmt: skip
+def nearest_free_spots_in_turn(
+    board: Board,
+    target: npt.ArrayLike,
+    radius: npt.ArrayLike,
+    xy: npt.ArrayLike,
+    order: npt.ArrayLike,
+    *,
+    within: npt.ArrayLike | None = None,
+    far: npt.ArrayLike | None = None,
+) -> FloatArray:
+    """Put pieces back one after another on N boards, each at the spot nearest its
+    board's target found as by :func:`nearest_free_spots`, clear of the pieces on its
+    board, those put back before it included.
+
+    Parameters
+    ----------
+    board : Board
+        The board (the same for all N).
+    target : array_like, shape (N, 2)
+        Wanted centre on each board, m.
+    radius : array_like, shape (N, P) or (P,)
+        Radius of every piece, m.
+    xy : array_like, shape (N, P, 2)
+        Positions of the pieces, m; NaN for those not on the board. Those put back are
+        taken off first (their positions are not read). Never changed.
+    order : array_like of int, shape (N, Q)
+        The pieces to put back on each board, in turn; -1 after the last.
+    within : array_like, shape (N,), optional
+        Only accept spots at most this far from each target, m (inf: anywhere).
+        Default anywhere.
+    far : array_like, shape (N, 2), optional
+        Where a piece with no spot within ``within`` of the target goes instead: the
+        nearest free spot to ``far`` on its board, anywhere (m). Default none.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, Q, 2)
+        The spots, m, in the places of ``order``; NaN where there is none (and after
+        each board's last piece). The later pieces of a board keep clear of the earlier
+        ones' spots, not of a piece that found none.
+
+    Examples
+    --------
+    >>> from carromlab.equipment.board import Board
+    >>> xy = np.array([[[0.0, 0.0], [np.nan, np.nan], [np.nan, np.nan]]])
+    >>> spots = nearest_free_spots_in_turn(Board.icf(), [(0.0, 0.0)], [0.0159] * 3, xy, [[1, 2]])
+    >>> np.round(spots, 4).tolist()
+    [[[-0.009, -0.0305], [0.0255, -0.019]]]
+    """
+    t = np.ascontiguousarray(target, dtype=float).reshape(-1, 2)
+    n = len(t)
+    work = np.array(xy, dtype=float).reshape(n, -1, 2)
+    put = np.ascontiguousarray(order, dtype=np.intp).reshape(n, -1)
+    rows, cols = np.nonzero(put >= 0)
+    work[rows, put[rows, cols]] = np.nan  # the pieces put back are off the board until placed
+    r = np.ascontiguousarray(np.broadcast_to(np.asarray(radius, dtype=float), work.shape[:2]))
+    limit = np.full(n, np.inf) if within is None else np.ascontiguousarray(np.broadcast_to(np.asarray(within, dtype=float), (n,)))
+    back = np.zeros((0, 2)) if far is None else np.ascontiguousarray(np.broadcast_to(np.asarray(far, dtype=float), (n, 2)))
+    holes = np.array([(h.x, h.y, h.radius) for h in board.holes], dtype=float).reshape(-1, 3)
+    return spots_in_turn(t, r, work, put, limit, back, OVERLAP_TOL, GRID_STEP, board.size, board.shape == "square", board.half_size, holes)
 
 
 def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -> FloatArray:
@@ -229,14 +257,3 @@ def clear_distance(target: FloatArray, centres: FloatArray, reach: FloatArray) -
         The distances, m.
     """
     return _clear_distance(*(np.ascontiguousarray(a, dtype=float) for a in (target, centres, reach)))
-
-
-@functools.lru_cache(maxsize=32)
-def _by_distance(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
-    """Offsets (i, j) of the square grid -n..n, ordered by distance from the centre (ties
-    in row order), and their distances in grid steps: :func:`nearest_free_spot` tests
-    the nearest spots first."""
-    j, i = np.meshgrid(np.arange(-n, n + 1), np.arange(-n, n + 1))
-    order = np.argsort(i * i + j * j, axis=None, kind="stable")
-    jx, iy = j.ravel()[order], i.ravel()[order]
-    return jx, iy, np.sqrt(jx * jx + iy * iy)

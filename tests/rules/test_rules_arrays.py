@@ -6,10 +6,11 @@ Every shot of the scenario tests is checked by tests/rules/conftest.py; here ran
 pieces and their spots, turn, scores and every field of the new state.
 
 The spots of returned pieces come from one shared grid search
-(:func:`carromlab.rules.spots.nearest_free_spot`), tens of milliseconds on a crowded
-random board; the large samples replace it, in both paths alike, by a cheap stand-in
-that still depends on the target, the radius and the discs already placed, so that a
-wrong placement order or target still shows.
+(:func:`carromlab.rules.spots.nearest_free_spot`; in the array path
+:func:`~carromlab.rules.spots.nearest_free_spots_in_turn`), tens of milliseconds on a
+crowded random board; the large samples replace it, in both paths alike, by a cheap
+stand-in that still depends on the target, the radius and the discs already placed, so
+that a wrong placement order or target still shows.
 """
 
 from __future__ import annotations
@@ -40,19 +41,29 @@ def _stand_in_spot(board, target, radius, discs, *, within=None):
     return (float(target[0]) + 1e-3 * len(discs), float(target[1]) + radius + (0.0 if within is None else within))
 
 
-def _stand_in_spots(board, target, radius, discs, *, within=None):
-    """:func:`_stand_in_spot` of every row (the discs padded at x = inf)."""
+def _stand_in_spots_in_turn(board, target, radius, xy, order, *, within=None, far=None):
+    """:func:`_stand_in_spot` of every piece put back, in turn (the discs: the pieces of
+    known position, those put back before included)."""
     target = np.asarray(target, dtype=float).reshape(-1, 2)
-    n_discs = np.isfinite(np.asarray(discs)[..., 0]).sum(axis=1)
-    extra = 0.0 if within is None else np.asarray(within, dtype=float)
-    return np.column_stack([target[:, 0] + 1e-3 * n_discs, target[:, 1] + radius + extra])
+    xy, order = np.array(xy, dtype=float), np.asarray(order)
+    radius = np.broadcast_to(radius, xy.shape[:2])
+    extra = np.zeros(len(target)) if within is None else np.broadcast_to(within, (len(target),))
+    rows, cols = np.nonzero(order >= 0)
+    xy[rows, order[rows, cols]] = np.nan
+    spots = np.full(order.shape + (2,), np.nan)
+    for k in range(order.shape[1]):
+        g = np.flatnonzero(order[:, k] >= 0)
+        j = order[g, k]
+        n_discs = np.isfinite(xy[g, :, 0]).sum(axis=1)
+        spots[g, k] = xy[g, j] = np.column_stack([target[g, 0] + 1e-3 * n_discs, target[g, 1] + radius[g, j] + extra[g]])
+    return spots
 
 
 @pytest.fixture
 def quick_spots(monkeypatch):
     """Both paths place returned pieces with the same cheap stand-in search."""
     monkeypatch.setattr(reference_ledger, "nearest_free_spot", _stand_in_spot)
-    monkeypatch.setattr(array_ledger, "nearest_free_spots", _stand_in_spots)
+    monkeypatch.setattr(array_ledger, "nearest_free_spots_in_turn", _stand_in_spots_in_turn)
 
 
 def _agree_in_groups(states, outcomes, *, chunk=2000) -> set[str]:

@@ -14,7 +14,7 @@ import numpy.typing as npt
 from ..._validation import check_type
 from ..ruling import Placement
 from ..state import DEBT_RULES
-from ..spots import nearest_free_spots
+from ..spots import nearest_free_spots_in_turn
 from .games import WHERE, GameArrays, object_array, row_any, row_counts
 from ..ledger import FATES_OF
 from .outcomes import FATES, OutcomeArrays, entry_rows, rank_entries
@@ -426,25 +426,22 @@ class ArrayLedger:
         self._returned[rows] = self._queue[rows]
         self._returned_rule[rows] = self._queue_rule[rows]
         if enabled:
-            radius = self.g.radius_of()
-            order = np.argsort(np.where(self._queue[rows] > 0, self._queue[rows], np.iinfo(np.int32).max), axis=1, kind="stable")
-            lim = None if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n,))
-            # round k puts back the k-th queued piece of every game that has one, all at once;
-            # each game's later pieces keep clear of its earlier ones
-            for k in range(int(self._queued[rows].max(initial=0))):
-                now = self._queued[rows] > k
-                g, j = rows[now], order[now, k]
-                keep = (self.where[g] == BOARD) & ~np.isnan(self.xy[g, :, 0])
-                keep[np.arange(len(g)), j] = False
-                discs = np.where(keep[..., None], np.dstack([self.xy[g], np.broadcast_to(radius, keep.shape)]), (np.inf, np.inf, 0.0))
-                spot = nearest_free_spots(self.g.board, target[g], radius[j], discs, within=None if lim is None else lim[g])
-                none = np.isnan(spot[:, 0])
-                if none.any() and far is not None:
-                    spot[none] = nearest_free_spots(self.g.board, np.broadcast_to(far, (n, 2))[g[none]], radius[j[none]], discs[none])
-                    none = np.isnan(spot[:, 0])
-                if none.any():
-                    raise RuntimeError(f"No free spot on the board for piece {int(j[none][0])} of game {int(g[none][0])}.")
-                self.xy[g, j] = spot
+            # each game's queue in order (-1 after its last), searched in one call: each game's
+            # later pieces keep clear of its earlier ones
+            queue = self._queue[rows]
+            turn = np.argsort(np.where(queue > 0, queue, np.iinfo(np.int32).max), axis=1, kind="stable")[:, : int(self._queued[rows].max())]
+            turn[np.arange(turn.shape[1]) >= self._queued[rows, None]] = -1
+            on = (self.where[rows] == BOARD)[..., None]
+            spots = nearest_free_spots_in_turn(
+                self.g.board, target[rows], self.g.radius_of(), np.where(on, self.xy[rows], np.nan), turn,
+                within=None if within is None else np.broadcast_to(np.asarray(within, dtype=float), (n,))[rows],
+                far=None if far is None else np.broadcast_to(far, (n, 2))[rows],
+            )  # fmt: skip
+            i, k = np.nonzero(turn >= 0)
+            none = np.isnan(spots[i, k, 0])
+            if none.any():
+                raise RuntimeError(f"No free spot on the board for piece {int(turn[i, k][none][0])} of game {int(rows[i][none][0])}.")
+            self.xy[rows[i], turn[i, k]] = spots[i, k]
         self.drop_returns(rows)
 
     # ------------------------------------------------------------------ result
