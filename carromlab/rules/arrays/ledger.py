@@ -17,7 +17,7 @@ from ..state import DEBT_RULES
 from ..spots import nearest_free_spots
 from .games import WHERE, GameArrays, object_array, row_any, row_counts
 from ..ledger import FATES_OF
-from .outcomes import FATES, OutcomeArrays, rank_entries
+from .outcomes import FATES, OutcomeArrays
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes", "ranked_rows"]
 
@@ -69,6 +69,10 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
 _FATE_ALLOWED = {variant: np.isin(np.arange(256), [FATES.index(f) for f in fates]) for variant, fates in FATES_OF.items()}
 
 
+#: The first origin (bit) of each debt-origin mask over :data:`~carromlab.rules.state.DEBT_RULES`, -1 for none.
+_FIRST_ORIGIN = np.array([(k & -k).bit_length() - 1 for k in range(1 << len(DEBT_RULES))], np.int8)
+
+
 def _bad(g: int, message: str) -> ValueError:
     return ValueError(f"The 'outcomes' parameter is inconsistent with the game state of game {g}: {message}.")
 
@@ -91,12 +95,12 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         raise ValueError(f"The 'outcomes' parameter must be an OutcomeArrays with {len(games)} rows, one per game.")
     if outcomes.fell.shape[1] != games.n_pieces + 1:
         raise ValueError(f"The 'outcomes' parameter must have {games.n_pieces} pieces per shot. Got {outcomes.fell.shape[1] - 1}.")
-    if games.game_over.any():
+    if np.count_nonzero(games.game_over):
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
     allowed = FATES_OF[games.variant]
     fate_ok = _FATE_ALLOWED[games.variant][outcomes.fate.astype(np.uint8)]
-    if not fate_ok.all():
+    if np.count_nonzero(fate_ok) < len(fate_ok):
         g = int(np.flatnonzero(~fate_ok)[0])
         raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")
     on = games.where == BOARD
@@ -113,12 +117,13 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         (outcomes.placed & ~on, "final positions put on the board a piece that was not there"),
         (outcomes.touched_before_frame & ~outcomes.touched, "touched before the frame a piece the striker did not touch"),
     )
-    for bad, message in checks:
-        if bad.any():
-            g, j = np.argwhere(bad)[0]
-            raise _bad(int(g), f"{message} (piece {int(j)})")
+    if np.count_nonzero(checks[0][0] | checks[1][0] | checks[2][0] | checks[3][0]):  # the first failed check says which
+        for bad, message in checks:
+            if np.count_nonzero(bad):
+                g, j = np.argwhere(bad)[0]
+                raise _bad(int(g), f"{message} (piece {int(j)})")
     first = outcomes.first_touch
-    if ((first >= 0) & ~outcomes.touched[np.arange(len(first)), np.maximum(first, 0)]).any():
+    if np.count_nonzero((first >= 0) & ~outcomes.touched[np.arange(len(first)), np.maximum(first, 0)]):
         raise _bad(int(np.flatnonzero(first >= 0)[0]), "the first touch must be among the pieces touched")
 
 
@@ -344,8 +349,9 @@ class ArrayLedger:
             return
         owing = team[g]
         pool = (self.g.kind == self.g.colours[g, owing][:, None]) & (self.where[g] == POCKETED)
-        self.send_back(pool & (np.cumsum(pool, axis=1) <= n), rule, rows=g)
-        have = row_counts(pool)
+        counted = np.cumsum(pool, axis=1)
+        self.send_back(pool & (counted <= n), rule, rows=g)
+        have = counted[:, -1]
         short = have < n
         if short.any():
             s, owing = g[short], owing[short]
@@ -372,44 +378,46 @@ class ArrayLedger:
         shooter_only : bool
             Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
-        if not self.dues.any():  # no debts (most games): nothing to pay
+        if not np.count_nonzero(self.dues):  # no debts (most games): nothing to pay
             return
-        # the games that owe and where pieces fell (few): the work is done on their rows
-        g = (m & self.dues.any(axis=1) & row_any(self.fell)).nonzero()[0]
-        if not g.size:
+        # the pieces that fell and are still in a pocket, in the games that owe (few)
+        g = (m & row_any(self.dues > 0)).nonzero()[0]
+        i, j = (self.fell[g] & (self.where[g] == POCKETED)).nonzero()
+        if not i.size:
             return
-        fell = self.fell[g] & (self.where[g] == POCKETED)
-        order = self.o.fell[g, :-1]
-        dues, dues_from = self.dues[g], self.dues_from[g]
-        pay = np.zeros_like(fell)
-        track = bool(dues_from.any())  # some debt of a recorded origin (never in carrom)
-        cite = np.full(fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
-        paid = np.zeros(len(g), np.int8)  # the origins of the debts paid in each game
-        for t in range(self.g.n_teams):
-            owing = dues[:, t] > 0
-            if shooter_only:
-                owing &= self.g.team[g] == t
-            if not owing.any():
-                continue
-            cand = owing[:, None] & fell & (self.g.kind == self.g.colours[g, t][:, None])
-            take = cand & (rank_entries(cand, order) <= dues[:, t, None])
-            dues[:, t] -= row_counts(take)
-            pay |= take
-            if cite is not None:
-                origins = np.where(row_any(take), dues_from[:, t], 0).astype(np.int8)
-                paid |= origins
-                for k in range(len(DEBT_RULES) - 1, -1, -1):  # the lowest origin last, so that it is the one kept
-                    has = (origins >> k & 1) > 0
-                    if has.any():
-                        cite[has[:, None] & take] = self.rules.index(DEBT_RULES[k])
-                dues_from[dues[:, t] == 0, t] = 0
-        self.dues[g], self.dues_from[g] = dues, dues_from
-        self.send_back(pay, rule, order, rows=g)
-        if cite is not None:
-            i, j = pay.nonzero()  # the pieces paying were all pocketed: none was queued before
-            self._queue_rule[g[i], j] = cite[i, j]
+        # the team each piece could pay for: the team of its colour, if it owes
+        of_team = self.g.colours[g[i]] == self.g.kind[j, None]  # (pieces, T)
+        t = of_team.argmax(axis=1)
+        can = of_team[np.arange(i.size), t] & (self.dues[g[i], t] > 0)
+        if shooter_only:
+            can &= t == self.g.team[g[i]]
+        i, j, t = i[can], j[can], t[can]
+        # each (game, team)'s pieces in the order they fell: the first ``dues`` pay
+        key = self.o.fell[g[i], j]
+        order = np.lexsort((j, key, t, i))
+        i, j, t = i[order], j[order], t[order]
+        at = np.arange(i.size)
+        starts = np.ones(i.size, bool)
+        starts[1:] = (i[1:] != i[:-1]) | (t[1:] != t[:-1])
+        gi = g[i]
+        pays = at - np.maximum.accumulate(np.where(starts, at, 0)) < self.dues[gi, t]
+        i, j, t, gi = i[pays], j[pays], t[pays], gi[pays]
+        if not i.size:
+            return
+        origins = self.dues_from[gi, t]  # the origins of each piece's team's debt, as they were
+        np.subtract.at(self.dues, (gi, t), 1)
+        self.dues_from[gi, t] = np.where(self.dues[gi, t] == 0, 0, origins)
+        pay = np.zeros((len(g), self.g.n_pieces), bool)
+        pay[i, j] = True
+        self.send_back(pay, rule, self.o.fell[g, :-1], rows=g)
+        if np.count_nonzero(origins):  # some debt of a recorded origin (never in carrom)
+            # each piece under its team's first origin; every origin paid noted, in rule-id order
+            cited = np.array([self.rules.index(r) for r in DEBT_RULES] + [self.rules.index(rule)], np.int8)
+            self._queue_rule[gi, j] = cited[_FIRST_ORIGIN[origins]]
+            paid = np.zeros(len(self.rows), np.int8)
+            np.bitwise_or.at(paid, gi, origins)
             for k, origin in enumerate(DEBT_RULES):
-                self.note(g[(paid >> k & 1) > 0], origin)
+                self.note((paid >> k & 1) > 0, origin)
 
     def still_pocketed(self, mask: BoolArray) -> BoolArray:
         """The pieces of ``mask`` that are still in a pocket."""
