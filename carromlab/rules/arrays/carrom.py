@@ -12,7 +12,7 @@ import numpy.typing as npt
 from .. import icf, online
 from ..carrom import CarromPolicy, break_pieces, cites_return_place, no_time_limit
 from ..ledger import side_direction
-from .games import QUEEN, GameArrays
+from .games import QUEEN, GameArrays, row_any
 from .ledger import ArrayLedger, RulingArrays, check_outcomes
 from .outcomes import FATES, OutcomeArrays
 
@@ -54,7 +54,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     queen_col[:, queen] = True
 
     def queen_back(m: BoolArray, rule: str) -> None:
-        if not m.any():  # (the queen rarely goes back)
+        if not np.count_nonzero(m):  # (the queen rarely goes back)
             return
         led.send_back(m[:, None] & queen_col, rule)
         led.note(m, rule)
@@ -70,8 +70,10 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
 
     # a failed break (ICF-16, ONL-9) is decided on the state alone: nothing moves
     breaking = ~timed & (games.board_shots == 0)
-    moved = led.fell.any(axis=1) | (o.left_board > 0).any(axis=1)
-    if p.opening == "baseline":
+    if not np.count_nonzero(breaking):  # (a board's first shot only)
+        failed = breaking
+    elif p.opening == "baseline":
+        moved = row_any(led.fell) | row_any(o.left_board > 0)
         stayed = breaking & ~o.striker_left_baseline
         bad = stayed & (moved | o.touched.any(axis=1) | (o.fate != FATES.index("board")))
         if bad.any():
@@ -82,7 +84,7 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
             )
         failed = stayed
     else:
-        failed = breaking & (o.first_touch < 0) & ~moved
+        failed = breaking & (o.first_touch < 0) & ~(row_any(led.fell) | row_any(o.left_board > 0))
     dropped = (p.opening == "miss") & (o.fate == FATES.index("pocketed"))
     retake = failed & ~dropped & (games.break_attempts + 1 < 3)
     led.note(failed, ids["opening"])
@@ -91,13 +93,14 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     m = ~timed & ~failed
     led.apply_motion(m)
     off = (o.left_board > 0) | (o.on_frame > 0)
-    off_order = np.where(o.left_board > 0, o.left_board, o.on_frame + o.left_board.max(axis=1, initial=0)[:, None])
-    led.send_back(m[:, None] & off, ids["off_board"], off_order)
-    led.note(m & off.any(axis=1), ids["off_board"])
+    if np.count_nonzero(off):  # (a few shots)
+        off_order = np.where(o.left_board > 0, o.left_board, o.on_frame + o.left_board.max(axis=1, initial=0)[:, None])
+        led.send_back(m[:, None] & off, ids["off_board"], off_order)
+        led.note(m & row_any(off), ids["off_board"])
     fell_order = o.fell[:, :-1]
     own_now = m[:, None] & led.fell & led.of_kind(own)
     opp_now = m[:, None] & led.fell & led.of_kind(opp)
-    any_own, any_opp = own_now.any(axis=1), opp_now.any(axis=1)
+    any_own, any_opp = row_any(own_now), row_any(opp_now)
     queen_now = m & led.fell[:, queen]
 
     foul = m & (o.fate == FATES.index("pocketed"))
@@ -115,15 +118,17 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     status[cover] = Q_COVERED
     led.note(cover, ids["queen"])
     queen_back(clean & pending & ~any_own, ids["queen"])
-    allowed = (games.count(own, "pocketed") >= 1) | (p.queen_with_first_coin & any_own)
-    queen_back(clean & queen_now & ~allowed, ids["queen"])
-    same = clean & queen_now & allowed & any_own
-    status[same], qteam[same] = Q_COVERED, team[same]
-    led.note(same, ids["same_shot_cover"])
-    later = clean & queen_now & allowed & ~any_own
-    status[later], qteam[later] = Q_PENDING, team[later]
-    cont |= later
-    led.note(later, ids["queen"])
+    pocketing = clean & queen_now
+    if np.count_nonzero(pocketing):  # (the queen falls in a few shots)
+        allowed = (games.count(own, "pocketed") >= 1) | (p.queen_with_first_coin & any_own)
+        queen_back(pocketing & ~allowed, ids["queen"])
+        same = pocketing & allowed & any_own
+        status[same], qteam[same] = Q_COVERED, team[same]
+        led.note(same, ids["same_shot_cover"])
+        later = pocketing & allowed & ~any_own
+        status[later], qteam[later] = Q_PENDING, team[later]
+        cont |= later
+        led.note(later, ids["queen"])
     led.pay_dues(m, ids["striker"], shooter_only=True)
 
     over, winner, points = _board_result(games, led, p, m, own, opp, own_now, opp_now, status, qteam)
@@ -138,8 +143,9 @@ def adjudicate_carrom(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     marks = games.board.marks
     circle = marks.centre_circle_radius if p.return_circle == "centre" else marks.outer_circle_radius
     reach = circle + dict(games.radii)["white"]
-    led.note(put & led.returning & cites_return_place(p, led.queued_under(ids["striker"])), ids["return_place"])
-    far = np.array([side_direction(s) for s in games.seat_sides])[towards] * -reach
+    if np.count_nonzero(led.returning):  # (pieces go back in a few shots)
+        led.note(put & led.returning & cites_return_place(p, led.queued_under(ids["striker"])), ids["return_place"])
+    far = _towards_seats(games.seat_sides)[towards] * -reach
     led.lead(queen)  # a returned queen takes the centre (ICF-5, ONL-2), then the coins
     led.place(put, (0.0, 0.0), within=reach, far=far, enabled=place)
     led.change(play | game_over, queen_status=status, queen_team=qteam)  # a game that ends keeps the queen's last status
@@ -162,8 +168,8 @@ def _board_result(
     (ICF-7/8/9/14/15, ONL-5/6); see :func:`carromlab.rules.carrom._board_result`."""
     n, rows, team = len(games), np.arange(len(games)), games.team
     no_end = np.zeros(n, bool), np.full(n, -1, np.int64), np.zeros((n, 2), np.int64)
-    own_sunk = m & led.still_pocketed(own_now).any(axis=1)
-    opp_sunk = m & led.still_pocketed(opp_now).any(axis=1)
+    own_sunk = m & row_any(led.still_pocketed(own_now))
+    opp_sunk = m & row_any(led.still_pocketed(opp_now))
     if not (own_sunk | opp_sunk).any():  # no coin went in (most shots): no board ends
         return no_end
     own_left, opp_left = led.count(own), led.count(opp)
@@ -249,6 +255,14 @@ def _close_board(games: GameArrays, led: ArrayLedger, p: CarromPolicy, over: Boo
             seat_shots=0, queen_status=Q_BOARD, queen_team=-1, board_number=games.board_number + 1,
         )  # fmt: skip
     return ends, first
+
+
+@functools.lru_cache(maxsize=16)
+def _towards_seats(seat_sides: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """Unit vector from the board centre towards each seat (read-only), shape (S, 2)."""
+    out = np.array([side_direction(s) for s in seat_sides])
+    out.flags.writeable = False
+    return out
 
 
 @functools.lru_cache(maxsize=16)

@@ -17,7 +17,7 @@ from ..state import DEBT_RULES
 from ..spots import nearest_free_spots_in_turn
 from .games import WHERE, GameArrays, object_array, row_any, row_counts
 from ..ledger import FATES_OF
-from .outcomes import FATES, OutcomeArrays, entry_rows, rank_entries
+from .outcomes import FATES, OutcomeArrays
 
 __all__ = ["RulingArrays", "ArrayLedger", "check_outcomes", "ranked_rows"]
 
@@ -31,12 +31,17 @@ def _pairs(xy: npt.ArrayLike) -> npt.NDArray[np.complex128]:
     return np.asarray(xy, dtype=np.float64).view(np.complex128)[..., 0]
 
 
-def _record(ranks: npt.NDArray[np.int16], counts: npt.NDArray[np.int16], m: BoolArray, c: int) -> None:
-    """Give rule column ``c`` the next rank (``counts`` + 1, counted up) in the games ``m``
-    that have not recorded it yet."""
-    new = np.flatnonzero(m & (ranks[:, c] == 0))
+def _record(ranks: npt.NDArray[np.int16], counts: npt.NDArray[np.int16], g: npt.NDArray[np.intp], c: int) -> None:
+    """Give rule column ``c`` the next rank (``counts`` + 1, counted up) in the games
+    ``g`` (rows, each once) that have not recorded it yet."""
+    new = g[ranks[g, c] == 0]
     counts[new] += 1
     ranks[new, c] = counts[new]
+
+
+def _rows(m: BoolArray | npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The games of a mask (N,), or rows given as such."""
+    return m.nonzero()[0] if m.dtype == bool else m
 
 
 def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] | None = None) -> tuple[list[Any], list[int]]:
@@ -64,6 +69,10 @@ def ranked_rows(ranks: npt.NDArray[np.integer], names: npt.NDArray[np.object_] |
 _FATE_ALLOWED = {variant: np.isin(np.arange(256), [FATES.index(f) for f in fates]) for variant, fates in FATES_OF.items()}
 
 
+#: The first origin (bit) of each debt-origin mask over :data:`~carromlab.rules.state.DEBT_RULES`, -1 for none.
+_FIRST_ORIGIN = np.array([(k & -k).bit_length() - 1 for k in range(1 << len(DEBT_RULES))], np.int8)
+
+
 def _bad(g: int, message: str) -> ValueError:
     return ValueError(f"The 'outcomes' parameter is inconsistent with the game state of game {g}: {message}.")
 
@@ -86,12 +95,12 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         raise ValueError(f"The 'outcomes' parameter must be an OutcomeArrays with {len(games)} rows, one per game.")
     if outcomes.fell.shape[1] != games.n_pieces + 1:
         raise ValueError(f"The 'outcomes' parameter must have {games.n_pieces} pieces per shot. Got {outcomes.fell.shape[1] - 1}.")
-    if games.game_over.any():
+    if np.count_nonzero(games.game_over):
         g = int(np.flatnonzero(games.game_over)[0])
         raise ValueError(f"The 'games' parameter must hold games in progress. Game {g} is finished.")
     allowed = FATES_OF[games.variant]
     fate_ok = _FATE_ALLOWED[games.variant][outcomes.fate.astype(np.uint8)]
-    if not fate_ok.all():
+    if np.count_nonzero(fate_ok) < len(fate_ok):
         g = int(np.flatnonzero(~fate_ok)[0])
         raise _bad(g, f"striker_fate must be one of {list(allowed)} under the {games.variant} rules, got {FATES[outcomes.fate[g]]!r}")
     on = games.where == BOARD
@@ -108,12 +117,13 @@ def check_outcomes(games: GameArrays, outcomes: OutcomeArrays, shot_piece: IntAr
         (outcomes.placed & ~on, "final positions put on the board a piece that was not there"),
         (outcomes.touched_before_frame & ~outcomes.touched, "touched before the frame a piece the striker did not touch"),
     )
-    for bad, message in checks:
-        if bad.any():
-            g, j = np.argwhere(bad)[0]
-            raise _bad(int(g), f"{message} (piece {int(j)})")
+    if np.count_nonzero(checks[0][0] | checks[1][0] | checks[2][0] | checks[3][0]):  # the first failed check says which
+        for bad, message in checks:
+            if np.count_nonzero(bad):
+                g, j = np.argwhere(bad)[0]
+                raise _bad(int(g), f"{message} (piece {int(j)})")
     first = outcomes.first_touch
-    if ((first >= 0) & ~outcomes.touched[np.arange(len(first)), np.maximum(first, 0)]).any():
+    if np.count_nonzero((first >= 0) & ~outcomes.touched[np.arange(len(first)), np.maximum(first, 0)]):
         raise _bad(int(np.flatnonzero(first >= 0)[0]), "the first touch must be among the pieces touched")
 
 
@@ -251,17 +261,19 @@ class ArrayLedger:
         self.fell = outcomes.fell[:, :p] > 0
 
     # ------------------------------------------------------------------ bookkeeping
-    def note(self, m: BoolArray, *rules: str) -> None:
-        """Record rules that decided something in the games ``m``."""
-        if m.any():
+    def note(self, m: BoolArray | npt.NDArray[np.intp], *rules: str) -> None:
+        """Record rules that decided something in the games ``m`` (a mask or rows)."""
+        g = _rows(m)
+        if g.size:
             for rule in rules:
-                _record(self._applied, self._n_applied, m, self.rules.index(rule))
+                _record(self._applied, self._n_applied, g, self.rules.index(rule))
 
-    def foul(self, m: BoolArray, rule: str) -> None:
-        """Record a foul in the games ``m``."""
-        if m.any():
-            _record(self._fouls, self._n_fouls, m, self.rules.index(rule))
-            self.note(m, rule)
+    def foul(self, m: BoolArray | npt.NDArray[np.intp], rule: str) -> None:
+        """Record a foul in the games ``m`` (a mask or rows)."""
+        g = _rows(m)
+        if g.size:
+            _record(self._fouls, self._n_fouls, g, self.rules.index(rule))
+            _record(self._applied, self._n_applied, g, self.rules.index(rule))
 
     def of_kind(self, colour: npt.ArrayLike) -> BoolArray:
         """Pieces of a kind (palette index per game), shape (N, P)."""
@@ -274,40 +286,47 @@ class ArrayLedger:
             return np.zeros(0, np.int64)
         return row_counts(self.of_kind(colour) & ((self.where if rows is None else self.where[rows]) == where))
 
-    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan, by: npt.ArrayLike = -1) -> None:
-        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m)."""
+    def set(self, mask: BoolArray, where: int, xy: npt.ArrayLike = np.nan) -> None:
+        """Move the pieces of ``mask`` (N, P) to a location code, position ``xy`` (m),
+        pocketed by no seat."""
         # a position as one complex number: the mask need not be broadcast over (x, y)
         np.copyto(self.where, where, where=mask)
         np.copyto(_pairs(self.xy), _pairs(xy) if np.ndim(xy) else complex(xy, xy), where=mask)
-        np.copyto(self.by, by, where=mask, casting="unsafe")
+        np.copyto(self.by, -1, where=mask)
 
     def apply_motion(self, m: BoolArray, pocket_to: int = POCKETED) -> None:
         """Apply the final positions and move the pocketed pieces, in the games ``m``."""
         self.set(m[:, None] & self.o.placed, BOARD, self.o.final_xy)
-        self.set(m[:, None] & self.fell, pocket_to, by=self.g.shooter[:, None])
+        g, j = (m[:, None] & self.fell).nonzero()  # (a few pieces)
+        self.where[g, j], self.xy[g, j], self.by[g, j] = pocket_to, np.nan, self.g.shooter[g]
 
-    def send_back(self, mask: BoolArray, rule: str, key: npt.ArrayLike | None = None, rows: npt.NDArray[np.intp] | None = None) -> None:
-        """Queue the pieces of ``mask`` (N, P) to be put back, in order of ``key`` then id
-        (pieces already queued stay where they are in the queue); with ``rows``, only in
-        those games, ``mask`` (and ``key``) holding their rows."""
-        if not (mask.any() if rows is None else len(rows)):  # (most masks are empty)
+    def send_back(self, mask: BoolArray, rule: str, key: npt.NDArray | None = None, rows: npt.NDArray[np.intp] | None = None) -> None:
+        """Queue the pieces of ``mask`` (N, P) to be put back, in order of ``key`` (the
+        shape of ``mask``) then id (pieces already queued stay where they are in the
+        queue); with ``rows``, only in those games, ``mask`` (and ``key``) holding their rows."""
+        # entry by entry (a few per shot, most masks are empty)
+        i, j = np.divmod(mask.ravel().nonzero()[0], mask.shape[1])  # np.nonzero, quicker
+        g = i if rows is None else rows[i]
+        new = self._queue[g, j] == 0
+        if not new.all():
+            i, j, g = i[new], j[new], g[new]
+        if not g.size:
             return
-        g = entry_rows(mask) if rows is None else rows  # the games with pieces to send back (few, usually)
-        if rows is None:
-            mask, key = mask[g], None if key is None else np.broadcast_to(key, mask.shape)[g]
-        new = mask & (self._queue[g] == 0)
-        if not new.any():
-            return
-        rank = rank_entries(new, None if key is None else np.broadcast_to(key, new.shape))
-        # entry by entry (a few per game): back on the board, position unknown until placed
-        i, j = np.divmod(np.flatnonzero(new), new.shape[1])  # np.nonzero, quicker
-        gi = g[i]
-        self.where[gi, j], _pairs(self.xy)[gi, j], self.by[gi, j] = BOARD, complex(np.nan, np.nan), -1
-        self._queue[gi, j] = self._queued[gi] + rank[i, j]
-        self._queue_rule[gi, j] = self.rules.index(rule)
-        self._queued[g] += np.bincount(i, minlength=len(g)).astype(np.int32)
+        queue = self._queued[g] + 1
+        repeats = i.size > 1 and bool((i[1:] == i[:-1]).any())  # a game with several pieces
+        if repeats:  # their ranks in their game, by key then id (the entries come by row, then id)
+            order = slice(None) if key is None else np.lexsort((key[i, j], i))
+            queue[order] += np.arange(i.size, dtype=np.int32) - np.searchsorted(i, i)
+        # back on the board, position unknown until placed
+        self.where[g, j], self.xy[g, j], self.by[g, j] = BOARD, np.nan, -1
+        self._queue[g, j] = queue
+        self._queue_rule[g, j] = self.rules.index(rule)
+        if repeats:
+            np.maximum.at(self._queued, g, queue)
+        else:
+            self._queued[g] = queue
 
-    def penalty(self, m: BoolArray, team: IntArray, n: int, rule: str) -> None:
+    def penalty(self, m: BoolArray | npt.NDArray[np.intp], team: IntArray, n: int, rule: str) -> None:
         """Put back ``n`` pocketed pieces of ``team``'s colour (lowest ids first) in the
         games ``m``; a shortfall becomes a due, and under one of
         :data:`~carromlab.rules.state.DEBT_RULES` records ``rule`` among the origins of
@@ -316,8 +335,8 @@ class ArrayLedger:
 
         Parameters
         ----------
-        m : numpy.ndarray of bool, shape (N,)
-            The games penalised.
+        m : numpy.ndarray of bool, shape (N,), or of int
+            The games penalised (a mask or rows).
         team : numpy.ndarray of int, shape (N,)
             The team owing the pieces in each game.
         n : int
@@ -325,18 +344,21 @@ class ArrayLedger:
         rule : str
             The rule imposing the penalty.
         """
-        if not m.any():  # (most shots)
+        g = _rows(m)
+        if not g.size:  # (most shots)
             return
-        g = np.flatnonzero(m)
-        short = np.zeros(m.shape, bool)
-        pool = self.of_kind(self.g.colours[g, team[g]]) & (self.where[g] == POCKETED)
-        self.send_back(pool & (rank_entries(pool) <= n), rule, rows=g)
-        have = row_counts(pool)
-        short[g[have < n]] = True
-        self.dues[short, team[short]] += n - have[have < n]
-        if rule in DEBT_RULES:
-            self.dues_from[short, team[short]] |= np.int8(1 << DEBT_RULES.index(rule))
-        self.note(short, rule)
+        owing = team[g]
+        pool = (self.g.kind == self.g.colours[g, owing][:, None]) & (self.where[g] == POCKETED)
+        counted = np.cumsum(pool, axis=1)
+        self.send_back(pool & (counted <= n), rule, rows=g)
+        have = counted[:, -1]
+        short = have < n
+        if short.any():
+            s, owing = g[short], owing[short]
+            self.dues[s, owing] += n - have[short]
+            if rule in DEBT_RULES:
+                self.dues_from[s, owing] |= np.int8(1 << DEBT_RULES.index(rule))
+            self.note(s, rule)
 
     def pay_dues(self, m: BoolArray, rule: str, *, shooter_only: bool) -> None:
         """Pay dues with the pieces of the owing colour pocketed in the shot, in the
@@ -356,31 +378,44 @@ class ArrayLedger:
         shooter_only : bool
             Only the shooter's team pays (carrom); False: every owing colour (Hikone).
         """
-        if not self.dues.any():  # no debts (most games): nothing to pay
+        if not np.count_nonzero(self.dues):  # no debts (most games): nothing to pay
             return
-        pay = np.zeros_like(self.fell)
-        track = bool(self.dues_from.any())  # some debt of a recorded origin (never in carrom)
-        cite = np.full(self.fell.shape, self.rules.index(rule), np.int8) if track else None  # the rule of each piece paying
-        paid = np.zeros(len(self.rows), np.int8)  # the origins of the debts paid in each game
-        for t in range(self.g.n_teams):
-            owing = m & (self.dues[:, t] > 0) & ((self.g.team == t) | (not shooter_only))
-            if not owing.any():
-                continue
-            cand = owing[:, None] & self.fell & self.of_kind(self.g.colours[:, t]) & (self.where == POCKETED)
-            take = cand & (rank_entries(cand, self.o.fell[:, :-1]) <= self.dues[:, t, None])
-            self.dues[:, t] -= np.count_nonzero(take, axis=1)
-            pay |= take
-            if cite is not None:
-                origins = np.where(row_any(take), self.dues_from[:, t], 0).astype(np.int8)
-                paid |= origins
-                for k in range(len(DEBT_RULES) - 1, -1, -1):  # the lowest origin last, so that it is the one kept
-                    has = (origins >> k & 1) > 0
-                    if has.any():
-                        cite[has[:, None] & take] = self.rules.index(DEBT_RULES[k])
-                self.dues_from[self.dues[:, t] == 0, t] = 0
-        self.send_back(pay, rule, self.o.fell[:, :-1])
-        if cite is not None:
-            self._queue_rule[pay] = cite[pay]  # the pieces paying were all pocketed: none was queued before
+        # the pieces that fell and are still in a pocket, in the games that owe (few)
+        g = (m & row_any(self.dues > 0)).nonzero()[0]
+        i, j = (self.fell[g] & (self.where[g] == POCKETED)).nonzero()
+        if not i.size:
+            return
+        # the team each piece could pay for: the team of its colour, if it owes
+        of_team = self.g.colours[g[i]] == self.g.kind[j, None]  # (pieces, T)
+        t = of_team.argmax(axis=1)
+        can = of_team[np.arange(i.size), t] & (self.dues[g[i], t] > 0)
+        if shooter_only:
+            can &= t == self.g.team[g[i]]
+        i, j, t = i[can], j[can], t[can]
+        # each (game, team)'s pieces in the order they fell: the first ``dues`` pay
+        key = self.o.fell[g[i], j]
+        order = np.lexsort((j, key, t, i))
+        i, j, t = i[order], j[order], t[order]
+        at = np.arange(i.size)
+        starts = np.ones(i.size, bool)
+        starts[1:] = (i[1:] != i[:-1]) | (t[1:] != t[:-1])
+        gi = g[i]
+        pays = at - np.maximum.accumulate(np.where(starts, at, 0)) < self.dues[gi, t]
+        i, j, t, gi = i[pays], j[pays], t[pays], gi[pays]
+        if not i.size:
+            return
+        origins = self.dues_from[gi, t]  # the origins of each piece's team's debt, as they were
+        np.subtract.at(self.dues, (gi, t), 1)
+        self.dues_from[gi, t] = np.where(self.dues[gi, t] == 0, 0, origins)
+        pay = np.zeros((len(g), self.g.n_pieces), bool)
+        pay[i, j] = True
+        self.send_back(pay, rule, self.o.fell[g, :-1], rows=g)
+        if np.count_nonzero(origins):  # some debt of a recorded origin (never in carrom)
+            # each piece under its team's first origin; every origin paid noted, in rule-id order
+            cited = np.array([self.rules.index(r) for r in DEBT_RULES] + [self.rules.index(rule)], np.int8)
+            self._queue_rule[gi, j] = cited[_FIRST_ORIGIN[origins]]
+            paid = np.zeros(len(self.rows), np.int8)
+            np.bitwise_or.at(paid, gi, origins)
             for k, origin in enumerate(DEBT_RULES):
                 self.note((paid >> k & 1) > 0, origin)
 
@@ -464,7 +499,7 @@ class ArrayLedger:
         board_points: IntArray,
     ) -> RulingArrays:
         """Assemble the new states and the rulings (see :meth:`carromlab.rules.ledger.Ledger.ruling`)."""
-        if self.returning.any():
+        if np.count_nonzero(self._queued):
             raise RuntimeError("Queued pieces were not placed.")
         g, n = self.g, len(self.rows)
         played = ~retake & ~self.o.timed_out  # a timed-out turn is no shot (ONL-8, HIK-10)
