@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ..hikone import JACK_SCORE, PUCKS
 from .games import GameArrays, row_any, row_counts
-from .ledger import POCKETED, ArrayLedger, RulingArrays, check_outcomes
+from .ledger import ArrayLedger, RulingArrays, check_outcomes
 from .outcomes import FATES, OutcomeArrays, entry_rows
 
 __all__ = ["RULES", "adjudicate_hikone", "inside_own_area"]
@@ -71,7 +71,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
     jack = games.kind.tolist().index(games.code("jack"))
     not_jack = np.arange(p) != jack
     fell_order = o.fell[:, :-1]
-    own_now = m[:, None] & led.fell & (games.kind == own[:, None])
+    own_now = m[:, None] & led.fell & led.of_kind(own)
     off = (o.left_board > 0) | (o.on_frame > 0)
     striker_foul = o.fate != FATES.index("board")
     jack_now, jack_off = m & led.fell[:, jack], m & off[:, jack]
@@ -99,7 +99,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
         off_order = np.where(left_off > 0, left_off, frame_off + left_off.max(axis=1, initial=0)[:, None])
         going = r[g_off, None] & off[g_off]
         for colour in (games.colours[g_off, 1 - team[g_off]], own[g_off]):
-            led.send_back(going & (games.kind == colour[:, None]), "HIK-8", off_order, rows=g_off)
+            led.send_back(going & led.of_kind(colour), "HIK-8", off_order, rows=g_off)
         led.note(g_off[row_any(going & not_jack)], "HIK-8")
     led.note(r & row_any(led.fell & not_jack), "HIK-3")
     g_fouled = (r & striker_foul).nonzero()[0]
@@ -109,7 +109,7 @@ def adjudicate_hikone(games: GameArrays, outcomes: OutcomeArrays, *, place: bool
         led.penalty(g_fouled, team, 1, "HIK-7")
     if g_jacked.size:
         voiding = jack_now[g_jacked] & (games.options.void_pucks_with_jack | last[g_jacked])
-        voided = voiding[:, None] & own_now[g_jacked] & (led.where[g_jacked] == POCKETED)
+        voided = voiding[:, None] & led.still_pocketed(own_now[g_jacked], rows=g_jacked)
         led.foul(g_jacked[row_any(voided)], "HIK-6")
         led.send_back(voided, "HIK-6", fell_order[g_jacked], rows=g_jacked)
         led.foul(g_jacked, "HIK-5")

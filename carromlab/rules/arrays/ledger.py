@@ -348,7 +348,7 @@ class ArrayLedger:
         if not g.size:  # (most shots)
             return
         owing = team[g]
-        pool = (self.g.kind == self.g.colours[g, owing][:, None]) & (self.where[g] == POCKETED)
+        pool = self.of_kind(self.g.colours[g, owing]) & (self.where[g] == POCKETED)
         counted = np.cumsum(pool, axis=1)
         self.send_back(pool & (counted <= n), rule, rows=g)
         have = counted[:, -1]
@@ -419,9 +419,10 @@ class ArrayLedger:
             for k, origin in enumerate(DEBT_RULES):
                 self.note((paid >> k & 1) > 0, origin)
 
-    def still_pocketed(self, mask: BoolArray) -> BoolArray:
-        """The pieces of ``mask`` that are still in a pocket."""
-        return mask & (self.where == POCKETED)
+    def still_pocketed(self, mask: BoolArray, rows: npt.NDArray[np.intp] | None = None) -> BoolArray:
+        """The pieces of ``mask`` that are still in a pocket; with ``rows``, of those
+        games only, ``mask`` holding their rows."""
+        return mask & ((self.where if rows is None else self.where[rows]) == POCKETED)
 
     @property
     def returning(self) -> BoolArray:
